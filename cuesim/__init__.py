@@ -1,0 +1,36 @@
+"""cuesim: exact event-based simulator and referee for novus, WPA pool and 5-pins."""
+
+from cuesim.api import simulate, start_layout
+from cuesim.shot import NovusShot, ShotError
+from cuesim.sim import Event, EventKind, ShotResult, SimulationError
+from cuesim.tables import (
+    Layout,
+    LayoutError,
+    NovusPhysics,
+    NovusTable,
+    Piece,
+    novus_doubles_layout,
+    novus_singles_layout,
+    novus_table,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Event",
+    "EventKind",
+    "Layout",
+    "LayoutError",
+    "NovusPhysics",
+    "NovusShot",
+    "NovusTable",
+    "Piece",
+    "ShotError",
+    "ShotResult",
+    "SimulationError",
+    "novus_doubles_layout",
+    "novus_singles_layout",
+    "novus_table",
+    "simulate",
+    "start_layout",
+]

@@ -1,0 +1,113 @@
+"""Shots: what the player does with the cue, checked before anything is simulated."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, NovusTable
+
+
+class ShotError(ValueError):
+    """A shot that cannot be played as given (the message says why and how to fix it)."""
+
+
+@dataclass(frozen=True)
+class NovusShot:
+    """A novus shot, in the frame of the player on `side` (novus 12).
+
+    x: where the striker's centre stands along the player's rail, from his left corner (m);
+    y: its distance from his rail (m); None puts it in the middle of the legal strip;
+    angle: direction of the shot (rad), 0 = to the player's right, pi/2 = straight ahead;
+    speed: the striker's speed just after the cue (m/s);
+    offset: where the cue meets the striker, to the right of its centre line (m); it gives
+    the spin w = m v offset / I (counter-clockwise for a positive offset).
+    """
+
+    x: float
+    angle: float
+    speed: float
+    y: float | None = None
+    offset: float = 0.0
+    side: str = "south"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": "novus", "side": self.side, "x": self.x, "y": self.y,
+                "angle": self.angle, "speed": self.speed, "offset": self.offset}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> NovusShot:
+        try:
+            return NovusShot(x=float(data["x"]), angle=float(data["angle"]),
+                             speed=float(data["speed"]),
+                             y=None if data.get("y") is None else float(data["y"]),
+                             offset=float(data.get("offset", 0.0)),
+                             side=str(data.get("side", "south")))
+        except KeyError as exc:
+            raise ShotError(f"novus shot is missing field {exc.args[0]!r} "
+                            "(needs x, angle, speed; optional y, offset, side)") from None
+
+    def striker_position(self, table: NovusTable) -> tuple[float, float]:
+        """The striker's centre in the table frame, checked against the legal strip."""
+        if self.side not in NOVUS_SIDES:
+            raise ShotError(f"unknown side {self.side!r}; sides are {list(NOVUS_SIDES)}")
+        (u0, u1), (w0, w1) = table.striker_strip()
+        y = (w0 + w1) / 2 if self.y is None else self.y
+        for name, value in (("x", self.x), ("y", y)):
+            if not math.isfinite(value):
+                raise ShotError(f"striker {name} must be a finite number, got {value}")
+        if not (u0 - 1e-12 <= self.x <= u1 + 1e-12 and w0 - 1e-12 <= y <= w1 + 1e-12):
+            raise ShotError(
+                f"novus 12: the striker at x={self.x:.4f}, y={y:.4f} m is outside the "
+                f"{self.side} player's zone; its hole must lie wholly inside the rail zone "
+                f"between the side zone lines: x in [{u0:.4f}, {u1:.4f}], "
+                f"y in [{w0:.4f}, {w1:.4f}] m from his rail"
+            )
+        return table.to_table(self.side, self.x, y)
+
+    def striker_motion(self, table: NovusTable) -> tuple[float, float, float]:
+        """(vx, vy, w) of the striker in the table frame."""
+        for name, value in (("angle", self.angle), ("speed", self.speed),
+                            ("offset", self.offset)):
+            if not math.isfinite(value):
+                raise ShotError(f"shot {name} must be a finite number, got {value}")
+        if self.speed <= 0.0:
+            raise ShotError(f"shot speed must be positive, got {self.speed} m/s")
+        if self.speed > MAX_STRIKE_SPEED:
+            raise ShotError(f"shot speed {self.speed} m/s is beyond what a cue gives a striker "
+                            f"(at most {MAX_STRIKE_SPEED} m/s)")
+        spec = table.piece_spec("striker")
+        if abs(self.offset) >= spec.radius:
+            raise ShotError(f"tip offset {self.offset} m misses the striker: it must be smaller "
+                            f"than its radius {spec.radius} m")
+        heading = table.direction_to_table(self.side, self.angle)
+        vx, vy = self.speed * math.cos(heading), self.speed * math.sin(heading)
+        w = spec.mass * self.speed * self.offset / spec.inertia
+        return vx, vy, w
+
+    def place(self, table: NovusTable, layout: Layout) -> Layout:
+        """The layout with the striker put where this shot plays it (added if absent).
+        The striker must not touch a puck when placed (novus 12)."""
+        x, y = self.striker_position(table)
+        if "striker" in layout.ids():
+            placed = layout.moved("striker", x, y)
+        else:
+            from cuesim.tables.layout import Piece
+
+            placed = layout.with_piece(Piece("striker", "striker", x, y))
+        r = table.piece_spec("striker").radius
+        for p in placed.pieces:
+            if p.id == "striker":
+                continue
+            gap = math.hypot(p.x - x, p.y - y) - r - table.piece_spec(p.kind).radius
+            if gap < 0.0:
+                raise ShotError(f"novus 12: the striker at ({x:.4f}, {y:.4f}) touches "
+                                f"{p.id!r} (overlap {-gap * 1000:.2f} mm); move it along the "
+                                "zone to a free place")
+        try:
+            table.check_layout(placed)
+        except LayoutError as exc:
+            raise ShotError(str(exc)) from None
+        return placed

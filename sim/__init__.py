@@ -1,0 +1,7 @@
+"""The collision core: exact event-based motion of discs (and balls) on a table."""
+
+from cuesim.sim.engine import SimulationError, run_motion
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event, ShotResult
+
+__all__ = ["Event", "EventKind", "ShotResult", "SimulationError", "run_motion"]

@@ -1,0 +1,82 @@
+"""Object-object contact time: |d(tau)| = R_i + R_j with d = p_j - p_i.
+
+Both moving: quartic |d0 + dv tau + da tau^2/2|^2 - R^2 = 0. One at rest and the other on a
+straight path: quadratic in the mover's arc length. Cheap culling first: no contact is
+possible when the gap exceeds the distance both can still travel.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from cuesim.sim.detect import TOUCH, V_TOUCH
+from cuesim.sim.detect.paths import circle_crossing
+from cuesim.sim.motion.segment import position, reach, velocity
+from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
+from cuesim.sim.state import AX, AY, LIN, ON, R, TEND
+
+
+@njit(cache=True)
+def pair_time(S, P, i: int, j: int, t: float) -> float:  # noqa: ANN001
+    """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
+    if S[i, ON] == 0.0 or S[j, ON] == 0.0:
+        return INF
+    ti, tj = S[i, TEND], S[j, TEND]
+    if ti == INF and tj == INF:
+        return INF
+    h = min(ti, tj) - t
+    pix, piy = position(S, i, t)
+    pjx, pjy = position(S, j, t)
+    dx, dy = pjx - pix, pjy - piy
+    rs = P[i, R] + P[j, R]
+    dist = math.sqrt(dx * dx + dy * dy)
+    gap = dist - rs
+    if gap > reach(S, i, t, h) + reach(S, j, t, h):
+        return INF
+    vix, viy = velocity(S, i, t)
+    vjx, vjy = velocity(S, j, t)
+    dvx, dvy = vjx - vix, vjy - viy
+    dax, day = S[j, AX] - S[i, AX], S[j, AY] - S[i, AY]
+    c0 = gap * (dist + rs)
+    if gap <= TOUCH:
+        vn = -(dx * dvx + dy * dvy) / dist  # approach speed
+        if vn > V_TOUCH:
+            return t
+        c0 = 0.0  # resting or separating contact: only a later approach counts
+        if vn >= -V_TOUCH and _pressing(dx, dy, dvx, dvy, dax, day, rs, h):
+            return t
+    if c0 > 0.0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
+        a, _ = circle_crossing(pjx, pjy, vjx, vjy, S[j, AX], S[j, AY], True, pix, piy, rs, 1.0, h)
+    elif c0 > 0.0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
+        a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
+    else:
+        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h)
+    if a == INF:
+        return INF
+    return t + a
+
+
+@njit(cache=True)
+def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
+              h: float) -> tuple[float, float]:
+    """First descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0."""
+    c1 = 2.0 * (dx * dvx + dy * dvy)
+    c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
+    c3 = dvx * dax + dvy * day
+    c4 = 0.25 * (dax * dax + day * day)
+    return first_descent(c0, c1, c2, c3, c4, h)
+
+
+@njit(cache=True)
+def _pressing(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float, rs: float,
+              h: float) -> bool:
+    """A resting contact is pressed when, left alone, the pieces would overlap by more than
+    TOUCH before their relative motion turns (the end of the first monotone piece of f)."""
+    c1 = 2.0 * (dx * dvx + dy * dvy)
+    c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
+    c3 = dvx * dax + dvy * day
+    c4 = 0.25 * (dax * dax + day * day)
+    q = first_piece_end(c1, c2, c3, c4, h)
+    return poly(0.0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH

@@ -1,0 +1,47 @@
+"""Crossing times of one object's path with a fixed circle (holes, sensor circles, resting
+pieces): quadratic in the arc length on a straight decelerating path, quartic in time otherwise."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from cuesim.sim.roots import INF, first_descent
+
+
+@njit(cache=True)
+def tau_of_s(s: float, speed: float, k: float) -> float:
+    """Time to cover arc length s at initial speed v and deceleration k:
+    s = v tau - k tau^2 / 2  =>  tau = 2 s / (v + sqrt(v^2 - 2 k s))."""
+    disc = speed * speed - 2.0 * k * s
+    return 2.0 * s / (speed + math.sqrt(disc if disc > 0.0 else 0.0))
+
+
+@njit(cache=True)
+def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: float,
+                    lin: bool, cx: float, cy: float, rad: float, sign: float, h: float
+                    ) -> tuple[float, float]:
+    """First crossing in [0, h] of the point p + v tau + a tau^2/2 with the circle (c, rad):
+    sign = +1 finds the entry (|p-c|^2 - rad^2 falling through 0), -1 the exit.
+    Returns the bracket (tau_a, tau_b) around the crossing, or (inf, inf)."""
+    dx, dy = px - cx, py - cy
+    f0 = sign * ((math.sqrt(dx * dx + dy * dy) - rad) * (math.sqrt(dx * dx + dy * dy) + rad))
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed == 0.0:
+        return INF, INF
+    if lin:
+        k = math.sqrt(ax * ax + ay * ay)
+        ux, uy = vx / speed, vy / speed
+        s_max = speed * h - 0.5 * k * h * h
+        if k > 0.0:
+            s_max = min(s_max, speed * speed / (2.0 * k))
+        a, b = first_descent(f0, sign * 2.0 * (dx * ux + dy * uy), sign, 0.0, 0.0, s_max)
+        if a == INF:
+            return INF, INF
+        return tau_of_s(a, speed, k), min(tau_of_s(b, speed, k), h)
+    c1 = 2.0 * (dx * vx + dy * vy)
+    c2 = vx * vx + vy * vy + dx * ax + dy * ay
+    c3 = vx * ax + vy * ay
+    c4 = 0.25 * (ax * ax + ay * ay)
+    return first_descent(f0, sign * c1, sign * c2, sign * c3, sign * c4, h)

@@ -1,0 +1,130 @@
+"""From a table and a layout to a shot result: checks the input, builds the arrays, runs the
+compiled loop (growing its buffers if they fill), and wraps what it wrote."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
+from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
+from cuesim.sim.result import ShotResult
+from cuesim.sim.state import LAW_DISC, N_SEG_COLUMNS, ON, X, Y, build_state
+from cuesim.tables.geometry import TableGeometry
+from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.pieces import KindCoefficients, PieceSpec
+
+DEFAULT_MAX_EVENTS = 20_000
+
+
+class SimulationError(ValueError):
+    """Input the core cannot simulate (non-finite velocity, unknown piece, ...)."""
+
+
+class Table(Protocol):
+    name: str
+    geometry: TableGeometry
+    kinds: tuple[str, ...]
+
+    def piece_spec(self, kind: str) -> PieceSpec: ...
+    def kind_coefficients(self) -> KindCoefficients: ...
+    def check_layout(self, layout: Layout) -> None: ...
+
+
+class Arrays:
+    """The plain arrays of one table, built once and shared by every shot on it."""
+
+    def __init__(self, table: Table) -> None:
+        geo = table.geometry
+        self.rails = geo.rail_array()
+        self.holes = geo.hole_array()
+        self.lines = geo.line_array()
+        self.circles = geo.circle_array()
+        c = table.kind_coefficients()
+        self.kinds = c.kinds
+        self.decel = np.array(c.decel)
+        self.spin_decel = np.array(c.spin_decel)
+        self.e_pair = np.array(c.e_pair, dtype=np.float64)
+        self.mu_pair = np.array(c.mu_pair, dtype=np.float64)
+        self.e_rail = np.array(c.e_rail, dtype=np.float64)
+        self.mu_rail = np.array(c.mu_rail, dtype=np.float64)
+        self.v_stick = float(c.v_stick)
+        self.specs = {k: table.piece_spec(k) for k in c.kinds}
+        self.feature_names = {
+            int(EventKind.RAIL): [r.name for r in geo.rails],
+            int(EventKind.POCKET): [h.name for h in geo.holes],
+            int(EventKind.LINE): [s.name for s in geo.lines],
+            int(EventKind.CIRCLE): [s.name for s in geo.circles],
+        }
+
+
+@lru_cache(maxsize=64)
+def table_arrays(table: Table) -> Arrays:
+    """Arrays of a table, cached per table (tables are frozen, hence hashable)."""
+    return Arrays(table)
+
+
+def run_motion(table: Table, layout: Layout,
+               initial: Mapping[str, tuple[float, float, float]],
+               struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
+               shot: Any = None, check: bool = True) -> ShotResult:
+    """Simulate until rest. `initial` maps piece ids to (vx, vy, w) at t = 0 (m/s, rad/s);
+    every other piece starts at rest. `struck` names the piece the cue hit (logged as the
+    STRIKE event at t = 0)."""
+    if check:
+        table.check_layout(layout)
+    arr = table_arrays(table)
+    n = len(layout)
+    vel = np.zeros((n, 2))
+    spins = np.zeros(n)
+    for pid, value in initial.items():
+        try:
+            k = layout.index(pid)
+        except KeyError as exc:
+            raise SimulationError(str(exc.args[0])) from None
+        vx, vy, w = (float(v) for v in value)
+        if not all(math.isfinite(v) for v in (vx, vy, w)):
+            raise SimulationError(f"initial velocity of {pid!r} is not finite: ({vx}, {vy}, {w})")
+        vel[k] = vx, vy
+        spins[k] = w
+    struck_index = layout.index(struck) if struck is not None else -1
+    kinds = np.array([arr.kinds.index(p.kind) for p in layout.pieces], dtype=np.float64)
+    specs = [arr.specs[p.kind] for p in layout.pieces]
+    S, P = build_state(
+        layout.positions(), vel, spins, kinds,
+        np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
+        np.array([s.inertia for s in specs]), arr.decel[kinds.astype(int)],
+        arr.spin_decel[kinds.astype(int)], np.full(n, LAW_DISC),
+    )
+    cap_ev, cap_seg = 256 + 8 * n, 256 + 16 * n
+    while True:
+        S_run = S.copy()
+        ev = np.empty((cap_ev, N_EVENT_COLUMNS))
+        seg = np.empty((cap_seg, N_SEG_COLUMNS))
+        n_ev, n_seg, status = run_events(
+            S_run, P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
+            arr.e_rail, arr.mu_rail, arr.v_stick, struck_index, max_events, ev, seg,
+        )
+        if status != STATUS_FULL:
+            break
+        cap_ev, cap_seg = cap_ev * 4, cap_seg * 4
+    if status == STATUS_RUNAWAY:
+        warnings.warn(f"shot stopped after {max_events} events before everything came to rest",
+                      RuntimeWarning, stacklevel=2)
+    events = ev[:n_ev].copy()
+    pocket_rows = events[events[:, 1] == int(EventKind.POCKET)]
+    pocketed = [layout.pieces[int(a)].id for a in pocket_rows[:, 2]]
+    final = Layout(layout.table, tuple(
+        Piece(p.id, p.kind, float(S_run[k, X]), float(S_run[k, Y]), p.group)
+        for k, p in enumerate(layout.pieces) if S_run[k, ON] != 0.0
+    ))
+    return ShotResult(
+        table=table.name, initial=layout, final=final, pocketed=pocketed, events=events,
+        segments=seg[:n_seg].copy(), feature_names=arr.feature_names,
+        truncated=status == STATUS_RUNAWAY, shot=shot,
+    )

@@ -1,0 +1,35 @@
+"""The event log: the contract between the physics and the rules.
+
+Every event is one row of 7 float64 columns: time, kind, a, b, index, speed, direction.
+a and b are object indices into the layout (b = -1 when there is no second object); index is
+the rail, hole, sensor line or sensor circle involved (-1 when none); speed is the relative
+normal speed of an impact (m/s) or the object's speed at a capture or crossing; direction is
++1 / -1 for crossings (lines: along / against the line normal; circles: entering / leaving).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+N_EVENT_COLUMNS = 7
+COL_T, COL_KIND, COL_A, COL_B, COL_INDEX, COL_SPEED, COL_DIR = range(N_EVENT_COLUMNS)
+
+
+class EventKind(IntEnum):
+    STRIKE = 0  # the cue strike at t = 0 (a = the struck object)
+    COLLIDE = 1  # object-object impact (a, b)
+    RAIL = 2  # object-rail impact (a, index = rail)
+    POCKET = 3  # capture: the centre entered a hole or pocket circle (a, index = hole)
+    LINE = 4  # the centre crossed a sensor line (a, index = line, direction)
+    CIRCLE = 5  # the centre crossed a sensor circle (a, index = circle, direction +1 = entering)
+    STOP = 6  # motion transition: the object came to rest (a)
+
+
+# Plain ints for the compiled code (numba reads module globals as constants).
+EV_STRIKE = int(EventKind.STRIKE)
+EV_COLLIDE = int(EventKind.COLLIDE)
+EV_RAIL = int(EventKind.RAIL)
+EV_POCKET = int(EventKind.POCKET)
+EV_LINE = int(EventKind.LINE)
+EV_CIRCLE = int(EventKind.CIRCLE)
+EV_STOP = int(EventKind.STOP)

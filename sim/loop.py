@@ -1,0 +1,288 @@
+"""The compiled event loop: pick the earliest event, advance the objects it touches, resolve,
+re-predict only for them, repeat until everything rests.
+
+Caches: pair_t[i, j] holds the next contact time of every pair, single_t[i] the next
+single-object event (stop, rail, hole, sensor); row_t[i] / row_j[i] the earliest of object
+i's row (row_j = -1 for a single event). An event re-predicts the rows of the objects whose
+motion changed (O(n) with culling) and repairs the rows that pointed at them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from cuesim.sim.detect.holes import hole_time
+from cuesim.sim.detect.pairs import pair_time
+from cuesim.sim.detect.rails import rail_time
+from cuesim.sim.detect.sensors import circle_time, line_time
+from cuesim.sim.events import (
+    EV_CIRCLE,
+    EV_COLLIDE,
+    EV_LINE,
+    EV_POCKET,
+    EV_RAIL,
+    EV_STOP,
+    EV_STRIKE,
+)
+from cuesim.sim.motion.disc import start_disc_segment
+from cuesim.sim.motion.segment import position, reach, spin, velocity
+from cuesim.sim.resolve.disc_disc import resolve_disc_disc
+from cuesim.sim.resolve.disc_rail import resolve_disc_rail
+from cuesim.sim.roots import INF
+from cuesim.sim.state import (
+    AX,
+    AY,
+    DECEL,
+    KIND,
+    KSEG,
+    LIN,
+    ON,
+    R,
+    SDECEL,
+    SEG_AX,
+    SEG_AY,
+    SEG_OBJ,
+    SEG_ON,
+    SEG_SD,
+    SEG_T0,
+    SEG_T1,
+    SEG_VX,
+    SEG_VY,
+    SEG_W,
+    SEG_X,
+    SEG_Y,
+    T0,
+    TEND,
+    VX,
+    VY,
+    W0,
+    X,
+    Y,
+)
+
+STATUS_DONE = 0
+STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
+STATUS_RUNAWAY = 2  # max_events reached
+
+# single-event codes (internal)
+_S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE = range(6)
+
+
+@njit(cache=True)
+def _advance(S, P, i: int, t: float) -> None:  # noqa: ANN001
+    """Make time t the start of object i's segment (position, velocity, spin at t)."""
+    x, y = position(S, i, t)
+    vx, vy = velocity(S, i, t)
+    S[i, W0] = spin(S, P, i, t)
+    S[i, X], S[i, Y], S[i, VX], S[i, VY] = x, y, vx, vy
+    S[i, T0] = t
+    S[i, KSEG] = P[i, DECEL]
+
+
+@njit(cache=True)
+def _open_segment(S, P, i: int, t: float, seg, n_seg: int, seg_open) -> int:  # noqa: ANN001
+    """Close object i's open segment at t and log the new one; returns the new segment count."""
+    k = seg_open[i]
+    if k >= 0:
+        seg[k, SEG_T1] = t
+    seg[n_seg, SEG_OBJ] = i
+    seg[n_seg, SEG_T0] = t
+    seg[n_seg, SEG_T1] = INF
+    seg[n_seg, SEG_X] = S[i, X]
+    seg[n_seg, SEG_Y] = S[i, Y]
+    seg[n_seg, SEG_VX] = S[i, VX]
+    seg[n_seg, SEG_VY] = S[i, VY]
+    seg[n_seg, SEG_AX] = S[i, AX]
+    seg[n_seg, SEG_AY] = S[i, AY]
+    seg[n_seg, SEG_W] = S[i, W0]
+    seg[n_seg, SEG_SD] = P[i, SDECEL]
+    seg[n_seg, SEG_ON] = S[i, ON]
+    seg_open[i] = n_seg
+    return n_seg + 1
+
+
+@njit(cache=True)
+def _single(S, P, i: int, t: float, rails, holes, lines, circles,  # noqa: ANN001
+            side_l, side_c) -> tuple[float, int, int]:
+    """Earliest single-object event of i after t: (time, code, index)."""
+    if S[i, ON] == 0.0 or S[i, TEND] == INF:
+        return INF, _S_NONE, -1
+    tend = S[i, TEND]
+    h = tend - t
+    best, code, idx = tend, _S_STOP, -1
+    px, py = position(S, i, t)
+    vx, vy = velocity(S, i, t)
+    ax, ay = S[i, AX], S[i, AY]
+    lin = S[i, LIN] != 0.0
+    rch = reach(S, i, t, h)
+    tau, k = rail_time(px, py, vx, vy, ax, ay, P[i, R], rch, h, rails)
+    if t + tau < best:
+        best, code, idx = t + tau, _S_RAIL, k
+    tau, k = hole_time(px, py, vx, vy, ax, ay, lin, rch, h, holes)
+    if t + tau < best:
+        best, code, idx = t + tau, _S_HOLE, k
+    tau, k = line_time(px, py, vx, vy, ax, ay, rch, h, lines, side_l[i])
+    if t + tau < best:
+        best, code, idx = t + tau, _S_LINE, k
+    tau, k = circle_time(px, py, vx, vy, ax, ay, lin, rch, h, circles, side_c[i])
+    if t + tau < best:
+        best, code, idx = t + tau, _S_CIRCLE, k
+    return best, code, idx
+
+
+@njit(cache=True)
+def _row(pair_t, single_t, i: int) -> tuple[float, int]:  # noqa: ANN001
+    best, bj = single_t[i], -1
+    for j in range(pair_t.shape[0]):
+        if pair_t[i, j] < best:
+            best, bj = pair_t[i, j], j
+    return best, bj
+
+
+@njit(cache=True)
+def _log(ev, n_ev: int, t: float, kind: int, a: int, b: int, idx: int, speed: float,  # noqa: ANN001
+         direction: float) -> int:
+    ev[n_ev, 0] = t
+    ev[n_ev, 1] = kind
+    ev[n_ev, 2] = a
+    ev[n_ev, 3] = b
+    ev[n_ev, 4] = idx
+    ev[n_ev, 5] = speed
+    ev[n_ev, 6] = direction
+    return n_ev + 1
+
+
+@njit(cache=True)
+def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # noqa: ANN001
+               mu_rail, v_stick: float, struck: int, max_events: int, ev, seg
+               ) -> tuple[int, int, int]:
+    """Simulate until all objects rest. S is updated in place to the final state; events and
+    segments are written to ev and seg. Returns (n_events, n_segments, status)."""
+    n = S.shape[0]
+    n_ev, n_seg = 0, 0
+    cap_ev, cap_seg = ev.shape[0], seg.shape[0]
+    if cap_seg < n or cap_ev < 1:
+        return 0, 0, STATUS_FULL
+    seg_open = np.full(n, -1, np.int64)
+    side_l = np.ones((n, lines.shape[0]))
+    side_c = np.ones((n, circles.shape[0]))
+    for i in range(n):
+        start_disc_segment(S, P, i, 0.0)
+        n_seg = _open_segment(S, P, i, 0.0, seg, n_seg, seg_open)
+        for k in range(lines.shape[0]):
+            if lines[k, 0] * S[i, X] + lines[k, 1] * S[i, Y] - lines[k, 2] < 0.0:
+                side_l[i, k] = -1.0
+        for k in range(circles.shape[0]):
+            if (S[i, X] - circles[k, 0]) ** 2 + (S[i, Y] - circles[k, 1]) ** 2 < circles[k, 2] ** 2:
+                side_c[i, k] = -1.0
+    if struck >= 0:
+        n_ev = _log(ev, n_ev, 0.0, EV_STRIKE, struck, -1, -1,
+                    math.sqrt(S[struck, VX] ** 2 + S[struck, VY] ** 2), 0.0)
+
+    pair_t = np.full((n, n), INF)
+    single_t = np.full(n, INF)
+    single_c = np.zeros(n, np.int64)
+    single_k = np.full(n, -1, np.int64)
+    row_t = np.full(n, INF)
+    row_j = np.full(n, -1, np.int64)
+    for i in range(n):
+        for j in range(i + 1, n):
+            pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
+    for i in range(n):
+        single_t[i], single_c[i], single_k[i] = _single(S, P, i, 0.0, rails, holes, lines,
+                                                        circles, side_l, side_c)
+    for i in range(n):
+        row_t[i], row_j[i] = _row(pair_t, single_t, i)
+
+    status = STATUS_DONE
+    affected = np.empty(2, np.int64)
+    while True:
+        i = int(np.argmin(row_t))
+        t = row_t[i]
+        if t == INF:
+            break
+        if n_ev >= max_events:
+            status = STATUS_RUNAWAY
+            break
+        if n_ev + 1 > cap_ev or n_seg + 2 > cap_seg:
+            status = STATUS_FULL
+            break
+        j = row_j[i]
+        n_aff = 1
+        affected[0] = i
+        moved = True
+        if j >= 0:
+            _advance(S, P, i, t)
+            _advance(S, P, j, t)
+            ki, kj = int(P[i, KIND]), int(P[j, KIND])
+            vn = resolve_disc_disc(S, P, i, j, e_pair[ki, kj], mu_pair[ki, kj], v_stick)
+            n_ev = _log(ev, n_ev, t, EV_COLLIDE, i, j, -1, vn, 0.0)
+            affected[1] = j
+            n_aff = 2
+        else:
+            code, k = single_c[i], single_k[i]
+            if code == _S_STOP:
+                _advance(S, P, i, t)
+                S[i, VX] = 0.0
+                S[i, VY] = 0.0
+                n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
+            elif code == _S_RAIL:
+                _advance(S, P, i, t)
+                ki = int(P[i, KIND])
+                vn = resolve_disc_rail(S, P, i, rails[k, 4], rails[k, 5], e_rail[ki],
+                                       mu_rail[ki], v_stick)
+                n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, k, vn, 0.0)
+            elif code == _S_HOLE:
+                _advance(S, P, i, t)
+                speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)
+                S[i, VX] = 0.0
+                S[i, VY] = 0.0
+                S[i, W0] = 0.0
+                S[i, ON] = 0.0
+                n_ev = _log(ev, n_ev, t, EV_POCKET, i, -1, k, speed, 0.0)
+            else:  # sensor crossing: the motion goes on unchanged
+                moved = False
+                vx, vy = velocity(S, i, t)
+                speed = math.sqrt(vx * vx + vy * vy)
+                if code == _S_LINE:
+                    side_l[i, k] = -side_l[i, k]
+                    n_ev = _log(ev, n_ev, t, EV_LINE, i, -1, k, speed, side_l[i, k])
+                else:
+                    side_c[i, k] = -side_c[i, k]
+                    n_ev = _log(ev, n_ev, t, EV_CIRCLE, i, -1, k, speed, -side_c[i, k])
+
+        if not moved:
+            single_t[i], single_c[i], single_k[i] = _single(S, P, i, t, rails, holes, lines,
+                                                            circles, side_l, side_c)
+            row_t[i], row_j[i] = _row(pair_t, single_t, i)
+            continue
+
+        for m in range(n_aff):
+            a = affected[m]
+            start_disc_segment(S, P, a, t)
+            n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open)
+        for m in range(n_aff):
+            a = affected[m]
+            single_t[a], single_c[a], single_k[a] = _single(S, P, a, t, rails, holes, lines,
+                                                            circles, side_l, side_c)
+            for k in range(n):
+                if k != a:
+                    pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
+        for m in range(n_aff):
+            a = affected[m]
+            row_t[a], row_j[a] = _row(pair_t, single_t, a)
+        for k in range(n):
+            if k == affected[0] or (n_aff == 2 and k == affected[1]):
+                continue
+            bj = row_j[k]
+            if bj == affected[0] or (n_aff == 2 and bj == affected[1]):
+                row_t[k], row_j[k] = _row(pair_t, single_t, k)
+            else:
+                for m in range(n_aff):
+                    a = affected[m]
+                    if pair_t[k, a] < row_t[k]:
+                        row_t[k], row_j[k] = pair_t[k, a], a
+    return n_ev, n_seg, status

@@ -1,0 +1,1 @@
+"""Motion laws: between events every object follows a closed-form polynomial segment."""

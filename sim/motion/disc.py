@@ -1,0 +1,33 @@
+"""Disc law (novus pucks and striker): Coulomb sliding on a straight line.
+
+a = -mu g v/|v| until the disc stops at t_stop = |v0| / (mu g), after d = |v0|^2 / (2 mu g);
+the spin about the vertical decays at the constant rate of the friction torque (motion.segment).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from cuesim.sim.state import AX, AY, KSEG, LIN, T0, TEND, VX, VY
+
+
+@njit(cache=True)
+def start_disc_segment(S, P, i: int, t: float) -> None:  # noqa: ANN001
+    """Set the acceleration and end time of disc i whose velocity at time t is set; the
+    deceleration is S[i, KSEG] (its own mu g unless it moves stuck to another disc)."""
+    vx, vy = S[i, VX], S[i, VY]
+    v = math.sqrt(vx * vx + vy * vy)
+    S[i, T0] = t
+    if v == 0.0:
+        S[i, AX] = 0.0
+        S[i, AY] = 0.0
+        S[i, TEND] = math.inf
+        S[i, LIN] = 1.0
+        return
+    k = S[i, KSEG]
+    S[i, AX] = -k * vx / v
+    S[i, AY] = -k * vy / v
+    S[i, TEND] = t + v / k
+    S[i, LIN] = 1.0

@@ -1,0 +1,45 @@
+"""Evaluating the current polynomial segment of an object (any motion law)."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from cuesim.sim.state import AX, AY, LIN, SDECEL, T0, VX, VY, W0, X, Y
+
+
+@njit(cache=True)
+def position(S, i: int, t: float) -> tuple[float, float]:  # noqa: ANN001
+    """p(t) = p0 + v0 tau + a tau^2 / 2."""
+    tau = t - S[i, T0]
+    return (S[i, X] + tau * (S[i, VX] + 0.5 * tau * S[i, AX]),
+            S[i, Y] + tau * (S[i, VY] + 0.5 * tau * S[i, AY]))
+
+
+@njit(cache=True)
+def velocity(S, i: int, t: float) -> tuple[float, float]:  # noqa: ANN001
+    """v(t) = v0 + a tau."""
+    tau = t - S[i, T0]
+    return S[i, VX] + tau * S[i, AX], S[i, VY] + tau * S[i, AY]
+
+
+@njit(cache=True)
+def spin(S, P, i: int, t: float) -> float:  # noqa: ANN001
+    """w(t) = sign(w0) max(|w0| - alpha tau, 0): constant-rate decay about the vertical."""
+    w0 = S[i, W0]
+    left = abs(w0) - P[i, SDECEL] * (t - S[i, T0])
+    if left <= 0.0:
+        return 0.0
+    return math.copysign(left, w0)
+
+
+@njit(cache=True)
+def reach(S, i: int, t: float, h: float) -> float:  # noqa: ANN001
+    """An upper bound of the distance object i travels in [t, t + h] (within its segment)."""
+    vx, vy = velocity(S, i, t)
+    v = math.sqrt(vx * vx + vy * vy)
+    a = math.sqrt(S[i, AX] ** 2 + S[i, AY] ** 2)
+    if S[i, LIN] != 0.0:  # decelerating along a straight line
+        return max(v * h - 0.5 * a * h * h, 0.0) + 1e-12
+    return v * h + 0.5 * a * h * h + 1e-12

@@ -1,0 +1,155 @@
+"""The shot result: the event log, the layouts before and after, and the exact trajectory
+segments, from which positions_at(t) evaluates every position at any time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuesim.sim.events import (
+    COL_A,
+    COL_B,
+    COL_DIR,
+    COL_INDEX,
+    COL_KIND,
+    COL_SPEED,
+    COL_T,
+    EventKind,
+)
+from cuesim.sim.state import (
+    SEG_AX,
+    SEG_AY,
+    SEG_OBJ,
+    SEG_ON,
+    SEG_T0,
+    SEG_T1,
+    SEG_VX,
+    SEG_VY,
+    SEG_X,
+    SEG_Y,
+)
+from cuesim.tables.layout import Layout
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event, with object ids and feature names resolved."""
+
+    t: float
+    kind: EventKind
+    a: str
+    b: str | None = None
+    feature: str | None = None  # rail, hole, line or circle name
+    speed: float = 0.0
+    direction: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "kind": self.kind.name.lower(), "a": self.a}
+        if self.b is not None:
+            out["b"] = self.b
+        if self.feature is not None:
+            out["feature"] = self.feature
+        out["speed"] = self.speed
+        if self.direction:
+            out["direction"] = self.direction
+        return out
+
+
+@dataclass
+class ShotResult:
+    """What one shot did. `events` and `segments` are the raw float arrays of the core
+    (columns in cuesim.sim.events and cuesim.sim.state); `event_log()` resolves them."""
+
+    table: str
+    initial: Layout
+    final: Layout  # every piece at rest where it stopped; pocketed pieces are left out
+    pocketed: list[str]  # ids in the order they were captured
+    events: np.ndarray
+    segments: np.ndarray
+    feature_names: dict[int, list[str]]  # event kind -> names of its rails/holes/lines/circles
+    truncated: bool = False  # the event limit stopped the shot before everything rested
+    shot: Any = None
+    _by_obj: list[np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def duration(self) -> float:
+        """Time of the last event (s)."""
+        return float(self.events[:, COL_T].max()) if len(self.events) else 0.0
+
+    @property
+    def n_events(self) -> int:
+        return len(self.events)
+
+    def event_log(self) -> list[Event]:
+        ids = self.initial.ids()
+        out = []
+        for row in self.events:
+            kind = EventKind(int(row[COL_KIND]))
+            b = int(row[COL_B])
+            idx = int(row[COL_INDEX])
+            names = self.feature_names.get(int(kind), [])
+            out.append(Event(
+                t=float(row[COL_T]), kind=kind, a=ids[int(row[COL_A])],
+                b=ids[b] if b >= 0 else None,
+                feature=names[idx] if 0 <= idx < len(names) else None,
+                speed=float(row[COL_SPEED]), direction=int(row[COL_DIR]),
+            ))
+        return out
+
+    def events_of(self, kind: EventKind) -> list[Event]:
+        return [e for e in self.event_log() if e.kind == kind]
+
+    def first_contact(self, piece_id: str) -> Event | None:
+        """The first collision or rail event of a piece (what a referee asks about the cue
+        ball or the striker)."""
+        for e in self.event_log():
+            if e.kind == EventKind.COLLIDE and piece_id in (e.a, e.b):
+                return e
+            if e.kind == EventKind.RAIL and e.a == piece_id:
+                return e
+        return None
+
+    def positions_at(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """(positions (n, 2), on_table (n,) bool) of every piece at time t >= 0, exactly."""
+        if self._by_obj is None:
+            order = np.lexsort((self.segments[:, SEG_T0], self.segments[:, SEG_OBJ]))
+            segs = self.segments[order]
+            n = len(self.initial)
+            self._by_obj = [segs[segs[:, SEG_OBJ] == i] for i in range(n)]
+        n = len(self._by_obj)
+        pos = np.zeros((n, 2))
+        on = np.ones(n, dtype=bool)
+        for i, segs in enumerate(self._by_obj):
+            k = max(int(np.searchsorted(segs[:, SEG_T0], t, side="right")) - 1, 0)
+            s = segs[k]
+            tau = min(max(t, s[SEG_T0]), s[SEG_T1]) - s[SEG_T0]
+            pos[i, 0] = s[SEG_X] + tau * (s[SEG_VX] + 0.5 * tau * s[SEG_AX])
+            pos[i, 1] = s[SEG_Y] + tau * (s[SEG_VY] + 0.5 * tau * s[SEG_AY])
+            on[i] = s[SEG_ON] != 0.0
+        return pos, on
+
+    def to_dict(self, trajectories: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "table": self.table,
+            "shot": self.shot.to_dict() if hasattr(self.shot, "to_dict") else self.shot,
+            "n_events": self.n_events,
+            "duration": self.duration,
+            "truncated": self.truncated,
+            "pocketed": list(self.pocketed),
+            "events": [e.to_dict() for e in self.event_log()],
+            "initial": self.initial.to_dict(),
+            "final": self.final.to_dict(),
+        }
+        if trajectories:
+            ids = self.initial.ids()
+            out["segments"] = [
+                {"id": ids[int(s[SEG_OBJ])], "t0": float(s[SEG_T0]),
+                 "t1": None if not np.isfinite(s[SEG_T1]) else float(s[SEG_T1]),
+                 "x": float(s[SEG_X]), "y": float(s[SEG_Y]), "vx": float(s[SEG_VX]),
+                 "vy": float(s[SEG_VY]), "ax": float(s[SEG_AX]), "ay": float(s[SEG_AY]),
+                 "on": bool(s[SEG_ON])}
+                for s in self.segments
+            ]
+        return out

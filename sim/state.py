@@ -1,0 +1,53 @@
+"""The structure-of-arrays state of the collision core and how it is built from a layout.
+
+Dynamic state S (n, NS): one row per object, the current motion segment
+    p(t) = (X, Y) + (VX, VY) tau + (AX, AY) tau^2 / 2,   tau = t - T0,  valid until TEND;
+    spin w(t) = W0 decaying at P[SDECEL] toward zero; LIN = 1 when the acceleration is
+    anti-parallel to the velocity (straight path); ON = 0 once the object is pocketed;
+    KSEG the sliding deceleration of this segment (the piece's own, or a stuck pair's shared).
+Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
+deceleration, kind number, motion law.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# dynamic columns
+X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG = range(12)
+NS = 12
+# static columns
+R, M, INERTIA, DECEL, SDECEL, KIND, LAW = range(7)
+NP = 7
+# motion laws
+LAW_DISC = 0
+
+# segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on
+N_SEG_COLUMNS = 12
+SEG_OBJ, SEG_T0, SEG_T1, SEG_X, SEG_Y, SEG_VX, SEG_VY, SEG_AX, SEG_AY, SEG_W, SEG_SD, SEG_ON = (
+    range(N_SEG_COLUMNS)
+)
+
+
+def build_state(positions: np.ndarray, velocities: np.ndarray, spins: np.ndarray,
+                kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray, inertia: np.ndarray,
+                decel: np.ndarray, spin_decel: np.ndarray, law: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """S and P for n objects at t = 0 (segments are opened by the loop)."""
+    n = len(positions)
+    S = np.zeros((n, NS))
+    S[:, X:Y + 1] = positions
+    S[:, VX:VY + 1] = velocities
+    S[:, W0] = spins
+    S[:, TEND] = np.inf
+    S[:, ON] = 1.0
+    S[:, KSEG] = decel
+    P = np.zeros((n, NP))
+    P[:, R] = radius
+    P[:, M] = mass
+    P[:, INERTIA] = inertia
+    P[:, DECEL] = decel
+    P[:, SDECEL] = spin_decel
+    P[:, KIND] = kinds
+    P[:, LAW] = law
+    return S, P

@@ -1,0 +1,31 @@
+"""Equipment: tables, pieces, coefficients and starting layouts, every number with its source."""
+
+from cuesim.tables.geometry import Hole, Rail, SensorCircle, SensorLine, TableGeometry
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.novus import (
+    NOVUS_SIDES,
+    NovusPhysics,
+    NovusTable,
+    novus_doubles_layout,
+    novus_singles_layout,
+    novus_table,
+)
+from cuesim.tables.pieces import PieceSpec
+
+__all__ = [
+    "Hole",
+    "Layout",
+    "LayoutError",
+    "NOVUS_SIDES",
+    "NovusPhysics",
+    "NovusTable",
+    "Piece",
+    "PieceSpec",
+    "Rail",
+    "SensorCircle",
+    "SensorLine",
+    "TableGeometry",
+    "novus_doubles_layout",
+    "novus_singles_layout",
+    "novus_table",
+]

@@ -1,0 +1,110 @@
+"""Table geometry shared by every game: rails, holes (pockets), and sensor lines and circles.
+
+Frame: metres, origin at a corner of the playing surface, x to the right, y away from the first
+player (novus) or from the head rail toward the foot rail (pool, carom).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Rail:
+    """A straight cushion face from (x0, y0) to (x1, y1); the playing surface lies on its left.
+
+    The inward normal is the left normal of the direction: n = (-dy, dx) / |d|.
+    """
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def normal(self) -> tuple[float, float]:
+        dx, dy = self.x1 - self.x0, self.y1 - self.y0
+        length = math.hypot(dx, dy)
+        return -dy / length, dx / length
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A pocket or board hole: a piece is captured when its centre enters this circle."""
+
+    name: str
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class SensorLine:
+    """The line n . p = c; crossings of a piece's centre are reported, never deflected.
+
+    A crossing in the direction of n is reported with direction +1, the other way -1.
+    """
+
+    name: str
+    nx: float
+    ny: float
+    c: float
+
+
+@dataclass(frozen=True)
+class SensorCircle:
+    """A circle on the cloth; a piece's centre entering it is reported +1, leaving it -1."""
+
+    name: str
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class TableGeometry:
+    """The playing surface (width along x, length along y) and everything on it."""
+
+    width: float
+    length: float
+    rails: tuple[Rail, ...]
+    holes: tuple[Hole, ...] = ()
+    lines: tuple[SensorLine, ...] = ()
+    circles: tuple[SensorCircle, ...] = ()
+
+    def rail_array(self) -> np.ndarray:
+        """(m, 6) float64: x0, y0, x1, y1, nx, ny."""
+        out = np.zeros((len(self.rails), 6))
+        for k, r in enumerate(self.rails):
+            out[k] = (r.x0, r.y0, r.x1, r.y1, *r.normal())
+        return out
+
+    def hole_array(self) -> np.ndarray:
+        """(h, 3) float64: x, y, radius."""
+        return np.array([(h.x, h.y, h.radius) for h in self.holes], dtype=np.float64).reshape(
+            -1, 3
+        )
+
+    def line_array(self) -> np.ndarray:
+        """(l, 3) float64: nx, ny, c."""
+        return np.array([(s.nx, s.ny, s.c) for s in self.lines], dtype=np.float64).reshape(-1, 3)
+
+    def circle_array(self) -> np.ndarray:
+        """(c, 3) float64: x, y, radius."""
+        return np.array([(s.x, s.y, s.radius) for s in self.circles], dtype=np.float64).reshape(
+            -1, 3
+        )
+
+    @staticmethod
+    def rectangle(width: float, length: float, **features: tuple) -> TableGeometry:
+        """A plain rectangle whose four rails run the whole sides, counter-clockwise."""
+        rails = (
+            Rail("south", 0.0, 0.0, width, 0.0),
+            Rail("east", width, 0.0, width, length),
+            Rail("north", width, length, 0.0, length),
+            Rail("west", 0.0, length, 0.0, 0.0),
+        )
+        return TableGeometry(width, length, rails, **features)

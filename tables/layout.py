@@ -1,0 +1,151 @@
+"""Layouts: which pieces stand where. Plain data with a JSON form; checked against a table."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+LAYOUT_SCHEMA = """\
+{"table": "novus",
+ "pieces": [{"id": "striker", "kind": "striker", "x": 0.5, "y": 0.07},
+            {"id": "red1", "kind": "puck", "group": "red", "x": 0.485, "y": 0.985}, ...]}
+x, y in metres in the table frame; ids unique; kind one of the table's piece kinds."""
+
+
+class LayoutError(ValueError):
+    """A layout that cannot be played: unreadable, incomplete, overlapping or off the table."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece on the table. group is the owner's colour or ball group ('red', 'black', ...)."""
+
+    id: str
+    kind: str
+    x: float
+    y: float
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The pieces of one table at one moment."""
+
+    table: str
+    pieces: tuple[Piece, ...]
+
+    def __post_init__(self) -> None:
+        ids = [p.id for p in self.pieces]
+        if len(set(ids)) != len(ids):
+            dup = sorted({i for i in ids if ids.count(i) > 1})
+            raise LayoutError(f"layout has duplicate piece ids {dup}: give every piece its own id")
+        for p in self.pieces:
+            if not (math.isfinite(p.x) and math.isfinite(p.y)):
+                raise LayoutError(f"piece {p.id!r} has a non-finite position ({p.x}, {p.y})")
+
+    # -- queries ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def index(self, piece_id: str) -> int:
+        for k, p in enumerate(self.pieces):
+            if p.id == piece_id:
+                return k
+        raise KeyError(f"no piece {piece_id!r} in the layout; ids are {[p.id for p in self.pieces]}")
+
+    def get(self, piece_id: str) -> Piece:
+        return self.pieces[self.index(piece_id)]
+
+    def positions(self) -> np.ndarray:
+        """(n, 2) array of centres."""
+        return np.array([(p.x, p.y) for p in self.pieces], dtype=np.float64).reshape(-1, 2)
+
+    def ids(self) -> list[str]:
+        return [p.id for p in self.pieces]
+
+    # -- edits (each returns a new layout) ---------------------------------------------------
+    def moved(self, piece_id: str, x: float, y: float) -> Layout:
+        k = self.index(piece_id)
+        pieces = list(self.pieces)
+        pieces[k] = replace(pieces[k], x=float(x), y=float(y))
+        return Layout(self.table, tuple(pieces))
+
+    def with_piece(self, piece: Piece) -> Layout:
+        """Add a piece, or replace the one with the same id."""
+        pieces = [p for p in self.pieces if p.id != piece.id]
+        return Layout(self.table, (*pieces, piece))
+
+    def without(self, piece_ids: Iterable[str]) -> Layout:
+        drop = set(piece_ids)
+        return Layout(self.table, tuple(p for p in self.pieces if p.id not in drop))
+
+    # -- JSON ----------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "pieces": [
+                {"id": p.id, "kind": p.kind, "group": p.group, "x": p.x, "y": p.y}
+                for p in self.pieces
+            ],
+        }
+
+    @staticmethod
+    def from_dict(data: Any, source: str = "layout") -> Layout:
+        """Build a layout from parsed JSON, naming the first missing or wrong field."""
+        if not isinstance(data, dict):
+            raise LayoutError(f"{source}: expected a JSON object, got {type(data).__name__}.\n"
+                              f"Schema:\n{LAYOUT_SCHEMA}")
+        for key in ("table", "pieces"):
+            if key not in data:
+                raise LayoutError(f"{source}: missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
+        if not isinstance(data["pieces"], list):
+            raise LayoutError(f"{source}: 'pieces' must be a list of objects")
+        pieces = []
+        for k, item in enumerate(data["pieces"]):
+            where = f"{source}: pieces[{k}]"
+            if not isinstance(item, dict):
+                raise LayoutError(f"{where} must be an object with id, kind, x, y")
+            for key in ("id", "kind", "x", "y"):
+                if key not in item:
+                    raise LayoutError(f"{where} is missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
+            for key in ("x", "y"):
+                value = item[key]
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise LayoutError(f"{where}.{key} must be a number in metres, got {value!r}")
+            group = item.get("group", "")
+            if not isinstance(group, str):
+                raise LayoutError(f"{where}.group must be a string, got {group!r}")
+            pieces.append(
+                Piece(str(item["id"]), str(item["kind"]), float(item["x"]), float(item["y"]),
+                      group)
+            )
+        return Layout(str(data["table"]), tuple(pieces))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    @staticmethod
+    def load(path: str | Path) -> Layout:
+        """Read a layout JSON file; a clear LayoutError if it is missing, not JSON or malformed."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise LayoutError(f"cannot read layout file {path}: {exc.strerror}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LayoutError(
+                f"layout file {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                f"{exc.msg})"
+            ) from exc
+        return Layout.from_dict(data, source=str(path))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")

@@ -1,0 +1,290 @@
+"""The novus board, pucks, striker, their coefficients and the starting layouts.
+
+Sources: the federation rulebook `novus_ru.txt` (articles 24-26, equipment) and
+`novus_basics_en.md` (articles 10-12: starting position, zones, striker placement).
+Frame: origin at the playing-surface corner on the first player's left, x to his right,
+y away from him. The first player sits on the south side (y = 0).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.pieces import KindCoefficients, PieceSpec
+
+# --- Board (novus 24.1, 24.2) --------------------------------------------------------------
+BOARD_SIZE = 1.000  # m, playing surface 1 x 1 m (24.1)
+RAIL_WIDTH = 0.045  # m, wooden rails 45 mm wide (24.1)
+RAIL_HEIGHT = 0.025  # m, rail 25 mm above the surface (24.1)
+HOLE_DIAMETER = 0.100  # m, four round holes of 100 mm (24.1)
+HOLE_EDGE_FROM_RAIL = 0.015  # m, hole edge 15 mm from both rails (24.1)
+HOLE_CENTRE_FROM_RAIL = HOLE_EDGE_FROM_RAIL + HOLE_DIAMETER / 2  # 65 mm, derived
+ZONE_LINE_FROM_RAIL = 0.130  # m, rail-zone line 130 mm from the rail (24.2)
+LINE_WIDTH = 0.001  # m, black lines 1 mm wide (24.2)
+CENTRE_CIRCLE_DIAMETER = 0.250  # m, centre circle 250 mm (24.2)
+
+# --- Pucks (novus 25.1) and striker (26.1) -------------------------------------------------
+PUCK_DIAMETER = 0.030  # m (25.1)
+PUCK_THICKNESS = 0.012  # m (25.1)
+PUCK_HOLE_DIAMETER = 0.008  # m (25.1)
+BIRCH_DENSITY = 640.0  # kg/m^3, estimate: birch 600-700 kg/m^3 (25.1 says "preferably birch")
+PUCK_MASS = PieceSpec.annulus_mass(PUCK_DIAMETER / 2, PUCK_HOLE_DIAMETER / 2, PUCK_THICKNESS,
+                                   BIRCH_DENSITY)  # ~5.0 g, estimate from volume and density
+
+STRIKER_DIAMETER = 0.0445  # m, 44-45 mm (26.1): the middle of the range
+STRIKER_THICKNESS = 0.0145  # m, 14-15 mm (26.1): the middle of the range
+STRIKER_HOLE_DIAMETER = 0.0101  # m, 10-10.2 mm (26.1): the middle of the range
+STRIKER_DENSITY = 700.0  # kg/m^3, estimate: unpainted solid hardwood (26.1)
+STRIKER_MASS = PieceSpec.annulus_mass(STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
+                                      STRIKER_THICKNESS, STRIKER_DENSITY)  # ~15 g; 26.1: <= 22 g
+STRIKER_MAX_MASS = 0.022  # kg (26.1)
+
+PUCKS_PER_PLAYER = 8  # novus 10: 8 pucks per player in one touching row
+MAX_STRIKE_SPEED = 15.0  # m/s, sanity bound (estimate: hard novus shots reach 6-8 m/s)
+GRAVITY = 9.80665  # m/s^2, standard gravity
+
+# Sides of the board, as the rotation (degrees) from the first player's frame to that side's.
+NOVUS_SIDES: dict[str, int] = {"south": 0, "east": 90, "north": 180, "west": 270}
+OPPOSITE_SIDE = {"south": "north", "north": "south", "east": "west", "west": "east"}
+
+
+@dataclass(frozen=True)
+class NovusPhysics:
+    """Friction and restitution of novus. No published measurements exist for boric acid on
+    lacquered plywood, so every default is an estimate; override any field, or calibrate the
+    sliding friction from one observation with `calibrated`.
+
+    Discs slide with Coulomb friction: deceleration mu*g, stopping distance v^2 / (2 mu g).
+    """
+
+    mu_puck: float = 0.15  # estimate: powdered lacquer is very slippery (carrom: 0.1-0.3)
+    mu_striker: float = 0.15  # estimate: same board, unpainted striker (26.1)
+    e_puck_puck: float = 0.75  # estimate: lacquered birch on birch
+    e_striker_puck: float = 0.75  # estimate: hardwood on lacquered birch
+    e_rail: float = 0.60  # estimate: glued hardwood rails (24.4) absorb more than pucks
+    mu_impact: float = 0.15  # estimate: tangential friction of disc-disc impacts
+    mu_rail_impact: float = 0.20  # estimate: tangential friction of disc-rail impacts
+    v_stick: float = 0.01  # m/s, model rule: slower contacts are perfectly inelastic (the pieces
+    #                       then move on together); their stopping distance is < 0.04 mm
+    g: float = GRAVITY
+
+    def __post_init__(self) -> None:
+        for name in ("mu_puck", "mu_striker", "mu_impact", "mu_rail_impact", "v_stick", "g"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0.0):
+                raise ValueError(f"NovusPhysics.{name} must be a positive number, got {value}")
+        for name in ("e_puck_puck", "e_striker_puck", "e_rail"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+                raise ValueError(f"NovusPhysics.{name} must lie in [0, 1], got {value}")
+
+    @classmethod
+    def calibrated(cls, speed: float, distance: float, **overrides: float) -> NovusPhysics:
+        """Physics whose pucks and striker, launched at `speed` m/s, stop after `distance` m.
+
+        mu = v^2 / (2 g d).
+        """
+        if not (speed > 0 and distance > 0):
+            raise ValueError("calibration needs a positive speed and a positive distance")
+        g = overrides.get("g", GRAVITY)
+        mu = speed**2 / (2.0 * g * distance)
+        return cls(**{"mu_puck": mu, "mu_striker": mu, **overrides})
+
+    def with_(self, **changes: float) -> NovusPhysics:
+        return replace(self, **changes)
+
+    def stop_distance(self, speed: float, kind: str = "puck") -> float:
+        """v^2 / (2 mu g)."""
+        return speed**2 / (2.0 * self.mu(kind) * self.g)
+
+    def mu(self, kind: str) -> float:
+        return self.mu_striker if kind == "striker" else self.mu_puck
+
+
+def _board_geometry() -> TableGeometry:
+    s, h = BOARD_SIZE, HOLE_CENTRE_FROM_RAIL
+    holes = (
+        Hole("south_west", h, h, HOLE_DIAMETER / 2),
+        Hole("south_east", s - h, h, HOLE_DIAMETER / 2),
+        Hole("north_east", s - h, s - h, HOLE_DIAMETER / 2),
+        Hole("north_west", h, s - h, HOLE_DIAMETER / 2),
+    )
+    z = ZONE_LINE_FROM_RAIL
+    lines = (  # the four rail-zone lines (24.2); direction +1 = crossing along the normal
+        SensorLine("zone_south", 0.0, 1.0, z),
+        SensorLine("zone_east", 1.0, 0.0, s - z),
+        SensorLine("zone_north", 0.0, 1.0, s - z),
+        SensorLine("zone_west", 1.0, 0.0, z),
+    )
+    circles = (SensorCircle("centre_circle", s / 2, s / 2, CENTRE_CIRCLE_DIAMETER / 2),)
+    return TableGeometry.rectangle(s, s, holes=holes, lines=lines, circles=circles)
+
+
+@dataclass(frozen=True)
+class NovusTable:
+    """The novus board with its pieces and physics."""
+
+    physics: NovusPhysics = field(default_factory=NovusPhysics)
+    name: str = "novus"
+    geometry: TableGeometry = field(default_factory=_board_geometry)
+
+    kinds: tuple[str, ...] = ("striker", "puck")
+
+    def piece_spec(self, kind: str) -> PieceSpec:
+        if kind == "striker":
+            return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
+                                     STRIKER_THICKNESS, STRIKER_MASS)
+        if kind == "puck":
+            return PieceSpec.annulus("puck", PUCK_DIAMETER / 2, PUCK_HOLE_DIAMETER / 2,
+                                     PUCK_THICKNESS, PUCK_MASS)
+        raise LayoutError(f"novus has no piece kind {kind!r}; kinds are {list(self.kinds)}")
+
+    def kind_coefficients(self) -> KindCoefficients:
+        p = self.physics
+        decel, spin = [], []
+        for kind in self.kinds:
+            spec = self.piece_spec(kind)
+            a = p.mu(kind) * p.g
+            decel.append(a)
+            # torque mu m g r_f over inertia m (R^2 + r^2)/2 (uniform pressure on the ring)
+            spin.append(a * spec.friction_arm() / (spec.inertia / spec.mass))
+        e_sp = p.e_striker_puck
+        return KindCoefficients(
+            kinds=self.kinds,
+            decel=tuple(decel),
+            spin_decel=tuple(spin),
+            e_pair=((e_sp, e_sp), (e_sp, p.e_puck_puck)),
+            mu_pair=((p.mu_impact, p.mu_impact), (p.mu_impact, p.mu_impact)),
+            e_rail=(p.e_rail, p.e_rail),
+            mu_rail=(p.mu_rail_impact, p.mu_rail_impact),
+            v_stick=p.v_stick,
+        )
+
+    # -- frames and zones ---------------------------------------------------------------------
+    def to_table(self, side: str, u: float, w: float) -> tuple[float, float]:
+        """A point given in the frame of the player on `side` (u to his right, w away from his
+        rail) in the table frame."""
+        rot = _side_rotation(side)
+        s = BOARD_SIZE
+        c, sn = math.cos(math.radians(rot)), math.sin(math.radians(rot))
+        ox, oy = {"south": (0, 0), "east": (s, 0), "north": (s, s), "west": (0, s)}[side]
+        return ox + c * u - sn * w, oy + sn * u + c * w
+
+    def from_table(self, side: str, x: float, y: float) -> tuple[float, float]:
+        """Inverse of to_table."""
+        rot = _side_rotation(side)
+        s = BOARD_SIZE
+        c, sn = math.cos(math.radians(rot)), math.sin(math.radians(rot))
+        ox, oy = {"south": (0, 0), "east": (s, 0), "north": (s, s), "west": (0, s)}[side]
+        dx, dy = x - ox, y - oy
+        return c * dx + sn * dy, -sn * dx + c * dy
+
+    def direction_to_table(self, side: str, angle: float) -> float:
+        """An angle in the player's frame (radians, 0 = to his right, pi/2 = straight ahead)
+        as an angle in the table frame."""
+        return angle + math.radians(_side_rotation(side))
+
+    def striker_strip(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Where the striker's centre may stand, in the player's frame (novus 12): its hole
+        wholly inside the own rail zone between the side zone lines, no line showing through
+        it, and the striker on the board. Returns ((u_min, u_max), (w_min, w_max))."""
+        striker = self.piece_spec("striker")
+        clear = striker.hole_radius + LINE_WIDTH / 2
+        z = ZONE_LINE_FROM_RAIL
+        return (z + clear, BOARD_SIZE - z - clear), (striker.radius, z - clear)
+
+    # -- checks ---------------------------------------------------------------------------------
+    def check_layout(self, layout: Layout) -> None:
+        """Raise LayoutError naming the first piece that is unknown, off the board, over a hole
+        or overlapping another."""
+        if layout.table != self.name:
+            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
+        check_pieces_on_table(self, layout)
+
+
+def check_pieces_on_table(table: NovusTable, layout: Layout, tol: float = 1e-9) -> None:
+    """Every piece inside the rails, its centre outside every hole, no two overlapping."""
+    geo = table.geometry
+    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
+    pos = layout.positions()
+    for k, p in enumerate(layout.pieces):
+        r = radii[k]
+        if not (r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol):
+            raise LayoutError(
+                f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly on the board: its "
+                f"centre must lie within [{r:.4f}, {geo.width - r:.4f}] m on both axes"
+            )
+        for hole in geo.holes:
+            if math.hypot(p.x - hole.x, p.y - hole.y) < hole.radius:
+                raise LayoutError(f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) stands over hole "
+                                  f"{hole.name!r}: move it off the hole")
+    if len(pos) > 1:
+        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+        overlap = radii[:, None] + radii[None, :] - d
+        np.fill_diagonal(overlap, -np.inf)
+        i, j = np.unravel_index(np.argmax(overlap), overlap.shape)
+        if overlap[i, j] > tol:
+            a, b = layout.pieces[i], layout.pieces[j]
+            raise LayoutError(
+                f"pieces {a.id!r} and {b.id!r} overlap by {overlap[i, j] * 1000:.3f} mm: centres "
+                f"must be at least {(radii[i] + radii[j]) * 1000:.1f} mm apart"
+            )
+
+
+def _side_rotation(side: str) -> int:
+    try:
+        return NOVUS_SIDES[side]
+    except KeyError:
+        raise ValueError(f"unknown novus side {side!r}; sides are {list(NOVUS_SIDES)}") from None
+
+
+def _row(table: NovusTable, player_side: str, colour: str, first: int) -> list[Piece]:
+    """The player's 8 pucks in a touching row against the rail opposite him, 4 each side of its
+    middle line (novus 10): centres 15 mm from the rail at +-15, 45, 75, 105 mm."""
+    r = PUCK_DIAMETER / 2
+    pieces = []
+    for k in range(PUCKS_PER_PLAYER):
+        u = BOARD_SIZE / 2 + (k - (PUCKS_PER_PLAYER - 1) / 2) * PUCK_DIAMETER
+        x, y = table.to_table(player_side, u, BOARD_SIZE - r)
+        pieces.append(Piece(f"{colour}{first + k}", "puck", x, y, colour))
+    return pieces
+
+
+def _striker(table: NovusTable, side: str) -> Piece:
+    (u0, u1), (w0, w1) = table.striker_strip()
+    x, y = table.to_table(side, (u0 + u1) / 2, (w0 + w1) / 2)
+    return Piece("striker", "striker", x, y)
+
+
+def novus_singles_layout(table: NovusTable | None = None, first_colour: str = "red",
+                         second_colour: str = "black") -> Layout:
+    """Singles start (novus 10): the first player (south) shoots at his 8 pucks on the north
+    rail; the second player's 8 stand on the south rail. The striker waits in the south zone."""
+    table = table or NovusTable()
+    pieces = [_striker(table, "south")]
+    pieces += _row(table, "south", first_colour, 1)
+    pieces += _row(table, "north", second_colour, 1)
+    return Layout("novus", tuple(pieces))
+
+
+def novus_doubles_layout(table: NovusTable | None = None, first_colour: str = "red",
+                         second_colour: str = "black") -> Layout:
+    """Doubles start (novus 10, 21.1): partners sit opposite; each player's 8 pucks stand at his
+    partner's rail. Pair one (south, north) has 16 pucks of the first colour, pair two (east,
+    west) 16 of the second. The striker waits in the south zone."""
+    table = table or NovusTable()
+    pieces = [_striker(table, "south")]
+    pieces += _row(table, "south", first_colour, 1)
+    pieces += _row(table, "north", first_colour, 1 + PUCKS_PER_PLAYER)
+    pieces += _row(table, "east", second_colour, 1)
+    pieces += _row(table, "west", second_colour, 1 + PUCKS_PER_PLAYER)
+    return Layout("novus", tuple(pieces))
+
+
+def novus_table(physics: NovusPhysics | None = None) -> NovusTable:
+    return NovusTable(physics or NovusPhysics())
