@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
-
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
 from cuesim.sim.result import ShotResult

@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
-
 from cuesim.sim.detect.holes import hole_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
@@ -40,7 +38,6 @@ from cuesim.sim.state import (
     KSEG,
     LIN,
     ON,
-    R,
     SDECEL,
     SEG_AX,
     SEG_AY,
@@ -59,9 +56,11 @@ from cuesim.sim.state import (
     VX,
     VY,
     W0,
+    R,
     X,
     Y,
 )
+from numba import njit
 
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
@@ -72,7 +71,7 @@ _S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE = range(6)
 
 
 @njit(cache=True)
-def _advance(S, P, i: int, t: float) -> None:  # noqa: ANN001
+def _advance(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Make time t the start of object i's segment (position, velocity, spin at t)."""
     x, y = position(S, i, t)
     vx, vy = velocity(S, i, t)
@@ -83,7 +82,15 @@ def _advance(S, P, i: int, t: float) -> None:  # noqa: ANN001
 
 
 @njit(cache=True)
-def _open_segment(S, P, i: int, t: float, seg, n_seg: int, seg_open) -> int:  # noqa: ANN001
+def _open_segment(
+    S: np.ndarray,
+    P: np.ndarray,
+    i: int,
+    t: float,
+    seg: np.ndarray,
+    n_seg: int,
+    seg_open: np.ndarray,
+) -> int:
     """Close object i's open segment at t and log the new one; returns the new segment count."""
     k = seg_open[i]
     if k >= 0:
@@ -105,8 +112,18 @@ def _open_segment(S, P, i: int, t: float, seg, n_seg: int, seg_open) -> int:  # 
 
 
 @njit(cache=True)
-def _single(S, P, i: int, t: float, rails, holes, lines, circles,  # noqa: ANN001
-            side_l, side_c) -> tuple[float, int, int]:
+def _single(
+    S: np.ndarray,
+    P: np.ndarray,
+    i: int,
+    t: float,
+    rails: np.ndarray,
+    holes: np.ndarray,
+    lines: np.ndarray,
+    circles: np.ndarray,
+    side_l: np.ndarray,
+    side_c: np.ndarray,
+) -> tuple[float, int, int]:
     """Earliest single-object event of i after t: (time, code, index)."""
     if S[i, ON] == 0.0 or S[i, TEND] == INF:
         return INF, _S_NONE, -1
@@ -134,7 +151,7 @@ def _single(S, P, i: int, t: float, rails, holes, lines, circles,  # noqa: ANN00
 
 
 @njit(cache=True)
-def _row(pair_t, single_t, i: int) -> tuple[float, int]:  # noqa: ANN001
+def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
     best, bj = single_t[i], -1
     for j in range(pair_t.shape[0]):
         if pair_t[i, j] < best:
@@ -143,8 +160,17 @@ def _row(pair_t, single_t, i: int) -> tuple[float, int]:  # noqa: ANN001
 
 
 @njit(cache=True)
-def _log(ev, n_ev: int, t: float, kind: int, a: int, b: int, idx: int, speed: float,  # noqa: ANN001
-         direction: float) -> int:
+def _log(
+    ev: np.ndarray,
+    n_ev: int,
+    t: float,
+    kind: int,
+    a: int,
+    b: int,
+    idx: int,
+    speed: float,
+    direction: float,
+) -> int:
     ev[n_ev, 0] = t
     ev[n_ev, 1] = kind
     ev[n_ev, 2] = a
@@ -156,9 +182,23 @@ def _log(ev, n_ev: int, t: float, kind: int, a: int, b: int, idx: int, speed: fl
 
 
 @njit(cache=True)
-def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # noqa: ANN001
-               mu_rail, v_stick: float, struck: int, max_events: int, ev, seg
-               ) -> tuple[int, int, int]:
+def run_events(
+    S: np.ndarray,
+    P: np.ndarray,
+    rails: np.ndarray,
+    holes: np.ndarray,
+    lines: np.ndarray,
+    circles: np.ndarray,
+    e_pair: np.ndarray,
+    mu_pair: np.ndarray,
+    e_rail: np.ndarray,
+    mu_rail: np.ndarray,
+    v_stick: float,
+    struck: int,
+    max_events: int,
+    ev: np.ndarray,
+    seg: np.ndarray,
+) -> tuple[int, int, int]:
     """Simulate until all objects rest. S is updated in place to the final state; events and
     segments are written to ev and seg. Returns (n_events, n_segments, status)."""
     n = S.shape[0]
@@ -179,8 +219,17 @@ def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # n
             if (S[i, X] - circles[k, 0]) ** 2 + (S[i, Y] - circles[k, 1]) ** 2 < circles[k, 2] ** 2:
                 side_c[i, k] = -1.0
     if struck >= 0:
-        n_ev = _log(ev, n_ev, 0.0, EV_STRIKE, struck, -1, -1,
-                    math.sqrt(S[struck, VX] ** 2 + S[struck, VY] ** 2), 0.0)
+        n_ev = _log(
+            ev,
+            n_ev,
+            0.0,
+            EV_STRIKE,
+            struck,
+            -1,
+            -1,
+            math.sqrt(S[struck, VX] ** 2 + S[struck, VY] ** 2),
+            0.0,
+        )
 
     pair_t = np.full((n, n), INF)
     single_t = np.full(n, INF)
@@ -192,8 +241,9 @@ def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # n
         for j in range(i + 1, n):
             pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
     for i in range(n):
-        single_t[i], single_c[i], single_k[i] = _single(S, P, i, 0.0, rails, holes, lines,
-                                                        circles, side_l, side_c)
+        single_t[i], single_c[i], single_k[i] = _single(
+            S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c
+        )
     for i in range(n):
         row_t[i], row_j[i] = _row(pair_t, single_t, i)
 
@@ -232,8 +282,9 @@ def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # n
             elif code == _S_RAIL:
                 _advance(S, P, i, t)
                 ki = int(P[i, KIND])
-                vn = resolve_disc_rail(S, P, i, rails[k, 4], rails[k, 5], e_rail[ki],
-                                       mu_rail[ki], v_stick)
+                vn = resolve_disc_rail(
+                    S, P, i, rails[k, 4], rails[k, 5], e_rail[ki], mu_rail[ki], v_stick
+                )
                 n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, k, vn, 0.0)
             elif code == _S_HOLE:
                 _advance(S, P, i, t)
@@ -255,8 +306,9 @@ def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # n
                     n_ev = _log(ev, n_ev, t, EV_CIRCLE, i, -1, k, speed, -side_c[i, k])
 
         if not moved:
-            single_t[i], single_c[i], single_k[i] = _single(S, P, i, t, rails, holes, lines,
-                                                            circles, side_l, side_c)
+            single_t[i], single_c[i], single_k[i] = _single(
+                S, P, i, t, rails, holes, lines, circles, side_l, side_c
+            )
             row_t[i], row_j[i] = _row(pair_t, single_t, i)
             continue
 
@@ -266,8 +318,9 @@ def run_events(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,  # n
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open)
         for m in range(n_aff):
             a = affected[m]
-            single_t[a], single_c[a], single_k[a] = _single(S, P, a, t, rails, holes, lines,
-                                                            circles, side_l, side_c)
+            single_t[a], single_c[a], single_k[a] = _single(
+                S, P, a, t, rails, holes, lines, circles, side_l, side_c
+            )
             for k in range(n):
                 if k != a:
                     pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)

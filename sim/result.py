@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
 from cuesim.sim.events import (
     COL_A,
     COL_B,

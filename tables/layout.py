@@ -57,7 +57,7 @@ class Layout:
         for k, p in enumerate(self.pieces):
             if p.id == piece_id:
                 return k
-        raise KeyError(f"no piece {piece_id!r} in the layout; ids are {[p.id for p in self.pieces]}")
+        raise KeyError(f"no piece {piece_id!r} in the layout; ids are {self.ids()}")
 
     def get(self, piece_id: str) -> Piece:
         return self.pieces[self.index(piece_id)]
@@ -113,7 +113,8 @@ class Layout:
                 raise LayoutError(f"{where} must be an object with id, kind, x, y")
             for key in ("id", "kind", "x", "y"):
                 if key not in item:
-                    raise LayoutError(f"{where} is missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
+                    raise LayoutError(
+                        f"{where} is missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
             for key in ("x", "y"):
                 value = item[key]
                 if isinstance(value, bool) or not isinstance(value, int | float):

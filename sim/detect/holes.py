@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.roots import INF
+from numba import njit
 
 
 @njit(cache=True)
 def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
-              reach: float, h: float, holes) -> tuple[float, int]:  # noqa: ANN001
+              reach: float, h: float, holes: np.ndarray) -> tuple[float, int]:
     """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none."""
     best, kb = INF, -1
     for k in range(holes.shape[0]):

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.motion.segment import position, reach, velocity
 from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
-from cuesim.sim.state import AX, AY, LIN, ON, R, TEND
+from cuesim.sim.state import AX, AY, LIN, ON, TEND, R
+from numba import njit
 
 
 @njit(cache=True)
-def pair_time(S, P, i: int, j: int, t: float) -> float:  # noqa: ANN001
+def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
     if S[i, ON] == 0.0 or S[j, ON] == 0.0:
         return INF

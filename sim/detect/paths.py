@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
 from cuesim.sim.roots import INF, first_descent
+from numba import njit
 
 
 @njit(cache=True)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.roots import INF, first_descent
+from numba import njit
 
 
 @njit(cache=True)
 def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, r: float,
-              reach: float, h: float, rails) -> tuple[float, int]:  # noqa: ANN001
+              reach: float, h: float, rails: np.ndarray) -> tuple[float, int]:
     """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none."""
     best, kb = INF, -1
     for k in range(rails.shape[0]):

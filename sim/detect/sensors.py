@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.roots import INF, first_descent
+from numba import njit
 
 
 @njit(cache=True)
 def line_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, reach: float,
-              h: float, lines, side) -> tuple[float, int]:  # noqa: ANN001
+              h: float, lines: np.ndarray, side: np.ndarray) -> tuple[float, int]:
     """(tau, line index) of the first crossing within [0, h]; side is this object's row."""
     best, kb = INF, -1
     for k in range(lines.shape[0]):
@@ -35,7 +35,7 @@ def line_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
 
 @njit(cache=True)
 def circle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
-                reach: float, h: float, circles, side) -> tuple[float, int]:  # noqa: ANN001
+                reach: float, h: float, circles: np.ndarray, side: np.ndarray) -> tuple[float, int]:
     """(tau, circle index) of the first entry or exit within [0, h]."""
     best, kb = INF, -1
     for k in range(circles.shape[0]):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.state import AX, AY, KSEG, LIN, T0, TEND, VX, VY
+from numba import njit
 
 
 @njit(cache=True)
-def start_disc_segment(S, P, i: int, t: float) -> None:  # noqa: ANN001
+def start_disc_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Set the acceleration and end time of disc i whose velocity at time t is set; the
     deceleration is S[i, KSEG] (its own mu g unless it moves stuck to another disc)."""
     vx, vy = S[i, VX], S[i, VY]

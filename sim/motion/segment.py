@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+import numpy as np
 from cuesim.sim.state import AX, AY, LIN, SDECEL, T0, VX, VY, W0, X, Y
+from numba import njit
 
 
 @njit(cache=True)
-def position(S, i: int, t: float) -> tuple[float, float]:  # noqa: ANN001
+def position(S: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """p(t) = p0 + v0 tau + a tau^2 / 2."""
     tau = t - S[i, T0]
     return (S[i, X] + tau * (S[i, VX] + 0.5 * tau * S[i, AX]),
@@ -18,14 +18,14 @@ def position(S, i: int, t: float) -> tuple[float, float]:  # noqa: ANN001
 
 
 @njit(cache=True)
-def velocity(S, i: int, t: float) -> tuple[float, float]:  # noqa: ANN001
+def velocity(S: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """v(t) = v0 + a tau."""
     tau = t - S[i, T0]
     return S[i, VX] + tau * S[i, AX], S[i, VY] + tau * S[i, AY]
 
 
 @njit(cache=True)
-def spin(S, P, i: int, t: float) -> float:  # noqa: ANN001
+def spin(S: np.ndarray, P: np.ndarray, i: int, t: float) -> float:
     """w(t) = sign(w0) max(|w0| - alpha tau, 0): constant-rate decay about the vertical."""
     w0 = S[i, W0]
     left = abs(w0) - P[i, SDECEL] * (t - S[i, T0])
@@ -35,7 +35,7 @@ def spin(S, P, i: int, t: float) -> float:  # noqa: ANN001
 
 
 @njit(cache=True)
-def reach(S, i: int, t: float, h: float) -> float:  # noqa: ANN001
+def reach(S: np.ndarray, i: int, t: float, h: float) -> float:
     """An upper bound of the distance object i travels in [t, t + h] (within its segment)."""
     vx, vy = velocity(S, i, t)
     v = math.sqrt(vx * vx + vy * vy)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from cuesim.sim.state import INERTIA, KSEG, VX, VY, W0, M, R, X, Y
 from numba import njit
-
-from cuesim.sim.state import INERTIA, KSEG, M, R, VX, VY, W0, X, Y
 
 
 @njit(cache=True)
-def resolve_disc_disc(S, P, i: int, j: int, e: float, mu: float,  # noqa: ANN001
+def resolve_disc_disc(S: np.ndarray, P: np.ndarray, i: int, j: int, e: float, mu: float,
                       v_stick: float) -> float:
     dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
     dist = math.sqrt(dx * dx + dy * dy)

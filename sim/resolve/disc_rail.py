@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from cuesim.sim.state import INERTIA, VX, VY, W0, M, R
 from numba import njit
-
-from cuesim.sim.state import INERTIA, M, R, VX, VY, W0
 
 
 @njit(cache=True)
-def resolve_disc_rail(S, P, i: int, nx: float, ny: float, e: float, mu: float,  # noqa: ANN001
-                      v_stick: float) -> float:
+def resolve_disc_rail(
+    S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float, mu: float, v_stick: float
+) -> float:
     vx, vy = S[i, VX], S[i, VY]
     vn = -(vx * nx + vy * ny)
     if vn <= 0.0:

@@ -1,0 +1,106 @@
+"""The shape every referee answers in.
+
+A Ruling says whether the shot was legal, each violation with the article it comes from
+(`WPA 4.20.2`, `novus 17.1.б`, `5-pins 15.3.б`), whether the turn passes, who plays next and
+from where, what is spotted or put back, the points, and whether the frame, set or match is
+over and who won. Infractions that 2D physics cannot see (a touched ball, a double hit, a
+time violation, a piece off the table) come in as declared Infraction objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One foul or violation. `consequence` names what it costs in the game's own terms
+    (e.g. 'penalty_puck', 'loss_of_turn', 'loss_of_set', 'foul', 'loss_of_game')."""
+
+    article: str
+    text: str
+    consequence: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"article": self.article, "text": self.text, "consequence": self.consequence}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Violation:
+        return Violation(str(data["article"]), str(data.get("text", "")),
+                         str(data.get("consequence", "")))
+
+
+@dataclass(frozen=True)
+class Infraction:
+    """A declared infraction the physics cannot see: `code` names it in the game's referee
+    (e.g. 'touched_ball', 'double_hit', 'piece_off_table'); `pieces` the pieces involved."""
+
+    code: str
+    player: str = ""
+    pieces: tuple[str, ...] = ()
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "player": self.player, "pieces": list(self.pieces),
+                "note": self.note}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Infraction:
+        if "code" not in data:
+            raise ValueError(f"infraction {data!r} has no 'code'")
+        return Infraction(str(data["code"]), str(data.get("player", "")),
+                          tuple(str(p) for p in data.get("pieces", ())), str(data.get("note", "")))
+
+
+@dataclass
+class Ruling:
+    """The referee's decision after one shot."""
+
+    legal: bool
+    violations: list[Violation] = field(default_factory=list)
+    turn_passes: bool = False
+    next_player: str = ""
+    placement: str | None = None  # where the next shot starts: 'own_zone', 'kitchen', 'table',
+    #                              'half_table', ... ; None when it is played where things lie
+    spotted: list[dict[str, Any]] = field(default_factory=list)  # {"id", "x", "y", "article"}
+    points: dict[str, int] = field(default_factory=dict)  # points scored by each player
+    frame_over: bool = False  # the frame, rack, set or game in progress has ended
+    match_over: bool = False
+    winner: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def articles(self) -> list[str]:
+        return [v.article for v in self.violations]
+
+    def describe(self) -> str:
+        """The ruling in plain words with its article numbers."""
+        parts = ["Legal shot." if self.legal else "Foul."]
+        parts += [f"{v.text} ({v.article})." for v in self.violations]
+        parts += [n if n.endswith(".") else n + "." for n in self.notes]
+        if self.points:
+            parts.append("Points: " + ", ".join(f"{k} {v:+d}" for k, v in self.points.items()))
+        if self.frame_over:
+            parts.append(f"Frame over{f', won by {self.winner}' if self.winner else ''}.")
+        if self.match_over:
+            parts.append("Match over.")
+        if self.next_player:
+            where = f" from {self.placement.replace('_', ' ')}" if self.placement else ""
+            parts.append(f"{self.next_player} to play{where}.")
+        return " ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "violations": [v.to_dict() for v in self.violations],
+            "turn_passes": self.turn_passes,
+            "next_player": self.next_player,
+            "placement": self.placement,
+            "spotted": list(self.spotted),
+            "points": dict(self.points),
+            "frame_over": self.frame_over,
+            "match_over": self.match_over,
+            "winner": self.winner,
+            "notes": list(self.notes),
+        }
