@@ -27,6 +27,7 @@ from cuesim.sim.events import (
 )
 from cuesim.sim.motion.disc import start_disc_segment
 from cuesim.sim.motion.segment import position, reach, spin, velocity
+from cuesim.sim.resolve.cluster import merge_cluster
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.roots import INF
@@ -41,6 +42,7 @@ from cuesim.sim.state import (
     SDECEL,
     SEG_AX,
     SEG_AY,
+    SEG_EVENT,
     SEG_OBJ,
     SEG_ON,
     SEG_SD,
@@ -90,8 +92,10 @@ def _open_segment(
     seg: np.ndarray,
     n_seg: int,
     seg_open: np.ndarray,
+    event: int,
 ) -> int:
-    """Close object i's open segment at t and log the new one; returns the new segment count."""
+    """Close object i's open segment at t and log the new one, opened by event number
+    `event`; returns the new segment count."""
     k = seg_open[i]
     if k >= 0:
         seg[k, SEG_T1] = t
@@ -107,6 +111,7 @@ def _open_segment(
     seg[n_seg, SEG_W] = S[i, W0]
     seg[n_seg, SEG_SD] = P[i, SDECEL]
     seg[n_seg, SEG_ON] = S[i, ON]
+    seg[n_seg, SEG_EVENT] = event
     seg_open[i] = n_seg
     return n_seg + 1
 
@@ -211,7 +216,7 @@ def run_events(
     side_c = np.ones((n, circles.shape[0]))
     for i in range(n):
         start_disc_segment(S, P, i, 0.0)
-        n_seg = _open_segment(S, P, i, 0.0, seg, n_seg, seg_open)
+        n_seg = _open_segment(S, P, i, 0.0, seg, n_seg, seg_open, -1)
         for k in range(lines.shape[0]):
             if lines[k, 0] * S[i, X] + lines[k, 1] * S[i, Y] - lines[k, 2] < 0.0:
                 side_l[i, k] = -1.0
@@ -248,7 +253,8 @@ def run_events(
         row_t[i], row_j[i] = _row(pair_t, single_t, i)
 
     status = STATUS_DONE
-    affected = np.empty(2, np.int64)
+    affected = np.empty(n, np.int64)
+    in_cluster = np.zeros(n, np.int64)
     while True:
         i = int(np.argmin(row_t))
         t = row_t[i]
@@ -257,7 +263,7 @@ def run_events(
         if n_ev >= max_events:
             status = STATUS_RUNAWAY
             break
-        if n_ev + 1 > cap_ev or n_seg + 2 > cap_seg:
+        if n_ev + 2 > cap_ev or n_seg + n > cap_seg:
             status = STATUS_FULL
             break
         j = row_j[i]
@@ -272,6 +278,10 @@ def run_events(
             n_ev = _log(ev, n_ev, t, EV_COLLIDE, i, j, -1, vn, 0.0)
             affected[1] = j
             n_aff = 2
+            if vn < v_stick:
+                n_aff, rm, rk, rv = merge_cluster(S, P, 2, t, rails, affected, in_cluster)
+                if rk >= 0:  # the cluster also pressed into a rail
+                    n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
         else:
             code, k = single_c[i], single_k[i]
             if code == _S_STOP:
@@ -286,6 +296,8 @@ def run_events(
                     S, P, i, rails[k, 4], rails[k, 5], e_rail[ki], mu_rail[ki], v_stick
                 )
                 n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, k, vn, 0.0)
+                if vn < v_stick:  # pieces pushing this one join it against the rail
+                    n_aff, _, _, _ = merge_cluster(S, P, 1, t, rails, affected, in_cluster)
             elif code == _S_HOLE:
                 _advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)
@@ -315,7 +327,7 @@ def run_events(
         for m in range(n_aff):
             a = affected[m]
             start_disc_segment(S, P, a, t)
-            n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open)
+            n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         for m in range(n_aff):
             a = affected[m]
             single_t[a], single_c[a], single_k[a] = _single(
@@ -327,15 +339,18 @@ def run_events(
         for m in range(n_aff):
             a = affected[m]
             row_t[a], row_j[a] = _row(pair_t, single_t, a)
+        for m in range(n_aff):
+            in_cluster[affected[m]] = 1
         for k in range(n):
-            if k == affected[0] or (n_aff == 2 and k == affected[1]):
+            if in_cluster[k]:
                 continue
-            bj = row_j[k]
-            if bj == affected[0] or (n_aff == 2 and bj == affected[1]):
+            if row_j[k] >= 0 and in_cluster[row_j[k]]:
                 row_t[k], row_j[k] = _row(pair_t, single_t, k)
             else:
                 for m in range(n_aff):
                     a = affected[m]
                     if pair_t[k, a] < row_t[k]:
                         row_t[k], row_j[k] = pair_t[k, a], a
+        for m in range(n_aff):
+            in_cluster[affected[m]] = 0
     return n_ev, n_seg, status

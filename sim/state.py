@@ -22,22 +22,43 @@ NP = 7
 # motion laws
 LAW_DISC = 0
 
-# segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on
-N_SEG_COLUMNS = 12
-SEG_OBJ, SEG_T0, SEG_T1, SEG_X, SEG_Y, SEG_VX, SEG_VY, SEG_AX, SEG_AY, SEG_W, SEG_SD, SEG_ON = (
-    range(N_SEG_COLUMNS)
-)
+# segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
+# the event that opened the segment (-1 for the segments at t = 0)
+N_SEG_COLUMNS = 13
+(
+    SEG_OBJ,
+    SEG_T0,
+    SEG_T1,
+    SEG_X,
+    SEG_Y,
+    SEG_VX,
+    SEG_VY,
+    SEG_AX,
+    SEG_AY,
+    SEG_W,
+    SEG_SD,
+    SEG_ON,
+    SEG_EVENT,
+) = range(N_SEG_COLUMNS)
 
 
-def build_state(positions: np.ndarray, velocities: np.ndarray, spins: np.ndarray,
-                kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray, inertia: np.ndarray,
-                decel: np.ndarray, spin_decel: np.ndarray, law: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
+def build_state(
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    spins: np.ndarray,
+    kinds: np.ndarray,
+    radius: np.ndarray,
+    mass: np.ndarray,
+    inertia: np.ndarray,
+    decel: np.ndarray,
+    spin_decel: np.ndarray,
+    law: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     """S and P for n objects at t = 0 (segments are opened by the loop)."""
     n = len(positions)
     S = np.zeros((n, NS))
-    S[:, X:Y + 1] = positions
-    S[:, VX:VY + 1] = velocities
+    S[:, X : Y + 1] = positions
+    S[:, VX : VY + 1] = velocities
     S[:, W0] = spins
     S[:, TEND] = np.inf
     S[:, ON] = 1.0
