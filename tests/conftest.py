@@ -26,3 +26,8 @@ def singles(table):
 @pytest.fixture(scope="session")
 def doubles(table):
     return novus_doubles_layout(table)
+
+
+@pytest.fixture(scope="session")
+def doubles_layout(doubles):
+    return doubles

@@ -1,0 +1,125 @@
+"""The `cuesim` command line. Degrees at this edge; SI everywhere inside."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from cuesim.api import simulate, start_layout
+from cuesim.shot import NovusShot, ShotError
+from cuesim.sim.engine import SimulationError
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import ShotResult
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.novus import NOVUS_SIDES, novus_table
+
+GAMES = ("novus", "novus-doubles")
+
+
+class CliError(Exception):
+    """A problem with what the user asked for; printed without a traceback."""
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cuesim", description="Exact event-based simulator and referee for cue sports.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    shoot = sub.add_parser("shoot", help="simulate one shot and print what happened")
+    shoot.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    shoot.add_argument("--x", type=_finite, default=0.5,
+                       help="striker position along the player's rail from his left (m)")
+    shoot.add_argument("--y", type=_finite, default=None,
+                       help="striker distance from the player's rail (m; default: mid-zone)")
+    shoot.add_argument("--angle", type=_finite, default=90.0,
+                       help="shot direction in degrees, 90 = straight ahead, 0 = to the right")
+    shoot.add_argument("--speed", type=_finite, required=True, help="striker speed (m/s)")
+    shoot.add_argument("--offset", type=_finite, default=0.0,
+                       help="cue tip offset right of the striker's centre line (m): spin")
+    shoot.add_argument("--side", default="south", choices=list(NOVUS_SIDES),
+                       help="the shooting player's side")
+    shoot.add_argument("--layout", help="layout JSON file (default: the game's start)")
+    shoot.add_argument("--json", action="store_true", help="print the result as JSON")
+    shoot.add_argument("--trajectories", action="store_true",
+                       help="with --json: include the exact trajectory segments")
+
+    layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
+    layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    return parser
+
+
+def _layout_for(game: str, path: str | None) -> Layout:
+    if game not in GAMES:
+        raise CliError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+    table = novus_table()
+    if path is None:
+        return start_layout(game, table)
+    return Layout.load(path)
+
+
+def summary(result: ShotResult) -> str:
+    """A readable account of one shot."""
+    lines = [f"{result.n_events} events in {result.duration:.3f} s"
+             + (" (stopped at the event limit)" if result.truncated else "")]
+    first = result.first_contact("striker")
+    if first is not None:
+        other = first.b if first.a == "striker" else first.a
+        what = other if first.kind == EventKind.COLLIDE else f"the {first.feature} rail"
+        lines.append(f"striker first touched {what} at {first.t:.3f} s")
+    lines.append("pocketed: " + (", ".join(result.pocketed) if result.pocketed else "nothing"))
+    moved = []
+    start = {p.id: p for p in result.initial.pieces}
+    for p in result.final.pieces:
+        q = start[p.id]
+        if math.hypot(p.x - q.x, p.y - q.y) > 1e-6:
+            moved.append(f"  {p.id:8s} ({q.x:.3f}, {q.y:.3f}) -> ({p.x:.3f}, {p.y:.3f})")
+    lines.append(f"moved: {len(moved)}")
+    lines += moved
+    return "\n".join(lines)
+
+
+def cmd_shoot(args: argparse.Namespace) -> int:
+    layout = _layout_for(args.game, args.layout)
+    table = novus_table()
+    shot = NovusShot(x=args.x, y=args.y, angle=math.radians(args.angle), speed=args.speed,
+                     offset=args.offset, side=args.side)
+    if "striker" in layout.ids():
+        layout = layout.without(["striker"])
+    result = simulate(table, layout, shot)
+    if args.json:
+        print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
+    else:
+        print(summary(result))
+    return 0
+
+
+def cmd_layout(args: argparse.Namespace) -> int:
+    print(_layout_for(args.game, None).to_json())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {"shoot": cmd_shoot, "layout": cmd_layout}
+    try:
+        return handlers[args.command](args)
+    except (CliError, ShotError, LayoutError, SimulationError) as exc:
+        print(f"cuesim: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The CLI and bad input: clear messages naming the problem, never a crash inside numba."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from cuesim import Layout, NovusShot, Piece, ShotError, simulate
+from cuesim.cli import main
+from cuesim.sim import SimulationError, run_motion
+
+
+def test_shoot_prints_a_summary(capsys):
+    assert main(["shoot", "novus", "--x", "0.5", "--angle", "90", "--speed", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "events in" in out and "striker first touched red" in out and "pocketed:" in out
+
+
+def test_shoot_json_has_events_and_final_positions(capsys):
+    assert main(["shoot", "novus-doubles", "--speed", "4", "--json", "--trajectories"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["events"][0]["kind"] == "strike"
+    assert len(data["final"]["pieces"]) + len(data["pocketed"]) == 33
+    assert data["segments"][0]["t0"] == 0.0
+
+
+def test_shoot_from_a_layout_file(tmp_path, capsys):
+    path = tmp_path / "lay.json"
+    Layout("novus", (Piece("a", "puck", 0.5, 0.5, "red"),)).save(path)
+    assert main(["shoot", "novus", "--speed", "3", "--layout", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first = [e for e in data["events"] if e["kind"] == "collide"][0]
+    assert {first["a"], first["b"]} == {"a", "striker"}
+
+
+def test_layout_command_round_trips(capsys):
+    assert main(["layout", "novus"]) == 0
+    lay = Layout.from_dict(json.loads(capsys.readouterr().out))
+    assert len(lay) == 17
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["shoot", "novus", "--x", "0.05", "--speed", "3"], "novus 12: the striker"),
+    (["shoot", "novus", "--speed", "-1"], "speed must be positive"),
+    (["shoot", "pool", "--speed", "3"], "unknown game 'pool'"),
+    (["shoot", "novus", "--speed", "3", "--layout", "/nonexistent.json"], "cannot read"),
+    (["shoot", "novus", "--speed", "3", "--offset", "0.03"], "misses the striker"),
+])
+def test_cli_errors_are_one_clear_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cuesim: error: ") and message in err
+
+
+def test_cli_rejects_nan_before_anything_runs(capsys):
+    with pytest.raises(SystemExit):
+        main(["shoot", "novus", "--speed", "nan"])
+    assert "not a finite number" in capsys.readouterr().err
+
+
+def test_corrupt_layout_file_is_named(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text('{"table": "novus", "pieces": [')
+    assert main(["shoot", "novus", "--speed", "3", "--layout", str(path)]) == 2
+    assert "is not valid JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"speed": math.nan}, "must be a finite number"),
+    ({"speed": 0.0}, "must be positive"),
+    ({"speed": 100.0}, "beyond what a cue gives"),
+    ({"speed": 3.0, "x": 0.95}, "outside the south player's zone"),
+    ({"speed": 3.0, "y": 0.2}, "outside the south player's zone"),
+    ({"speed": 3.0, "side": "up"}, "unknown side"),
+])
+def test_bad_shots_article_12(table, singles, kwargs, message):
+    shot = NovusShot(**{"x": 0.5, "angle": 1.0, **kwargs})
+    with pytest.raises(ShotError, match=message):
+        simulate(table, singles, shot)
+
+
+def test_striker_touching_a_puck_is_refused_article_12(table):
+    lay = Layout("novus", (Piece("a", "puck", 0.5, 0.1, "red"),))
+    with pytest.raises(ShotError, match="novus 12: the striker .* touches 'a'"):
+        simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
+
+
+def test_overlapping_layout_never_reaches_the_core(table):
+    lay = Layout("novus", (Piece("a", "puck", 0.5, 0.5), Piece("b", "puck", 0.51, 0.5)))
+    with pytest.raises(ShotError, match="overlap"):
+        simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
+
+
+def test_run_motion_rejects_non_finite_velocity_and_unknown_ids(table):
+    lay = Layout("novus", (Piece("a", "puck", 0.5, 0.5),))
+    with pytest.raises(SimulationError, match="not finite"):
+        run_motion(table, lay, {"a": (math.inf, 0.0, 0.0)})
+    with pytest.raises(SimulationError, match="no piece 'b'"):
+        run_motion(table, lay, {"b": (1.0, 0.0, 0.0)})
