@@ -6,7 +6,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from cuesim.tables.layout import Layout, LayoutError
+import numpy as np
+
+from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, NovusTable
 
 
@@ -91,23 +93,21 @@ class NovusShot:
         """The layout with the striker put where this shot plays it (added if absent).
         The striker must not touch a puck when placed (novus 12)."""
         x, y = self.striker_position(table)
-        if "striker" in layout.ids():
-            placed = layout.moved("striker", x, y)
-        else:
-            from cuesim.tables.layout import Piece
-
-            placed = layout.with_piece(Piece("striker", "striker", x, y))
-        r = table.piece_spec("striker").radius
-        for p in placed.pieces:
-            if p.id == "striker":
-                continue
-            gap = math.hypot(p.x - x, p.y - y) - r - table.piece_spec(p.kind).radius
-            if gap < 0.0:
-                raise ShotError(f"novus 12: the striker at ({x:.4f}, {y:.4f}) touches "
-                                f"{p.id!r} (overlap {-gap * 1000:.2f} mm); move it along the "
-                                "zone to a free place")
+        has_striker = "striker" in layout.ids()
+        others = layout.without(["striker"]) if has_striker else layout
         try:
-            table.check_layout(placed)
+            table.check_layout(others)
         except LayoutError as exc:
             raise ShotError(str(exc)) from None
-        return placed
+        if len(others):
+            pos, radii = table.layout_arrays(others)
+            gaps = (np.hypot(pos[:, 0] - x, pos[:, 1] - y) - radii
+                    - table.piece_spec("striker").radius)
+            k = int(np.argmin(gaps))
+            if gaps[k] <= 0.0:
+                raise ShotError(f"novus 12: the striker at ({x:.4f}, {y:.4f}) touches "
+                                f"{others.pieces[k].id!r} (overlap {-gaps[k] * 1000:.2f} mm); "
+                                "move it along the zone to a free place")
+        if has_striker:
+            return layout.moved("striker", x, y)
+        return layout.with_piece(Piece("striker", "striker", x, y))

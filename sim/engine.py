@@ -10,12 +10,13 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
+
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
 from cuesim.sim.result import ShotResult
-from cuesim.sim.state import LAW_DISC, N_SEG_COLUMNS, ON, X, Y, build_state
+from cuesim.sim.state import LAW_DISC, N_SEG_COLUMNS, ON, X, Y, build_state, static_properties
 from cuesim.tables.geometry import TableGeometry
-from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.layout import Layout
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 DEFAULT_MAX_EVENTS = 20_000
@@ -92,14 +93,8 @@ def run_motion(table: Table, layout: Layout,
         vel[k] = vx, vy
         spins[k] = w
     struck_index = layout.index(struck) if struck is not None else -1
-    kinds = np.array([arr.kinds.index(p.kind) for p in layout.pieces], dtype=np.float64)
-    specs = [arr.specs[p.kind] for p in layout.pieces]
-    S, P = build_state(
-        layout.positions(), vel, spins, kinds,
-        np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
-        np.array([s.inertia for s in specs]), arr.decel[kinds.astype(int)],
-        arr.spin_decel[kinds.astype(int)], np.full(n, LAW_DISC),
-    )
+    positions, kinds, P = _static_arrays(table, layout)
+    S = build_state(positions, vel, spins, P)
     cap_ev, cap_seg = 256 + 8 * n, 256 + 16 * n
     while True:
         S_run = S.copy()
@@ -116,14 +111,23 @@ def run_motion(table: Table, layout: Layout,
         warnings.warn(f"shot stopped after {max_events} events before everything came to rest",
                       RuntimeWarning, stacklevel=2)
     events = ev[:n_ev].copy()
-    pocket_rows = events[events[:, 1] == int(EventKind.POCKET)]
-    pocketed = [layout.pieces[int(a)].id for a in pocket_rows[:, 2]]
-    final = Layout(layout.table, tuple(
-        Piece(p.id, p.kind, float(S_run[k, X]), float(S_run[k, Y]), p.group)
-        for k, p in enumerate(layout.pieces) if S_run[k, ON] != 0.0
-    ))
     return ShotResult(
-        table=table.name, initial=layout, final=final, pocketed=pocketed, events=events,
-        segments=seg[:n_seg].copy(), feature_names=arr.feature_names,
-        truncated=status == STATUS_RUNAWAY, shot=shot,
+        table=table.name, initial=layout, final_positions=S_run[:, X:Y + 1].copy(),
+        final_on=S_run[:, ON] != 0.0, events=events, segments=seg[:n_seg].copy(),
+        feature_names=arr.feature_names, truncated=status == STATUS_RUNAWAY, shot=shot,
     )
+
+
+@lru_cache(maxsize=256)
+def _static_arrays(table: Table, layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions, kind numbers and the static property array P of a layout on a table."""
+    arr = table_arrays(table)
+    kinds = np.array([arr.kinds.index(p.kind) for p in layout.pieces], dtype=np.int64)
+    specs = [arr.specs[p.kind] for p in layout.pieces]
+    P = static_properties(
+        kinds, np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
+        np.array([s.inertia for s in specs]), arr.decel[kinds], arr.spin_decel[kinds],
+        np.full(len(kinds), LAW_DISC),
+    )
+    P.setflags(write=False)
+    return layout.positions(), kinds, P

@@ -3,10 +3,11 @@ segments, from which positions_at(t) evaluates every position at any time."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+
 from cuesim.sim.events import (
     COL_A,
     COL_B,
@@ -63,14 +64,28 @@ class ShotResult:
 
     table: str
     initial: Layout
-    final: Layout  # every piece at rest where it stopped; pocketed pieces are left out
-    pocketed: list[str]  # ids in the order they were captured
+    final_positions: np.ndarray  # (n, 2) where every piece came to rest (or was captured)
+    final_on: np.ndarray  # (n,) bool: still on the table at the end
     events: np.ndarray
     segments: np.ndarray
     feature_names: dict[int, list[str]]  # event kind -> names of its rails/holes/lines/circles
     truncated: bool = False  # the event limit stopped the shot before everything rested
     shot: Any = None
     _by_obj: list[np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def final(self) -> Layout:
+        """Every piece at rest where it stopped; pocketed pieces are left out."""
+        return Layout(self.initial.table, tuple(
+            replace(p, x=float(self.final_positions[k, 0]), y=float(self.final_positions[k, 1]))
+            for k, p in enumerate(self.initial.pieces) if self.final_on[k]
+        ))
+
+    @property
+    def pocketed(self) -> list[str]:
+        """Ids of the captured pieces, in the order they were captured."""
+        rows = self.events[self.events[:, COL_KIND] == int(EventKind.POCKET)]
+        return [self.initial.pieces[int(a)].id for a in rows[:, COL_A]]
 
     @property
     def duration(self) -> float:

@@ -42,28 +42,11 @@ N_SEG_COLUMNS = 13
 ) = range(N_SEG_COLUMNS)
 
 
-def build_state(
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    spins: np.ndarray,
-    kinds: np.ndarray,
-    radius: np.ndarray,
-    mass: np.ndarray,
-    inertia: np.ndarray,
-    decel: np.ndarray,
-    spin_decel: np.ndarray,
-    law: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """S and P for n objects at t = 0 (segments are opened by the loop)."""
-    n = len(positions)
-    S = np.zeros((n, NS))
-    S[:, X : Y + 1] = positions
-    S[:, VX : VY + 1] = velocities
-    S[:, W0] = spins
-    S[:, TEND] = np.inf
-    S[:, ON] = 1.0
-    S[:, KSEG] = decel
-    P = np.zeros((n, NP))
+def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
+                      inertia: np.ndarray, decel: np.ndarray, spin_decel: np.ndarray,
+                      law: np.ndarray) -> np.ndarray:
+    """P for n objects."""
+    P = np.zeros((len(kinds), NP))
     P[:, R] = radius
     P[:, M] = mass
     P[:, INERTIA] = inertia
@@ -71,4 +54,17 @@ def build_state(
     P[:, SDECEL] = spin_decel
     P[:, KIND] = kinds
     P[:, LAW] = law
-    return S, P
+    return P
+
+
+def build_state(positions: np.ndarray, velocities: np.ndarray, spins: np.ndarray,
+                P: np.ndarray) -> np.ndarray:
+    """S for n objects at t = 0 (segments are opened by the loop)."""
+    S = np.zeros((len(positions), NS))
+    S[:, X:Y + 1] = positions
+    S[:, VX:VY + 1] = velocities
+    S[:, W0] = spins
+    S[:, TEND] = np.inf
+    S[:, ON] = 1.0
+    S[:, KSEG] = P[:, DECEL]
+    return S

@@ -49,6 +49,12 @@ class Layout:
             if not (math.isfinite(p.x) and math.isfinite(p.y)):
                 raise LayoutError(f"piece {p.id!r} has a non-finite position ({p.x}, {p.y})")
 
+    def __hash__(self) -> int:  # computed once: layouts key the engine's caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.table, self.pieces))
+        return h
+
     # -- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.pieces)

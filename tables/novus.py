@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
+
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -134,6 +136,12 @@ class NovusTable:
 
     kinds: tuple[str, ...] = ("striker", "puck")
 
+    def __hash__(self) -> int:  # computed once: tables key the engine's caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry, self.kinds))
+        return h
+
     def piece_spec(self, kind: str) -> PieceSpec:
         if kind == "striker":
             return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
@@ -203,7 +211,18 @@ class NovusTable:
         or overlapping another."""
         if layout.table != self.name:
             raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
-        check_pieces_on_table(self, layout)
+        _checked_arrays(self, layout)
+
+    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
+        return _checked_arrays(self, layout)
+
+
+@lru_cache(maxsize=512)
+def _checked_arrays(table: NovusTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    check_pieces_on_table(table, layout)
+    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
+    return layout.positions(), radii
 
 
 def check_pieces_on_table(table: NovusTable, layout: Layout, tol: float = 1e-9) -> None:
