@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
+
 from cuesim.sim.detect.holes import hole_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
@@ -62,7 +64,6 @@ from cuesim.sim.state import (
     X,
     Y,
 )
-from numba import njit
 
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
+
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.roots import INF
-from numba import njit
 
 
 @njit(cache=True)

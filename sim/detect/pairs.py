@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
+
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.motion.segment import position, reach, velocity
 from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
 from cuesim.sim.state import AX, AY, LIN, ON, TEND, R
-from numba import njit
 
 
 @njit(cache=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 
-from cuesim.sim.roots import INF, first_descent
 from numba import njit
+
+from cuesim.sim.roots import INF, first_descent
 
 
 @njit(cache=True)

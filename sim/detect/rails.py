@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
+
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.roots import INF, first_descent
-from numba import njit
 
 
 @njit(cache=True)

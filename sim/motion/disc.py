@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cuesim.sim.state import AX, AY, KSEG, LIN, T0, TEND, VX, VY
 from numba import njit
+
+from cuesim.sim.state import AX, AY, KSEG, LIN, T0, TEND, VX, VY
 
 
 @njit(cache=True)

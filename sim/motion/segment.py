@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cuesim.sim.state import AX, AY, LIN, SDECEL, T0, VX, VY, W0, X, Y
 from numba import njit
+
+from cuesim.sim.state import AX, AY, LIN, SDECEL, T0, VX, VY, W0, X, Y
 
 
 @njit(cache=True)

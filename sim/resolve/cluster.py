@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
+
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.motion.segment import position, spin, velocity
 from cuesim.sim.state import DECEL, KSEG, ON, T0, VX, VY, W0, M, R, X, Y
-from numba import njit
 
 
 @njit(cache=True)

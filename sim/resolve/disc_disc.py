@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cuesim.sim.state import INERTIA, KSEG, VX, VY, W0, M, R, X, Y
 from numba import njit
+
+from cuesim.sim.state import INERTIA, KSEG, VX, VY, W0, M, R, X, Y
 
 
 @njit(cache=True)

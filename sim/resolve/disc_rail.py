@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cuesim.sim.state import INERTIA, VX, VY, W0, M, R
 from numba import njit
+
+from cuesim.sim.state import INERTIA, VX, VY, W0, M, R
 
 
 @njit(cache=True)
