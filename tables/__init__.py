@@ -1,6 +1,7 @@
 """Equipment: tables, pieces, coefficients and starting layouts, every number with its source."""
 
-from cuesim.tables.geometry import Hole, Rail, SensorCircle, SensorLine, TableGeometry
+from cuesim.tables.balls import BallPhysics, ball_spec
+from cuesim.tables.geometry import Hole, Knuckle, Rail, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import (
     NOVUS_SIDES,
@@ -13,6 +14,9 @@ from cuesim.tables.novus import (
 from cuesim.tables.pieces import PieceSpec
 
 __all__ = [
+    "BallPhysics",
+    "Knuckle",
+    "ball_spec",
     "Hole",
     "Layout",
     "LayoutError",

@@ -42,6 +42,17 @@ class Hole:
 
 
 @dataclass(frozen=True)
+class Knuckle:
+    """A rounded cushion point (a pocket jaw's nose): a fixed circle pieces rebound from, with
+    the same cushion model as the straight rails."""
+
+    name: str
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True)
 class SensorLine:
     """The line n . p = c; crossings of a piece's centre are reported, never deflected.
 
@@ -72,6 +83,7 @@ class TableGeometry:
     length: float
     rails: tuple[Rail, ...]
     holes: tuple[Hole, ...] = ()
+    knuckles: tuple[Knuckle, ...] = ()
     lines: tuple[SensorLine, ...] = ()
     circles: tuple[SensorCircle, ...] = ()
 
@@ -87,6 +99,11 @@ class TableGeometry:
         return np.array([(h.x, h.y, h.radius) for h in self.holes], dtype=np.float64).reshape(
             -1, 3
         )
+
+    def knuckle_array(self) -> np.ndarray:
+        """(k, 3) float64: x, y, radius."""
+        return np.array([(h.x, h.y, h.radius) for h in self.knuckles],
+                        dtype=np.float64).reshape(-1, 3)
 
     def line_array(self) -> np.ndarray:
         """(l, 3) float64: nx, ny, c."""
