@@ -32,6 +32,7 @@ from cuesim.sim.motion.segment import position, reach, spin, velocity
 from cuesim.sim.resolve.cluster import merge_cluster
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
+from cuesim.sim.resolve.simultaneous import approach_speed, resolve_simultaneous
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -65,6 +66,7 @@ from cuesim.sim.state import (
     Y,
 )
 
+SIMULTANEOUS = 1e-12  # s: contacts this close in time are one simultaneous impact
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
 STATUS_RUNAWAY = 2  # max_events reached
@@ -166,6 +168,34 @@ def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
 
 
 @njit(cache=True)
+def _gather(
+    pair_t: np.ndarray,
+    single_t: np.ndarray,
+    single_c: np.ndarray,
+    single_k: np.ndarray,
+    t: float,
+    ci: np.ndarray,
+    cj: np.ndarray,
+) -> int:
+    """All contacts due at time t (within SIMULTANEOUS), to be resolved together: pairs
+    (ci, cj) and rail contacts (ci, -1 - rail)."""
+    n = pair_t.shape[0]
+    limit = t + SIMULTANEOUS * max(1.0, t)
+    c = 0
+    for a in range(n):
+        if single_c[a] == _S_RAIL and single_t[a] <= limit and c < ci.shape[0]:
+            ci[c] = a
+            cj[c] = -1 - single_k[a]
+            c += 1
+        for b in range(a + 1, n):
+            if pair_t[a, b] <= limit and c < ci.shape[0]:
+                ci[c] = a
+                cj[c] = b
+                c += 1
+    return c
+
+
+@njit(cache=True)
 def _log(
     ev: np.ndarray,
     n_ev: int,
@@ -256,6 +286,12 @@ def run_events(
     status = STATUS_DONE
     affected = np.empty(n, np.int64)
     in_cluster = np.zeros(n, np.int64)
+    max_c = 6 * n
+    ci = np.empty(max_c, np.int64)
+    cj = np.empty(max_c, np.int64)
+    speeds = np.empty(max_c)
+    kinds_e = np.empty(max_c)
+    kinds_mu = np.empty(max_c)
     while True:
         i = int(np.argmin(row_t))
         t = row_t[i]
@@ -264,14 +300,54 @@ def run_events(
         if n_ev >= max_events:
             status = STATUS_RUNAWAY
             break
-        if n_ev + 2 > cap_ev or n_seg + n > cap_seg:
+        if n_ev + max_c + 1 > cap_ev or n_seg + n > cap_seg:
             status = STATUS_FULL
             break
         j = row_j[i]
         n_aff = 1
         affected[0] = i
         moved = True
-        if j >= 0:
+        contact = j >= 0 or single_c[i] == _S_RAIL
+        if contact:
+            n_c = _gather(pair_t, single_t, single_c, single_k, t, ci, cj)
+        if contact and n_c > 1:
+            n_aff = 0
+            for m in range(n_c):
+                for a in (ci[m], cj[m]):
+                    if a >= 0 and not in_cluster[a]:
+                        in_cluster[a] = 1
+                        affected[n_aff] = a
+                        n_aff += 1
+                        _advance(S, P, a, t)
+            for m in range(n_aff):
+                in_cluster[affected[m]] = 0
+            slow = False
+            for m in range(n_c):
+                a, b = ci[m], cj[m]
+                ka = int(P[a, KIND])
+                if b >= 0:
+                    kinds_e[m] = e_pair[ka, int(P[b, KIND])]
+                    kinds_mu[m] = mu_pair[ka, int(P[b, KIND])]
+                else:
+                    kinds_e[m] = e_rail[ka]
+                    kinds_mu[m] = mu_rail[ka]
+                speeds[m] = approach_speed(S, rails, a, b)
+                slow = slow or speeds[m] < v_stick
+            if not slow:
+                resolve_simultaneous(
+                    S, P, rails, ci, cj, n_c, kinds_e, kinds_mu, affected, n_aff, speeds
+                )
+            for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
+                if cj[m] >= 0:
+                    n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, speeds[m], 0.0)
+            for m in range(n_c):
+                if cj[m] < 0:
+                    n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], speeds[m], 0.0)
+            if slow:
+                n_aff, rm, rk, rv = merge_cluster(S, P, n_aff, t, rails, affected, in_cluster)
+                if rk >= 0:  # the cluster also pressed into a rail
+                    n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
+        elif j >= 0:
             _advance(S, P, i, t)
             _advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])

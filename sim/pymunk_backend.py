@@ -20,7 +20,10 @@ Model, matched to the exact core:
   table's pair coefficient e_pair[k, l] (s = sqrt(e) for like pairs) and s_k s_rail = e_rail[k];
   when no such factorisation exists a pre-solve handler sets each contact's pair values.
   pymunk has no sticking threshold: slow contacts keep their restitution (the exact core
-  makes them perfectly inelastic below v_stick; the difference moves a disc < 0.04 mm).
+  makes contacts slower than v_stick perfectly inelastic, the touching cluster moving on
+  as one body; the difference moves a disc by well under a millimetre).
+  pymunk solves simultaneous contacts together (iterative impulses), the exact core one
+  after the other; shots into rows of touching pucks (the opening) therefore differ.
 - Capture: after each step, a piece whose centre lies inside a hole circle is removed.
 - The run ends when every piece rests (zero velocity and spin) or after max_time.
 """
@@ -36,9 +39,10 @@ from typing import Any, Protocol
 import numpy as np
 import pymunk
 import pymunk.batch
+from numba import njit
+
 from cuesim.sim.engine import SimulationError, Table
 from cuesim.tables.layout import Layout, Piece
-from numba import njit
 
 RAIL_THICKNESS = 0.05  # m, radius of the static rail segments (outside the board)
 COLLISION_SLOP = 1e-6  # m, overlap pymunk tolerates before pushing shapes apart
@@ -156,6 +160,9 @@ class PymunkScene:
                  initial: Mapping[str, tuple[float, float, float]], dt: float = 1e-3) -> None:
         if not (math.isfinite(dt) and dt > 0.0):
             raise SimulationError(f"pymunk step dt must be a positive number, got {dt}")
+        for pid in initial:
+            if pid not in layout.ids():
+                raise SimulationError(f"no piece {pid!r} in the layout; ids are {layout.ids()}")
         coeff = table.kind_coefficients()
         kinds = list(coeff.kinds)
         e_pair, mu_pair = np.array(coeff.e_pair), np.array(coeff.mu_pair)
@@ -176,10 +183,10 @@ class PymunkScene:
 
         e_fac = _factorise(e_pair, e_rail, counts)
         mu_fac = _factorise(mu_pair, mu_rail, counts)
-        if e_fac is None or mu_fac is None:
+        self.pair_handler = e_fac is None or mu_fac is None
+        if self.pair_handler:  # the handler sets every contact's values; shapes keep 1
             self._install_pair_handler(e_pair, mu_pair, e_rail, mu_rail)
-            e_fac = e_fac or (np.ones(len(kinds)), 1.0)
-            mu_fac = mu_fac or (np.ones(len(kinds)), 1.0)
+            e_fac = mu_fac = (np.ones(len(kinds)), 1.0)
         rail_type = 0  # pieces get collision type kind + 1
 
         for rail in table.geometry.rails:
@@ -218,9 +225,6 @@ class PymunkScene:
             self._index_of[body.id] = n
             self._decel[n] = decel[k]
             self._spin_decel[n] = spin_decel[k]
-        for pid in initial:
-            if pid not in layout.ids():
-                raise SimulationError(f"no piece {pid!r} in the layout; ids are {layout.ids()}")
 
         self.holes = table.geometry.hole_array()
         self.on = np.ones(len(layout), dtype=bool)

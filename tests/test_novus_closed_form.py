@@ -167,3 +167,21 @@ def test_mirror_symmetric_shot_gives_mirror_symmetric_result(table, x, angle, sp
     for p in a.final.pieces:
         q = b.final.get(mirror[p.id])
         assert q.x == pytest.approx(1 - p.x, abs=1e-9) and q.y == pytest.approx(p.y, abs=1e-9)
+
+
+@pytest.mark.parametrize("speed", [3.0, 6.0, 10.0])
+@pytest.mark.parametrize("layout_name", ["singles", "doubles"])
+def test_straight_opening_shot_is_mirror_symmetric(request, table, layout_name, speed):
+    """The striker meets two touching pucks of the frozen row at the same instant: contacts
+    due together are solved together, so the layout's piece order cannot break the symmetry."""
+    layout = request.getfixturevalue(layout_name)
+    res = simulate(table, layout, NovusShot(x=0.5, angle=math.pi / 2, speed=speed))
+    final = {p.id: p for p in res.final.pieces}
+    start = {p.id: p for p in layout.pieces}
+    for pid, p in final.items():
+        s = start[pid]
+        (partner,) = [q.id for q in layout.pieces if abs(q.x - (1 - s.x)) < 1e-9
+                      and abs(q.y - s.y) < 1e-9 and q.kind == s.kind]
+        q = final[partner]
+        assert q.x == pytest.approx(1 - p.x, abs=1e-9) and q.y == pytest.approx(p.y, abs=1e-9)
+    assert final["striker"].x == pytest.approx(0.5, abs=1e-9)
