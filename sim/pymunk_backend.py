@@ -22,8 +22,10 @@ Model, matched to the exact core:
   pymunk has no sticking threshold: slow contacts keep their restitution (the exact core
   makes contacts slower than v_stick perfectly inelastic, the touching cluster moving on
   as one body; the difference moves a disc by well under a millimetre).
-  pymunk solves simultaneous contacts together (iterative impulses), the exact core one
-  after the other; shots into rows of touching pucks (the opening) therefore differ.
+  Both solve simultaneous contacts together, but pymunk's iterative impulses act over a
+  step while the exact core resolves the contacts due at one instant and lets the next wave
+  follow at the same instant; shots into rows of touching pucks (the opening) therefore
+  differ more than isolated impacts do.
 - Capture: after each step, a piece whose centre lies inside a hole circle is removed.
 - The run ends when every piece rests (zero velocity and spin) or after max_time.
 """

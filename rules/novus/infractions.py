@@ -1,0 +1,88 @@
+"""Declared infractions: what 2D physics cannot see, and the article each one falls under.
+
+Each code maps to (article, consequence, text). Consequences:
+* 'penalty_puck'    - loss of turn and a penalty puck (17.1; one per shot, 17.2)
+* 'loss_of_turn'    - loss of turn only (18.1)
+* 'loss_of_set'     - the set goes to the opponent (16.1)
+* 'loss_of_match'   - the game (match) goes to the opponent (15.1, 15.2)
+* 'disqualification' - exclusion from the competition; the match is lost (14.1-14.4)
+* 'warning'         - recorded; the third warning loses the unplayed sets (15.3, 19.3)
+* special: 'puck_off_table' (12, 17.7, 17.1.р, 18.1.в), 'penalty_forgotten' (17.4),
+  'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles), 'touched_puck' (17.1.о, or 16.1.д when
+  two or more pieces are named), 'time_warning' (19.3), 'time_5s' (18.1.ж), 'time_30s'
+  (17.1.т).
+
+A penalty-puck infraction declared for a player who did not have the turn (`player` is not the
+shooter) is 17.1.п: its penalty puck is placed when the shooter's series ends, and the offender
+misses his next turn.
+
+Choice (16.1.м vs 17.1.н, which describe the same act): 'touched_moving' (brushed a moving
+puck or striker with hand or cue) is 17.1.н, a penalty puck; 'touched_moving_deliberately' is
+16.1.м, loss of the set.
+"""
+
+from __future__ import annotations
+
+INFRACTIONS: dict[str, tuple[str, str, str]] = {
+    # 14: exclusion from the competition
+    "gross_misconduct": ("14.1", "disqualification", "gross misconduct: excluded"),
+    "second_unsporting_loss": ("14.2", "disqualification",
+                               "second loss for unsporting behaviour: excluded"),
+    "second_no_show_loss": ("14.3", "disqualification",
+                            "second loss for not coming to the table: excluded"),
+    "refused_greeting": ("14.4", "disqualification", "refused to greet the opponent: excluded"),
+    # 15: loss of the game
+    "no_show": ("15.1", "loss_of_match", "did not come to the table within two minutes"),
+    "unsporting": ("15.2", "loss_of_match", "unsporting behaviour"),
+    # 16.1: loss of the set
+    "shook_table": ("16.1.б", "loss_of_set", "shook the table so that pucks moved"),
+    "deliberate_violation": ("16.1.в", "loss_of_set",
+                             "deliberate violation, disobeyed the referee or shot after 'stop'"),
+    "moved_pucks": ("16.1.д", "loss_of_set",
+                    "moved two or more pucks by hand, cue or striker without a shot"),
+    "picked_up_puck": ("16.1.е", "loss_of_set",
+                       "took a puck off the table, moved the last puck on the table or put a "
+                       "hand into a pocket while the opponent had the turn"),
+    "shot_out_of_turn": ("16.1.ж", "loss_of_set", "struck although the opponent had the turn"),
+    "changed_equipment": ("16.1.к", "loss_of_set", "changed an undamaged striker or cue"),
+    "absent_between_sets": ("16.1.л", "loss_of_set", "away more than three minutes between sets"),
+    "touched_moving_deliberately": ("16.1.м", "loss_of_set",
+                                    "touched a moving puck or striker with hand or cue"),
+    # 17.1: penalty puck
+    "striker_off_table": ("17.1.д", "penalty_puck", "the striker went over the rail"),
+    "refused_shot": ("17.1.ж", "penalty_puck", "refused to shoot"),
+    "double_hit": ("17.1.к", "penalty_puck", "double hit: the cue touched the striker twice"),
+    "striker_touched_puck_placing": ("17.1.л", "penalty_puck",
+                                     "the striker touched a puck while being placed"),
+    "took_striker_early": ("17.1.м", "penalty_puck",
+                           "touched or took the striker while pieces were moving"),
+    "touched_moving": ("17.1.н", "penalty_puck",
+                       "touched a moving puck or striker with hand or cue"),
+    "touched_puck": ("17.1.о", "penalty_puck",
+                     "touched a puck with cue, hand or striker while handing or placing it"),
+    "striker_broken": ("17.1.с", "penalty_puck",
+                       "the striker broke and its larger part fell in a pocket or over the rail"),
+    "time_30s": ("17.1.т", "penalty_puck", "again exceeded the 30 seconds for a shot (19.3)"),
+    "not_tip": ("17.1.у", "penalty_puck", "struck with the side or the butt of the cue"),
+    # 18.1: loss of turn
+    "out_of_zone": ("18.1.е", "loss_of_turn", "left the bounds of his side's zone"),
+    "time_5s": ("18.1.ж", "loss_of_turn",
+                "did not shoot within 5 seconds of the time warning (19.3)"),
+    "striker_placed_early": ("18.1.з", "loss_of_turn",
+                             "put the striker down before the referee had finished"),
+    # 19: warnings
+    "warning": ("19.1", "warning", "warning"),
+    "time_warning": ("19.3", "warning", "warned to shoot within 5 seconds"),
+    # handled specially
+    "puck_off_table": ("12", "special", "a puck left the table"),
+    "penalty_forgotten": ("17.4", "special", "a penalty puck was not placed in time: the debt "
+                                             "is annulled"),
+}
+
+
+def lookup(code: str) -> tuple[str, str, str]:
+    try:
+        return INFRACTIONS[code]
+    except KeyError:
+        raise ValueError(f"unknown novus infraction code {code!r}; codes are "
+                         f"{sorted(INFRACTIONS)}") from None

@@ -1,0 +1,179 @@
+"""Adjudication scenarios: JSON in, ruling JSON out. The schema is in README.md (same folder).
+
+    out = adjudicate_scenario(json.load(open("tests/novus_scenarios/opening_miss.json")))
+    out["ruling"]["violations"][0]["article"]   # 'novus 17.1.а'
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cuesim.rules.novus.game import NovusGame
+from cuesim.rules.novus.shotlog import ShotRecord, event_from_dict
+from cuesim.rules.novus.terms import SIDES
+from cuesim.rules.ruling import Infraction
+from cuesim.tables.layout import Layout
+from cuesim.tables.novus import NovusTable
+
+_TABLE = NovusTable()
+_STATE_KEYS = {"mode", "players", "sets", "play_all_sets", "first", "colours", "set_number",
+               "replays", "seats", "start_side", "opener", "shooter", "debt", "misses",
+               "series", "first_clear", "responder", "pending", "skip", "warnings", "sets_won",
+               "history", "match_over", "winner"}
+_TOP_KEYS = {"game", "description", "state", "before", "after", "events", "pocketed",
+             "infractions", "expect"}
+
+
+def game_from_dict(state: Any) -> NovusGame:
+    """A NovusGame from the 'state' object of a scenario (NovusGame.to_dict() output, or any
+    part of it: missing fields take the values of a fresh game at the start of its set)."""
+    if not isinstance(state, dict):
+        raise ValueError(f"scenario 'state' must be an object, got {type(state).__name__}")
+    unknown = set(state) - _STATE_KEYS
+    if unknown:
+        raise ValueError(f"scenario 'state' has unknown field(s) {sorted(unknown)}; fields are "
+                         f"{sorted(_STATE_KEYS)}")
+    mode = state.get("mode", "singles")
+    if mode not in ("singles", "doubles"):
+        raise ValueError(f"state.mode must be 'singles' or 'doubles', got {mode!r}")
+    doubles = mode == "doubles"
+    players = state.get("players", ["A", "B", "C", "D"] if doubles else ["A", "B"])
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise ValueError(f"state.players must be a list of names, got {players!r}")
+    sets = _int(state, "sets", 1, 1)
+    set_number = _int(state, "set_number", 1, 1)
+    if set_number > sets:
+        raise ValueError(f"state.set_number {set_number} is beyond the {sets} set(s) of the game")
+    colours = state.get("colours", ["red", "black"])
+    if not (isinstance(colours, list) and len(colours) == 2 and all(
+            isinstance(c, str) and c for c in colours)):
+        raise ValueError(f"state.colours must be two colour names, got {colours!r}")
+    g = NovusGame(list(players), doubles=doubles, sets=sets,
+                  play_all_sets=bool(state.get("play_all_sets", False)),
+                  first=_int(state, "first", 0, 0), colours=(colours[0], colours[1]),
+                  set_number=set_number)
+    if state.get("match_over"):
+        raise ValueError("state.match_over is true: a finished match has no shot to rule on")
+    if "seats" in state:
+        seats = state["seats"]
+        if not isinstance(seats, dict) or any(s not in SIDES for s in seats):
+            raise ValueError(f"state.seats must map sides {list(SIDES)} to players, got {seats!r}")
+        if sorted(seats.values()) != sorted(players):
+            raise ValueError(f"state.seats must seat every player once, got {seats!r}")
+        if not doubles and {*seats} not in ({"south", "north"}, {"east", "west"}):
+            raise ValueError("singles players sit opposite each other (state.seats)")
+        g.seats = dict(seats)
+    if "start_side" in state:
+        if state["start_side"] not in g.seats:
+            raise ValueError(f"state.start_side {state['start_side']!r} is not an occupied seat")
+        g.start_side = state["start_side"]
+    g.opener = g.seats[g.start_side]
+    for key in ("opener", "shooter", "responder"):
+        if key in state and state[key] != "":
+            g._index(state[key])  # raises a clear ValueError
+            setattr(g, key, state[key])
+    if "shooter" not in state:
+        g.shooter = g.opener
+    g.series = {p: 0 for p in players}
+    g.series[g.shooter] = 1
+    for key, keyset in (("debt", set(colours)), ("misses", set(g.teams())),
+                        ("series", set(players)), ("warnings", set(players)),
+                        ("sets_won", set(g.teams()))):
+        if key in state:
+            value = state[key]
+            if not isinstance(value, dict) or not set(value) <= keyset or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                    for v in value.values()):
+                raise ValueError(f"state.{key} must map {sorted(keyset)} to whole numbers >= 0,"
+                                 f" got {value!r}")
+            getattr(g, key).update(value)
+    if "first_clear" in state:
+        fc = state["first_clear"]
+        if not isinstance(fc, dict) or not all(p in players and v in ("clean", "violated")
+                                               for p, v in fc.items()):
+            raise ValueError("state.first_clear must map a player to 'clean' or 'violated'")
+        g.first_clear = dict(fc)
+    for key in ("pending", "skip", "history"):
+        if key in state:
+            if not isinstance(state[key], list):
+                raise ValueError(f"state.{key} must be a list")
+            setattr(g, key, list(state[key]))
+    g.replays = _int(state, "replays", 0, 0)
+    return g
+
+
+def _int(d: dict[str, Any], key: str, default: int, low: int) -> int:
+    value = d.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"state.{key} must be a whole number >= {low}, got {value!r}")
+    return value
+
+
+def load_scenario(data: Any) -> tuple[NovusGame, ShotRecord | None, list[Infraction]]:
+    """Parse a scenario into the game, the shot (None when no shot was played) and the
+    declared infractions; ValueError naming the first problem."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a scenario must be a JSON object, got {type(data).__name__}")
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ValueError(f"scenario has unknown field(s) {sorted(unknown)}; fields are "
+                         f"{sorted(_TOP_KEYS)}")
+    if data.get("game", "novus") != "novus":
+        raise ValueError(f"scenario game {data.get('game')!r} is not 'novus'")
+    game = game_from_dict(data.get("state", {}))
+    raw_inf = data.get("infractions", [])
+    if not isinstance(raw_inf, list):
+        raise ValueError("scenario 'infractions' must be a list of objects")
+    infractions = []
+    for k, item in enumerate(raw_inf):
+        if not isinstance(item, dict):
+            raise ValueError(f"infractions[{k}] must be an object with a 'code'")
+        try:
+            infractions.append(Infraction.from_dict(item))
+        except ValueError as exc:
+            raise ValueError(f"infractions[{k}]: {exc}") from None
+    if "before" not in data:
+        raise ValueError("scenario is missing 'before', the layout before the shot")
+    before = Layout.from_dict(data["before"], source="scenario.before")
+    _TABLE.check_layout(before)
+    game.layout = before.without(["striker"]) if "after" not in data else before
+    if "after" not in data:
+        if data.get("events"):
+            raise ValueError("scenario has 'events' but no 'after' layout")
+        return game, None, infractions
+    after = Layout.from_dict(data["after"], source="scenario.after")
+    if after.table != "novus":
+        raise ValueError(f"scenario.after is for table {after.table!r}, not 'novus'")
+    raw_events = data.get("events", [])
+    if not isinstance(raw_events, list):
+        raise ValueError("scenario 'events' must be a list")
+    events = [event_from_dict(e, k) for k, e in enumerate(raw_events)]
+    pocketed = data.get("pocketed")
+    if pocketed is not None and not (isinstance(pocketed, list)
+                                     and all(isinstance(p, str) for p in pocketed)):
+        raise ValueError("scenario 'pocketed' must be a list of piece ids")
+    record = ShotRecord.from_parts(before, after, events, pocketed)
+    unknown_after = set(after.ids()) - set(before.ids())
+    if unknown_after:
+        raise ValueError(f"scenario.after has pieces not in 'before': {sorted(unknown_after)}")
+    return game, record, infractions
+
+
+def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """Scenario JSON (parsed) in, {'ruling', 'layout', 'analysis', 'state'} out."""
+    game, record, infractions = load_scenario(data)
+    return game.adjudicate(record, infractions).to_dict()
+
+
+def adjudicate_file(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read scenario {path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"scenario {path} is not valid JSON (line {exc.lineno}: {exc.msg})") \
+            from exc
+    return adjudicate_scenario(data)

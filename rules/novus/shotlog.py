@@ -1,0 +1,158 @@
+"""One shot as the referee reads it: layouts before and after, the event log, the pocketed ids.
+
+A `ShotRecord` comes from a simulated `ShotResult` or from a hand-written log (JSON). Hand logs
+need only the events a referee looks at: the striker's contacts (`collide`, `rail`), `pocket`
+events, and the striker's `line` crossings of its own zone line (for 18.1.д).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuesim.rules.novus.terms import SIDES, frame
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event, ShotResult
+from cuesim.sim.state import SEG_AX, SEG_AY, SEG_OBJ, SEG_T0, SEG_T1, SEG_VX, SEG_VY, SEG_X, SEG_Y
+from cuesim.tables.layout import Layout
+
+STRIKER = "striker"
+SIMULTANEOUS = 1e-12  # s: contacts closer in time than this count as simultaneous (17.1.б)
+EVENT_KINDS = {k.name.lower(): k for k in EventKind}
+
+
+@dataclass
+class ShotRecord:
+    initial: Layout
+    final: Layout  # pocketed pieces are absent
+    events: list[Event] = field(default_factory=list)
+    pocketed: list[str] = field(default_factory=list)
+    result: ShotResult | None = None  # the simulation, when there is one (exact trajectories)
+
+    @staticmethod
+    def from_result(result: ShotResult) -> ShotRecord:
+        return ShotRecord(result.initial, result.final, result.event_log(), list(result.pocketed),
+                          result)
+
+    @staticmethod
+    def from_parts(initial: Layout, final: Layout, events: Sequence[Event],
+                   pocketed: Sequence[str] | None = None) -> ShotRecord:
+        events = sorted(events, key=lambda e: e.t)
+        if pocketed is None:
+            pocketed = [e.a for e in events if e.kind == EventKind.POCKET]
+        ids = set(initial.ids())
+        for e in events:
+            for pid in (e.a, e.b):
+                if pid is not None and pid not in ids:
+                    raise ValueError(f"event at t={e.t} names piece {pid!r}, which is not in "
+                                     f"the layout before the shot")
+        for pid in pocketed:
+            if pid not in ids:
+                raise ValueError(f"pocketed piece {pid!r} is not in the layout before the shot")
+            if pid in final.ids():
+                raise ValueError(f"piece {pid!r} is listed as pocketed but is still in the "
+                                 "layout after the shot")
+        return ShotRecord(initial, final, list(events), list(pocketed))
+
+    # -- the striker ------------------------------------------------------------------------
+    def striker_contacts(self) -> list[Event]:
+        """The striker's collisions and rail impacts in time order."""
+        return [e for e in self.events
+                if (e.kind == EventKind.COLLIDE and STRIKER in (e.a, e.b))
+                or (e.kind == EventKind.RAIL and e.a == STRIKER)]
+
+    def striker_start(self) -> tuple[float, float] | None:
+        if STRIKER in self.initial.ids():
+            p = self.initial.get(STRIKER)
+            return p.x, p.y
+        return None
+
+    def return_crossing(self, side: str, clear: float) -> bool:
+        """novus 18.1.д: did the striker come back over the own zone line of `side` so far that
+        the line no longer shows through its hole (its centre `clear` m past the line)?
+
+        With a simulated result the depth is computed exactly from the trajectory segments.
+        In a hand-written log an inward `line` event of the striker on its own zone line is
+        taken as that crossing (the log's author writes it when the line left the hole).
+        """
+        line = f"zone_{side}"
+        inward = {"south": -1, "west": -1, "north": 1, "east": 1}[side]
+        crossings = [e for e in self.events if e.kind == EventKind.LINE and e.a == STRIKER
+                     and e.feature == line and e.direction == inward]
+        if not crossings:
+            return False
+        if self.result is None:
+            return True
+        return self._max_depth_after(side, crossings[0].t) > clear
+
+    def _max_depth_after(self, side: str, t_from: float) -> float:
+        """Deepest point of the striker's centre past the own zone line after t_from (m)."""
+        res = self.result
+        assert res is not None
+        k = res.initial.index(STRIKER)
+        segs = res.segments[res.segments[:, SEG_OBJ] == k]
+        from cuesim.tables.novus import ZONE_LINE_FROM_RAIL
+
+        best = -np.inf
+        for s in segs:
+            t0, t1 = float(s[SEG_T0]), float(s[SEG_T1])
+            if not np.isfinite(t1):
+                t1 = t0
+            if t1 < t_from - 1e-12:
+                continue
+            a = max(t_from, t0) - t0
+            b = t1 - t0
+            taus = [a, b]
+            # w(tau) along the side's normal; its extremum where the velocity component is 0
+            ux, uy = _inward_normal(side)
+            v = s[SEG_VX] * ux + s[SEG_VY] * uy
+            acc = s[SEG_AX] * ux + s[SEG_AY] * uy
+            if acc != 0.0 and a < -v / acc < b:
+                taus.append(-v / acc)
+            for tau in taus:
+                x = s[SEG_X] + tau * (s[SEG_VX] + 0.5 * tau * s[SEG_AX])
+                y = s[SEG_Y] + tau * (s[SEG_VY] + 0.5 * tau * s[SEG_AY])
+                best = max(best, ZONE_LINE_FROM_RAIL - frame(side, x, y)[1])
+        return float(best)
+
+
+def _inward_normal(side: str) -> tuple[float, float]:
+    return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0),
+            "east": (1.0, 0.0)}[side]
+
+
+# -- JSON -------------------------------------------------------------------------------------
+def event_from_dict(data: Any, k: int) -> Event:
+    where = f"events[{k}]"
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be an object with t, kind, a")
+    for key in ("t", "kind", "a"):
+        if key not in data:
+            raise ValueError(f"{where} is missing field {key!r} (events need t, kind, a; "
+                             "optional b, feature, speed, direction)")
+    kind_name = str(data["kind"]).lower()
+    if kind_name not in EVENT_KINDS:
+        raise ValueError(f"{where}.kind {data['kind']!r} is unknown; kinds are "
+                         f"{sorted(EVENT_KINDS)}")
+    kind = EVENT_KINDS[kind_name]
+    t = data["t"]
+    if isinstance(t, bool) or not isinstance(t, int | float) or not np.isfinite(t) or t < 0:
+        raise ValueError(f"{where}.t must be a time >= 0 in seconds, got {t!r}")
+    b = data.get("b")
+    feature = data.get("feature")
+    if kind == EventKind.COLLIDE and b is None:
+        raise ValueError(f"{where}: a 'collide' event needs 'b', the second piece")
+    if kind in (EventKind.RAIL,) and feature not in SIDES:
+        raise ValueError(f"{where}: a 'rail' event needs 'feature', one of {list(SIDES)}")
+    if kind in (EventKind.LINE, EventKind.CIRCLE):
+        direction = data.get("direction")
+        if direction not in (1, -1):
+            raise ValueError(f"{where}: a '{kind_name}' event needs 'direction' +1 or -1")
+    if kind == EventKind.LINE and feature not in {f"zone_{s}" for s in SIDES}:
+        raise ValueError(f"{where}: a 'line' event needs 'feature' zone_south/east/north/west")
+    return Event(t=float(t), kind=kind, a=str(data["a"]), b=None if b is None else str(b),
+                 feature=None if feature is None else str(feature),
+                 speed=float(data.get("speed", 0.0)), direction=int(data.get("direction", 0)))

@@ -1,0 +1,329 @@
+"""The common frame of the three pool referees: state keeping, the incoming player's choices,
+consecutive fouls with the warning, fouls by the non-shooting player (3.41), the end of a game
+and of the match (3.36), and building the table for the next shot (spotting, 3.32)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cuesim.rules.pool.facts import ShotFacts
+from cuesim.rules.pool.general import (
+    FOUL,
+    INFRACTIONS,
+    LOSS_OF_GAME,
+    LOSS_OF_MATCH,
+    jammed_events,
+    next_breaker,
+    spot_into,
+    warn_match,
+)
+from cuesim.rules.pool.model import BREAK_ORDERS, CUE, Outcome, PoolShot, PoolState
+from cuesim.rules.ruling import Infraction, Ruling, Violation
+from cuesim.sim.events import EventKind
+from cuesim.tables.layout import Layout
+from cuesim.tables.pool_spots import POCKETS
+
+SEVERITY = {FOUL: 1, LOSS_OF_GAME: 2, LOSS_OF_MATCH: 3}
+
+
+def effect(shooter: str, ball_in_hand: str | None = None, rerack: bool = False) -> dict[str, Any]:
+    """One option of a pending choice: who shoots next, from where, and whether to re-rack."""
+    return {"shooter": shooter, "ball_in_hand": ball_in_hand, "rerack": rerack}
+
+
+class PoolGame:
+    """Base of EightBall, NineBall and StraightPool. Holds the state; `play(shot)` rules on one
+    shot and `choose(option)` applies a pending choice; both return an Outcome and advance
+    `self.state`."""
+
+    name = "pool"
+    ball_ids: tuple[str, ...] = (CUE, *(str(n) for n in range(1, 16)))
+    rack_name = "eight_ball"
+    infraction_articles: dict[str, str] = {}
+
+    def __init__(self, players: tuple[str, str] | list[str] = ("A", "B"),
+                 breaker: str | None = None, race_to: int = 1, break_order: str = "winner",
+                 points_to: int = 150, state: PoolState | None = None) -> None:
+        if state is not None:
+            if state.game != self.name:
+                raise ValueError(f"state is for game {state.game!r}, not {self.name!r}")
+            self.state = state.copy()
+            return
+        players = [str(p) for p in players]
+        if len(players) != 2 or players[0] == players[1]:
+            raise ValueError(f"two different players are needed, got {players}")
+        breaker = players[0] if breaker is None else breaker
+        if breaker not in players:
+            raise ValueError(f"breaker {breaker!r} is not one of the players {players}")
+        if break_order not in BREAK_ORDERS:
+            raise ValueError(f"break_order must be one of {list(BREAK_ORDERS)}, got "
+                             f"{break_order!r}")
+        if race_to < 1 or points_to < 1:
+            raise ValueError("race_to and points_to must be positive")
+        self.state = PoolState(
+            game=self.name, players=players, shooter=breaker, breaker=breaker,
+            fouls={p: 0 for p in players}, warned={p: False for p in players},
+            frames_won={p: 0 for p in players}, race_to=race_to, break_order=break_order,
+            scores={p: 0 for p in players}, points_to=points_to,
+        )
+
+    # -- public entry points --------------------------------------------------------------
+    def choose(self, option: str) -> Outcome:
+        """The incoming player answers the pending option."""
+        st = self.state.copy()
+        out = self._apply_choice(st, option)
+        self.state = out.state
+        return out
+
+    def play(self, shot: PoolShot) -> Outcome:
+        """Rule on one shot (after applying declaration.choice if an option is pending)."""
+        st = self.state.copy()
+        if st.phase == "match_over":
+            raise ValueError(f"the match is over (won by {st.winner}); no more shots")
+        self.validate(shot)
+        decl = shot.declaration
+        prefix: Outcome | None = None
+        if st.pending is not None:
+            if decl.choice is None:
+                raise ValueError(f"{st.pending['player']} must choose first "
+                                 f"({st.pending['article']}): declaration.choice one of "
+                                 f"{sorted(st.pending['options'])}")
+            prefix = self._apply_choice(st, decl.choice)
+            st = prefix.state.copy()
+        elif decl.choice is not None:
+            raise ValueError(f"declaration.choice {decl.choice!r} given but no choice is pending")
+        if not shot.events and not shot.infractions and not decl.stalemate:
+            if prefix is None:
+                raise ValueError("the shot has no events, infractions, choice or stalemate: "
+                                 "nothing to rule on")
+            self.state = prefix.state
+            return prefix
+        others = [i for i in shot.infractions if i.player and i.player != st.shooter]
+        if others:
+            out = self._non_shooter_foul(st, shot, others)
+        elif decl.stalemate:
+            out = self._stalemate(st, shot)
+        else:
+            off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
+            facts = ShotFacts.from_events(jammed_events(shot.events, decl.jammed), off)
+            out = self._rule(st, shot, facts)
+        if prefix is not None:
+            out.ruling.notes[:0] = prefix.ruling.notes
+        self.state = out.state
+        return out
+
+    # -- validation ----------------------------------------------------------------------
+    def validate(self, shot: PoolShot) -> None:
+        """Unknown ball ids, pockets, infraction codes and inconsistent calls raise a
+        ValueError naming the problem."""
+        ids = set(self.ball_ids)
+
+        def check(bid: str | None, where: str) -> None:
+            if bid is not None and bid not in ids:
+                raise ValueError(f"{where}: unknown ball id {bid!r} for {self.name}; ball ids "
+                                 f"are {list(self.ball_ids)}")
+
+        for k, e in enumerate(shot.events):
+            check(e.a, f"events[{k}].a")
+            check(e.b, f"events[{k}].b")
+            if e.kind == EventKind.POCKET and e.feature not in POCKETS:
+                raise ValueError(f"events[{k}]: unknown pocket {e.feature!r}; pockets are "
+                                 f"{sorted(POCKETS)}")
+        for name in ("initial", "final"):
+            layout = getattr(shot, name)
+            if layout is not None:
+                for p in layout.pieces:
+                    check(p.id, f"{name} layout")
+        decl = shot.declaration
+        check(decl.called_ball, "declaration.called_ball")
+        if decl.called_pocket is not None and decl.called_pocket not in POCKETS:
+            raise ValueError(f"declaration.called_pocket: unknown pocket {decl.called_pocket!r};"
+                             f" pockets are {sorted(POCKETS)}")
+        for b in decl.frozen:
+            check(b, "declaration.frozen")
+        for b, p in decl.jammed.items():
+            check(b, "declaration.jammed")
+            if p not in POCKETS:
+                raise ValueError(f"declaration.jammed: unknown pocket {p!r}")
+        for inf in shot.infractions:
+            if inf.code not in INFRACTIONS:
+                raise ValueError(f"unknown infraction code {inf.code!r}; codes are "
+                                 f"{sorted(INFRACTIONS)}")
+            for b in inf.pieces:
+                check(b, f"infraction {inf.code}")
+            if inf.player and inf.player not in self.state.players:
+                raise ValueError(f"infraction {inf.code}: player {inf.player!r} is not one of "
+                                 f"{self.state.players}")
+        if shot.events and shot.initial is None:
+            raise ValueError("a shot with events needs its initial layout")
+
+    # -- hooks for the games ---------------------------------------------------------------
+    def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
+        raise NotImplementedError
+
+    def _reset_rack(self, st: PoolState) -> None:
+        """Frame state that a new rack clears (groups, push-out, ...)."""
+
+    def _stalemate(self, st: PoolState, shot: PoolShot) -> Outcome:
+        raise ValueError(f"a stalemate (4.21) is an 8-ball ruling, not {self.name}")
+
+    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling) -> None:
+        """What a foul of the non-shooting player costs him (default: the shooter gets ball
+        in hand anywhere and keeps shooting)."""
+        st.ball_in_hand = "table"
+
+    # -- shared machinery ----------------------------------------------------------------
+    def _apply_choice(self, st: PoolState, option: str) -> Outcome:
+        pending = st.pending
+        if pending is None:
+            raise ValueError(f"no choice is pending; {option!r} cannot be applied")
+        if option not in pending["options"]:
+            raise ValueError(f"{option!r} is not an option here ({pending['article']}); options "
+                             f"are {sorted(pending['options'])}")
+        eff = pending["options"][option]
+        st.pending = None
+        st.shooter = eff["shooter"]
+        st.ball_in_hand = eff.get("ball_in_hand")
+        rack = None
+        if eff.get("rerack"):
+            st.phase = "break"
+            st.breaker = st.shooter
+            st.ball_in_hand = "kitchen"
+            self._reset_rack(st)
+            rack = self.rack_name
+        ruling = Ruling(legal=True, next_player=st.shooter, placement=st.ball_in_hand)
+        ruling.notes.append(f"{pending['player']} chooses {option!r} ({pending['article']})")
+        return Outcome(ruling, st.copy(), rack=rack)
+
+    def _offer(self, st: PoolState, ruling: Ruling, chooser: str, article: str,
+               options: dict[str, dict[str, Any]]) -> None:
+        st.pending = {"player": chooser, "article": article, "options": options}
+        st.shooter = chooser
+        ruling.next_player = chooser
+        ruling.notes.append(f"{chooser} to choose ({article}): {', '.join(options)}")
+
+    def _count_foul(self, st: PoolState, player: str, ruling: Ruling, article: str) -> int:
+        """Consecutive fouls (5.13, 6.12): a player on two fouls must have been warned
+        (2.16), otherwise he counts as on one foul before the shot."""
+        n = st.fouls.get(player, 0)
+        if n >= 2 and not st.warned.get(player, False):
+            n = 1
+            ruling.notes.append(f"{player} was not warned of two fouls: counted as one "
+                                "(WPA 2.16)")
+        n += 1
+        st.fouls[player] = n
+        if n == 2:
+            st.warned[player] = True
+            ruling.notes.append(f"Warning ({article}): {player} is on two consecutive fouls")
+        return n
+
+    @staticmethod
+    def _clear_fouls(st: PoolState, player: str) -> None:
+        st.fouls[player] = 0
+        st.warned[player] = False
+
+    def _non_shooter_foul(self, st: PoolState, shot: PoolShot,
+                          infractions: list[Infraction]) -> Outcome:
+        """A foul of the non-shooting player (3.41 interference, or any declared infraction
+        that names him), ruled on its own between shots: the shot must have no events."""
+        if shot.events:
+            raise ValueError("a foul by the non-shooting player is ruled on its own: give it "
+                             "with an empty event log")
+        offender = infractions[0].player
+        ruling = Ruling(legal=False, turn_passes=False)
+        for inf in infractions:
+            article, text = INFRACTIONS[inf.code]
+            ruling.violations.append(Violation(self.infraction_articles.get(inf.code, article),
+                                               f"{offender}: {text}", FOUL))
+        self._non_shooter_penalty(st, offender, ruling)
+        ruling.next_player = st.shooter
+        ruling.placement = st.ball_in_hand
+        layout = shot.initial
+        if layout is not None and st.ball_in_hand and CUE in layout.ids():
+            layout = layout.without([CUE])
+        return Outcome(ruling, st.copy(), layout=layout)
+
+    def _apply_match_violations(self, st: PoolState, shooter: str, shot: PoolShot,
+                                ruling: Ruling) -> bool:
+        """3.9 / 3.29: warn, or end the match. Returns True when the match is lost."""
+        if any(v.consequence == LOSS_OF_MATCH for v in ruling.violations):
+            winner = st.opponent(shooter)
+            ruling.notes.append(f"{shooter} loses the match (WPA 3.29)")
+            st.frames_won[winner] = st.race_to
+            self._match_over(st, winner, ruling)
+            return True
+        warn_match(st, shooter, shot.infractions, ruling)
+        return False
+
+    def _match_over(self, st: PoolState, winner: str, ruling: Ruling) -> None:
+        st.phase = "match_over"
+        st.winner = winner
+        st.pending = None
+        ruling.frame_over = True
+        ruling.match_over = True
+        ruling.winner = winner
+        ruling.next_player = ""
+        ruling.placement = None
+
+    def _end_frame(self, st: PoolState, winner: str, ruling: Ruling) -> None:
+        """The game is over: count it, end the match at race_to, else set up the next break
+        (3.36)."""
+        ruling.frame_over = True
+        ruling.winner = winner
+        st.frames_won[winner] = st.frames_won.get(winner, 0) + 1
+        st.last_frame_winner = winner
+        if st.frames_won[winner] >= st.race_to:
+            self._match_over(st, winner, ruling)
+            return
+        breaker = next_breaker(st, winner)
+        st.frame += 1
+        st.breaker = breaker
+        st.shooter = breaker
+        st.phase = "break"
+        st.ball_in_hand = "kitchen"
+        st.pending = None
+        st.fouls = {p: 0 for p in st.players}
+        st.warned = {p: False for p in st.players}
+        self._reset_rack(st)
+        ruling.next_player = breaker
+        ruling.placement = "kitchen"
+        ruling.notes.append(f"{breaker} breaks game {st.frame} ({st.break_order}, WPA 3.36)")
+
+    def _next_layout(self, st: PoolState, shot: PoolShot, facts: ShotFacts,
+                     spot: list[str], article: str) -> tuple[Layout | None, list[dict]]:
+        """The table after the shot: the final layout less pocketed and off-table balls, the
+        balls to spot placed by 3.32 (after the cue ball is picked up when in hand)."""
+        base = shot.final
+        if base is None:
+            base = shot.initial
+        if base is None:
+            return None, []
+        gone = set(facts.pocketed_ids) | set(facts.off_table)
+        if st.ball_in_hand:
+            gone.add(CUE)
+        layout = base.without(gone)
+        return spot_into(layout, [b for b in spot if b not in layout.ids()], article)
+
+    def _outcome(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
+                 ruling: Ruling, spot: list[str] | None = None, article: str = "WPA 3.32",
+                 rack: str | None = None) -> Outcome:
+        """Close a ruling: next player, placement, turn passing, the next layout."""
+        if rack is None and ruling.frame_over:
+            rack = None if st.phase == "match_over" else self.rack_name
+        layout, spotted = (None, []) if rack else self._next_layout(
+            st, shot, facts, spot or [], article)
+        ruling.spotted = spotted
+        if st.phase != "match_over":
+            ruling.next_player = st.shooter
+            ruling.placement = st.ball_in_hand
+        ruling.turn_passes = st.shooter != shooter or ruling.frame_over
+        if ruling.turn_passes and not ruling.frame_over:
+            st.inning += 1
+        return Outcome(ruling, st.copy(), layout=layout, spotted=spotted, rack=rack)
+
+
+def most_severe(violations: list[Violation]) -> str | None:
+    """3.30: one penalty per shot, the most severe."""
+    if not violations:
+        return None
+    return max((v.consequence for v in violations), key=lambda c: SEVERITY.get(c, 1))

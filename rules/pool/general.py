@@ -1,0 +1,333 @@
+"""WPA section 3, the general rules of pocket billiards that every pool game shares: the lag
+(3.6), cue ball in hand behind the head string (3.10, 3.16, 3.39), the legal shot (3.18, 3.19),
+scratches (3.20), balls off the table (3.28), frozen balls (3.38), spotting (3.32), jammed balls
+(3.33), breaks in successive games (3.36) and the fouls physics cannot see, which come in as
+declared Infraction codes (3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40-3.43)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cuesim.rules.pool.facts import ShotFacts
+from cuesim.rules.pool.model import CUE, PoolState
+from cuesim.rules.ruling import Infraction, Ruling, Violation
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event
+from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.pool_spots import (
+    BALL_RADIUS,
+    FROZEN_TOLERANCE,
+    LONG_STRING_LINE,
+    frozen,
+    in_kitchen,
+    rail_of,
+    spot_balls,
+)
+
+FOUL = "foul"
+LOSS_OF_GAME = "loss_of_game"
+LOSS_OF_MATCH = "loss_of_match"
+
+# Declared infractions: code -> (article, text). Codes whose article differs by game are
+# completed by the game (jump_masse_moved_ball: 4.18 / 5.12 / 1.16.2).
+INFRACTIONS: dict[str, tuple[str, str]] = {
+    "slow_play": ("WPA 1.11", "time limit exceeded"),
+    "cue_not_tip": ("WPA 3.3", "the cue ball was struck with something other than the tip"),
+    "break_cue_interference": ("WPA 3.9", "the cue ball was stopped or deflected on the break "
+                               "after crossing the head string"),
+    "foot_on_floor": ("WPA 3.13", "no foot on the floor when the tip hit the cue ball"),
+    "balls_moving": ("WPA 3.14", "shot played while a ball was still moving"),
+    "touched_ball": ("WPA 3.21", "a ball was touched by something other than the cue tip"),
+    "touched_ball_placing": ("WPA 3.22", "an object ball was touched while placing the cue ball "
+                             "in hand"),
+    "double_hit": ("WPA 3.23", "the cue touched the cue ball more than once"),
+    "push_shot": ("WPA 3.24", "push shot: the tip stayed on the cue ball too long"),
+    "dropped_object": ("WPA 3.25", "a dropped object of the player touched a ball"),
+    "illegal_jump": ("WPA 3.26", "illegal jump: the cue ball was scooped"),
+    "jump_miscue": ("WPA 3.27", "miscue on a jump shot"),
+    "off_table": ("WPA 3.28", "a ball left the table"),
+    "intentional_foul": ("WPA 3.29", "the cue ball was deliberately struck with something other "
+                         "than the tip"),
+    "placing_stroke": ("WPA 3.40", "a forward stroke touched the cue ball while placing it"),
+    "interference": ("WPA 3.41", "interference by the non-shooting player"),
+    "measuring_device": ("WPA 3.42", "a ball, rack or other device used to measure a gap"),
+    "table_marking": ("WPA 3.43", "the table was marked to help the shot"),
+    "jump_masse_moved_ball": ("WPA 1.16.2", "a ball being jumped or curved around moved"),
+    "deliberate_interference": ("WPA 6.7.5", "a ball moving toward a pocket or the rack area "
+                                "was caught or deflected"),
+}
+# Infractions whose first occurrence in a match brings a warning, the second loss of match.
+MATCH_WARNING_CODES = ("break_cue_interference", "intentional_foul")
+
+
+def declared_violations(infractions: list[Infraction], state: PoolState, shooter: str,
+                        overrides: dict[str, str] | None = None) -> list[Violation]:
+    """The shooter's declared infractions as violations. The 3.9 and 3.29 offences carry a
+    warning the first time in a match and loss of the match the second time; the state's
+    match_warnings is updated by the caller through `warn_match`."""
+    out = []
+    for inf in infractions:
+        article, text = INFRACTIONS[inf.code]
+        if overrides and inf.code in overrides:
+            article = overrides[inf.code]
+        if inf.pieces:
+            text += f" ({', '.join(inf.pieces)})"
+        consequence = FOUL
+        if inf.code in MATCH_WARNING_CODES and inf.code in state.match_warnings.get(shooter, []):
+            consequence = LOSS_OF_MATCH
+            text += "; second such offence in the match (3.29)"
+        out.append(Violation(article, text, consequence))
+    return out
+
+
+def warn_match(state: PoolState, shooter: str, infractions: list[Infraction],
+               ruling: Ruling) -> None:
+    """Record the once-per-match warnings of 3.9 and 3.29 (the next one loses the match)."""
+    for inf in infractions:
+        if inf.code in MATCH_WARNING_CODES:
+            seen = state.match_warnings.setdefault(shooter, [])
+            if inf.code not in seen:
+                seen.append(inf.code)
+                ruling.notes.append(f"Warning to {shooter}: a second such offence in this "
+                                    f"match loses the match (WPA 3.29)")
+
+
+def placement_violations(state: PoolState, initial: Layout | None,
+                         facts: ShotFacts) -> list[Violation]:
+    """Cue ball in hand behind the head string (3.10, 3.16, 3.39)."""
+    if state.ball_in_hand != "kitchen" or not facts.stroke:
+        return []
+    out = []
+    if initial is not None and CUE in initial.ids():
+        cue = initial.get(CUE)
+        if not in_kitchen(cue.y):
+            out.append(Violation("WPA 3.16", "the cue ball in hand was placed on or beyond the "
+                                 "head string (2.21, 3.10)", FOUL))
+    t_hit = facts.first_hit_t
+    if t_hit is None:
+        if not facts.cue_left_kitchen_before(None):
+            out.append(Violation("WPA 3.10", "the cue ball from the kitchen did not cross the "
+                                 "head string", FOUL))
+        return out
+    ball = facts.first_hits[0]
+    ball_in_kitchen = (initial is not None and ball in initial.ids()
+                       and in_kitchen(initial.get(ball).y))
+    if ball_in_kitchen and not facts.cue_left_kitchen_before(t_hit):
+        out.append(Violation("WPA 3.39", f"the cue ball hit ball {ball} behind the head string "
+                             "before leaving the kitchen", FOUL))
+    return out
+
+
+def stroke_violations(facts: ShotFacts) -> list[Violation]:
+    """Scratch (3.20), the cue ball touching a pocketed ball (3.20), balls off the table
+    (3.28), and a stroke on a ball other than the cue ball (3.21)."""
+    out = []
+    if facts.struck is not None and facts.struck != CUE:
+        out.append(Violation("WPA 3.21", f"the cue tip struck ball {facts.struck}, not the cue "
+                             "ball", FOUL))
+    if facts.cue_pocketed:
+        out.append(Violation("WPA 3.20", "the cue ball was pocketed (scratch)", FOUL))
+    hit = facts.cue_hit_pocketed_ball()
+    if hit:
+        out.append(Violation("WPA 3.20", f"the cue ball touched ball {hit} after it was "
+                             "pocketed", FOUL))
+    if facts.off_table:
+        out.append(Violation("WPA 3.28", f"ball(s) off the table: {', '.join(facts.off_table)}",
+                             FOUL))
+    return out
+
+
+def first_hit_violation(facts: ShotFacts, legal: set[str], article: str,
+                        what: str) -> list[Violation]:
+    """No contact (3.18) or a wrong first ball (3.19 and the games' versions)."""
+    if not facts.first_hits:
+        return [Violation("WPA 3.18", f"the cue ball hit no ball ({what} required)", FOUL)]
+    ball = facts.first_legal_hit(legal)
+    if ball not in legal:
+        return [Violation(article, f"the cue ball hit ball {ball} first; {what} required", FOUL)]
+    return []
+
+
+def rail_violation(facts: ShotFacts, article: str) -> list[Violation]:
+    """After the contact a numbered ball must drop or the cue ball or a numbered ball must
+    reach a cushion (3.19 (a), (b); 4.11, 5.9, 6.7.2)."""
+    if not facts.first_hits:
+        return []
+    if facts.object_pocketed or facts.rail_after_contact():
+        return []
+    return [Violation(article, "no ball was pocketed and no ball reached a cushion after the "
+                      "contact", FOUL)]
+
+
+def frozen_to_cue(initial: Layout | None, ball: str) -> bool:
+    if initial is None or CUE not in initial.ids() or ball not in initial.ids():
+        return False
+    c, b = initial.get(CUE), initial.get(ball)
+    return frozen(c.x, c.y, b.x, b.y)
+
+
+def frozen_rule_applies(facts: ShotFacts, frozen_rails: dict[str, str],
+                        initial: Layout | None) -> str | None:
+    """The first ball hit, if 3.38 governs the shot: it was announced frozen to a cushion or
+    it touches the cue ball."""
+    if not facts.first_hits:
+        return None
+    ball = facts.first_hits[0]
+    if ball in frozen_rails or frozen_to_cue(initial, ball):
+        return ball
+    return None
+
+
+def frozen_violation(facts: ShotFacts, frozen_rails: dict[str, str],
+                     initial: Layout | None) -> list[Violation] | None:
+    """3.38 for a shot whose first contact is a frozen ball: after the contact a ball must be
+    pocketed, or the cue ball must reach a cushion, or the frozen ball a separate rail (its own
+    rail counts only after it left, hit another ball and came back), or another object ball a
+    rail it was not touching. Returns None when 3.38 does not govern the shot."""
+    ball = frozen_rule_applies(facts, frozen_rails, initial)
+    if ball is None:
+        return None
+    t0 = facts.first_hit_t or 0.0
+    if facts.object_pocketed or facts.rails_of(CUE, t0):
+        return []
+    own = rail_of(frozen_rails[ball]) if ball in frozen_rails else None
+    for e in facts.rails_of(ball, t0):
+        if own is None or rail_of(e.feature or "") != own:
+            return []
+        if _hit_other_between(facts, ball, t0, e.t):
+            return []
+    for e in facts.events:
+        if e.kind == EventKind.RAIL and e.t >= t0 and e.a not in (CUE, ball):
+            was = frozen_rails.get(e.a)
+            if was is None or rail_of(was) != rail_of(e.feature or ""):
+                return []
+    return [Violation("WPA 3.38", f"ball {ball} was frozen; after the contact no ball was "
+                      "pocketed and no ball reached a cushion it was not touching", FOUL)]
+
+
+def _hit_other_between(facts: ShotFacts, ball: str, t0: float, t1: float) -> bool:
+    """The ball hit a ball other than the cue ball between t0 and t1 (3.38: a frozen ball's
+    own rail counts only after it came off, hit another ball and came back)."""
+    for e in facts.events:
+        if t0 < e.t < t1 and e.kind == EventKind.COLLIDE and ball in (e.a, e.b):
+            if CUE not in (e.a, e.b):
+                return True
+    return False
+
+
+def jammed_events(events: list[Event], jammed: dict[str, str]) -> list[Event]:
+    """3.33: balls jammed in a pocket's jaws that the referee judges would drop are pocketed;
+    they are added as POCKET events after the last event."""
+    if not jammed:
+        return list(events)
+    t = max((e.t for e in events), default=0.0)
+    extra = [Event(t=t, kind=EventKind.POCKET, a=b, feature=p) for b, p in jammed.items()]
+    return list(events) + extra
+
+
+def spot_into(layout: Layout, ball_ids: list[str], article: str,
+              kind: str = "ball") -> tuple[Layout, list[dict]]:
+    """Spot balls on the long string by 3.32 into the layout; returns the new layout and the
+    {"id", "x", "y", "article"} records."""
+    if not ball_ids:
+        return layout, []
+    others = [(p.id, p.x, p.y) for p in layout.pieces if p.id not in ball_ids]
+    placed = spot_balls(ball_ids, others)
+    out = layout.without(ball_ids)
+    records = []
+    for bid, x, y in placed:
+        out = out.with_piece(Piece(bid, kind, x, y, ball_group(bid)))
+        records.append({"id": bid, "x": x, "y": y, "article": article})
+    return out, records
+
+
+def ball_group(ball_id: str) -> str:
+    if ball_id == CUE:
+        return "cue"
+    n = int(ball_id)
+    return "solids" if n < 8 else ("eight" if n == 8 else "stripes")
+
+
+def next_breaker(state: PoolState, frame_winner: str) -> str:
+    """Who breaks the next game (3.36, 4.4, 5.3): the winner by default; alternate breaks; the
+    loser; or the player behind in games (a tie: alternate)."""
+    loser = state.opponent(frame_winner)
+    order = state.break_order
+    if order == "winner":
+        return frame_winner
+    if order == "loser":
+        return loser
+    if order == "trailing":
+        a, b = state.players
+        wa, wb = state.frames_won.get(a, 0), state.frames_won.get(b, 0)
+        if wa != wb:
+            return a if wa < wb else b
+    return state.opponent(state.breaker)
+
+
+# --- The lag for the break (3.6) ------------------------------------------------------------
+@dataclass
+class LagResult:
+    """The lag: the winner (None = re-lag), and each player's losing reasons."""
+
+    winner: str | None
+    faults: dict[str, list[Violation]] = field(default_factory=dict)
+    distance: dict[str, float] = field(default_factory=dict)  # from the head cushion (m)
+    ruling: Ruling | None = None
+
+
+def adjudicate_lag(events: list[Event], final: Layout, balls: dict[str, str],
+                   off_table: tuple[str, ...] = ()) -> LagResult:
+    """Both players lag at once from behind the head string to the foot rail and back; the
+    ball that stops nearest the head cushion wins (3.6). `balls` maps each player to the id of
+    his ball. A ball loses automatically if it (a) crosses into the opponent's half (a
+    'long_string' LINE event), (b) does not touch the foot rail, (c) is pocketed, (d) leaves
+    the table (declared in off_table), (e) touches a long rail, (f) stops in the jaws of a
+    corner pocket beyond the head cushion's nose, (g) touches the foot rail more than once.
+    Both losing, or equal distances: a re-lag."""
+    faults: dict[str, list[Violation]] = {}
+    dist: dict[str, float] = {}
+    for player, ball in balls.items():
+        mine = [e for e in events if e.a == ball]
+        v = []
+        if any(e.kind == EventKind.LINE and e.feature == LONG_STRING_LINE for e in mine):
+            v.append(Violation("WPA 3.6 (a)", "the ball crossed into the opponent's half"))
+        foot = [e for e in mine if e.kind == EventKind.RAIL and rail_of(e.feature or "") ==
+                "foot"]
+        if not foot:
+            v.append(Violation("WPA 3.6 (b)", "the ball did not touch the foot rail"))
+        if any(e.kind == EventKind.POCKET for e in mine):
+            v.append(Violation("WPA 3.6 (c)", "the ball was pocketed"))
+        if ball in off_table:
+            v.append(Violation("WPA 3.6 (d)", "the ball left the table"))
+        if any(e.kind == EventKind.RAIL and rail_of(e.feature or "") in ("left", "right")
+               for e in mine):
+            v.append(Violation("WPA 3.6 (e)", "the ball touched a long rail"))
+        if ball in final.ids():
+            p = final.get(ball)
+            dist[player] = p.y
+            if p.y < BALL_RADIUS - FROZEN_TOLERANCE:
+                v.append(Violation("WPA 3.6 (f)", "the ball stopped in a corner pocket's jaws "
+                                   "beyond the head cushion"))
+        elif not any(x.article.startswith("WPA 3.6 (c)") or x.article.startswith("WPA 3.6 (d)")
+                     for x in v):
+            raise ValueError(f"lag: ball {ball!r} is neither in the final layout nor pocketed "
+                             "nor declared off the table")
+        if len(foot) > 1:
+            v.append(Violation("WPA 3.6 (g)", "the ball touched the foot rail more than once"))
+        faults[player] = v
+    players = list(balls)
+    ok = [p for p in players if not faults[p]]
+    winner: str | None = None
+    if len(ok) == 1:
+        winner = ok[0]
+    elif len(ok) == 2 and abs(dist[ok[0]] - dist[ok[1]]) > 1e-9:
+        winner = min(ok, key=lambda p: dist[p])
+    ruling = Ruling(legal=winner is not None, winner=winner,
+                    violations=[v for p in players for v in faults[p]])
+    if winner is None:
+        ruling.notes.append("Lag tied or both lost: lag again (WPA 3.6)")
+    else:
+        ruling.next_player = winner
+        ruling.notes.append(f"{winner} wins the lag and breaks or passes the break (WPA 3.7)")
+    return LagResult(winner, faults, dist, ruling)

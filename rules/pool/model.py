@@ -1,0 +1,156 @@
+"""The pool referee's data: a shot to rule on, the player's declaration, the frame and match
+state, and the outcome (ruling, next state, what was spotted, the table for the next shot)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cuesim.rules.ruling import Infraction, Ruling
+from cuesim.sim.result import Event
+from cuesim.tables.layout import Layout
+
+CUE = "cue"
+POOL_TABLE = "pool_9ft"
+BREAK_ORDERS = ("winner", "alternate", "loser", "trailing")  # 3.36 (and 4.4, 5.3)
+
+
+@dataclass
+class Declaration:
+    """What the shooter (or the incoming player) says before the shot.
+
+    called_ball / called_pocket: the call (3.4, 4.2, 6.7.1); None = no call (8-ball: an
+    obvious shot, 4.2). safety: a declared safety (4.12, 6.7.4). push_out: 9-ball 5.6.
+    choice: the incoming player's answer to a pending option (see PoolState.pending), applied
+    before the shot. frozen: balls announced frozen to a cushion before the shot, ball id ->
+    cushion name (3.38; 2.16: an unannounced ball is not frozen). jammed: balls the referee
+    judges pocketed after a jam in a pocket's jaws, ball id -> pocket (3.33). stalemate:
+    8-ball 4.21, the referee declares a stalemate (no shot)."""
+
+    called_ball: str | None = None
+    called_pocket: str | None = None
+    safety: bool = False
+    push_out: bool = False
+    choice: str | None = None
+    frozen: dict[str, str] = field(default_factory=dict)
+    jammed: dict[str, str] = field(default_factory=dict)
+    stalemate: bool = False
+
+
+@dataclass
+class PoolShot:
+    """One shot: its event log (cuesim.sim.result.Event), the layouts before and after, the
+    declaration and the infractions physics cannot see. An empty event log means no stroke
+    (only a choice, a stalemate or a foul between shots)."""
+
+    events: list[Event] = field(default_factory=list)
+    initial: Layout | None = None
+    final: Layout | None = None
+    declaration: Declaration = field(default_factory=Declaration)
+    infractions: list[Infraction] = field(default_factory=list)
+
+
+@dataclass
+class PoolState:
+    """Frame and match state of one pool game. Fields a discipline does not use stay at their
+    defaults. `pending` holds an option the incoming player must choose before play goes on:
+    {"player": who chooses, "article": "WPA 4.5", "options": {name: effect}} where an effect
+    is {"shooter": player, "ball_in_hand": None|'kitchen'|'table', "rerack": bool}."""
+
+    game: str
+    players: list[str]
+    shooter: str
+    breaker: str
+    phase: str = "break"  # 'break' (the next shot is the opening break), 'play', 'match_over'
+    ball_in_hand: str | None = "kitchen"  # None, 'kitchen' (behind the head string), 'table'
+    pending: dict[str, Any] | None = None
+    fouls: dict[str, int] = field(default_factory=dict)  # consecutive fouls (5.13, 6.12)
+    warned: dict[str, bool] = field(default_factory=dict)  # told of two fouls (5.13, 2.16)
+    match_warnings: dict[str, list[str]] = field(default_factory=dict)  # 3.9 / 3.29, per match
+    inning: int = 1
+    frame: int = 1
+    frames_won: dict[str, int] = field(default_factory=dict)
+    race_to: int = 1  # frames needed to win the match
+    break_order: str = "winner"  # 3.36
+    winner: str | None = None  # of the match
+    last_frame_winner: str | None = None
+    # 8-ball
+    groups: dict[str, str] = field(default_factory=dict)  # player -> 'solids' | 'stripes'
+    # 9-ball
+    push_out_available: bool = False  # the shot right after a legal break (5.5, 5.6)
+    # 14.1
+    scores: dict[str, int] = field(default_factory=dict)
+    points_to: int = 150  # 6.1: 150 in major events, any agreed number otherwise
+
+    def opponent(self, player: str | None = None) -> str:
+        player = self.shooter if player is None else player
+        a, b = self.players
+        return b if player == a else a
+
+    def copy(self) -> PoolState:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> PoolState:
+        known = set(PoolState.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"state: unknown field(s) {unknown}; known fields are "
+                             f"{sorted(known)}")
+        for key in ("game", "players", "shooter"):
+            if key not in data:
+                raise ValueError(f"state: missing field {key!r}")
+        players = data["players"]
+        if (not isinstance(players, list) or len(players) != 2
+                or len(set(map(str, players))) != 2):
+            raise ValueError(f"state.players must be a list of two different names, got "
+                             f"{players!r}")
+        values = dict(data)
+        values.setdefault("breaker", data["shooter"])
+        state = PoolState(**values)
+        for key in ("shooter", "breaker"):
+            if getattr(state, key) not in state.players:
+                raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the "
+                                 f"players {state.players}")
+        if state.ball_in_hand not in (None, "kitchen", "table"):
+            raise ValueError(f"state.ball_in_hand must be null, 'kitchen' or 'table', got "
+                             f"{state.ball_in_hand!r}")
+        if state.break_order not in BREAK_ORDERS:
+            raise ValueError(f"state.break_order must be one of {list(BREAK_ORDERS)}, got "
+                             f"{state.break_order!r}")
+        return state
+
+
+@dataclass
+class Outcome:
+    """The referee's answer to one shot or choice: the ruling, the state after it, what was
+    spotted (also in ruling.spotted), and the table for the next shot (None when the balls are
+    to be racked by the caller: see `rack`). When the incoming player has ball in hand, the
+    cue ball is left out of `layout`. `rack` names the rack to set up: 'eight_ball',
+    'nine_ball', 'straight_pool' (15 balls) or None."""
+
+    ruling: Ruling
+    state: PoolState
+    layout: Layout | None = None
+    spotted: list[dict[str, Any]] = field(default_factory=list)
+    rack: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruling": self.ruling.to_dict(),
+            "state": self.state.to_dict(),
+            "spotted": list(self.spotted),
+            "layout": self.layout.to_dict() if self.layout is not None else None,
+            "rack": self.rack,
+        }
+
+
+def shot_from_result(result: Any, declaration: Declaration | None = None,
+                     infractions: list[Infraction] | None = None) -> PoolShot:
+    """A PoolShot from a simulated cuesim.sim.result.ShotResult (its event log and layouts)."""
+    return PoolShot(list(result.event_log()), result.initial, result.final,
+                    declaration or Declaration(), list(infractions or []))

@@ -1,0 +1,227 @@
+"""Adjudication scenarios as JSON: a game, its state, and one or more steps (shots, choices,
+requests) with hand-written or simulated event logs. The schema is in README.md beside this
+file; every malformed input raises a ValueError that names the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cuesim.rules.pool.base import PoolGame
+from cuesim.rules.pool.eight_ball import EightBall
+from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
+from cuesim.rules.pool.nine_ball import NineBall
+from cuesim.rules.pool.straight_pool import StraightPool
+from cuesim.rules.ruling import Infraction
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event
+from cuesim.tables.layout import Layout, LayoutError, Piece
+
+GAMES: dict[str, type[PoolGame]] = {
+    "eight_ball": EightBall,
+    "nine_ball": NineBall,
+    "straight_pool": StraightPool,
+}
+GAME_ALIASES = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool",
+                "8ball": "eight_ball", "9ball": "nine_ball", "straight": "straight_pool"}
+STEP_KEYS = {"events", "initial", "final", "before", "after", "declaration", "infractions",
+             "request", "ball", "note", "description", "expect"}
+# The novus scenario's single-shot form: these keys at the top level make one step.
+TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration", "infractions"}
+DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
+OPTION_KEYS = {"breaker", "race_to", "break_order", "points_to"}
+
+
+def make_game(data: dict[str, Any]) -> PoolGame:
+    """The game object of a scenario: from `state` if given, else new from players/options."""
+    if not isinstance(data, dict):
+        raise ValueError(f"scenario must be a JSON object, got {type(data).__name__}")
+    if "game" not in data:
+        raise ValueError(f"scenario: missing field 'game' (one of {sorted(GAMES)})")
+    name = GAME_ALIASES.get(str(data["game"]), str(data["game"]))
+    if name not in GAMES:
+        raise ValueError(f"scenario: unknown game {data['game']!r}; games are {sorted(GAMES)}")
+    cls = GAMES[name]
+    if "state" in data:
+        if not isinstance(data["state"], dict):
+            raise ValueError("scenario.state must be an object")
+        state = dict(data["state"])
+        state.setdefault("game", name)
+        if state["game"] != name:
+            raise ValueError(f"scenario.state.game {state['game']!r} differs from game {name!r}")
+        return cls(state=PoolState.from_dict(state))
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("scenario.options must be an object")
+    unknown = sorted(set(options) - OPTION_KEYS)
+    if unknown:
+        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
+                         f"{sorted(OPTION_KEYS)}")
+    players = data.get("players", ["A", "B"])
+    if not isinstance(players, list):
+        raise ValueError("scenario.players must be a list of two names")
+    return cls(players=players, **options)
+
+
+def parse_event(item: Any, where: str) -> Event:
+    if not isinstance(item, dict):
+        raise ValueError(f"{where} must be an object with t, kind, a")
+    for key in ("t", "kind", "a"):
+        if key not in item:
+            raise ValueError(f"{where} is missing field {key!r}")
+    kind_name = str(item["kind"]).upper()
+    if kind_name not in EventKind.__members__:
+        raise ValueError(f"{where}.kind: unknown event kind {item['kind']!r}; kinds are "
+                         f"{[k.lower() for k in EventKind.__members__]}")
+    kind = EventKind[kind_name]
+    if kind == EventKind.COLLIDE and "b" not in item:
+        raise ValueError(f"{where}: a collide event needs 'b'")
+    if kind in (EventKind.POCKET, EventKind.RAIL, EventKind.LINE) and "feature" not in item:
+        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'feature' (the pocket, "
+                         "cushion or line name)")
+    try:
+        t = float(item["t"])
+        speed = float(item.get("speed", 0.0))
+        direction = int(item.get("direction", 0))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
+    b = item.get("b")
+    feature = item.get("feature")
+    return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),
+                 feature=None if feature is None else str(feature), speed=speed,
+                 direction=direction)
+
+
+def parse_layout(data: Any, where: str) -> Layout:
+    """A layout object (cuesim.tables.layout schema) or the short form {"cue": [x, y], ...}."""
+    if isinstance(data, dict) and "pieces" not in data:
+        pieces = []
+        for bid, xy in data.items():
+            if (not isinstance(xy, list | tuple) or len(xy) != 2
+                    or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                               for v in xy)):
+                raise ValueError(f"{where}.{bid} must be [x, y] in metres, got {xy!r}")
+            group = "cue" if bid == CUE else "ball"
+            pieces.append(Piece(str(bid), "ball", float(xy[0]), float(xy[1]), group))
+        try:
+            return Layout(POOL_TABLE, tuple(pieces))
+        except LayoutError as exc:
+            raise ValueError(f"{where}: {exc}") from exc
+    try:
+        return Layout.from_dict(data, source=where)
+    except LayoutError as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def parse_declaration(data: Any, where: str) -> Declaration:
+    if data is None:
+        return Declaration()
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = sorted(set(data) - DECLARATION_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are "
+                         f"{sorted(DECLARATION_KEYS)}")
+    values = dict(data)
+    for key in ("called_ball", "called_pocket", "choice"):
+        if values.get(key) is not None:
+            values[key] = str(values[key])
+    for key in ("frozen", "jammed"):
+        if not isinstance(values.get(key, {}), dict):
+            raise ValueError(f"{where}.{key} must be an object ball id -> name")
+        values[key] = {str(k): str(v) for k, v in values.get(key, {}).items()}
+    return Declaration(**values)
+
+
+def parse_shot(step: Any, where: str) -> PoolShot:
+    if not isinstance(step, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = sorted(set(step) - STEP_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
+    step = dict(step)
+    for alias, key in (("before", "initial"), ("after", "final")):
+        if alias in step:
+            if key in step:
+                raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
+            step[key] = step.pop(alias)
+    events_data = step.get("events", [])
+    if not isinstance(events_data, list):
+        raise ValueError(f"{where}.events must be a list")
+    events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
+    if events and "initial" not in step:
+        raise ValueError(f"{where}: missing field 'initial' (the layout before the shot)")
+    initial = parse_layout(step["initial"], f"{where}.initial") if "initial" in step else None
+    infractions = []
+    for k, item in enumerate(step.get("infractions", [])):
+        if not isinstance(item, dict):
+            raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
+        infractions.append(Infraction.from_dict(item))
+    decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    if "final" in step:
+        final = parse_layout(step["final"], f"{where}.final")
+    elif initial is not None:
+        gone = [e.a for e in events if e.kind == EventKind.POCKET]
+        gone += [p for i in infractions if i.code == "off_table" for p in i.pieces]
+        gone += list(decl.jammed)
+        final = initial.without(gone)
+    else:
+        final = None
+    return PoolShot(events, initial, final, decl, infractions)
+
+
+def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
+    if isinstance(step, dict) and step.get("request") is not None:
+        if step["request"] != "kitchen_spot" or not isinstance(game, StraightPool):
+            raise ValueError(f"{where}.request: only 'kitchen_spot' (14.1, 6.7.7) is known")
+        if "initial" not in step:
+            raise ValueError(f"{where}: a kitchen_spot request needs 'initial'")
+        out = game.request_kitchen_spot(parse_layout(step["initial"], f"{where}.initial"),
+                                        step.get("ball"))
+        game.state = out.state
+        return out
+    return game.play(parse_shot(step, where))
+
+
+def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """Rule on every step of a scenario; returns {"game", "steps": [outcome, ...], "state",
+    "layout"} (schema in README.md)."""
+    game = make_game(data)
+    if "steps" in data and "shot" in data:
+        raise ValueError("scenario: give either 'shot' or 'steps', not both")
+    if "steps" in data:
+        steps = data["steps"]
+        if not isinstance(steps, list):
+            raise ValueError("scenario.steps must be a list")
+        names = [f"steps[{k}]" for k in range(len(steps))]
+    elif "shot" in data:
+        steps, names = [data["shot"]], ["shot"]
+    elif TOP_SHOT_KEYS & set(data):
+        steps, names = [{k: data[k] for k in TOP_SHOT_KEYS if k in data}], ["scenario"]
+    else:
+        raise ValueError("scenario: missing field 'shot' or 'steps' (or a top-level "
+                         "'events' / 'before' single shot)")
+    outs = [run_step(game, s, n).to_dict() for s, n in zip(steps, names, strict=True)]
+    return {
+        "game": game.name,
+        "steps": outs,
+        "state": game.state.to_dict(),
+        "layout": outs[-1]["layout"] if outs else None,
+    }
+
+
+def load_scenario(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read scenario {path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"scenario {path} is not valid JSON (line {exc.lineno}: {exc.msg})") \
+            from exc
+
+
+def adjudicate_file(path: str | Path) -> dict[str, Any]:
+    """adjudicate_scenario on a JSON file (what `cuesim adjudicate FILE.json` will call)."""
+    return adjudicate_scenario(load_scenario(path))

@@ -1,0 +1,267 @@
+"""14.1 continuous, WPA section 6: a point per legally pocketed ball on a called shot (6.1, 6.5,
+6.7.1), the opening break and its -2 breaking violation with the opponent's options (6.6), the
+re-rack of 14 with the 15th ball and the cue ball moved by the table of 6.7.3 / 6.7.6,
+safeties (6.7.4), the 16-point deliberate interference (6.7.5), the ball-in-kitchen request
+(6.7.7), spotting (6.8, 6.9), the cue ball scratch (6.10), the one-point foul (6.11), three
+consecutive fouls (-18 in all, 6.12), negative scores (6.13), the game to `points_to`."""
+
+from __future__ import annotations
+
+from cuesim.rules.pool.base import PoolGame, effect
+from cuesim.rules.pool.facts import ShotFacts
+from cuesim.rules.pool.general import (
+    FOUL,
+    ball_group,
+    declared_violations,
+    first_hit_violation,
+    frozen_violation,
+    placement_violations,
+    rail_violation,
+    spot_into,
+    stroke_violations,
+)
+from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
+from cuesim.rules.ruling import Ruling, Violation
+from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.pool_spots import (
+    CENTER_SPOT,
+    FOOT_SPOT,
+    HEAD_SPOT,
+    HEAD_STRING_Y,
+    in_kitchen,
+    in_rack_area,
+    near_spot,
+    triangle_positions,
+)
+
+BREAKING_VIOLATION = 2  # 6.6
+FOUL_POINTS = 1  # 6.11
+DELIBERATE_POINTS = 16  # 6.7.5: 1 + 15
+THIRD_FOUL_EXTRA = 15  # 6.12: the third foul costs 1 + 15
+
+
+def rerack_positions(ball_ids: list[str], with_apex: bool) -> list[tuple[str, float, float]]:
+    """14.1 re-rack (6.7.3): the balls in a triangle whose apex is on the foot spot, the apex
+    left empty for 14 balls. The order inside the rack is free (6.4); this referee fills the
+    places row by row in ascending ball numbers."""
+    places = triangle_positions(5)
+    if not with_apex:
+        places = places[1:]
+    ids = sorted(ball_ids, key=int)
+    return [(b, x, y) for b, (x, y) in zip(ids, places, strict=False)]
+
+
+class StraightPool(PoolGame):
+    name = "straight_pool"
+    rack_name = "straight_pool"
+
+    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling) -> None:
+        """3.41 in 14.1: a one-point foul (6.11) charged to the offender; the shooter goes on
+        with the balls where they are."""
+        st.scores[offender] = st.scores.get(offender, 0) - FOUL_POINTS
+        ruling.points = {offender: -FOUL_POINTS}
+
+    # -- 6.7.7 ---------------------------------------------------------------------------
+    def request_kitchen_spot(self, layout: Layout, ball: str | None = None) -> Outcome:
+        """6.7.7: with cue ball in hand behind the head string and every object ball in the
+        kitchen, the shooter may have the ball nearest the head string spotted on the foot
+        spot (he picks among equally near balls with `ball`)."""
+        st = self.state.copy()
+        if st.ball_in_hand != "kitchen":
+            raise ValueError("6.7.7 applies only with cue ball in hand behind the head string")
+        balls = [p for p in layout.pieces if p.id != CUE]
+        if not balls or not all(in_kitchen(p.y) for p in balls):
+            raise ValueError("6.7.7 applies only when every object ball is behind the head "
+                             "string")
+        best = max(p.y for p in balls)
+        nearest = sorted(p.id for p in balls if HEAD_STRING_Y - p.y <= HEAD_STRING_Y - best
+                         + 1e-9)
+        if ball is None:
+            if len(nearest) > 1:
+                raise ValueError(f"balls {nearest} are equally near the head string: name the "
+                                 "one to spot")
+            ball = nearest[0]
+        elif ball not in nearest:
+            raise ValueError(f"ball {ball!r} is not the nearest to the head string ({nearest})")
+        new, spotted = spot_into(layout.without([ball, CUE]), [ball], "WPA 6.7.7")
+        ruling = Ruling(legal=True, next_player=st.shooter, placement="kitchen",
+                        spotted=spotted)
+        ruling.notes.append(f"Ball {ball} spotted on request (WPA 6.7.7)")
+        return Outcome(ruling, st, layout=new, spotted=spotted)
+
+    # -- the rules ------------------------------------------------------------------------
+    def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
+        shooter, other = st.shooter, st.opponent()
+        decl = shot.declaration
+        ruling = Ruling(legal=True)
+        ruling.violations += declared_violations(shot.infractions, st, shooter)
+        ruling.violations += placement_violations(st, shot.initial, facts)
+        ruling.violations += stroke_violations(facts)
+        if self._apply_match_violations(st, shooter, shot, ruling):
+            ruling.legal = False
+            return self._outcome(st, shooter, shot, facts, ruling)
+        breaking = st.phase == "break"
+        st.phase = "play"
+        called = decl.called_ball
+        called_made = (called is not None and not decl.safety
+                       and decl.called_pocket is not None
+                       and facts.pocket_of(called) == decl.called_pocket)
+        deliberate = any(i.code == "deliberate_interference" for i in shot.infractions)
+        if facts.objects_off_table:
+            ruling.violations.append(Violation("WPA 6.9", "object ball(s) off the table: foul; "
+                                               "they are spotted", FOUL))
+        break_ok = True
+        if breaking:
+            driven = facts.balls_to_rail()
+            cue_rail = CUE in facts.rail_after_contact()
+            break_ok = bool(facts.first_hits) and (called_made or (cue_rail and len(driven) >= 2))
+        else:
+            ruling.violations += first_hit_violation(facts, set(self.ball_ids) - {CUE},
+                                                     "WPA 6.7.2", "an object ball")
+            fz = frozen_violation(facts, decl.frozen, shot.initial)
+            ruling.violations += fz if fz is not None else rail_violation(facts, "WPA 6.7.2")
+        spot_all = list(facts.object_pocketed) + facts.objects_off_table
+
+        if deliberate:
+            ruling.legal = False
+            self._penalize(st, shooter, DELIBERATE_POINTS, ruling)
+            ruling.notes.append("Deliberate interference: 16 points (WPA 6.7.5)")
+            st.ball_in_hand = None
+            self._offer(st, ruling, other, "WPA 6.7.5", {
+                "accept": effect(other, "kitchen"),
+                "rerack": effect(shooter, rerack=True),
+            })
+            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
+                                 article="WPA 6.8")
+        if not break_ok:
+            ruling.legal = False
+            ruling.violations.append(Violation(
+                "WPA 6.6", "breaking violation: no called ball made, and not the cue ball to a "
+                "cushion after the contact plus two object balls to a cushion", FOUL))
+            self._penalize(st, shooter, BREAKING_VIOLATION, ruling)
+            ruling.notes.append("Breaking violations do not count as consecutive fouls "
+                                "(WPA 6.6)")
+            st.ball_in_hand = None
+            self._offer(st, ruling, other, "WPA 6.6", {
+                "accept": effect(other, "kitchen" if facts.scratch else None),
+                "rerack": effect(shooter, rerack=True),
+            })
+            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
+                                 article="WPA 6.8")
+        if ruling.violations:
+            ruling.legal = False
+            n = self._count_foul(st, shooter, ruling, "WPA 6.12")
+            st.ball_in_hand = "kitchen" if facts.scratch else None  # 6.10, 6.11
+            if n >= 3:
+                self._penalize(st, shooter, FOUL_POINTS + THIRD_FOUL_EXTRA, ruling)
+                ruling.violations.append(Violation("WPA 6.12", "third consecutive foul: 1 + 15 "
+                                                   "points", FOUL))
+                self._clear_fouls(st, shooter)
+                self._offer(st, ruling, other, "WPA 6.12", {
+                    "accept": effect(other, st.ball_in_hand),
+                    "rerack": effect(shooter, rerack=True),
+                })
+                st.ball_in_hand = None
+            else:
+                self._penalize(st, shooter, FOUL_POINTS, ruling)
+                st.shooter = other
+            if facts.object_pocketed:
+                ruling.notes.append("Balls pocketed on a foul are spotted (WPA 6.13)")
+            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
+                                 article="WPA 6.13")
+        self._clear_fouls(st, shooter)
+        st.ball_in_hand = None
+        if decl.safety:
+            ruling.notes.append("Safety: the inning ends; pocketed balls are spotted "
+                                "(WPA 6.7.4)")
+            st.shooter = other
+            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
+                                 article="WPA 6.7.4")
+        if not called_made:
+            if facts.object_pocketed:
+                ruling.notes.append("No called ball made: pocketed balls are spotted, no "
+                                    "penalty (WPA 6.8)")
+            st.shooter = other
+            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
+                                 article="WPA 6.8")
+        n = len(facts.object_pocketed)
+        st.scores[shooter] = st.scores.get(shooter, 0) + n
+        ruling.points = {shooter: n}
+        ruling.notes.append(f"{n} point(s) for {shooter} (WPA 6.5, 6.7.1)")
+        if st.scores[shooter] >= st.points_to:
+            ruling.notes.append(f"{shooter} reaches {st.points_to} points (WPA 6.1)")
+            st.frames_won[shooter] = st.frames_won.get(shooter, 0) + 1
+            st.last_frame_winner = shooter
+            self._match_over(st, shooter, ruling)
+            return self._outcome(st, shooter, shot, facts, ruling)
+        out = self._outcome(st, shooter, shot, facts, ruling)
+        return self._maybe_rerack(out)
+
+    def _penalize(self, st: PoolState, player: str, points: int, ruling: Ruling) -> None:
+        st.scores[player] = st.scores.get(player, 0) - points  # 6.13: may go negative
+        ruling.points = {player: -points}
+
+    # -- 6.7.3 / 6.7.6 -------------------------------------------------------------------
+    def _maybe_rerack(self, out: Outcome) -> Outcome:
+        layout = out.layout
+        if layout is None:
+            return out
+        left = [p for p in layout.pieces if p.id != CUE]
+        if len(left) > 1:
+            return out
+        st, ruling = out.state, out.ruling
+        fifteenth = left[0] if left else None
+        cue = layout.get(CUE) if CUE in layout.ids() else None
+        cue_in_rack = cue is not None and in_rack_area(cue.x, cue.y)
+        cue_on_head = cue is not None and near_spot(cue.x, cue.y, HEAD_SPOT)
+        move_15: tuple[float, float] | None = None
+        move_cue: tuple[float, float] | str | None = None
+        full = fifteenth is None
+        if fifteenth is None:
+            if cue_in_rack:
+                move_cue = "kitchen"
+        elif in_rack_area(fifteenth.x, fifteenth.y):
+            if cue_in_rack:
+                move_15, move_cue, full = FOOT_SPOT, "kitchen", True
+            elif cue_on_head:
+                move_15 = CENTER_SPOT
+            else:
+                move_15 = HEAD_SPOT
+        elif cue_in_rack:
+            if near_spot(fifteenth.x, fifteenth.y, HEAD_SPOT):
+                move_cue = CENTER_SPOT
+            elif in_kitchen(fifteenth.y):
+                move_cue = HEAD_SPOT
+            else:
+                move_cue = "kitchen"
+        racked = [b for b in self.ball_ids if b != CUE]
+        if fifteenth is not None and not full:
+            racked.remove(fifteenth.id)
+        new = layout.without(racked)
+        spotted = []
+        if fifteenth is not None and move_15 is not None:
+            new = new.without([fifteenth.id])
+            if not full:
+                new = new.with_piece(Piece(fifteenth.id, "ball", *move_15,
+                                           ball_group(fifteenth.id)))
+                spotted.append({"id": fifteenth.id, "x": move_15[0], "y": move_15[1],
+                                "article": "WPA 6.7.6"})
+        for bid, x, y in rerack_positions(racked if not full else
+                                          [b for b in self.ball_ids if b != CUE],
+                                          with_apex=full):
+            new = new.with_piece(Piece(bid, "ball", x, y, ball_group(bid)))
+        if move_cue == "kitchen":
+            new = new.without([CUE])
+            st.ball_in_hand = "kitchen"
+            ruling.placement = "kitchen"
+        elif move_cue is not None:
+            new = new.moved(CUE, *move_cue)
+            spotted.append({"id": CUE, "x": move_cue[0], "y": move_cue[1],
+                            "article": "WPA 6.7.6"})
+        what = "15 balls" if full else "14 balls"
+        ruling.notes.append(f"Re-rack of {what}; the shooter continues (WPA 6.7.3, 6.7.6)")
+        ruling.spotted = ruling.spotted + spotted
+        out.state = st.copy()
+        out.layout = new
+        out.spotted = ruling.spotted
+        return out

@@ -1,0 +1,197 @@
+"""Pool table marks the WPA referee needs: the strings, the spots, the rack outlines and ball
+spotting on the long string (WPA 3.32).
+
+Sources: WPA Equipment Specifications (9-ft table, balls) and the WPA rulebook
+`pool_wpa_ru.txt` (1.5 table markings, 3.16 head string, 3.32 spotting, 4.3 / 5.2 / 6.4 racks).
+Frame: metres, origin at the corner of the playing surface at the head rail on the left of a
+player standing behind the head rail; x to his right (across the table), y from the head rail
+toward the foot rail. Positions are ball centres; WPA 3.12 places a ball where its base
+(= its centre, seen from above) rests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+# --- Table and balls (WPA Equipment Specifications) -----------------------------------------
+PLAYING_LENGTH = 2.540  # m, 9-ft table playing surface 100 in (254 cm) between cushion noses
+PLAYING_WIDTH = 1.270  # m, 50 in (127 cm); the surface is twice as long as wide
+BALL_DIAMETER = 0.05715  # m, 2 1/4 in (57.15 mm), WPA ball specification
+BALL_RADIUS = BALL_DIAMETER / 2
+
+# --- Strings and spots (WPA Equipment Specifications; rulebook 1.5, 3.16) --------------------
+# The head string joins the second diamonds from the head rail: a quarter of the length.
+HEAD_STRING_Y = PLAYING_LENGTH / 4  # m (0.635)
+HEAD_SPOT = (PLAYING_WIDTH / 2, PLAYING_LENGTH / 4)  # middle of the head string
+CENTER_SPOT = (PLAYING_WIDTH / 2, PLAYING_LENGTH / 2)  # middle of the table
+# The foot spot is the middle of the foot string (second diamonds from the foot rail).
+FOOT_SPOT = (PLAYING_WIDTH / 2, 3 * PLAYING_LENGTH / 4)  # (0.635, 1.905)
+# The long string runs along the middle of the table from the foot spot to the foot rail
+# (1.5 (2), 3.32); its extension "in front of" the foot spot runs toward the centre spot.
+LONG_STRING_X = PLAYING_WIDTH / 2
+
+# --- Tolerances (choices of this referee, not WPA numbers) ---------------------------------
+FROZEN_TOLERANCE = 1.0e-4  # m: two balls (or a ball and a cushion) closer than this are frozen
+SPOT_GAP_TO_CUE = 1.0e-3  # m: 3.32 spots "as close as possible but not frozen" to the cue ball
+SIMULTANEOUS_S = 1.0e-6  # s: contacts this close in time are "simultaneous" (2.10, 1.16.4)
+
+# --- Pockets, cushions and sensor lines: the names the event log uses ----------------------
+POCKETS: dict[str, tuple[float, float]] = {
+    "head_left": (0.0, 0.0),
+    "head_right": (PLAYING_WIDTH, 0.0),
+    "side_left": (0.0, PLAYING_LENGTH / 2),
+    "side_right": (PLAYING_WIDTH, PLAYING_LENGTH / 2),
+    "foot_left": (0.0, PLAYING_LENGTH),
+    "foot_right": (PLAYING_WIDTH, PLAYING_LENGTH),
+}
+# The six cushions, each attached to one of the four rails of the table (3.38 counts rails).
+CUSHION_RAIL: dict[str, str] = {
+    "head_rail": "head",
+    "foot_rail": "foot",
+    "left_head_rail": "left",
+    "left_foot_rail": "left",
+    "right_head_rail": "right",
+    "right_foot_rail": "right",
+}
+HEAD_STRING_LINE = "head_string"  # LINE sensor at y = HEAD_STRING_Y; +1 = toward the foot rail
+LONG_STRING_LINE = "long_string"  # LINE sensor at x = LONG_STRING_X (lag 3.6 (a))
+
+
+def rail_of(cushion: str) -> str:
+    """The table rail ('head', 'foot', 'left', 'right') a cushion (or jaw) belongs to.
+
+    Known cushion names map through CUSHION_RAIL; other names are read by their prefix
+    ('left_...', 'foot_...'); a name with no known prefix is its own rail."""
+    if cushion in CUSHION_RAIL:
+        return CUSHION_RAIL[cushion]
+    for side in ("head", "foot", "left", "right"):
+        if cushion.startswith(side):
+            return side
+    return cushion
+
+
+def rail_distance(x: float, y: float) -> dict[str, float]:
+    """Distance from a ball centre to each rail's cushion nose line (m)."""
+    return {"head": y, "foot": PLAYING_LENGTH - y, "left": x, "right": PLAYING_WIDTH - x}
+
+
+def in_kitchen(y: float) -> bool:
+    """Behind the head string (the kitchen). The string itself is not part of it (3.16)."""
+    return y < HEAD_STRING_Y
+
+
+def near_spot(x: float, y: float, spot: tuple[float, float]) -> bool:
+    """A ball here would be in the way of a ball placed on `spot` (they would overlap)."""
+    return math.hypot(x - spot[0], y - spot[1]) < BALL_DIAMETER - FROZEN_TOLERANCE
+
+
+def frozen(x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Two balls touching (within FROZEN_TOLERANCE)."""
+    return math.hypot(x1 - x0, y1 - y0) <= BALL_DIAMETER + FROZEN_TOLERANCE
+
+
+# --- Racks (3.2, 4.3, 5.2, 6.4) -----------------------------------------------------------
+ROW_PITCH = BALL_DIAMETER * math.sqrt(3) / 2  # distance between rows of touching balls
+
+
+def triangle_positions(rows: int = 5) -> list[tuple[float, float]]:
+    """Centres of a tight triangle rack with the apex ball on the foot spot (3.2), row by row
+    toward the foot rail, left to right within a row."""
+    fx, fy = FOOT_SPOT
+    out = []
+    for k in range(rows):
+        for j in range(k + 1):
+            out.append((fx + (j - k / 2) * BALL_DIAMETER, fy + k * ROW_PITCH))
+    return out
+
+
+def diamond_positions() -> list[tuple[float, float]]:
+    """Centres of the 9-ball diamond (5.2): rows of 1, 2, 3, 2, 1 with the apex on the foot
+    spot; index 0 is the apex (the 1) and index 4 the centre (the 9)."""
+    fx, fy = FOOT_SPOT
+    out = []
+    for k, n in enumerate((1, 2, 3, 2, 1)):
+        for j in range(n):
+            out.append((fx + (j - (n - 1) / 2) * BALL_DIAMETER, fy + k * ROW_PITCH))
+    return out
+
+
+def _triangle_edges() -> list[tuple[float, float, float]]:
+    """Outward half-planes (nx, ny, c) of the triangle of centres of a 15-ball rack."""
+    pts = triangle_positions(5)
+    apex, left, right = pts[0], pts[10], pts[14]
+    corners = [apex, right, left]
+    cx = sum(p[0] for p in corners) / 3
+    cy = sum(p[1] for p in corners) / 3
+    edges = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        nx, ny = y1 - y0, -(x1 - x0)
+        norm = math.hypot(nx, ny)
+        nx, ny = nx / norm, ny / norm
+        if nx * (cx - x0) + ny * (cy - y0) > 0:  # make the normal point outward
+            nx, ny = -nx, -ny
+        edges.append((nx, ny, nx * x0 + ny * y0))
+    return edges
+
+
+_RACK_EDGES = _triangle_edges()
+
+
+def in_rack_area(x: float, y: float) -> bool:
+    """The ball would be in the way of a 15-ball triangle lowered onto the table (6.7.3,
+    6.7.6): its disc reaches into the triangle of the rack's outer ball outlines, taken as the
+    triangle of centres pushed out by one ball radius on every side (sharp corners)."""
+    worst = max(nx * x + ny * y - c for nx, ny, c in _RACK_EDGES)
+    return worst < BALL_DIAMETER - FROZEN_TOLERANCE
+
+
+# --- Spotting balls on the long string (3.32) -----------------------------------------------
+def _clear(y: float, others: Sequence[tuple[str, float, float]], cue_id: str) -> bool:
+    for oid, ox, oy in others:
+        gap = BALL_DIAMETER + (SPOT_GAP_TO_CUE if oid == cue_id else 0.0)
+        if math.hypot(ox - LONG_STRING_X, oy - y) < gap - 1e-9:
+            return False
+    return True
+
+
+def _candidates(others: Sequence[tuple[str, float, float]], cue_id: str) -> list[float]:
+    ys = [FOOT_SPOT[1]]
+    for oid, ox, oy in others:
+        gap = BALL_DIAMETER + (SPOT_GAP_TO_CUE if oid == cue_id else 0.0)
+        dx = abs(ox - LONG_STRING_X)
+        if dx < gap:
+            h = math.sqrt(gap * gap - dx * dx)
+            ys += [oy + h, oy - h]
+    return ys
+
+
+def spot_balls(ball_ids: Iterable[str], others: Iterable[tuple[str, float, float]],
+               cue_id: str = "cue") -> list[tuple[str, float, float]]:
+    """Places balls on the long string by 3.32 and returns (id, x, y) for each.
+
+    Lowest number first; the first free place nearest the foot spot on the long string
+    toward the foot rail, frozen against object balls in the way but kept SPOT_GAP_TO_CUE
+    off the cue ball; when the long string behind the foot spot has no room, the ball goes
+    on its extension in front of the foot spot, as near the foot spot as possible (so the
+    lowest number ends nearest the foot spot). `others` are the balls at rest on the table."""
+    placed: list[tuple[str, float, float]] = []
+    table = list(others)
+    max_y = PLAYING_LENGTH - BALL_RADIUS
+    min_y = BALL_RADIUS
+    for bid in sorted(ball_ids, key=_ball_order):
+        cands = _candidates(table, cue_id)
+        behind = sorted(y for y in cands if FOOT_SPOT[1] - 1e-12 <= y <= max_y)
+        front = sorted((y for y in cands if min_y <= y < FOOT_SPOT[1]), reverse=True)
+        y_spot = next((y for y in behind if _clear(y, table, cue_id)), None)
+        if y_spot is None:
+            y_spot = next((y for y in front if _clear(y, table, cue_id)), None)
+        if y_spot is None:
+            raise ValueError(f"no room on the long string to spot ball {bid!r}")
+        placed.append((bid, LONG_STRING_X, y_spot))
+        table.append((bid, LONG_STRING_X, y_spot))
+    return placed
+
+
+def _ball_order(ball_id: str) -> tuple[int, str]:
+    return (int(ball_id), ball_id) if ball_id.isdigit() else (10**6, ball_id)

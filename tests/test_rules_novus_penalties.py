@@ -1,0 +1,236 @@
+"""Novus 12 and 17.3-17.7 (placing penalty pucks, debt, pucks off the table), 18.1 (loss of
+turn) and the declared infractions of 17.1, 18.1 and 16.1."""
+
+from __future__ import annotations
+
+from cuesim.rules.novus.placement import circle_spot, rail_spot
+from cuesim.tables.layout import Layout
+from tests.novus_util import (
+    articles,
+    drop,
+    hit,
+    layout,
+    line,
+    moved,
+    pocket,
+    puck,
+    row,
+    rule,
+    striker,
+)
+
+RED = [puck("red1", 0.30, 0.70), puck("red2", 0.70, 0.70)]
+BLACK = [puck("black1", 0.40, 0.30), puck("black2", 0.60, 0.30)]
+BASE = [striker(), *RED, *BLACK]
+MISS: list = []
+
+
+def spotted(out, article="novus 17.3"):
+    return [(s["id"], round(s["x"], 4), round(s["y"], 4)) for s in out["ruling"]["spotted"]
+            if s["article"] == article]
+
+
+def test_17_3_penalty_puck_on_middle_line_against_opponent_rail():
+    """novus 17.3: on the middle line against the opponent's rail."""
+    out = rule(BASE, BASE, MISS)
+    assert spotted(out) == [("red3", 0.5, 0.985)]
+
+
+def test_17_3_middle_taken_nearest_free_place_without_moving_pucks():
+    """novus 17.3: the middle is taken: as near to it as possible, touching the blocker."""
+    before = [*BASE, puck("black3", 0.51, 0.985)]
+    out = rule(before, before, MISS)
+    assert spotted(out) == [("red3", 0.48, 0.985)]
+
+
+def test_17_3_tie_goes_to_the_side_with_fewer_of_the_players_pucks():
+    """novus 17.3: equal distance: the side with fewer of the penalised player's pucks."""
+    before = [*BASE, puck("black3", 0.5, 0.985), puck("red3", 0.3, 0.95)]
+    out = rule(before, before, MISS)
+    assert spotted(out) == [("red4", 0.53, 0.985)]
+
+
+def test_17_3_tie_then_fewer_pucks_then_shot_side():
+    """novus 17.3: then the side with fewer pucks in all, then the side the shot came from."""
+    before = [*BASE, puck("black3", 0.5, 0.985), puck("black4", 0.7, 0.95)]
+    assert spotted(rule(before, before, MISS)) == [("red3", 0.47, 0.985)]
+    before = [striker(0.3), *RED, *BLACK, puck("black3", 0.5, 0.985)]
+    assert spotted(rule(before, before, MISS)) == [("red3", 0.47, 0.985)]
+    before = [striker(0.7), *RED, *BLACK, puck("black3", 0.5, 0.985)]
+    assert spotted(rule(before, before, MISS)) == [("red3", 0.53, 0.985)]
+
+
+def test_17_3_several_at_once_first_in_the_middle():
+    """novus 17.3, 17.6: several penalty pucks (debt too): the first in the middle."""
+    out = rule(BASE, BASE, MISS, state={"debt": {"red": 2}})
+    xs = sorted(x for _, x, _ in spotted(out))
+    assert xs == [0.47, 0.5, 0.53] and out["state"]["debt"]["red"] == 0
+
+
+def test_17_3_rail_spot_full_rail_returns_none():
+    """novus 17.6: no free place on the rail: the puck stays as debt."""
+    full = Layout.from_dict(layout(*[puck(f"b{k}", 0.11 + 0.03 * k, 0.985, "black")
+                                     for k in range(27)]))
+    assert rail_spot(full, "north", "red", None) is None
+
+
+def test_17_4_all_eight_on_the_table_penalty_becomes_debt():
+    """novus 17.4: all eight on the table: no puck placed, one owed."""
+    before = [striker(), *row("red", 0.7), *BLACK]
+    out = rule(before, before, MISS)
+    assert spotted(out) == [] and out["state"]["debt"]["red"] == 1
+
+
+def test_17_4_forgotten_penalty_puck_annuls_debt():
+    """novus 17.4: a penalty puck forgotten is not placed later: the debt is annulled."""
+    out = rule(BASE, None, state={"debt": {"red": 2}},
+               infractions=[{"code": "penalty_forgotten", "player": "A"}])
+    assert out["state"]["debt"]["red"] == 0
+
+
+def test_17_5_debt_placed_at_once_when_all_pocketed_in_a_series():
+    """novus 17.5: the last puck pocketed without losing the turn: debt placed, play on."""
+    before = [striker(), puck("red1", 0.3, 0.7), *BLACK]
+    after = drop(before, "red1")
+    out = rule(before, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+               state={"debt": {"red": 1}, "series": {"A": 3}})
+    assert not out["ruling"]["frame_over"] and not out["ruling"]["turn_passes"]
+    assert len(spotted(out)) == 1 and out["state"]["debt"]["red"] == 0
+
+
+def test_17_6_debt_placed_as_far_as_free_pucks_allow():
+    """novus 17.6: 7 on the table, penalty + 2 debt: one placed, two owed."""
+    before = [striker(), *row("red", 0.7, n=7), *BLACK]
+    out = rule(before, before, MISS, state={"debt": {"red": 2}})
+    assert len(spotted(out)) == 1 and out["state"]["debt"]["red"] == 2
+
+
+def test_12_own_puck_off_the_table_to_the_centre_of_the_circle():
+    """novus 12, 17.7, 18.1.в: an own puck over the rail goes to the circle centre; no penalty
+    puck; the turn passes."""
+    out = rule(BASE, BASE, [hit(0.1, "red1")],
+               infractions=[{"code": "puck_off_table", "pieces": ["red1"], "note": "west"}])
+    assert spotted(out, "novus 17.7") == [("red1", 0.5, 0.5)]
+    assert articles(out) == ["novus 18.1.в"] and out["ruling"]["turn_passes"]
+
+
+def test_12_circle_centre_taken_goes_to_border_on_exit_side_then_clockwise():
+    """novus 12: centre taken: inside the circle touching its border toward the exit rail;
+    taken too: the next free place clockwise."""
+    lay = Layout.from_dict(layout(puck("black9", 0.5, 0.5)))
+    assert circle_spot(lay, "north") == (0.5, 0.5 + 0.11)
+    lay = Layout.from_dict(layout(puck("black9", 0.5, 0.5), puck("black8", 0.5, 0.61)))
+    x, y = circle_spot(lay, "north")
+    assert x > 0.5 and y < 0.61  # clockwise from north is toward east
+
+
+def test_17_1_r_opponent_puck_driven_off_by_punishable_shot_is_put_back():
+    """novus 17.1.р: the opponent's puck goes back and a penalty puck is placed."""
+    after = moved(BASE, "black1", 0.2, 0.1)
+    out = rule(BASE, after, [hit(0.1, "black1")],
+               infractions=[{"code": "puck_off_table", "pieces": ["black1"]}])
+    assert "novus 17.1.р" in articles(out)
+    assert spotted(out, "novus 17.1.р") == [("black1", 0.4, 0.3)]
+    assert len(spotted(out)) == 1
+
+
+def test_18_1_b_opponent_puck_pocketed_with_own():
+    """novus 18.1.б: own and opponent's puck pocketed: turn lost, no penalty puck."""
+    after = drop(BASE, "red1", "black2")
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1"), pocket(0.4, "black2")])
+    assert articles(out) == ["novus 18.1.б"] and out["ruling"]["turn_passes"]
+    assert spotted(out) == []
+
+
+def test_18_1_d_return_over_own_zone_line_without_dark_pucks():
+    """novus 18.1.д: no dark pucks and the striker came back over the own zone line."""
+    after = drop(BASE, "red1")
+    events = [line(0.01, "zone_south", 1), hit(0.1, "red1"), pocket(0.3, "red1"),
+              line(0.5, "zone_south", -1)]
+    out = rule(BASE, after, events)
+    assert articles(out) == ["novus 18.1.д"] and out["ruling"]["turn_passes"]
+
+
+def test_18_1_d_return_allowed_with_a_dark_puck():
+    """novus 18.1.д: the player has a dark puck: the return is allowed."""
+    before = [*BASE, puck("red3", 0.8, 0.1)]
+    after = drop(before, "red1")
+    events = [line(0.01, "zone_south", 1), hit(0.1, "red1"), pocket(0.3, "red1"),
+              line(0.5, "zone_south", -1)]
+    out = rule(before, after, events)
+    assert out["ruling"]["legal"] and not out["ruling"]["turn_passes"]
+
+
+def test_17_1_declared_infractions_penalty_puck():
+    """novus 17.1.д/ж/к/л/м/н/о/с/т/у: declared, each costs a penalty puck and the turn."""
+    for code, letter in [("striker_off_table", "д"), ("refused_shot", "ж"),
+                         ("double_hit", "к"), ("striker_touched_puck_placing", "л"),
+                         ("took_striker_early", "м"), ("touched_moving", "н"),
+                         ("touched_puck", "о"), ("striker_broken", "с"), ("time_30s", "т"),
+                         ("not_tip", "у")]:
+        after = drop(BASE, "red1")
+        out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+                   infractions=[{"code": code}])
+        assert f"novus 17.1.{letter}" in articles(out), code
+        assert out["ruling"]["turn_passes"] and len(spotted(out)) == 1, code
+
+
+def test_18_1_declared_loss_of_turn_without_penalty():
+    """novus 18.1.е/ж/з: declared, the turn passes without a penalty puck."""
+    for code, letter in [("out_of_zone", "е"), ("time_5s", "ж"), ("striker_placed_early", "з")]:
+        after = drop(BASE, "red1")
+        out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+                   infractions=[{"code": code}])
+        assert articles(out) == [f"novus 18.1.{letter}"] and out["ruling"]["turn_passes"]
+        assert spotted(out) == []
+
+
+def test_16_1_declared_loss_of_set():
+    """novus 16.1.б/в/д/е/к/л/м: declared, the set is lost."""
+    for code, letter in [("shook_table", "б"), ("deliberate_violation", "в"),
+                         ("moved_pucks", "д"), ("picked_up_puck", "е"),
+                         ("changed_equipment", "к"), ("absent_between_sets", "л"),
+                         ("touched_moving_deliberately", "м")]:
+        out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": code}])
+        assert f"novus 16.1.{letter}" in articles(out), code
+        assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
+
+
+def test_16_1_d_touching_two_pucks_while_placing_loses_the_set():
+    """novus 16.1.д vs 17.1.о: two or more pucks moved without a shot lose the set."""
+    out = rule(BASE, None, state={"sets": 3},
+               infractions=[{"code": "touched_puck", "pieces": ["red1", "red2"]}])
+    assert articles(out) == ["novus 16.1.д"] and out["ruling"]["winner"] == "B"
+
+
+def test_16_1_zh_shot_out_of_turn_and_late_notice():
+    """novus 16.1.ж: a shot out of turn loses the set, unless noticed after the next shot."""
+    out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": "shot_out_of_turn"}])
+    assert articles(out) == ["novus 16.1.ж"] and out["ruling"]["frame_over"]
+    out = rule(BASE, None, state={"sets": 3},
+               infractions=[{"code": "shot_out_of_turn", "note": "late"}])
+    assert not out["ruling"]["frame_over"]
+
+
+def test_17_1_p_violation_while_opponent_has_the_turn():
+    """novus 17.1.п: B touches a puck during A's series: A keeps shooting; when A's series
+    ends B's penalty puck is placed and B misses his turn."""
+    after = drop(BASE, "red1")
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+               infractions=[{"code": "touched_puck", "player": "B"}])
+    assert "novus 17.1.п" in articles(out) and not out["ruling"]["turn_passes"]
+    assert out["state"]["pending"][0]["player"] == "B"
+    out = rule(BASE, BASE, MISS, state={"pending": [{"player": "B", "article": "novus 17.1.п"}]})
+    assert out["ruling"]["next_player"] == "A"  # B misses his turn
+    ids = [s[0] for s in spotted(out)]
+    assert "black3" in ids and "red3" in ids
+
+
+def test_12_illegal_striker_placement_is_refused():
+    """novus 12: the striker outside the own zone strip, or touching a puck: refused."""
+    before = [striker(0.5, 0.2), *RED, *BLACK]
+    out = rule(before, before, MISS)
+    assert articles(out) == ["novus 12"] and out["ruling"]["next_player"] == "A"
+    assert not out["ruling"]["turn_passes"]
+    before = [striker(0.5, 0.07), puck("red1", 0.5, 0.10725), *BLACK]  # touching
+    assert articles(rule(before, before, MISS)) == ["novus 12"]

@@ -1,0 +1,287 @@
+"""8-ball, WPA section 4, article by article on hand-written event logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuesim.rules.pool import EightBall
+from cuesim.tables.pool_spots import FOOT_SPOT
+from tests.pool_util import (
+    KITCHEN_CUE,
+    articles,
+    cross,
+    foul,
+    hit,
+    pocket,
+    rack_positions,
+    rail,
+    shot,
+    spread,
+    strike,
+)
+
+ALL = [str(n) for n in range(1, 16)]
+
+
+def in_play(groups=None, shooter="Ann") -> EightBall:
+    g = EightBall(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand, g.state.shooter = "play", None, shooter
+    if groups:
+        g.state.groups = dict(groups)
+    return g
+
+
+ANN_SOLIDS = {"Ann": "solids", "Bob": "stripes"}
+
+
+def break_shot(extra, ids=ALL):
+    pos = {"cue": KITCHEN_CUE, **rack_positions(ids)}
+    return [strike(), cross(0.2), hit(0.5, "1"), *extra], pos
+
+
+def four_rails(t=1.0):
+    return [rail(t, b, "foot_rail") for b in ("2", "3", "4", "5")]
+
+
+# --- the break -----------------------------------------------------------------------------
+def test_4_5_legal_break_four_balls_to_rail_turn_passes_table_open():
+    ev, pos = break_shot(four_rails())
+    out = EightBall(players=("Ann", "Bob")).play(shot(ev, pos))
+    assert out.ruling.legal and out.ruling.turn_passes
+    assert out.state.groups == {} and out.state.phase == "play"
+
+
+def test_4_2_breaker_continues_after_pocketing_a_ball():
+    ev, pos = break_shot([pocket(1.0, "3")])
+    out = EightBall(players=("Ann", "Bob")).play(shot(ev, pos))
+    assert out.ruling.legal and not out.ruling.turn_passes
+    assert out.state.groups == {}  # 4.10: no group chosen on the break
+
+
+def test_4_5_illegal_break_opponent_options():
+    ev, pos = break_shot([rail(1.0, "2"), rail(1.1, "3")])
+    g = EightBall(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos))
+    assert "WPA 4.5" in articles(out)
+    assert out.state.pending["player"] == "Bob"
+    assert set(out.state.pending["options"]) == {"accept", "rerack_and_break",
+                                                 "rerack_opponent_breaks"}
+    out = g.choose("rerack_opponent_breaks")
+    assert out.rack == "eight_ball"
+    assert g.state.shooter == "Ann" and g.state.phase == "break"
+    assert g.state.ball_in_hand == "kitchen"
+
+
+def test_4_5_accept_illegal_break_plays_from_where_the_cue_ball_lies():
+    ev, pos = break_shot([rail(1.0, "2")])
+    g = EightBall(players=("Ann", "Bob"))
+    g.play(shot(ev, pos))
+    out = g.choose("accept")
+    assert g.state.shooter == "Bob" and g.state.ball_in_hand is None
+    assert out.ruling.next_player == "Bob"
+
+
+def test_4_6_scratch_on_legal_break():
+    ev, pos = break_shot([pocket(1.0, "3"), pocket(1.2, "cue")])
+    out = EightBall(players=("Ann", "Bob")).play(shot(ev, pos))
+    assert "WPA 3.20" in articles(out)
+    assert out.state.shooter == "Bob" and out.state.ball_in_hand == "kitchen"
+    assert out.state.groups == {} and "3" not in out.layout.ids()
+
+
+def test_4_7_object_ball_off_table_on_break_options():
+    ev, pos = break_shot(four_rails())
+    out = EightBall(players=("Ann", "Bob")).play(
+        shot(ev, pos, infractions=[foul("off_table", "12")]))
+    assert "WPA 4.7" in articles(out)
+    assert set(out.state.pending["options"]) == {"accept", "kitchen"}
+    assert "12" not in out.layout.ids()  # 4.17: not spotted
+
+
+def test_4_8_eight_on_the_break_breaker_chooses():
+    ev, pos = break_shot([pocket(1.0, "8")])
+    g = EightBall(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos))
+    assert out.state.pending["player"] == "Ann"
+    assert out.layout.get("8").y == pytest.approx(FOOT_SPOT[1])
+    g.choose("spot_eight")
+    assert g.state.shooter == "Ann" and g.state.ball_in_hand is None
+
+
+def test_4_8_eight_and_scratch_on_the_break_incoming_chooses():
+    ev, pos = break_shot([pocket(1.0, "8"), pocket(1.1, "cue")])
+    g = EightBall(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos))
+    assert out.state.pending["player"] == "Bob"
+    assert not out.ruling.frame_over
+    g.choose("spot_eight")
+    assert g.state.shooter == "Bob" and g.state.ball_in_hand == "kitchen"
+
+
+def test_3_9_break_cue_ball_interference_foul_and_options():
+    ev, pos = break_shot(four_rails())
+    out = EightBall(players=("Ann", "Bob")).play(
+        shot(ev, pos, infractions=[foul("break_cue_interference")]))
+    assert "WPA 3.9" in articles(out)
+    assert set(out.state.pending["options"]) == {"shoot_kitchen", "pass_kitchen"}
+
+
+# --- open table, groups, legal shot --------------------------------------------------------
+def test_4_9_open_table_hit_solid_to_pocket_called_stripe():
+    g = in_play()
+    ev = [strike(), hit(0.2, "3"), hit(0.4, "12", "3"), pocket(0.8, "12", "side_left")]
+    out = g.play(shot(ev, spread(ALL), called_ball="12", called_pocket="side_left"))
+    assert out.ruling.legal and not out.ruling.turn_passes
+    assert out.state.groups == {"Ann": "stripes", "Bob": "solids"}  # 4.10
+
+
+def test_4_9_open_table_eight_first_is_a_foul():
+    out = in_play().play(shot([strike(), hit(0.2, "8"), rail(0.4, "8")], spread(ALL)))
+    assert "WPA 4.9" in articles(out)
+    assert out.state.ball_in_hand == "table" and out.state.groups == {}
+
+
+def test_4_11_must_hit_own_group_first():
+    out = in_play(ANN_SOLIDS).play(shot([strike(), hit(0.2, "12"), rail(0.4, "12")],
+                                        spread(ALL)))
+    assert "WPA 4.11" in articles(out)
+    assert out.state.shooter == "Bob" and out.state.ball_in_hand == "table"  # 4.14
+
+
+def test_4_11_no_rail_after_contact():
+    out = in_play(ANN_SOLIDS).play(shot([strike(), hit(0.2, "3")], spread(ALL)))
+    assert "WPA 4.11" in articles(out)
+
+
+def test_4_11_cue_ball_to_rail_first_is_allowed():
+    ev = [strike(), rail(0.1, "cue", "left_head_rail"), hit(0.4, "3"), rail(0.6, "3")]
+    assert in_play(ANN_SOLIDS).play(shot(ev, spread(ALL))).ruling.legal
+
+
+def test_4_2_obvious_shot_needs_no_call():
+    ev = [strike(), hit(0.2, "3"), pocket(0.6, "3", "foot_right")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ALL)))
+    assert out.ruling.legal and not out.ruling.turn_passes
+
+
+def test_4_2_bank_and_combination_need_a_call():
+    bank = [strike(), hit(0.2, "3"), rail(0.4, "3", "right_foot_rail"), pocket(0.8, "3")]
+    out = in_play(ANN_SOLIDS).play(shot(bank, spread(ALL)))
+    assert out.ruling.legal and out.ruling.turn_passes
+    out = in_play(ANN_SOLIDS).play(shot(bank, spread(ALL), called_ball="3",
+                                        called_pocket="foot_left"))
+    assert not out.ruling.turn_passes
+    combo = [strike(), hit(0.2, "3"), hit(0.3, "4", "3"), pocket(0.6, "4")]
+    assert in_play(ANN_SOLIDS).play(shot(combo, spread(ALL))).ruling.turn_passes
+
+
+def test_4_16_called_ball_in_wrong_pocket_stays_down_turn_passes():
+    ev = [strike(), hit(0.2, "3"), pocket(0.6, "3", "foot_right")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ALL), called_ball="3",
+                                        called_pocket="foot_left"))
+    assert out.ruling.legal and out.ruling.turn_passes
+    assert "3" not in out.layout.ids()
+
+
+def test_4_12_safety_ends_the_inning_balls_stay_down():
+    ev = [strike(), hit(0.2, "3"), pocket(0.6, "3")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ALL), safety=True))
+    assert out.ruling.legal and out.ruling.turn_passes and "3" not in out.layout.ids()
+
+
+def test_4_15_eight_cannot_start_a_combination():
+    ev = [strike(), hit(0.2, "8"), hit(0.3, "3", "8"), pocket(0.6, "3")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ALL)))
+    assert "WPA 4.15" in articles(out)
+
+
+def test_4_17_object_ball_off_table_foul_not_spotted():
+    ev = [strike(), hit(0.2, "3"), rail(0.4, "3")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ALL), infractions=[foul("off_table",
+                                                                           "3")]))
+    assert "WPA 4.17" in articles(out) and "3" not in out.layout.ids()
+
+
+# --- the 8 ---------------------------------------------------------------------------------
+ON_EIGHT = ["8", *[str(n) for n in range(9, 16)]]
+
+
+def test_4_19_scratch_on_the_eight_is_only_a_foul():
+    ev = [strike(), hit(0.2, "8"), rail(0.3, "8"), pocket(0.6, "cue")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ON_EIGHT)))
+    assert not out.ruling.frame_over and out.state.ball_in_hand == "table"
+
+
+def test_4_1_legal_eight_wins():
+    ev = [strike(), hit(0.2, "8"), pocket(0.6, "8", "side_right")]
+    out = in_play(ANN_SOLIDS).play(shot(ev, spread(ON_EIGHT), called_ball="8",
+                                        called_pocket="side_right"))
+    assert out.ruling.frame_over and out.ruling.winner == "Ann" and out.ruling.match_over
+
+
+@pytest.mark.parametrize("events,ids,decl,infr,article", [
+    ([strike(), hit(0.2, "8"), pocket(0.5, "8"), pocket(0.7, "cue")], ON_EIGHT, {}, [],
+     "WPA 4.20.1"),
+    ([strike(), hit(0.2, "3"), pocket(0.5, "3"), hit(0.3, "8", "3"), pocket(0.6, "8")],
+     ["3", *ON_EIGHT], {}, [], "WPA 4.20.2"),
+    ([strike(), hit(0.2, "8"), rail(0.3, "8")], ON_EIGHT, {}, [("off_table", "8")],
+     "WPA 4.20.3"),
+    ([strike(), hit(0.2, "8"), pocket(0.5, "8", "foot_left")], ON_EIGHT,
+     {"called_ball": "8", "called_pocket": "foot_right"}, [], "WPA 4.20.4"),
+    ([strike(), hit(0.2, "3"), hit(0.3, "8", "3"), pocket(0.6, "8"), rail(0.7, "3")], ALL,
+     {}, [], "WPA 4.20.5"),
+])
+def test_4_20_loss_of_game(events, ids, decl, infr, article):
+    out = in_play(ANN_SOLIDS).play(shot(events, spread(ids), **decl,
+                                        infractions=[foul(c, p) for c, p in infr]))
+    assert article in articles(out)
+    assert out.ruling.frame_over and out.ruling.winner == "Bob"
+
+
+def test_4_20_3_eight_off_the_table_on_the_break_loses():
+    ev, pos = break_shot(four_rails())
+    out = EightBall(players=("Ann", "Bob")).play(
+        shot(ev, pos, infractions=[foul("off_table", "8")]))
+    assert out.ruling.winner == "Bob"
+
+
+def test_4_21_stalemate_rerack_same_breaker():
+    g = in_play(ANN_SOLIDS, shooter="Bob")
+    out = g.play(shot([], spread(ALL), stalemate=True))
+    assert out.rack == "eight_ball" and g.state.shooter == "Ann" and g.state.phase == "break"
+
+
+def test_3_36_race_to_two_frames_winner_breaks():
+    g = EightBall(players=("Ann", "Bob"), race_to=2)
+    g.state.phase, g.state.ball_in_hand, g.state.groups = "play", None, dict(ANN_SOLIDS)
+    g.state.shooter = "Bob"
+    ev = [strike(), hit(0.2, "8"), pocket(0.6, "8", "side_right")]
+    out = g.play(shot(ev, spread(["8", "1"]), called_ball="8", called_pocket="side_right"))
+    assert out.ruling.frame_over and not out.ruling.match_over
+    assert g.state.frames_won == {"Ann": 0, "Bob": 1}
+    assert g.state.shooter == "Bob" and g.state.phase == "break" and g.state.groups == {}
+
+
+def test_whole_scripted_frame_ends_with_a_legal_win():
+    """A short 8-ball game between two scripted players, on hand-written event logs."""
+    g = EightBall(players=("Ann", "Bob"))
+    solids = [str(n) for n in range(1, 8)]
+    stripes = [str(n) for n in range(9, 16)]
+    table = set(ALL)
+    ev, pos = break_shot([pocket(1.0, "9")])  # Ann breaks and pockets a stripe
+    g.play(shot(ev, pos))
+    table.discard("9")
+    assert g.state.shooter == "Ann"
+    for b in stripes[1:]:  # Ann runs the stripes with obvious shots
+        out = g.play(shot([strike(), hit(0.2, b), pocket(0.5, b)], spread(sorted(table))))
+        assert out.ruling.legal and not out.ruling.turn_passes, out.ruling.describe()
+        table.discard(b)
+    assert g.state.groups["Ann"] == "stripes"
+    out = g.play(shot([strike(), hit(0.2, "8"), rail(0.5, "8")], spread(sorted(table))))
+    assert out.ruling.turn_passes  # Ann misses the 8
+    out = g.play(shot([strike(), hit(0.2, solids[0]), rail(0.5, "cue")],
+                      spread(sorted(table))))
+    assert out.ruling.turn_passes  # Bob misses
+    out = g.play(shot([strike(), hit(0.2, "8"), pocket(0.5, "8", "foot_left")],
+                      spread(sorted(table)), called_ball="8", called_pocket="foot_left"))
+    assert out.ruling.legal and out.ruling.winner == "Ann" and out.ruling.match_over

@@ -1,0 +1,285 @@
+"""WPA section 3, the general rules, article by article on hand-written event logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuesim.rules.pool import EightBall, NineBall, StraightPool, adjudicate_lag
+from cuesim.rules.pool.general import INFRACTIONS, next_breaker
+from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
+from tests.pool_util import (
+    KITCHEN_CUE,
+    MID,
+    articles,
+    cross,
+    foul,
+    hit,
+    layout,
+    pocket,
+    rail,
+    shot,
+    spread,
+    strike,
+)
+
+NINE = [str(n) for n in range(1, 10)]
+
+
+def nine_in_play(**kw) -> NineBall:
+    g = NineBall(players=("Ann", "Bob"))
+    g.state.phase = "play"
+    g.state.ball_in_hand = None
+    for k, v in kw.items():
+        setattr(g.state, k, v)
+    return g
+
+
+# --- 3.6 the lag -------------------------------------------------------------------------
+def lag_events(ball, extra=()):
+    return [strike(0, ball), rail(1.0, ball, "foot_rail"), *extra]
+
+
+def test_3_6_lag_nearest_the_head_cushion_wins():
+    ev = lag_events("cue") + lag_events("9")
+    res = adjudicate_lag(ev, layout({"cue": (0.3, 0.10), "9": (0.9, 0.20)}),
+                         {"Ann": "cue", "Bob": "9"})
+    assert res.winner == "Ann"
+    assert res.ruling.winner == "Ann"
+
+
+@pytest.mark.parametrize("extra,article", [
+    ([cross(0.5, "cue", -1, "long_string")], "WPA 3.6 (a)"),
+    ([rail(1.5, "cue", "left_head_rail")], "WPA 3.6 (e)"),
+    ([rail(2.0, "cue", "foot_rail")], "WPA 3.6 (g)"),
+])
+def test_3_6_lag_losing_conditions(extra, article):
+    ev = lag_events("cue", extra) + lag_events("9")
+    res = adjudicate_lag(ev, layout({"cue": (0.3, 0.05), "9": (0.9, 0.50)}),
+                         {"Ann": "cue", "Bob": "9"})
+    assert res.winner == "Bob"
+    assert article in [v.article for v in res.faults["Ann"]]
+
+
+def test_3_6_lag_no_foot_rail_pocketed_and_jaws():
+    ev = [strike(0, "cue"), strike(0, "9"), rail(1, "9", "foot_rail"), pocket(2, "9",
+                                                                                "head_left")]
+    res = adjudicate_lag(ev, layout({"cue": (0.3, 0.05)}), {"Ann": "cue", "Bob": "9"})
+    assert [v.article for v in res.faults["Ann"]] == ["WPA 3.6 (b)"]
+    assert [v.article for v in res.faults["Bob"]] == ["WPA 3.6 (c)"]
+    assert res.winner is None  # both lose: lag again
+    ev = lag_events("cue") + lag_events("9")
+    res = adjudicate_lag(ev, layout({"cue": (0.02, 0.01), "9": (0.9, 0.5)}),
+                         {"Ann": "cue", "Bob": "9"})
+    assert "WPA 3.6 (f)" in [v.article for v in res.faults["Ann"]]
+
+
+def test_3_6_lag_tie_is_relagged():
+    ev = lag_events("cue") + lag_events("9")
+    res = adjudicate_lag(ev, layout({"cue": (0.3, 0.2), "9": (0.9, 0.2)}),
+                         {"Ann": "cue", "Bob": "9"})
+    assert res.winner is None
+
+
+# --- 3.8, 3.10, 3.16, 3.39: cue ball in hand behind the head string ----------------------
+def test_3_10_3_39_break_must_leave_the_kitchen_first():
+    g = StraightPool(players=("Ann", "Bob"))
+    pos = {"cue": KITCHEN_CUE, "3": (0.3, 0.5), "4": MID}
+    out = g.play(shot([strike(), hit(0.2, "3"), cross(0.5), rail(0.6, "cue")], pos))
+    assert "WPA 3.39" in articles(out)
+
+
+def test_3_39_ball_in_kitchen_may_be_hit_after_the_cue_ball_left_and_came_back():
+    g = nine_in_play(ball_in_hand="kitchen")
+    pos = {"cue": KITCHEN_CUE, "1": (0.3, 0.5), "2": MID}
+    ev = [strike(), cross(0.3), rail(0.8, "cue", "foot_rail"), cross(1.2, direction=-1),
+          hit(1.6, "1"), rail(1.9, "1", "head_rail")]
+    out = g.play(shot(ev, pos))
+    assert out.ruling.legal, out.ruling.describe()
+
+
+def test_3_39_ball_on_the_head_string_may_be_hit_before_crossing():
+    g = nine_in_play(ball_in_hand="kitchen")
+    pos = {"cue": KITCHEN_CUE, "1": (0.6, HEAD_STRING_Y), "2": MID}
+    out = g.play(shot([strike(), hit(0.1, "1"), rail(0.5, "1", "left_foot_rail")], pos))
+    assert out.ruling.legal
+
+
+def test_3_10_cue_ball_that_never_crosses_is_a_foul():
+    g = nine_in_play(ball_in_hand="kitchen")
+    out = g.play(shot([strike(), rail(0.4, "cue", "head_rail")],
+                      {"cue": KITCHEN_CUE, "1": MID}))
+    assert "WPA 3.10" in articles(out)
+
+
+def test_3_16_cue_ball_placed_on_the_head_string_is_a_foul():
+    g = nine_in_play(ball_in_hand="kitchen")
+    pos = {"cue": (0.6, HEAD_STRING_Y), "1": MID}
+    out = g.play(shot([strike(), cross(0.0), hit(0.3, "1"), rail(0.5, "1")], pos))
+    assert "WPA 3.16" in articles(out)
+
+
+# --- 3.18, 3.19, 3.20, 3.21, 3.28 -------------------------------------------------------
+def test_3_18_no_contact_is_a_foul():
+    out = nine_in_play().play(shot([strike(), rail(0.5, "cue")], spread(NINE)))
+    assert articles(out) == ["WPA 3.18"]
+    assert out.ruling.placement == "table"
+
+
+def test_3_19_rail_after_contact_needed_in_14_1():
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    out = g.play(shot([strike(), rail(0.1, "cue"), hit(0.5, "4")], spread(["4", "5"])))
+    assert "WPA 6.7.2" in articles(out)  # 14.1's version of 3.19 (b)
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    out = g.play(shot([strike(), hit(0.5, "4"), rail(0.9, "5", "left_foot_rail")],
+                      spread(["4", "5"])))
+    assert out.ruling.legal
+
+
+def test_3_20_scratch_and_touching_a_pocketed_ball():
+    g = nine_in_play()
+    out = g.play(shot([strike(), hit(0.2, "1"), pocket(0.5, "cue")], spread(NINE)))
+    assert "WPA 3.20" in articles(out)
+    g = nine_in_play()
+    ev = [strike(), hit(0.2, "1"), pocket(0.4, "1"), hit(0.5, "1"), rail(0.6, "cue")]
+    out = g.play(shot(ev, spread(NINE)))
+    assert "WPA 3.20" in articles(out)
+
+
+def test_3_21_striking_an_object_ball_with_the_tip():
+    out = nine_in_play().play(shot([strike(0, "1"), rail(0.3, "1")], spread(NINE)))
+    assert "WPA 3.21" in articles(out)
+
+
+def test_3_28_ball_off_the_table_is_a_foul():
+    out = nine_in_play().play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], spread(NINE),
+                                   infractions=[foul("off_table", "1")]))
+    assert "WPA 3.28" in articles(out) and "WPA 5.11" in articles(out)
+
+
+@pytest.mark.parametrize("code", sorted(set(INFRACTIONS) - {"interference",
+                                                             "deliberate_interference"}))
+def test_declared_infractions_are_fouls_with_their_article(code):
+    """3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40, 3.42, 3.43 (and 1.11, 3.9, 3.28): fouls physics
+    cannot see come in declared."""
+    g = nine_in_play()
+    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.4, "1")], spread(NINE),
+                      infractions=[foul(code)]))
+    assert not out.ruling.legal
+    expected = {"jump_masse_moved_ball": "WPA 5.12"}.get(code, INFRACTIONS[code][0])
+    assert expected in articles(out)
+    assert out.state.shooter == "Bob" and out.state.ball_in_hand == "table"
+
+
+def test_unknown_infraction_code_is_named():
+    with pytest.raises(ValueError, match="unknown infraction code 'sneeze'"):
+        nine_in_play().play(shot([strike()], spread(NINE), infractions=[foul("sneeze")]))
+
+
+# --- 3.29 and 3.9: warning once, then loss of the match ------------------------------------
+def test_3_29_intentional_foul_warning_then_match_loss():
+    g = nine_in_play()
+    ev = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    out = g.play(shot(ev, spread(NINE), infractions=[foul("intentional_foul")]))
+    assert not out.ruling.match_over
+    assert any("3.29" in n for n in out.ruling.notes)
+    out = g.play(shot(ev, spread(NINE), infractions=[foul("intentional_foul", player="Bob")],
+                      ))
+    # Bob's first one: a warning only
+    assert not out.ruling.match_over
+    g.state.shooter = "Ann"
+    out = g.play(shot(ev, spread(NINE), infractions=[foul("intentional_foul")]))
+    assert out.ruling.match_over and out.ruling.winner == "Bob"
+
+
+# --- 3.30: one foul per shot ---------------------------------------------------------------
+def test_3_30_several_fouls_count_once():
+    g = nine_in_play()
+    ev = [strike(), hit(0.2, "2"), pocket(0.5, "cue")]
+    out = g.play(shot(ev, spread(NINE), infractions=[foul("double_hit")]))
+    assert len(out.ruling.violations) >= 3
+    assert out.state.fouls["Ann"] == 1
+
+
+# --- 2.10: simultaneous hit goes to the shooter --------------------------------------------
+def test_2_10_simultaneous_contact_favours_the_shooter():
+    ev = [strike(), hit(0.2, "2"), hit(0.2 + 1e-9, "1"), rail(0.4, "1")]
+    out = nine_in_play().play(shot(ev, spread(NINE)))
+    assert out.ruling.legal
+
+
+# --- 3.33 jammed balls -------------------------------------------------------------------
+def test_3_33_jammed_ball_judged_pocketed_counts():
+    g = nine_in_play()
+    ev = [strike(), hit(0.2, "1"), rail(0.4, "1", "left_foot_rail")]
+    out = g.play(shot(ev, spread(NINE), jammed={"1": "foot_left"}))
+    assert out.ruling.legal and not out.ruling.turn_passes
+    assert "1" not in out.layout.ids()
+
+
+# --- 3.36 breaks in successive games -----------------------------------------------------
+@pytest.mark.parametrize("order,won,expected", [
+    ("winner", {"Ann": 1, "Bob": 0}, "Ann"),
+    ("loser", {"Ann": 1, "Bob": 0}, "Bob"),
+    ("alternate", {"Ann": 1, "Bob": 0}, "Bob"),
+    ("trailing", {"Ann": 2, "Bob": 3}, "Ann"),
+])
+def test_3_36_break_order(order, won, expected):
+    g = NineBall(players=("Ann", "Bob"), break_order=order, race_to=5)
+    g.state.frames_won = dict(won)
+    assert next_breaker(g.state, "Ann") == expected
+
+
+# --- 3.38 frozen balls -------------------------------------------------------------------
+def test_3_38_frozen_ball_needs_a_separate_rail():
+    g = nine_in_play()
+    pos = spread(NINE)
+    pos["1"] = (0.6, 2.54 - 0.0286)
+    ev = [strike(), hit(0.5, "1"), rail(0.5, "1", "foot_rail")]
+    out = g.play(shot(ev, pos, frozen={"1": "foot_rail"}))
+    assert "WPA 3.38" in articles(out)
+    g = nine_in_play()
+    ev = [strike(), hit(0.5, "1"), rail(0.9, "1", "right_foot_rail")]
+    assert g.play(shot(ev, pos, frozen={"1": "foot_rail"})).ruling.legal
+    g = nine_in_play()
+    ev = [strike(), hit(0.5, "1"), rail(0.6, "cue", "left_foot_rail")]
+    assert g.play(shot(ev, pos, frozen={"1": "foot_rail"})).ruling.legal
+
+
+def test_3_38_ball_frozen_to_the_cue_ball():
+    g = nine_in_play()
+    pos = spread(NINE)
+    pos["cue"] = (pos["1"][0], pos["1"][1] - BALL_DIAMETER)
+    ev = [strike(), hit(0.0, "1"), rail(0.6, "1", "foot_rail")]
+    assert g.play(shot(ev, pos)).ruling.legal
+
+
+# --- 3.41 a foul by the non-shooting player -----------------------------------------------
+def test_3_41_interference_by_the_non_shooter():
+    g = nine_in_play()
+    out = g.play(shot([], spread(NINE), infractions=[foul("interference", player="Bob")]))
+    assert articles(out) == ["WPA 3.41"]
+    assert out.state.shooter == "Ann" and out.state.ball_in_hand == "table"
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase = "play"
+    out = g.play(shot([], spread(["1", "2"]), infractions=[foul("interference", player="Bob")]))
+    assert out.state.scores == {"Ann": 0, "Bob": -1}
+
+
+# --- 8-ball does not count consecutive fouls (4.21 note) -----------------------------------
+def test_4_21_note_three_fouls_do_not_lose_in_eight_ball():
+    g = EightBall(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    ids = [str(n) for n in range(1, 16)]
+    for _ in range(3):
+        g.state.shooter = "Ann"
+        out = g.play(shot([strike(), rail(0.5, "cue")], spread(ids)))
+    assert not out.ruling.frame_over
+
+
+def test_foot_spot_constant_used_for_spotting_layouts():
+    g = nine_in_play()
+    out = g.play(shot([strike(), hit(0.2, "1"), pocket(0.6, "9"), pocket(0.7, "cue")],
+                      spread(NINE)))
+    assert out.layout.get("9").y == pytest.approx(FOOT_SPOT[1])

@@ -1,0 +1,271 @@
+"""14.1 continuous, WPA section 6, article by article; the 6.7.6 re-rack table case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuesim.rules.pool import StraightPool
+from cuesim.tables.pool_spots import (
+    CENTER_SPOT,
+    FOOT_SPOT,
+    HEAD_SPOT,
+    PLAYING_WIDTH,
+    in_rack_area,
+)
+from tests.pool_util import (
+    KITCHEN_CUE,
+    articles,
+    choice,
+    cross,
+    foul,
+    hit,
+    pocket,
+    rack_positions,
+    rail,
+    shot,
+    spread,
+    strike,
+)
+
+ALL = [str(n) for n in range(1, 16)]
+
+
+def in_play(shooter="Ann", **kw) -> StraightPool:
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand, g.state.shooter = "play", None, shooter
+    for k, v in kw.items():
+        setattr(g.state, k, v)
+    return g
+
+
+def brk(extra):
+    return [strike(), cross(0.2), hit(0.5, "1"), *extra], {"cue": KITCHEN_CUE,
+                                                          **rack_positions(ALL)}
+
+
+# --- 6.6 the opening break ---------------------------------------------------------------
+def test_6_6_safe_break_cue_ball_and_two_balls_to_rail():
+    ev, pos = brk([rail(0.8, "cue", "foot_rail"), rail(0.9, "2"), rail(1.0, "3")])
+    out = StraightPool(players=("Ann", "Bob")).play(shot(ev, pos))
+    assert out.ruling.legal and out.ruling.turn_passes
+
+
+def test_6_6_called_ball_made_on_the_break_scores():
+    ev, pos = brk([pocket(1.0, "1", "foot_right")])
+    out = StraightPool(players=("Ann", "Bob")).play(
+        shot(ev, pos, called_ball="1", called_pocket="foot_right"))
+    assert out.ruling.points == {"Ann": 1} and not out.ruling.turn_passes
+
+
+def test_6_6_breaking_violation_minus_two_and_options_until_satisfied():
+    g = StraightPool(players=("Ann", "Bob"))
+    ev, pos = brk([rail(1.0, "2")])
+    out = g.play(shot(ev, pos))
+    assert "WPA 6.6" in articles(out) and out.ruling.points == {"Ann": -2}
+    assert g.state.fouls["Ann"] == 0  # not a consecutive foul
+    g.choose("rerack")
+    assert g.state.shooter == "Ann" and g.state.phase == "break"
+    g.play(shot(ev, pos))
+    assert g.state.scores["Ann"] == -4  # 6.13 negative scores
+    g.choose("accept")
+    assert g.state.shooter == "Bob" and g.state.phase == "play"
+
+
+def test_6_6_scratch_on_a_legal_break_is_a_one_point_foul():
+    ev, pos = brk([rail(0.8, "cue"), rail(0.9, "2"), rail(1.0, "3"), pocket(1.2, "cue")])
+    g = StraightPool(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos))
+    assert out.ruling.points == {"Ann": -1} and g.state.fouls["Ann"] == 1
+    assert out.state.ball_in_hand == "kitchen" and out.state.shooter == "Bob"
+
+
+# --- 6.7.1, 6.5 scoring -------------------------------------------------------------------
+def test_6_7_1_called_ball_scores_and_extra_balls_count():
+    ev = [strike(), hit(0.2, "4"), hit(0.3, "5", "4"), pocket(0.5, "4", "side_left"),
+          pocket(0.6, "5", "foot_left")]
+    out = in_play().play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.points == {"Ann": 2} and not out.ruling.turn_passes
+
+
+def test_6_8_uncalled_ball_is_spotted_turn_passes():
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
+    out = in_play().play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.legal and out.ruling.turn_passes and out.ruling.points == {}
+    assert out.layout.get("4").y == pytest.approx(FOOT_SPOT[1])
+
+
+def test_6_7_4_safety_spots_pocketed_balls():
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4")]
+    out = in_play().play(shot(ev, spread(ALL), safety=True))
+    assert out.ruling.legal and out.ruling.turn_passes and "4" in out.layout.ids()
+
+
+def test_6_7_2_no_rail_is_a_foul():
+    out = in_play().play(shot([strike(), hit(0.2, "4")], spread(ALL)))
+    assert "WPA 6.7.2" in articles(out) and out.ruling.points == {"Ann": -1}
+
+
+# --- fouls ---------------------------------------------------------------------------------
+def test_6_11_foul_incoming_player_accepts_cue_ball_position():
+    out = in_play().play(shot([strike(), hit(0.2, "4")], spread(ALL)))
+    assert out.state.ball_in_hand is None and "cue" in out.layout.ids()
+
+
+def test_6_10_scratch_ball_in_hand_in_the_kitchen():
+    ev = [strike(), hit(0.2, "4"), rail(0.3, "4"), pocket(0.6, "cue")]
+    out = in_play().play(shot(ev, spread(ALL)))
+    assert out.ruling.placement == "kitchen" and out.ruling.points == {"Ann": -1}
+
+
+def test_6_9_ball_off_table_foul_and_spotted():
+    ev = [strike(), hit(0.2, "4"), rail(0.3, "4")]
+    out = in_play().play(shot(ev, spread(ALL), infractions=[foul("off_table", "4")]))
+    assert "WPA 6.9" in articles(out)
+    assert out.layout.get("4").y == pytest.approx(FOOT_SPOT[1])
+
+
+def test_6_13_ball_made_on_a_foul_is_spotted_and_not_scored():
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left"), pocket(0.7, "cue")]
+    out = in_play(scores={"Ann": 10, "Bob": 0}).play(
+        shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.state.scores["Ann"] == 9 and "4" in out.layout.ids()
+
+
+def test_6_7_5_deliberate_interference_sixteen_points_and_options():
+    ev = [strike(), hit(0.2, "4"), rail(0.3, "4")]
+    g = in_play()
+    out = g.play(shot(ev, spread(ALL), infractions=[foul("deliberate_interference")]))
+    assert out.ruling.points == {"Ann": -16}
+    assert set(out.state.pending["options"]) == {"accept", "rerack"}
+    g.choose("accept")
+    assert g.state.shooter == "Bob" and g.state.ball_in_hand == "kitchen"
+
+
+def test_6_12_third_consecutive_foul_minus_eighteen_in_all():
+    g = in_play()
+    miss = [strike(), hit(0.2, "4")]
+    for _k in range(3):
+        g.state.shooter = "Ann"
+        out = g.play(shot(miss, spread(ALL)))
+    assert g.state.scores["Ann"] == -18
+    assert "WPA 6.12" in articles(out) and g.state.fouls["Ann"] == 0
+    out = g.choose("rerack")
+    assert out.rack == "straight_pool" and g.state.shooter == "Ann"
+    assert g.state.phase == "break"  # 6.6 opening-break requirements again
+
+
+def test_6_12_legal_shot_in_between_clears_the_count():
+    g = in_play(fouls={"Ann": 2, "Bob": 0}, warned={"Ann": True, "Bob": False})
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left"), pocket(0.9, "cue")]
+    g.play(shot([strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")], spread(ALL),
+                called_ball="4", called_pocket="side_left"))
+    assert g.state.fouls["Ann"] == 0
+    g.play(shot(ev, spread([b for b in ALL if b != "4"]), called_ball="5",
+                called_pocket="side_left"))
+    assert g.state.fouls["Ann"] == 1  # the example of 6.12
+
+
+def test_6_1_game_to_points_to():
+    g = in_play(scores={"Ann": 149, "Bob": 20})
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")]
+    out = g.play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.match_over and out.ruling.winner == "Ann"
+
+
+# --- 6.7.7 ---------------------------------------------------------------------------------
+def test_6_7_7_ball_nearest_the_head_string_spotted_on_request():
+    g = in_play(ball_in_hand="kitchen")
+    from tests.pool_util import layout
+    lay = layout({"3": (0.3, 0.2), "7": (0.9, 0.5)})
+    out = g.request_kitchen_spot(lay)
+    assert out.layout.get("7").y == pytest.approx(FOOT_SPOT[1])
+    with pytest.raises(ValueError, match="every object ball"):
+        g.request_kitchen_spot(layout({"3": (0.3, 0.2), "7": (0.9, 1.5)}))
+
+
+# --- 6.7.3 / 6.7.6: the re-rack table, case by case -----------------------------------------
+ELSEWHERE = (0.2, 1.2)  # not in the kitchen, not in the rack area
+IN_KITCHEN = (0.2, 0.3)
+IN_RACK = (FOOT_SPOT[0] + 0.02, FOOT_SPOT[1] + 0.1)
+
+
+def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
+    """Ann pockets the 14th ball (4) with a called shot, leaving the 15th (7) and the cue."""
+    assert in_rack_area(*IN_RACK) and not in_rack_area(*ELSEWHERE)
+    pos = {"cue": (0.3, 1.5), "4": (0.15, 2.3), "7": (0.5, 1.0)}
+    final = {"cue": cue_at, "7": fifteenth_at}
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
+    if make_fifteenth:
+        ev.append(pocket(0.6, "7", "foot_right"))
+        del final["7"]
+    return shot(ev, pos, final=final, called_ball="4", called_pocket="foot_left")
+
+
+CASES = [
+    # (15th ball, cue ball) -> (15th goes to, cue goes to, full 15-ball rack)
+    ("rack", IN_RACK, "rack", IN_RACK, FOOT_SPOT, "kitchen", True),
+    ("rack", IN_RACK, "head", HEAD_SPOT, CENTER_SPOT, HEAD_SPOT, False),
+    ("rack", IN_RACK, "elsewhere", ELSEWHERE, HEAD_SPOT, ELSEWHERE, False),
+    ("pocketed", None, "rack", IN_RACK, FOOT_SPOT, "kitchen", True),
+    ("pocketed", None, "elsewhere", ELSEWHERE, FOOT_SPOT, ELSEWHERE, True),
+    ("pocketed", None, "head", HEAD_SPOT, FOOT_SPOT, HEAD_SPOT, True),
+    ("kitchen", IN_KITCHEN, "rack", IN_RACK, IN_KITCHEN, HEAD_SPOT, False),
+    ("elsewhere", ELSEWHERE, "rack", IN_RACK, ELSEWHERE, "kitchen", False),
+    ("head", HEAD_SPOT, "rack", IN_RACK, HEAD_SPOT, CENTER_SPOT, False),
+    ("elsewhere", ELSEWHERE, "kitchen", IN_KITCHEN, ELSEWHERE, IN_KITCHEN, False),
+]
+
+
+@pytest.mark.parametrize("b_case,b_at,c_case,c_at,b_to,c_to,full", CASES,
+                         ids=[f"15th_{c[0]}-cue_{c[2]}" for c in CASES])
+def test_6_7_6_rerack_table(b_case, b_at, c_case, c_at, b_to, c_to, full):
+    g = in_play()
+    out = g.play(last_ball_shot(c_at, b_at or (0, 0), make_fifteenth=b_case == "pocketed"))
+    lay = out.layout
+    assert out.ruling.points["Ann"] >= 1 and not out.ruling.turn_passes
+    balls = [p for p in lay.pieces if p.id != "cue"]
+    assert len(balls) == 15
+    if full:
+        assert any((p.x, p.y) == pytest.approx(FOOT_SPOT) for p in balls)
+    else:
+        seven = lay.get("7")
+        assert (seven.x, seven.y) == pytest.approx(b_to)
+        assert not any((p.x, p.y) == pytest.approx(FOOT_SPOT) for p in balls)  # apex empty
+    if c_to == "kitchen":
+        assert "cue" not in lay.ids() and out.state.ball_in_hand == "kitchen"
+    else:
+        cue = lay.get("cue")
+        assert (cue.x, cue.y) == pytest.approx(c_to)
+        assert out.state.ball_in_hand is None
+    assert any("6.7.3" in n for n in out.ruling.notes)
+
+
+def test_6_7_3_fourteen_racked_without_apex():
+    g = in_play()
+    out = g.play(last_ball_shot(ELSEWHERE, (PLAYING_WIDTH - 0.1, 0.9)))
+    racked = [p for p in out.layout.pieces if p.id not in ("cue", "7")]
+    assert len(racked) == 14 and all(in_rack_area(p.x, p.y) for p in racked)
+
+
+def test_whole_scripted_game_to_five_points():
+    g = StraightPool(players=("Ann", "Bob"), points_to=5)
+    ev, pos = brk([rail(0.8, "cue", "foot_rail"), rail(0.9, "2"), rail(1.0, "3")])
+    g.play(shot(ev, pos))  # Ann: safe break
+    table = list(ALL)
+    for _n in range(5):
+        b = table.pop()
+        out = g.play(shot([strike(), hit(0.2, b), pocket(0.5, b, "side_right")],
+                          spread(table + [b]), called_ball=b, called_pocket="side_right"))
+        assert out.ruling.legal
+    assert out.ruling.match_over and out.ruling.winner == "Bob"
+    assert g.state.scores == {"Ann": 0, "Bob": 5}
+
+
+def test_choice_required_before_next_shot():
+    g = StraightPool(players=("Ann", "Bob"))
+    ev, pos = brk([rail(1.0, "2")])
+    g.play(shot(ev, pos))
+    with pytest.raises(ValueError, match="must choose first"):
+        g.play(shot(ev, pos))
+    g.play(choice("accept"))
+    assert g.state.pending is None
