@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
     layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+
+    judge = sub.add_parser("adjudicate", help="rule on a scenario file (event log + layouts)")
+    judge.add_argument("scenario", help="scenario JSON (schemas: rules/novus/README.md, "
+                                        "rules/pool/README.md)")
     return parser
 
 
@@ -111,9 +115,20 @@ def cmd_layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from cuesim.rules.files import adjudicate_file
+
+    try:
+        ruling = adjudicate_file(args.scenario)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(json.dumps(ruling, indent=1, ensure_ascii=False))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"shoot": cmd_shoot, "layout": cmd_layout}
+    handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
     try:
         return handlers[args.command](args)
     except (CliError, ShotError, LayoutError, SimulationError) as exc:

@@ -99,3 +99,31 @@ def test_run_motion_rejects_non_finite_velocity_and_unknown_ids(table):
         run_motion(table, lay, {"a": (math.inf, 0.0, 0.0)})
     with pytest.raises(SimulationError, match="no piece 'b'"):
         run_motion(table, lay, {"b": (1.0, 0.0, 0.0)})
+
+
+@pytest.mark.parametrize("path, game", [
+    ("tests/novus_scenarios/pocket_keeps_turn.json", None),
+    ("tests/scenarios/pool/nine_ball_push_out.json", "nine_ball"),
+])
+def test_adjudicate_rules_on_scenario_files_of_each_game(path, game, capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    assert main(["adjudicate", str(root / path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    if game is None:
+        assert "ruling" in out and "articles" not in out
+    else:
+        assert out["game"] == game and out["steps"]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{oops", "is not valid JSON"),
+    ('{"game": "snooker"}', "unknown game 'snooker'"),
+    ('[1, 2]', "must be a JSON object"),
+])
+def test_adjudicate_bad_scenarios_get_one_clear_line(tmp_path, content, message, capsys):
+    path = tmp_path / "s.json"
+    path.write_text(content)
+    assert main(["adjudicate", str(path)]) == 2
+    assert message in capsys.readouterr().err

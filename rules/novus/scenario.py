@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from cuesim.rules.files import read_json
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.novus.shotlog import ShotRecord, event_from_dict
 from cuesim.rules.novus.terms import SIDES
@@ -168,12 +168,4 @@ def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def adjudicate_file(path: str | Path) -> dict[str, Any]:
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read scenario {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"scenario {path} is not valid JSON (line {exc.lineno}: {exc.msg})") \
-            from exc
-    return adjudicate_scenario(data)
+    return adjudicate_scenario(read_json(path))

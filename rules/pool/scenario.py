@@ -4,10 +4,10 @@ file; every malformed input raises a ValueError that names the field."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from cuesim.rules.files import read_json
 from cuesim.rules.pool.base import PoolGame
 from cuesim.rules.pool.eight_ball import EightBall
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
@@ -212,14 +212,7 @@ def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_scenario(path: str | Path) -> dict[str, Any]:
-    path = Path(path)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read scenario {path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"scenario {path} is not valid JSON (line {exc.lineno}: {exc.msg})") \
-            from exc
+    return read_json(path)
 
 
 def adjudicate_file(path: str | Path) -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""Scenario files for every referee: read the JSON once, then hand it to the game's referee."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
+              "9ball", "straight")
+
+
+def read_json(path: str | Path, what: str = "scenario") -> Any:
+    """Parsed JSON of a file, or a ValueError naming the file and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc.strerror}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} {path} is not valid JSON (line {exc.lineno}, column "
+                         f"{exc.colno}: {exc.msg})") from exc
+
+
+def adjudicate(data: Any) -> dict[str, Any]:
+    """Rule on a parsed scenario of any game (its "game" field picks the referee)."""
+    if not isinstance(data, dict):
+        raise ValueError("scenario must be a JSON object with a 'game' field")
+    game = str(data.get("game", ""))
+    if game == "novus":
+        from cuesim.rules.novus import adjudicate_scenario as novus
+
+        return novus(data)
+    if game in POOL_GAMES:
+        from cuesim.rules.pool import adjudicate_scenario as pool
+
+        return pool(data)
+    raise ValueError(f"scenario: unknown game {game!r}; games are novus, "
+                     f"{', '.join(POOL_GAMES[:3])}")
+
+
+def adjudicate_file(path: str | Path) -> dict[str, Any]:
+    """`cuesim adjudicate FILE.json`: rule on a scenario file of any game."""
+    return adjudicate(read_json(path))
