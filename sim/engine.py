@@ -45,6 +45,7 @@ class Arrays:
         self.holes = geo.hole_array()
         self.lines = geo.line_array()
         self.circles = geo.circle_array()
+        self.knuckles = geo.knuckle_array()
         c = table.kind_coefficients()
         self.kinds = c.kinds
         self.decel = np.array(c.decel)
@@ -54,9 +55,12 @@ class Arrays:
         self.e_rail = np.array(c.e_rail, dtype=np.float64)
         self.mu_rail = np.array(c.mu_rail, dtype=np.float64)
         self.v_stick = float(c.v_stick)
+        self.law = np.array(c.law if c.law else (LAW_DISC,) * len(c.kinds), dtype=np.float64)
+        self.roll_decel = np.array(c.roll_decel if c.roll_decel else (0.0,) * len(c.kinds))
+        self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
         self.feature_names = {
-            int(EventKind.RAIL): [r.name for r in geo.rails],
+            int(EventKind.RAIL): [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
             int(EventKind.POCKET): [h.name for h in geo.holes],
             int(EventKind.LINE): [s.name for s in geo.lines],
             int(EventKind.CIRCLE): [s.name for s in geo.circles],
@@ -70,31 +74,37 @@ def table_arrays(table: Table) -> Arrays:
 
 
 def run_motion(table: Table, layout: Layout,
-               initial: Mapping[str, tuple[float, float, float]],
+               initial: Mapping[str, tuple[float, ...]],
                struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
                shot: Any = None, check: bool = True) -> ShotResult:
-    """Simulate until rest. `initial` maps piece ids to (vx, vy, w) at t = 0 (m/s, rad/s);
-    every other piece starts at rest. `struck` names the piece the cue hit (logged as the
-    STRIKE event at t = 0)."""
+    """Simulate until rest. `initial` maps piece ids to (vx, vy, w) or, for balls,
+    (vx, vy, wx, wy, wz) at t = 0 (m/s, rad/s); every other piece starts at rest. `struck`
+    names the piece the cue hit (logged as the STRIKE event at t = 0)."""
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
     n = len(layout)
     vel = np.zeros((n, 2))
     spins = np.zeros(n)
+    spins_xy = np.zeros((n, 2))
     for pid, value in initial.items():
         try:
             k = layout.index(pid)
         except KeyError as exc:
             raise SimulationError(str(exc.args[0])) from None
-        vx, vy, w = (float(v) for v in value)
-        if not all(math.isfinite(v) for v in (vx, vy, w)):
-            raise SimulationError(f"initial velocity of {pid!r} is not finite: ({vx}, {vy}, {w})")
-        vel[k] = vx, vy
-        spins[k] = w
+        value = tuple(float(v) for v in value)
+        if len(value) not in (3, 5):
+            raise SimulationError(f"initial motion of {pid!r} must be (vx, vy, w) or "
+                                  f"(vx, vy, wx, wy, wz), got {len(value)} numbers")
+        if not all(math.isfinite(v) for v in value):
+            raise SimulationError(f"initial motion of {pid!r} is not finite: {value}")
+        vel[k] = value[:2]
+        spins[k] = value[-1]
+        if len(value) == 5:
+            spins_xy[k] = value[2:4]
     struck_index = layout.index(struck) if struck is not None else -1
     positions, kinds, P = _static_arrays(table, layout)
-    S = build_state(positions, vel, spins, P)
+    S = build_state(positions, vel, spins, P, spins_xy)
     cap_ev, cap_seg = 256 + 8 * n, 256 + 16 * n
     while True:
         S_run = S.copy()
@@ -103,6 +113,7 @@ def run_motion(table: Table, layout: Layout,
         n_ev, n_seg, status = run_events(
             S_run, P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, struck_index, max_events, ev, seg,
+            arr.knuckles, arr.ball_params,
         )
         if status != STATUS_FULL:
             break
@@ -127,7 +138,7 @@ def _static_arrays(table: Table, layout: Layout) -> tuple[np.ndarray, np.ndarray
     P = static_properties(
         kinds, np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
         np.array([s.inertia for s in specs]), arr.decel[kinds], arr.spin_decel[kinds],
-        np.full(len(kinds), LAW_DISC),
+        arr.law[kinds], arr.roll_decel[kinds],
     )
     P.setflags(write=False)
     return layout.positions(), kinds, P

@@ -18,11 +18,12 @@ COL_T, COL_KIND, COL_A, COL_B, COL_INDEX, COL_SPEED, COL_DIR = range(N_EVENT_COL
 class EventKind(IntEnum):
     STRIKE = 0  # the cue strike at t = 0 (a = the struck object)
     COLLIDE = 1  # object-object impact (a, b)
-    RAIL = 2  # object-rail impact (a, index = rail)
+    RAIL = 2  # object-rail impact (a, index = rail, or n_rails + k for jaw knuckle k)
     POCKET = 3  # capture: the centre entered a hole or pocket circle (a, index = hole)
     LINE = 4  # the centre crossed a sensor line (a, index = line, direction)
     CIRCLE = 5  # the centre crossed a sensor circle (a, index = circle, direction +1 = entering)
     STOP = 6  # motion transition: the object came to rest (a)
+    ROLL = 7  # motion transition: a ball stopped sliding and rolls (a)
 
 
 # Plain ints for the compiled code (numba reads module globals as constants).
@@ -33,3 +34,4 @@ EV_POCKET = int(EventKind.POCKET)
 EV_LINE = int(EventKind.LINE)
 EV_CIRCLE = int(EventKind.CIRCLE)
 EV_STOP = int(EventKind.STOP)
+EV_ROLL = int(EventKind.ROLL)

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from cuesim.sim.detect.holes import hole_time
+from cuesim.sim.detect.holes import hole_time, knuckle_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
 from cuesim.sim.detect.sensors import circle_time, line_time
@@ -24,23 +24,31 @@ from cuesim.sim.events import (
     EV_LINE,
     EV_POCKET,
     EV_RAIL,
+    EV_ROLL,
     EV_STOP,
     EV_STRIKE,
 )
-from cuesim.sim.motion.disc import start_disc_segment
+from cuesim.sim.motion.dispatch import start_segment
 from cuesim.sim.motion.segment import position, reach, spin, velocity
+from cuesim.sim.resolve.ball_ball import resolve_ball_ball
+from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import merge_cluster
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.resolve.simultaneous import approach_speed, resolve_simultaneous
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
+    AWX,
+    AWY,
     AX,
     AY,
     DECEL,
     KIND,
     KSEG,
+    LAW,
+    LAW_BALL,
     LIN,
+    MST,
     ON,
     SDECEL,
     SEG_AX,
@@ -56,11 +64,14 @@ from cuesim.sim.state import (
     SEG_W,
     SEG_X,
     SEG_Y,
+    SLIDING,
     T0,
     TEND,
     VX,
     VY,
     W0,
+    WX,
+    WY,
     R,
     X,
     Y,
@@ -72,7 +83,7 @@ STATUS_FULL = 1  # the event or segment buffer is full: run again with larger bu
 STATUS_RUNAWAY = 2  # max_events reached
 
 # single-event codes (internal)
-_S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE = range(6)
+_S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE, _S_KNUCKLE = range(7)
 
 
 @njit(cache=True)
@@ -81,6 +92,9 @@ def _advance(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     x, y = position(S, i, t)
     vx, vy = velocity(S, i, t)
     S[i, W0] = spin(S, P, i, t)
+    tau = t - S[i, T0]
+    S[i, WX] += S[i, AWX] * tau
+    S[i, WY] += S[i, AWY] * tau
     S[i, X], S[i, Y], S[i, VX], S[i, VY] = x, y, vx, vy
     S[i, T0] = t
     S[i, KSEG] = P[i, DECEL]
@@ -131,6 +145,7 @@ def _single(
     circles: np.ndarray,
     side_l: np.ndarray,
     side_c: np.ndarray,
+    knuckles: np.ndarray,
 ) -> tuple[float, int, int]:
     """Earliest single-object event of i after t: (time, code, index)."""
     if S[i, ON] == 0.0 or S[i, TEND] == INF:
@@ -146,6 +161,9 @@ def _single(
     tau, k = rail_time(px, py, vx, vy, ax, ay, P[i, R], rch, h, rails)
     if t + tau < best:
         best, code, idx = t + tau, _S_RAIL, k
+    tau, k = knuckle_time(px, py, vx, vy, ax, ay, lin, P[i, R], rch, h, knuckles)
+    if t + tau < best:
+        best, code, idx = t + tau, _S_KNUCKLE, k
     tau, k = hole_time(px, py, vx, vy, ax, ay, lin, rch, h, holes)
     if t + tau < best:
         best, code, idx = t + tau, _S_HOLE, k
@@ -169,6 +187,7 @@ def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
 
 @njit(cache=True)
 def _gather(
+    P: np.ndarray,
     pair_t: np.ndarray,
     single_t: np.ndarray,
     single_c: np.ndarray,
@@ -178,12 +197,14 @@ def _gather(
     cj: np.ndarray,
 ) -> int:
     """All contacts due at time t (within SIMULTANEOUS), to be resolved together: pairs
-    (ci, cj) and rail contacts (ci, -1 - rail)."""
+    (ci, cj) and disc-rail contacts (ci, -1 - rail). A ball's cushion contact (Han's model
+    lifts it off the plane) is resolved on its own, right after."""
     n = pair_t.shape[0]
     limit = t + SIMULTANEOUS * max(1.0, t)
     c = 0
     for a in range(n):
-        if single_c[a] == _S_RAIL and single_t[a] <= limit and c < ci.shape[0]:
+        rail_now = single_c[a] == _S_RAIL and single_t[a] <= limit and P[a, LAW] != LAW_BALL
+        if rail_now and c < ci.shape[0]:
             ci[c] = a
             cj[c] = -1 - single_k[a]
             c += 1
@@ -234,10 +255,15 @@ def run_events(
     max_events: int,
     ev: np.ndarray,
     seg: np.ndarray,
+    knuckles: np.ndarray,
+    ball_params: np.ndarray,
 ) -> tuple[int, int, int]:
     """Simulate until all objects rest. S is updated in place to the final state; events and
-    segments are written to ev and seg. Returns (n_events, n_segments, status)."""
+    segments are written to ev and seg. ball_params: the ball-ball friction fit (a, b, c) and
+    the cushion nose height. Returns (n_events, n_segments, status)."""
     n = S.shape[0]
+    n_rails = rails.shape[0]
+    fit_a, fit_b, fit_c, cushion_h = ball_params[0], ball_params[1], ball_params[2], ball_params[3]
     n_ev, n_seg = 0, 0
     cap_ev, cap_seg = ev.shape[0], seg.shape[0]
     if cap_seg < n or cap_ev < 1:
@@ -246,7 +272,7 @@ def run_events(
     side_l = np.ones((n, lines.shape[0]))
     side_c = np.ones((n, circles.shape[0]))
     for i in range(n):
-        start_disc_segment(S, P, i, 0.0)
+        start_segment(S, P, i, 0.0)
         n_seg = _open_segment(S, P, i, 0.0, seg, n_seg, seg_open, -1)
         for k in range(lines.shape[0]):
             if lines[k, 0] * S[i, X] + lines[k, 1] * S[i, Y] - lines[k, 2] < 0.0:
@@ -278,7 +304,7 @@ def run_events(
             pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
     for i in range(n):
         single_t[i], single_c[i], single_k[i] = _single(
-            S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c
+            S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for i in range(n):
         row_t[i], row_j[i] = _row(pair_t, single_t, i)
@@ -307,9 +333,9 @@ def run_events(
         n_aff = 1
         affected[0] = i
         moved = True
-        contact = j >= 0 or single_c[i] == _S_RAIL
+        contact = j >= 0 or (single_c[i] == _S_RAIL and P[i, LAW] != LAW_BALL)
         if contact:
-            n_c = _gather(pair_t, single_t, single_c, single_k, t, ci, cj)
+            n_c = _gather(P, pair_t, single_t, single_c, single_k, t, ci, cj)
         if contact and n_c > 1:
             n_aff = 0
             for m in range(n_c):
@@ -335,7 +361,18 @@ def run_events(
                 slow = slow or speeds[m] < v_stick
             if not slow:
                 resolve_simultaneous(
-                    S, P, rails, ci, cj, n_c, kinds_e, kinds_mu, affected, n_aff, speeds
+                    S,
+                    P,
+                    rails,
+                    ci,
+                    cj,
+                    n_c,
+                    kinds_e,
+                    kinds_mu,
+                    affected,
+                    n_aff,
+                    speeds,
+                    ball_params,
                 )
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0:
@@ -351,7 +388,10 @@ def run_events(
             _advance(S, P, i, t)
             _advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
-            vn = resolve_disc_disc(S, P, i, j, e_pair[ki, kj], mu_pair[ki, kj], v_stick)
+            if P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
+                vn = resolve_ball_ball(S, P, i, j, e_pair[ki, kj], fit_a, fit_b, fit_c)
+            else:
+                vn = resolve_disc_disc(S, P, i, j, e_pair[ki, kj], mu_pair[ki, kj], v_stick)
             n_ev = _log(ev, n_ev, t, EV_COLLIDE, i, j, -1, vn, 0.0)
             affected[1] = j
             n_aff = 2
@@ -361,19 +401,31 @@ def run_events(
                     n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
         else:
             code, k = single_c[i], single_k[i]
-            if code == _S_STOP:
+            if code == _S_STOP and S[i, MST] == SLIDING and P[i, LAW] == LAW_BALL:
+                _advance(S, P, i, t)  # the slip has vanished: the ball rolls on
+                n_ev = _log(ev, n_ev, t, EV_ROLL, i, -1, -1, 0.0, 0.0)
+            elif code == _S_STOP:
                 _advance(S, P, i, t)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
+                S[i, WX] = 0.0
+                S[i, WY] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
-            elif code == _S_RAIL:
+            elif code == _S_RAIL or code == _S_KNUCKLE:
                 _advance(S, P, i, t)
                 ki = int(P[i, KIND])
-                vn = resolve_disc_rail(
-                    S, P, i, rails[k, 4], rails[k, 5], e_rail[ki], mu_rail[ki], v_stick
-                )
-                n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, k, vn, 0.0)
-                if vn < v_stick:  # pieces pushing this one join it against the rail
+                if code == _S_RAIL:
+                    nx, ny, feature = rails[k, 4], rails[k, 5], k
+                else:  # the knuckle's normal runs through its centre
+                    nx, ny = S[i, X] - knuckles[k, 0], S[i, Y] - knuckles[k, 1]
+                    norm = math.sqrt(nx * nx + ny * ny)
+                    nx, ny, feature = nx / norm, ny / norm, n_rails + k
+                if P[i, LAW] == LAW_BALL:
+                    vn = resolve_ball_cushion(S, P, i, nx, ny, e_rail[ki], mu_rail[ki], cushion_h)
+                else:
+                    vn = resolve_disc_rail(S, P, i, nx, ny, e_rail[ki], mu_rail[ki], v_stick)
+                n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, feature, vn, 0.0)
+                if vn < v_stick and P[i, LAW] != LAW_BALL:  # pushers join it against the rail
                     n_aff, _, _, _ = merge_cluster(S, P, 1, t, rails, affected, in_cluster)
             elif code == _S_HOLE:
                 _advance(S, P, i, t)
@@ -396,19 +448,19 @@ def run_events(
 
         if not moved:
             single_t[i], single_c[i], single_k[i] = _single(
-                S, P, i, t, rails, holes, lines, circles, side_l, side_c
+                S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
             row_t[i], row_j[i] = _row(pair_t, single_t, i)
             continue
 
         for m in range(n_aff):
             a = affected[m]
-            start_disc_segment(S, P, a, t)
+            start_segment(S, P, a, t)
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         for m in range(n_aff):
             a = affected[m]
             single_t[a], single_c[a], single_k[a] = _single(
-                S, P, a, t, rails, holes, lines, circles, side_l, side_c
+                S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
             for k in range(n):
                 if k != a:

@@ -4,9 +4,11 @@ Dynamic state S (n, NS): one row per object, the current motion segment
     p(t) = (X, Y) + (VX, VY) tau + (AX, AY) tau^2 / 2,   tau = t - T0,  valid until TEND;
     spin w(t) = W0 decaying at P[SDECEL] toward zero; LIN = 1 when the acceleration is
     anti-parallel to the velocity (straight path); ON = 0 once the object is pocketed;
-    KSEG the sliding deceleration of this segment (the piece's own, or a stuck pair's shared).
+    KSEG the sliding deceleration of this segment (the piece's own, or a stuck pair's shared);
+    balls also spin about the horizontal axes: w_xy(t) = (WX, WY) + (AWX, AWY) tau; MST is the
+    motion state (REST, SLIDING, ROLLING).
 Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
-deceleration, kind number, motion law.
+deceleration, kind number, motion law, rolling deceleration (balls).
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ from __future__ import annotations
 import numpy as np
 
 # dynamic columns
-X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG = range(12)
-NS = 12
+X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST = range(17)
+NS = 17
 # static columns
-R, M, INERTIA, DECEL, SDECEL, KIND, LAW = range(7)
-NP = 7
+R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL = range(8)
+NP = 8
 # motion laws
 LAW_DISC = 0
+LAW_BALL = 1
+# motion states
+REST, SLIDING, ROLLING = 0, 1, 2
 
 # segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
 # the event that opened the segment (-1 for the segments at t = 0)
@@ -44,7 +49,7 @@ N_SEG_COLUMNS = 13
 
 def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
                       inertia: np.ndarray, decel: np.ndarray, spin_decel: np.ndarray,
-                      law: np.ndarray) -> np.ndarray:
+                      law: np.ndarray, roll_decel: np.ndarray | None = None) -> np.ndarray:
     """P for n objects."""
     P = np.zeros((len(kinds), NP))
     P[:, R] = radius
@@ -54,16 +59,20 @@ def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
     P[:, SDECEL] = spin_decel
     P[:, KIND] = kinds
     P[:, LAW] = law
+    if roll_decel is not None:
+        P[:, RDECEL] = roll_decel
     return P
 
 
 def build_state(positions: np.ndarray, velocities: np.ndarray, spins: np.ndarray,
-                P: np.ndarray) -> np.ndarray:
+                P: np.ndarray, spins_xy: np.ndarray | None = None) -> np.ndarray:
     """S for n objects at t = 0 (segments are opened by the loop)."""
     S = np.zeros((len(positions), NS))
     S[:, X:Y + 1] = positions
     S[:, VX:VY + 1] = velocities
     S[:, W0] = spins
+    if spins_xy is not None:
+        S[:, WX:WY + 1] = spins_xy
     S[:, TEND] = np.inf
     S[:, ON] = 1.0
     S[:, KSEG] = P[:, DECEL]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from cuesim.tables.pieces import PieceSpec
+from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
 
@@ -66,3 +66,24 @@ class BallPhysics:
     def rolling_stop_distance(self, speed: float) -> float:
         """v^2 / (2 mu_roll g)."""
         return speed**2 / (2.0 * self.mu_roll * self.g)
+
+
+def ball_kind_coefficients(physics: BallPhysics, spec: PieceSpec,
+                           cushion_height: float) -> KindCoefficients:
+    """The core's numbers for a table whose only piece kind is one ball: sliding deceleration
+    mu_s g, rolling mu_r g, spin about the vertical 5 mu_sp g / (2 R)."""
+    return KindCoefficients(
+        kinds=(spec.kind,),
+        decel=(physics.mu_slide * physics.g,),
+        spin_decel=(2.5 * physics.mu_spin * physics.g / spec.radius,),
+        e_pair=((physics.e_ball,),),
+        mu_pair=((physics.ball_friction_a + physics.ball_friction_b,),),
+        e_rail=(physics.e_cushion,),
+        mu_rail=(physics.mu_cushion,),
+        v_stick=physics.v_stick,
+        law=(1,),
+        roll_decel=(physics.mu_roll * physics.g,),
+        friction_fit=(physics.ball_friction_a, physics.ball_friction_b,
+                      physics.ball_friction_c),
+        cushion_height=cushion_height,
+    )

@@ -55,6 +55,9 @@ class Layout:
             h = self.__dict__["_hash"] = hash((self.table, self.pieces))
         return h
 
+    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     # -- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.pieces)

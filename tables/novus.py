@@ -142,6 +142,9 @@ class NovusTable:
             h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry, self.kinds))
         return h
 
+    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def piece_spec(self, kind: str) -> PieceSpec:
         if kind == "striker":
             return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,

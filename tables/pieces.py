@@ -54,6 +54,10 @@ class KindCoefficients:
     e_rail[k]       normal restitution of kind k on a rail
     mu_rail[k]      Coulomb friction of the tangential impulse of kind k on a rail
     v_stick         normal approach speed below which a contact is perfectly inelastic
+    law[k]          motion law of kind k: 0 disc (Coulomb sliding), 1 ball (slide/roll)
+    roll_decel[k]   rolling deceleration mu_r g of a ball kind (m/s^2)
+    friction_fit    ball-ball friction mu(v) = a + b exp(-c v): (a, b, c)
+    cushion_height  height of the cushion nose above the cloth (m), for balls
     """
 
     kinds: tuple[str, ...]
@@ -64,3 +68,7 @@ class KindCoefficients:
     e_rail: tuple[float, ...]
     mu_rail: tuple[float, ...]
     v_stick: float
+    law: tuple[int, ...] = ()
+    roll_decel: tuple[float, ...] = ()
+    friction_fit: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    cushion_height: float = 0.0

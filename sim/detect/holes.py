@@ -1,4 +1,5 @@
-"""Capture: the object's centre enters a hole (pocket) circle."""
+"""Fixed circles: capture when the centre enters a hole (pocket) circle, and contact with a
+pocket jaw's rounded knuckle."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import math
 import numpy as np
 from numba import njit
 
+from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.roots import INF
 
@@ -21,6 +23,27 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
         if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
             continue
         _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
+        if tau < best:
+            best, kb = tau, k
+    return best, kb
+
+
+@njit(cache=True)
+def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
+                 r: float, reach: float, h: float, knuckles: np.ndarray) -> tuple[float, int]:
+    """(tau, knuckle index) of the first contact with a jaw knuckle (a fixed circle: the
+    centre reaches distance r + r_k); (inf, -1) if none."""
+    best, kb = INF, -1
+    for k in range(knuckles.shape[0]):
+        cx, cy, rad = knuckles[k, 0], knuckles[k, 1], knuckles[k, 2] + r
+        d = math.sqrt((px - cx) ** 2 + (py - cy) ** 2)
+        if d - rad > reach:
+            continue
+        if d - rad <= TOUCH:  # touching: only an approach counts
+            if (px - cx) * vx + (py - cy) * vy < -V_TOUCH * d:
+                return 0.0, k
+            continue
+        tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
         if tau < best:
             best, kb = tau, k
     return best, kb

@@ -8,7 +8,9 @@ take the cluster's centre-of-mass velocity
 and its mass-weighted deceleration: a perfectly inelastic impact (momentum conserved, kinetic
 energy can only fall). A rail that a member touches and the cluster approaches removes the
 cluster's normal velocity, v -= (v . n) n (a perfectly inelastic rail contact). Growing and
-projecting repeat until no touching piece or rail is approached.
+projecting repeat until no touching piece or rail is approached. Balls in the cluster also take
+the inertia-weighted mean spin, so they keep one slip and one acceleration (rotational energy
+can only fall too).
 """
 
 from __future__ import annotations
@@ -20,7 +22,26 @@ from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.motion.segment import position, spin, velocity
-from cuesim.sim.state import DECEL, KSEG, ON, T0, VX, VY, W0, M, R, X, Y
+from cuesim.sim.state import (
+    AWX,
+    AWY,
+    DECEL,
+    INERTIA,
+    KSEG,
+    LAW,
+    LAW_BALL,
+    ON,
+    T0,
+    VX,
+    VY,
+    W0,
+    WX,
+    WY,
+    M,
+    R,
+    X,
+    Y,
+)
 
 
 @njit(cache=True)
@@ -73,6 +94,9 @@ def merge_cluster(S: np.ndarray, P: np.ndarray, seeds: int, t: float, rails: np.
                 if ((vx - kvx) * dx + (vy - kvy) * dy) / dist <= V_TOUCH:
                     continue
                 S[k, W0] = spin(S, P, k, t)  # k joins: advance it to t
+                tau = t - S[k, T0]
+                S[k, WX] += S[k, AWX] * tau
+                S[k, WY] += S[k, AWY] * tau
                 S[k, X], S[k, Y], S[k, VX], S[k, VY] = kx, ky, kvx, kvy
                 S[k, T0] = t
                 S[k, KSEG] = P[k, DECEL]
@@ -86,8 +110,20 @@ def merge_cluster(S: np.ndarray, P: np.ndarray, seeds: int, t: float, rails: np.
                 vx, vy = px / mass, py / mass
                 changed = True
     vx, vy, k_shared = px / mass, py / mass, kmass / mass
+    # balls also share their spin (inertia-weighted mean), so the cluster's members keep one
+    # slip and one acceleration: otherwise different spins would press them together again
+    iw, lx, ly, lz = 0.0, 0.0, 0.0, 0.0
+    for c in range(count):
+        a = members[c]
+        if P[a, LAW] == LAW_BALL:
+            iw += P[a, INERTIA]
+            lx += P[a, INERTIA] * S[a, WX]
+            ly += P[a, INERTIA] * S[a, WY]
+            lz += P[a, INERTIA] * S[a, W0]
     for c in range(count):
         a = members[c]
         S[a, VX], S[a, VY], S[a, KSEG] = vx, vy, k_shared
+        if P[a, LAW] == LAW_BALL:
+            S[a, WX], S[a, WY], S[a, W0] = lx / iw, ly / iw, lz / iw
         in_cluster[a] = 0
     return count, rail_member, rail_index, rail_speed

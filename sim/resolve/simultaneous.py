@@ -20,7 +20,8 @@ import math
 import numpy as np
 from numba import njit
 
-from cuesim.sim.state import INERTIA, VX, VY, W0, M, R, X, Y
+from cuesim.sim.resolve.ball_ball import ball_ball_friction
+from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, M, R, X, Y
 
 MAX_ITERATIONS = 2000
 TOLERANCE = 1e-13  # m/s: relative change of the impulses at which the iteration stops
@@ -69,9 +70,18 @@ def _apply(S: np.ndarray, P: np.ndarray, i: int, j: int, px: float, py: float) -
 
 
 @njit(cache=True)
-def _normal_pass(S: np.ndarray, P: np.ndarray, rails: np.ndarray, ci: np.ndarray,
-                 cj: np.ndarray, n_c: int, e: np.ndarray, v0: np.ndarray, deg: np.ndarray,
-                 lam: np.ndarray) -> None:
+def _normal_pass(
+    S: np.ndarray,
+    P: np.ndarray,
+    rails: np.ndarray,
+    ci: np.ndarray,
+    cj: np.ndarray,
+    n_c: int,
+    e: np.ndarray,
+    v0: np.ndarray,
+    deg: np.ndarray,
+    lam: np.ndarray,
+) -> None:
     """Iterate the normal impulses to convergence; applies them to S."""
     d = np.empty(n_c)
     scale = 1.0
@@ -97,9 +107,20 @@ def _normal_pass(S: np.ndarray, P: np.ndarray, rails: np.ndarray, ci: np.ndarray
 
 
 @njit(cache=True)
-def resolve_simultaneous(S: np.ndarray, P: np.ndarray, rails: np.ndarray, ci: np.ndarray,
-                         cj: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
-                         objs: np.ndarray, n_obj: int, speeds: np.ndarray) -> None:
+def resolve_simultaneous(
+    S: np.ndarray,
+    P: np.ndarray,
+    rails: np.ndarray,
+    ci: np.ndarray,
+    cj: np.ndarray,
+    n_c: int,
+    e: np.ndarray,
+    mu: np.ndarray,
+    objs: np.ndarray,
+    n_obj: int,
+    speeds: np.ndarray,
+    ball_params: np.ndarray,
+) -> None:
     """Resolve the contacts k < n_c, all touching now with their pieces advanced to now;
     e[k], mu[k] their coefficients; objs[:n_obj] the pieces involved. speeds[k] holds each
     contact's approach speed before the impact."""
@@ -122,7 +143,16 @@ def resolve_simultaneous(S: np.ndarray, P: np.ndarray, rails: np.ndarray, ci: np
             S[a, VX], S[a, VY], S[a, W0] = saved[m, 0], saved[m, 1], saved[m, 2]
         lam[:] = 0.0
         _normal_pass(S, P, rails, ci, cj, n_c, np.zeros(n_c), speeds, deg, lam)
-    # tangential friction: one relaxed Jacobi pass from the post-normal velocities
+    # ball pairs: their own friction model, relaxed, contact by contact
+    for k in range(n_c):
+        i, j = ci[k], cj[k]
+        if j >= 0 and P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
+            relax = 1.0 / max(deg[i], deg[j])
+            ball_ball_friction(
+                S, P, i, j, lam[k], ball_params[0], ball_params[1], ball_params[2], relax
+            )
+            lam[k] = 0.0  # done: no disc friction below
+    # disc contacts: tangential friction, one relaxed Jacobi pass from the post-normal velocities
     jt = np.zeros(n_c)
     for k in range(n_c):
         i, j = ci[k], cj[k]

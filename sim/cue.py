@@ -1,0 +1,53 @@
+"""The cue strike: the standard point-contact model (cue tip on the ball's surface, no
+friction at the tip, the ball's vertical velocity taken by the cloth).
+
+The cue, of mass M and speed V along the unit direction d (aim phi, elevation theta: the butt
+raised, d = (cos(theta) cos(phi), cos(theta) sin(phi), -sin(theta))), meets the ball at
+r = a e_r + b e_u - c d, where e_r is right of d (horizontal), e_u = e_r x d is "up" across
+the cue, a and b the tip offsets and c = sqrt(R^2 - a^2 - b^2). With tip restitution e_t the
+impulse is
+  J = (1 + e_t) V / (1/M + 1/m + (a^2 + b^2)/I),   I = 2/5 m R^2,
+so v = J/m d (its horizontal part is kept) and w = J/I (r x d) = J/I (a e_u - b e_r):
+a > 0 (right of centre) spins the ball counter-clockwise seen from above ("right english"),
+b > 0 (above centre) gives topspin, b < 0 draw. A tip offset beyond the miscue limit
+(MISCUE_LIMIT of the radius, Alciatore: about half the radius) is an error.
+"""
+
+from __future__ import annotations
+
+import math
+
+from cuesim.tables.pieces import PieceSpec
+
+MISCUE_LIMIT = 0.5  # fraction of R: offsets farther from the centre miscue (Alciatore)
+CUE_MASS = 0.54  # kg, a typical 19 oz cue (estimate; WPA does not limit cue weight)
+TIP_RESTITUTION = 0.81  # Alciatore TP A-30 estimate for a leather tip (e of cue and ball)
+
+
+class MiscueError(ValueError):
+    """A tip offset the cue cannot play."""
+
+
+def strike(ball: PieceSpec, speed: float, phi: float, a: float = 0.0, b: float = 0.0,
+           theta: float = 0.0, cue_mass: float = CUE_MASS,
+           tip_restitution: float = TIP_RESTITUTION) -> tuple[float, float, float, float, float]:
+    """(vx, vy, wx, wy, wz) of the ball after a cue at `speed` m/s hits it with offsets a
+    (right) and b (up) in metres, aimed at phi, elevated by theta (radians)."""
+    r = ball.radius
+    if math.hypot(a, b) > MISCUE_LIMIT * r + 1e-12:
+        raise MiscueError(
+            f"tip offset ({a * 1000:.1f}, {b * 1000:.1f}) mm is {math.hypot(a, b) / r:.2f} R "
+            f"from the centre: beyond the miscue limit of {MISCUE_LIMIT} R "
+            f"({MISCUE_LIMIT * r * 1000:.1f} mm)")
+    if not 0.0 <= theta < math.pi / 2:
+        raise ValueError(f"cue elevation must lie in [0, 90) degrees, got {math.degrees(theta)}")
+    m, inertia = ball.mass, ball.inertia
+    j = (1.0 + tip_restitution) * speed / (1.0 / cue_mass + 1.0 / m + (a * a + b * b) / inertia)
+    ct, st, cp, sp = math.cos(theta), math.sin(theta), math.cos(phi), math.sin(phi)
+    d = (ct * cp, ct * sp, -st)
+    e_r = (sp, -cp, 0.0)
+    e_u = (e_r[1] * d[2] - e_r[2] * d[1], e_r[2] * d[0] - e_r[0] * d[2],
+           e_r[0] * d[1] - e_r[1] * d[0])
+    v = j / m
+    w = [j / inertia * (a * e_u[k] - b * e_r[k]) for k in range(3)]
+    return v * d[0], v * d[1], w[0], w[1], w[2]

@@ -1,0 +1,79 @@
+"""Ball-ball impact: normal restitution and friction between the ball surfaces (throw, spin
+transfer), after Alciatore's technical proofs (TP A-14).
+
+n: unit normal from i to j (horizontal). The surfaces at the contact point move at
+  c_i = v_i + w_i x (R n),  c_j = v_j + w_j x (-R n);  the slip s = c_i - c_j minus its normal
+part (a horizontal tangential and a vertical component). Normal impulse
+  J_n = (1 + e) v_n / (1/m_i + 1/m_j),  v_n = (v_i - v_j) . n.
+Friction impulse F = -min(mu J_n, |s| / k) s/|s| with mu = a + b exp(-c |s|) and
+k = 7/(2 m_i) + 7/(2 m_j) (a sphere's contact point, force perpendicular to its radius):
+  v_i += F_xy / m_i,  v_j -= F_xy / m_j,  w_i += R (n x F) / I_i,  w_j += R (n x F) / I_j.
+The vertical part of F changes only the spins (the cloth takes the vertical push).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R, X, Y
+
+
+@njit(cache=True)
+def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, fit_a: float,
+                       fit_b: float, fit_c: float, relax: float) -> None:
+    """Apply the friction impulse of a contact whose normal impulse was jn."""
+    dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
+    dist = math.sqrt(dx * dx + dy * dy)
+    nx, ny = dx / dist, dy / dist
+    ri, rj = P[i, R], P[j, R]
+    # surface velocities at the contact point (w x n = (-wz ny, wz nx, wx ny - wy nx))
+    cix = S[i, VX] - ri * S[i, W0] * ny
+    ciy = S[i, VY] + ri * S[i, W0] * nx
+    ciz = ri * (S[i, WX] * ny - S[i, WY] * nx)
+    cjx = S[j, VX] + rj * S[j, W0] * ny
+    cjy = S[j, VY] - rj * S[j, W0] * nx
+    cjz = -rj * (S[j, WX] * ny - S[j, WY] * nx)
+    sx, sy, sz = cix - cjx, ciy - cjy, ciz - cjz
+    sn = sx * nx + sy * ny
+    sx, sy = sx - sn * nx, sy - sn * ny
+    slip = math.sqrt(sx * sx + sy * sy + sz * sz)
+    if slip == 0.0 or jn <= 0.0:
+        return
+    mu = fit_a + fit_b * math.exp(-fit_c * slip)
+    k = 3.5 / P[i, M] + 3.5 / P[j, M]
+    f = min(mu * jn, relax * slip / k)
+    fx, fy, fz = -f * sx / slip, -f * sy / slip, -f * sz / slip
+    S[i, VX] += fx / P[i, M]
+    S[i, VY] += fy / P[i, M]
+    S[j, VX] -= fx / P[j, M]
+    S[j, VY] -= fy / P[j, M]
+    # n x F = (ny fz, -nx fz, nx fy - ny fx)
+    tx, ty, tz = ny * fz, -nx * fz, nx * fy - ny * fx
+    S[i, WX] += ri * tx / P[i, INERTIA]
+    S[i, WY] += ri * ty / P[i, INERTIA]
+    S[i, W0] += ri * tz / P[i, INERTIA]
+    S[j, WX] += rj * tx / P[j, INERTIA]
+    S[j, WY] += rj * ty / P[j, INERTIA]
+    S[j, W0] += rj * tz / P[j, INERTIA]
+
+
+@njit(cache=True)
+def resolve_ball_ball(S: np.ndarray, P: np.ndarray, i: int, j: int, e: float, fit_a: float,
+                      fit_b: float, fit_c: float) -> float:
+    """Resolve the impact of balls i and j (advanced to now); returns the approach speed."""
+    dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
+    dist = math.sqrt(dx * dx + dy * dy)
+    nx, ny = dx / dist, dy / dist
+    vn = (S[i, VX] - S[j, VX]) * nx + (S[i, VY] - S[j, VY]) * ny
+    if vn <= 0.0:
+        return vn
+    jn = (1.0 + e) * vn / (1.0 / P[i, M] + 1.0 / P[j, M])
+    S[i, VX] -= jn * nx / P[i, M]
+    S[i, VY] -= jn * ny / P[i, M]
+    S[j, VX] += jn * nx / P[j, M]
+    S[j, VY] += jn * ny / P[j, M]
+    ball_ball_friction(S, P, i, j, jn, fit_a, fit_b, fit_c, 1.0)
+    return vn

@@ -1,0 +1,284 @@
+"""The 5-pins (Italian carom with skittles) match table, its balls, spots, lines and pins.
+
+Sources: the WCBS/UMB 5-pins rules `five_pins_ru.txt` (article 1: spots and lines; article 3:
+the lag; article 4: the opening position) and the project's issue 3 (table 2840 x 1420 mm,
+cushion nose 37 mm, balls 61.5 mm ~210 g, pin dimensions).
+Frame: metres, origin at the left corner of the playing surface at the bottom short rail
+("нижний короткий борт", the end the breaker plays from: the head), x across the table
+(1.42 m), y along it toward the top short rail ("верхний короткий борт", the foot). The
+playing surface is the rectangle between the cushion noses; the table has no pockets.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from cuesim.tables.balls import BallPhysics, ball_spec
+from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.pieces import PieceSpec
+from cuesim.tables.pool import check_pieces_inside_cushions
+
+# --- Table (issue 3; the UMB match table for carom) ------------------------------------------
+TABLE_LENGTH = 2.840  # m, playing surface between the cushion noses (match table)
+TABLE_WIDTH = 1.420  # m
+CUSHION_HEIGHT = 0.037  # m, cushion nose above the cloth (issue 3; 0.60 of the ball diameter)
+
+# --- Balls (issue 3; UMB carom balls 61-61.5 mm, 205-220 g) ----------------------------------
+BALL_DIAMETER = 0.0615  # m
+BALL_RADIUS = BALL_DIAMETER / 2
+BALL_MASS = 0.210  # kg, "about 210 g" (issue 3): the middle of the UMB range
+BALL_IDS = ("white", "yellow", "red")  # the two cue balls and the red (5-pins 3, 4)
+
+# --- Spots and lines (5-pins article 1) -------------------------------------------------------
+SPOT_FROM_SHORT_RAIL = 0.100  # m, top and bottom spots 100 mm from their short rails (1.1, 1.4)
+LAG_LINE_Y = TABLE_LENGTH / 4  # m, the lag line through the centre of the bottom half, 710 mm
+#                               from the bottom short rail (1.3); 710 mm = L/4
+LAG_FROM_LONG_RAIL = 0.300  # m, the referee sets the lag balls 30 cm from the long rails (3)
+SPOTS: dict[str, tuple[float, float]] = {
+    # 1.1: 100 mm from the top short rail on the long middle line (710 mm from a long rail);
+    # the opponent's ball stands here at the break (4.1 б)
+    "top_spot": (TABLE_WIDTH / 2, TABLE_LENGTH - SPOT_FROM_SHORT_RAIL),
+    # 1.2: the centre of the top half; the red stands here at the lag and the break (3, 4.1 в)
+    "red_spot": (TABLE_WIDTH / 2, 3 * TABLE_LENGTH / 4),
+    # 1.3: the centre of the bottom half, on the lag line (710 mm from the bottom short rail)
+    "lag_spot": (TABLE_WIDTH / 2, LAG_LINE_Y),
+    # 1.4: 100 mm from the bottom short rail (the ball in hand when the top spot is taken, 13.5)
+    "bottom_spot": (TABLE_WIDTH / 2, SPOT_FROM_SHORT_RAIL),
+    # the centre of the table: the red (centre) pin's spot (1: five pin marks)
+    "centre_spot": (TABLE_WIDTH / 2, TABLE_LENGTH / 2),
+}
+MIDDLE_LINE = "middle_line"  # y = L/2, splits the surface into halves (1.5); +1 toward the top
+LAG_LINE = "lag_line"  # y = L/4 (1.3, 3); +1 toward the top rail
+
+# --- Pins (skittles; issue 3) -----------------------------------------------------------------
+# Turned pins: 25 mm tall, a 7 mm base, a belly 9-10 mm wide, a thin neck and a round head
+# 6-7 mm wide at the top. Heights of the belly and neck are estimates of the usual shape.
+PIN_HEIGHT = 0.025  # m (issue 3)
+PIN_BASE_DIAMETER = 0.007  # m (issue 3)
+PIN_WIDEST_DIAMETER = 0.0095  # m, 9-10 mm (issue 3): the middle of the range
+PIN_HEAD_DIAMETER = 0.0065  # m, 6-7 mm (issue 3): the middle of the range
+PIN_WIDEST_HEIGHT = 0.008  # m, estimate: the belly a third of the way up
+PIN_NECK_HEIGHT = 0.01925  # m, estimate: the neck just under the head (its width is derived)
+PIN_DENSITY = 750.0  # kg/m^3, estimate: turned hardwood (beech/boxwood); pins weigh ~1 g
+PIN_PASS_CLEARANCE = 0.0002  # m, estimate: "just passes" = 0.1 mm to spare on each side
+PIN_IDS = ("pin_centre", "pin_top", "pin_right", "pin_bottom", "pin_left")
+
+
+def pin_radius_at(h: float | np.ndarray) -> np.ndarray:
+    """The pin's radius at height h above the cloth (m), from its dimensions.
+
+    Base (radius 3.5 mm at h = 0) widening linearly to the belly (4.75 mm at
+    PIN_WIDEST_HEIGHT), narrowing linearly to the neck at PIN_NECK_HEIGHT, then the head: a
+    sphere of diameter PIN_HEAD_DIAMETER whose top is the pin's top (centre at
+    PIN_HEIGHT - head radius). The neck radius is the head sphere's section at the neck height,
+    so the profile is continuous. Zero outside [0, PIN_HEIGHT].
+    """
+    h = np.asarray(h, dtype=np.float64)
+    rb, rw, a = PIN_BASE_DIAMETER / 2, PIN_WIDEST_DIAMETER / 2, PIN_HEAD_DIAMETER / 2
+    c = PIN_HEIGHT - a
+    rn = math.sqrt(a * a - (PIN_NECK_HEIGHT - c) ** 2)
+    hw, hn = PIN_WIDEST_HEIGHT, PIN_NECK_HEIGHT
+    body_low = rb + (rw - rb) * h / hw
+    body_high = rw + (rn - rw) * (h - hw) / (hn - hw)
+    head = np.sqrt(np.clip(a * a - (h - c) ** 2, 0.0, None))
+    r = np.where(h <= hw, body_low, np.where(h <= hn, body_high, head))
+    return np.where((h >= 0.0) & (h <= PIN_HEIGHT), r, 0.0)
+
+
+def ball_section_radius(h: float | np.ndarray, radius: float = BALL_RADIUS) -> np.ndarray:
+    """The radius of a ball's horizontal section at height h above the cloth."""
+    h = np.asarray(h, dtype=np.float64)
+    return np.sqrt(np.clip(radius * radius - (radius - h) ** 2, 0.0, None))
+
+
+@lru_cache(maxsize=8)
+def pin_contact(ball_radius: float = BALL_RADIUS, samples: int = 250_001) -> tuple[float, float]:
+    """(contact distance, contact height): the horizontal distance between a ball's centre and a
+    standing pin's axis at which they touch, and the height of the touching point.
+
+    Both are bodies of revolution about vertical axes, so they touch when, at some height h,
+    their horizontal sections touch: d = max over 0 <= h <= pin height of
+    (ball section radius at h) + (pin radius at h). The ball's centre (30.75 mm up) is above
+    the pin's top (25 mm), so its section grows with h all the way up the pin; the maximum lies
+    on the pin's head (~22.6 mm up), not at its 9.5 mm belly (~24 mm there against ~33 mm).
+    For a spherical head (radius a, centre at height c) this is the 3D sphere-sphere contact
+    sqrt((R + a)^2 - (R - c)^2) = 32.79 mm for R = 30.75 mm; the sampled maximum agrees.
+    """
+    h = np.linspace(0.0, PIN_HEIGHT, samples)
+    d = ball_section_radius(h, ball_radius) + pin_radius_at(h)
+    k = int(np.argmax(d))
+    return float(d[k]), float(h[k])
+
+
+def pin_spacing(ball_radius: float = BALL_RADIUS) -> float:
+    """Distance between neighbouring pins (the centre pin and each white one) so that a ball
+    rolling midway between them just passes (15 о, note): twice the contact distance plus
+    PIN_PASS_CLEARANCE. 2 x 32.79 + 0.2 = 65.8 mm, inside the 65-66 mm the issue quotes
+    for the real pin cross."""
+    return 2.0 * pin_contact(ball_radius)[0] + PIN_PASS_CLEARANCE
+
+
+def pin_mass_and_inertia(samples: int = 25_001) -> tuple[float, float]:
+    """(mass, moment of inertia about the pin's axis) of a solid pin of PIN_DENSITY:
+    m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (~0.9 g)."""
+    h = np.linspace(0.0, PIN_HEIGHT, samples)
+    r = pin_radius_at(h)
+    mass = PIN_DENSITY * math.pi * _trapezoid(r**2, h)
+    inertia = 0.5 * PIN_DENSITY * math.pi * _trapezoid(r**4, h)
+    return mass, inertia
+
+
+def _trapezoid(y: np.ndarray, x: np.ndarray) -> float:
+    return float(np.sum((y[1:] + y[:-1]) * np.diff(x)) / 2)
+
+
+def pin_spots(spacing: float | None = None) -> dict[str, tuple[float, float]]:
+    """The five pin marks (article 1): the red pin on the centre spot and the four white pins
+    on the two centre lines around it, one pin spacing away."""
+    s = pin_spacing() if spacing is None else spacing
+    cx, cy = SPOTS["centre_spot"]
+    return {
+        "pin_centre": (cx, cy),
+        "pin_top": (cx, cy + s),
+        "pin_right": (cx + s, cy),
+        "pin_bottom": (cx, cy - s),
+        "pin_left": (cx - s, cy),
+    }
+
+
+def _carom_geometry() -> TableGeometry:
+    w, l = TABLE_WIDTH, TABLE_LENGTH
+    rails = (  # counter-clockwise, the surface on the left
+        Rail("bottom_rail", 0.0, 0.0, w, 0.0),
+        Rail("right_rail", w, 0.0, w, l),
+        Rail("top_rail", w, l, 0.0, l),
+        Rail("left_rail", 0.0, l, 0.0, 0.0),
+    )
+    lines = (
+        SensorLine(MIDDLE_LINE, 0.0, 1.0, l / 2),
+        SensorLine(LAG_LINE, 0.0, 1.0, LAG_LINE_Y),
+    )
+    return TableGeometry(w, l, rails, lines=lines)
+
+
+@dataclass(frozen=True)
+class CaromTable:
+    """The 5-pins match table with its balls, pins and physics."""
+
+    physics: BallPhysics = field(default_factory=BallPhysics)
+    name: str = "carom"
+    geometry: TableGeometry = field(default_factory=_carom_geometry)
+    kinds: tuple[str, ...] = ("ball", "pin")
+    cushion_height: float = CUSHION_HEIGHT
+
+    def __hash__(self) -> int:  # computed once: tables key the engine's caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry,
+                                               self.kinds, self.cushion_height))
+        return h
+
+    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    @property
+    def spots(self) -> dict[str, tuple[float, float]]:
+        return dict(SPOTS)
+
+    def piece_spec(self, kind: str) -> PieceSpec:
+        """A ball, or a standing pin. The pin's radius is its 2D contact radius against a ball
+        (contact distance - ball radius, ~2.0 mm), so ball-pin contact in the plane happens at
+        the derived distance; `contact_distance('pin', 'pin')` gives the pin-pin distance."""
+        if kind == "ball":
+            return ball_spec("ball", BALL_DIAMETER, BALL_MASS)
+        if kind == "pin":
+            mass, inertia = pin_mass_and_inertia()
+            return PieceSpec("pin", pin_contact()[0] - BALL_RADIUS, mass, inertia,
+                             thickness=PIN_HEIGHT)
+        raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
+
+    def contact_distance(self, kind_a: str, kind_b: str) -> float:
+        """Centre distance at which two pieces touch in the plane: balls 2R, a ball and a
+        standing pin the derived contact distance, two standing pins their widest diameter."""
+        kinds = {kind_a, kind_b}
+        for kind in kinds:
+            self.piece_spec(kind)  # refuse unknown kinds
+        if kinds == {"pin"}:
+            return PIN_WIDEST_DIAMETER
+        if kinds == {"ball"}:
+            return BALL_DIAMETER
+        return pin_contact()[0]
+
+    def check_layout(self, layout: Layout) -> None:
+        """Raise LayoutError naming the first piece that is unknown, not wholly inside the
+        cushion noses or overlapping another (a ball closer to a pin than the contact
+        distance counts as overlapping)."""
+        if layout.table != self.name:
+            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
+        _checked_arrays(self, layout)
+
+    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
+        return _checked_arrays(self, layout)
+
+
+@lru_cache(maxsize=512)
+def _checked_arrays(table: CaromTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    check_pieces_inside_cushions(table, layout, contact=table.contact_distance)
+    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
+    return layout.positions(), radii
+
+
+def carom_table(physics: BallPhysics | None = None) -> CaromTable:
+    return CaromTable(physics or BallPhysics())
+
+
+def _pins() -> list[Piece]:
+    return [Piece(pid, "pin", x, y, "red" if pid == "pin_centre" else "white")
+            for pid, (x, y) in pin_spots().items()]
+
+
+def five_pins_layout(table: CaromTable | None = None, breaker: str = "white",
+                     breaker_xy: tuple[float, float] | None = None) -> Layout:
+    """The opening position (5-pins 4.1, 4.2): the breaker's ball anywhere in the bottom half
+    with no part of it over the middle line (default: on the lag line 300 mm from the left
+    long rail, where article 3 sets the balls), the opponent's ball on the top spot, the red on
+    the red spot, the five pins on their marks."""
+    table = table or carom_table()
+    if breaker not in ("white", "yellow"):
+        raise LayoutError(f"the breaker plays the white or the yellow ball, not {breaker!r}")
+    opponent = "yellow" if breaker == "white" else "white"
+    x, y = breaker_xy if breaker_xy is not None else (LAG_FROM_LONG_RAIL, LAG_LINE_Y)
+    if y + BALL_RADIUS > TABLE_LENGTH / 2 + 1e-12:
+        raise LayoutError(
+            f"the breaker's ball at y = {y:.4f} m reaches over the middle line: at the break no "
+            f"part of it may cross it (5-pins 4.2), so y <= {TABLE_LENGTH / 2 - BALL_RADIUS:.4f}")
+    pieces = [
+        Piece(breaker, "ball", float(x), float(y), breaker),
+        Piece(opponent, "ball", *SPOTS["top_spot"], opponent),
+        Piece("red", "ball", *SPOTS["red_spot"], "red"),
+        *_pins(),
+    ]
+    layout = Layout(table.name, tuple(pieces))
+    table.check_layout(layout)
+    return layout
+
+
+def five_pins_lag_layout(table: CaromTable | None = None) -> Layout:
+    """The lag (5-pins 3): the white and the yellow on the lag line 30 cm from the left and the
+    right long rail, the red on the red spot, the pins on their marks."""
+    table = table or carom_table()
+    pieces = [
+        Piece("white", "ball", LAG_FROM_LONG_RAIL, LAG_LINE_Y, "white"),
+        Piece("yellow", "ball", TABLE_WIDTH - LAG_FROM_LONG_RAIL, LAG_LINE_Y, "yellow"),
+        Piece("red", "ball", *SPOTS["red_spot"], "red"),
+        *_pins(),
+    ]
+    layout = Layout(table.name, tuple(pieces))
+    table.check_layout(layout)
+    return layout

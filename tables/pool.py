@@ -1,0 +1,423 @@
+"""WPA pool tables (9, 8 and 7 ft): the playing surface, six cushions with their pocket jaws,
+the pockets' capture circles, the strings and spots, and the balls.
+
+Sources: WPA Equipment Specifications (table sizes, ball, cushion nose height, pocket mouths,
+cut angles, shelf) and the WPA rulebook `pool_wpa_ru.txt` (1.5, 3.16 strings and spots).
+Frame (as in `pool_spots`): metres, origin at the head-left corner of the playing surface (the
+corner at the head rail on the left of a player standing behind the head rail), x across the
+table (the width), y from the head rail toward the foot rail (the length). The playing surface
+is the rectangle between the cushion noses; the pockets open outside it.
+
+Pocket model (2D). Each cushion is a straight segment (its nose line) that ends at a pocket.
+Where the cushion nose "changes direction into the pocket" (WPA: the pointed lip) the rubber
+turns by 180 deg - cut angle and runs on as the jaw (the facing), a straight segment at the
+WPA cut angle to the nose line, so the rubber wedge at the lip has the cut angle. The lip is
+rounded by a small knuckle circle tangent to both the nose line and the jaw, so a ball can
+rattle between the jaws. The WPA mouth is measured between the two lips (the sharp corners
+where the extended nose line meets the extended jaw line). A ball is pocketed when its centre
+enters the pocket's capture circle, which lies behind the mouth: its nearest point is the
+WPA shelf depth behind the middle of the mouth line, because the ball only drops once its
+centre has passed the slate's pocket cut (a ball whose centre has just crossed the line of the
+cushion noses in a corner pocket still rests on the slate). The jaws run back to the depth of
+the capture circle's centre, so a ball cannot slip past the circle between the jaws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
+from cuesim.tables.geometry import Hole, Knuckle, Rail, SensorLine, TableGeometry
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.pieces import KindCoefficients, PieceSpec
+from cuesim.tables.pool_spots import CUSHION_RAIL, HEAD_STRING_LINE, LONG_STRING_LINE
+
+INCH = 0.0254  # m, exact
+
+# --- Playing surfaces between the cushion noses (WPA Equipment Specifications) -------------
+# WPA: 9 ft 100 x 50 in (+-1/8 in); 8 ft 92 x 46 in (+-1/8 in). The WPA names no 7-ft table;
+# 78 x 39 in is the usual 7-ft ("bar box") playing surface (estimate: manufacturers' and BCA
+# practice). Every size is twice as long as it is wide.
+PLAYING_SURFACES: dict[str, tuple[float, float]] = {  # size -> (width, length), m
+    "9ft": (50 * INCH, 100 * INCH),  # 1.270 x 2.540 m, WPA
+    "8ft": (46 * INCH, 92 * INCH),  # 1.1684 x 2.3368 m, WPA (the "pro 8"; see POOL_SIZES_NOTE)
+    "7ft": (39 * INCH, 78 * INCH),  # 0.9906 x 1.9812 m, estimate (no WPA number)
+}
+POOL_SIZES_NOTE = (
+    "The WPA specifications give the 8-ft table as 92 x 46 in; the common home 8-ft table is "
+    "88 x 44 in (2.235 x 1.118 m): pass PoolTable(size='8ft') for the WPA one."
+)
+
+# --- Balls (WPA Equipment Specifications) ---------------------------------------------------
+BALL_DIAMETER = 2.25 * INCH  # m, 2 1/4 in (57.15 mm) +-0.005 in, WPA
+BALL_MASS_RANGE = (0.156, 0.170)  # kg, 5.5-6 oz, WPA
+BALL_MASS = 0.163  # kg, the middle of the WPA range (a choice: real sets weigh 160-170 g)
+BALL_RADIUS = BALL_DIAMETER / 2
+
+# --- Cushions (WPA Equipment Specifications) ------------------------------------------------
+CUSHION_HEIGHT_FRACTION = (0.625, 0.645)  # nose height, fraction of the ball diameter, WPA
+CUSHION_HEIGHT = 0.635 * BALL_DIAMETER  # m, 36.3 mm, the middle of the WPA range
+
+# --- Pockets (WPA Equipment Specifications) -------------------------------------------------
+# Mouth: measured between the opposing cushion noses where the direction changes into the
+# pocket (lip to lip). Corner 4.5-4.625 in, side 5-5.125 in; we take the middle of each range.
+CORNER_MOUTH_RANGE = (4.5 * INCH, 4.625 * INCH)  # m, WPA
+SIDE_MOUTH_RANGE = (5.0 * INCH, 5.125 * INCH)  # m, WPA
+CORNER_MOUTH = 4.5625 * INCH  # m, 115.9 mm, middle of the WPA range
+SIDE_MOUTH = 5.0625 * INCH  # m, 128.6 mm, middle of the WPA range
+# Horizontal cut angle of the rubber and its rail liner at each side of the entrance, WPA:
+# corner 142 deg (+-1), side 104 deg (+-1). It is the angle of the rubber wedge at the lip,
+# between the cushion nose line and the jaw facing: corner jaws turn 38 deg away from the nose
+# line (they converge 7 deg toward the pocket axis), side jaws 76 deg (they open 14 deg).
+CORNER_CUT_ANGLE = math.radians(142.0)  # WPA
+SIDE_CUT_ANGLE = math.radians(104.0)  # WPA
+# Shelf: from the middle of the mouth line to the vertical cut of the slate's pocket radius.
+# WPA: corner 1-2.25 in, side 0-0.375 in (BCA: corner 1 5/8-1 7/8 in). Middle of the WPA
+# ranges; the corner value also lies in the BCA range.
+CORNER_SHELF = 1.625 * INCH  # m, 41.3 mm
+SIDE_SHELF = 0.1875 * INCH  # m, 4.8 mm
+# Side pockets: WPA requires the playing surface to be symmetrical with the pocket
+# configurations included, so the side mouths are centred at the middle of the long cushions
+# (y = L/2), their lips on the cushion nose line.
+# Knuckle (the rounded lip, a jaw's nose): estimate. The WPA calls the lip pointed; the rubber
+# nose and its 1/16-1/4 in facing round it over a few mm. 5 mm keeps the mouth measured at the
+# lips (the tangent points are 1.7 mm (corner) and 3.9 mm (side) from the sharp lip).
+KNUCKLE_RADIUS = 0.005  # m, estimate
+# Capture circle radius: half the mouth (estimate). Its front point lies at the shelf depth on
+# the pocket axis; where the jaws let a ball centre go off the axis (<= 24 mm in a corner at
+# the shelf depth) the circle's front bends back by at most ~5 mm.
+CAPTURE_RADIUS_FRACTION = 0.5  # of the mouth, estimate
+
+# --- Strings and spots (WPA 1.5, 3.16; Equipment Specifications) ---------------------------
+HEAD_STRING_FRACTION = 0.25  # the head string joins the second diamonds: L/4 from the head rail
+FOOT_SPOT_FRACTION = 0.75  # the foot spot: middle of the foot string, L/4 from the foot rail
+
+POCKET_NAMES = ("head_left", "head_right", "side_left", "side_right", "foot_left", "foot_right")
+CUSHION_NAMES = tuple(CUSHION_RAIL)  # head_rail, foot_rail, left_head_rail, ... (pool_spots)
+
+
+@dataclass(frozen=True)
+class Pocket:
+    """One pocket: its lips (where the cushion noses turn into the pocket, a on the short rail
+    for a corner pocket and on the head-side cushion for a side pocket), the unit axis into
+    the pocket, the WPA numbers it was built from, and its capture circle."""
+
+    name: str
+    kind: str  # "corner" | "side"
+    lip_a: tuple[float, float]
+    lip_b: tuple[float, float]
+    axis: tuple[float, float]
+    mouth: float
+    cut_angle: float  # rad
+    shelf: float
+    capture: Hole
+
+    def depth(self, x: float, y: float) -> float:
+        """How far (x, y) lies behind the mouth line, along the pocket axis (m)."""
+        mx = (self.lip_a[0] + self.lip_b[0]) / 2
+        my = (self.lip_a[1] + self.lip_b[1]) / 2
+        return (x - mx) * self.axis[0] + (y - my) * self.axis[1]
+
+
+def _unit(x: float, y: float) -> tuple[float, float]:
+    n = math.hypot(x, y)
+    return x / n, y / n
+
+
+def _rot(v: tuple[float, float], angle: float) -> tuple[float, float]:
+    """v rotated counter-clockwise by angle."""
+    c, s = math.cos(angle), math.sin(angle)
+    return c * v[0] - s * v[1], s * v[0] + c * v[1]
+
+
+def _add(p: tuple[float, float], v: tuple[float, float], t: float) -> tuple[float, float]:
+    return p[0] + t * v[0], p[1] + t * v[1]
+
+
+@lru_cache(maxsize=8)
+def pool_geometry(width: float, length: float,
+                  knuckle_radius: float = KNUCKLE_RADIUS) -> tuple[TableGeometry,
+                                                                    tuple[Pocket, ...]]:
+    """The table geometry and its pockets for a playing surface of width x length.
+
+    The boundary runs counter-clockwise (the surface on the left of every rail): head rail
+    (+x), right head and foot cushions (+y), foot rail (-x), left foot and head cushions (-y),
+    each cushion ending at a knuckle, then a jaw into the pocket and back out of it.
+    """
+    w, l = width, length
+    a = CORNER_MOUTH / math.sqrt(2.0)  # corner lips sit a from the corner on each nose line
+    s = SIDE_MOUTH / 2
+    # cushions in counter-clockwise order: (name, start lip, end lip)
+    cushions = (
+        ("head_rail", (a, 0.0), (w - a, 0.0)),
+        ("right_head_rail", (w, a), (w, l / 2 - s)),
+        ("right_foot_rail", (w, l / 2 + s), (w, l - a)),
+        ("foot_rail", (w - a, l), (a, l)),
+        ("left_foot_rail", (0.0, l - a), (0.0, l / 2 + s)),
+        ("left_head_rail", (0.0, l / 2 - s), (0.0, a)),
+    )
+    # the pocket after each cushion (between its end lip and the next cushion's start lip)
+    after = ("head_right", "side_right", "foot_right", "foot_left", "side_left", "head_left")
+    rails: list[Rail] = []
+    knuckles: list[Knuckle] = []
+    holes: list[Hole] = []
+    pockets: list[Pocket] = []
+    # the cushion segments run between knuckle tangent points; collect jaws per pocket first
+    trim: dict[tuple[str, str], tuple[float, float]] = {}  # (cushion, "start"|"end") -> point
+    jaws: dict[str, tuple[Rail, Rail]] = {}
+    for k, pname in enumerate(after):
+        cin_name, _, lip_in = cushions[k]
+        cout_name, lip_out, _ = cushions[(k + 1) % 6]
+        side = pname.startswith("side")
+        cut = SIDE_CUT_ANGLE if side else CORNER_CUT_ANGLE
+        mouth = SIDE_MOUTH if side else CORNER_MOUTH
+        shelf = SIDE_SHELF if side else CORNER_SHELF
+        turn = math.pi - cut  # the boundary turns right (away from the surface) by this
+        u_in = _unit(lip_in[0] - cushions[k][1][0], lip_in[1] - cushions[k][1][1])
+        nxt = cushions[(k + 1) % 6]
+        u_out = _unit(nxt[2][0] - nxt[1][0], nxt[2][1] - nxt[1][1])
+        jaw_in = _rot(u_in, -turn)  # from the in-lip into the pocket
+        jaw_out = _rot(u_out, turn)  # from deep in the pocket out to the out-lip
+        # pocket axis: perpendicular to the mouth line, away from the surface
+        mx, my = (lip_in[0] + lip_out[0]) / 2, (lip_in[1] + lip_out[1]) / 2
+        ax, ay = _unit(-(lip_out[1] - lip_in[1]), lip_out[0] - lip_in[0])  # left normal
+        if ax * (w / 2 - mx) + ay * (l / 2 - my) > 0:  # make it point away from the surface
+            ax, ay = -ax, -ay
+        r_cap = CAPTURE_RADIUS_FRACTION * mouth
+        capture = Hole(pname, mx + ax * (shelf + r_cap), my + ay * (shelf + r_cap), r_cap)
+        depth_end = shelf + r_cap  # the jaws run back to the capture circle's centre
+        tangent = knuckle_radius / math.tan(cut / 2)  # lip to tangent point
+        centre_off = knuckle_radius / math.sin(cut / 2)  # lip to knuckle centre
+        # in-lip: the cushion arrives along u_in, the jaw leaves along jaw_in
+        t_in = depth_end / (jaw_in[0] * ax + jaw_in[1] * ay)
+        t_out = depth_end / -(jaw_out[0] * ax + jaw_out[1] * ay)
+        in_start = _add(lip_in, jaw_in, tangent)
+        in_end = _add(lip_in, jaw_in, t_in)
+        out_start = _add(lip_out, jaw_out, -t_out)
+        out_end = _add(lip_out, jaw_out, -tangent)
+        trim[(cin_name, "end")] = _add(lip_in, u_in, -tangent)
+        trim[(cout_name, "start")] = _add(lip_out, u_out, tangent)
+        bis_in = _unit(-u_in[0] + jaw_in[0], -u_in[1] + jaw_in[1])
+        bis_out = _unit(-jaw_out[0] + u_out[0], -jaw_out[1] + u_out[1])
+        # jaw a: the short-rail side of a corner pocket, the head side of a side pocket
+        in_is_a = cin_name in ("head_rail", "foot_rail") or (side and "head" in cin_name)
+        la, lb = ("a", "b") if in_is_a else ("b", "a")
+        rail_in = Rail(f"{pname}_jaw_{la}", *in_start, *in_end)
+        rail_out = Rail(f"{pname}_jaw_{lb}", *out_start, *out_end)
+        jaws[pname] = (rail_in, rail_out)
+        kn_in = Knuckle(f"{pname}_knuckle_{la}", *_add(lip_in, bis_in, centre_off),
+                        knuckle_radius)
+        kn_out = Knuckle(f"{pname}_knuckle_{lb}", *_add(lip_out, bis_out, centre_off),
+                         knuckle_radius)
+        knuckles += [kn_in, kn_out]
+        holes.append(capture)
+        lip_a, lip_b = (lip_in, lip_out) if in_is_a else (lip_out, lip_in)
+        pockets.append(Pocket(pname, "side" if side else "corner", lip_a, lip_b, (ax, ay),
+                              mouth, cut, shelf, capture))
+    for k, (cname, _, _) in enumerate(cushions):
+        start, end = trim[(cname, "start")], trim[(cname, "end")]
+        rails.append(Rail(cname, *start, *end))
+        rails += list(jaws[after[k]])
+    lines = (
+        SensorLine(HEAD_STRING_LINE, 0.0, 1.0, HEAD_STRING_FRACTION * l),  # +1 toward the foot
+        SensorLine(LONG_STRING_LINE, 1.0, 0.0, w / 2),  # +1 toward the right cushions
+    )
+    order = {name: k for k, name in enumerate(POCKET_NAMES)}
+    holes.sort(key=lambda h: order[h.name])
+    pockets.sort(key=lambda p: order[p.name])
+    geo = TableGeometry(w, l, tuple(rails), holes=tuple(holes), knuckles=tuple(knuckles),
+                        lines=lines)
+    return geo, tuple(pockets)
+
+
+def cushion_of(feature: str) -> str:
+    """The cushion a rail, jaw or knuckle name belongs to ('foot_left_jaw_b' ->
+    'left_foot_rail'): a corner pocket's jaw a is on the short rail and b on the long one, a
+    side pocket's a is on the head-side cushion and b on the foot-side one."""
+    if feature in CUSHION_RAIL:
+        return feature
+    for pocket in POCKET_NAMES:
+        if feature.startswith(pocket + "_"):
+            end, side = pocket.split("_")
+            letter = feature.rsplit("_", 1)[-1]
+            if letter not in ("a", "b"):
+                break
+            if end == "side":
+                return f"{side}_{'head' if letter == 'a' else 'foot'}_rail"
+            return f"{end}_rail" if letter == "a" else f"{side}_{end}_rail"
+    raise ValueError(f"{feature!r} is no cushion, jaw or knuckle of a pool table")
+
+
+def rail_of_feature(feature: str) -> str:
+    """The table rail ('head', 'foot', 'left', 'right') a cushion, jaw or knuckle is part of."""
+    return CUSHION_RAIL[cushion_of(feature)]
+
+
+@dataclass(frozen=True)
+class PoolTable:
+    """A WPA pool table of one size with its balls and physics.
+
+    name is 'pool_<size>' (e.g. 'pool_9ft', the name the pool referee's layouts carry), so a
+    layout made for one size is not taken for another.
+    """
+
+    physics: BallPhysics = field(default_factory=BallPhysics)
+    size: str = "9ft"
+    name: str = field(init=False)
+    geometry: TableGeometry = field(init=False, repr=False)
+    kinds: tuple[str, ...] = ("ball",)
+    cushion_height: float = field(init=False)
+    pockets: tuple[Pocket, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.size not in PLAYING_SURFACES:
+            raise ValueError(f"unknown pool table size {self.size!r}; sizes are "
+                             f"{list(PLAYING_SURFACES)}")
+        if self.kinds != ("ball",):
+            raise ValueError(f"a pool table has the piece kinds ('ball',), got {self.kinds}")
+        w, l = PLAYING_SURFACES[self.size]
+        geo, pockets = pool_geometry(w, l)
+        object.__setattr__(self, "name", f"pool_{self.size}")
+        object.__setattr__(self, "geometry", geo)
+        object.__setattr__(self, "cushion_height", CUSHION_HEIGHT)
+        object.__setattr__(self, "pockets", pockets)
+
+    def __hash__(self) -> int:  # computed once: tables key the engine's caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry,
+                                               self.kinds))
+        return h
+
+    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def kind_coefficients(self) -> KindCoefficients:
+        return ball_kind_coefficients(self.physics, self.piece_spec("ball"), self.cushion_height)
+
+    # -- dimensions and marks ---------------------------------------------------------------
+    @property
+    def width(self) -> float:
+        return self.geometry.width
+
+    @property
+    def length(self) -> float:
+        return self.geometry.length
+
+    @property
+    def ball_radius(self) -> float:
+        return BALL_RADIUS
+
+    @property
+    def head_string_y(self) -> float:
+        return HEAD_STRING_FRACTION * self.length
+
+    @property
+    def long_string_x(self) -> float:
+        return self.width / 2
+
+    @property
+    def head_spot(self) -> tuple[float, float]:
+        return self.width / 2, HEAD_STRING_FRACTION * self.length
+
+    @property
+    def centre_spot(self) -> tuple[float, float]:
+        return self.width / 2, self.length / 2
+
+    @property
+    def foot_spot(self) -> tuple[float, float]:
+        return self.width / 2, FOOT_SPOT_FRACTION * self.length
+
+    def pocket(self, name: str) -> Pocket:
+        for p in self.pockets:
+            if p.name == name:
+                return p
+        raise KeyError(f"no pocket {name!r}; pockets are {list(POCKET_NAMES)}")
+
+    # -- pieces -------------------------------------------------------------------------------
+    def piece_spec(self, kind: str) -> PieceSpec:
+        if kind == "ball":
+            return ball_spec("ball", BALL_DIAMETER, BALL_MASS)
+        raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
+
+    def contact_distance(self, kind_a: str, kind_b: str) -> float:
+        """Centre distance at which two pieces touch (2D)."""
+        return self.piece_spec(kind_a).radius + self.piece_spec(kind_b).radius
+
+    # -- checks ---------------------------------------------------------------------------------
+    def check_layout(self, layout: Layout) -> None:
+        """Raise LayoutError naming the first piece that is unknown, not wholly inside the
+        cushion noses, over a pocket or overlapping another."""
+        if layout.table != self.name:
+            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
+        _checked_arrays(self, layout)
+
+    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
+        return _checked_arrays(self, layout)
+
+
+@lru_cache(maxsize=512)
+def _checked_arrays(table: PoolTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    check_pieces_inside_cushions(table, layout)
+    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
+    return layout.positions(), radii
+
+
+class _PieceTable(Protocol):
+    name: str
+    geometry: TableGeometry
+
+    def piece_spec(self, kind: str) -> PieceSpec: ...
+
+
+def check_pieces_inside_cushions(table: _PieceTable, layout: Layout, tol: float = 1e-9,
+                                 contact: Callable[[str, str], float] | None = None) -> None:
+    """Every piece wholly inside the cushion noses, its centre outside every capture circle,
+    no two closer than their contact distance (`contact(kind_a, kind_b)`, by default the sum
+    of their radii). `table` needs `geometry`, `name` and `piece_spec(kind)`."""
+    geo, spec, name = table.geometry, table.piece_spec, table.name
+    kinds = [p.kind for p in layout.pieces]
+    radii = np.array([spec(k).radius for k in kinds])  # raises on an unknown kind
+    pos = layout.positions()
+    for k, p in enumerate(layout.pieces):
+        r = radii[k]
+        if not (r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol):
+            raise LayoutError(
+                f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly inside the cushion "
+                f"noses of {name}: its centre must lie within x in [{r:.4f}, "
+                f"{geo.width - r:.4f}] m and y in [{r:.4f}, {geo.length - r:.4f}] m")
+        for hole in geo.holes:
+            if math.hypot(p.x - hole.x, p.y - hole.y) < hole.radius:
+                raise LayoutError(f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) stands over pocket "
+                                  f"{hole.name!r}: move it onto the playing surface")
+    if len(pos) > 1:
+        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+        if contact is None:
+            need = radii[:, None] + radii[None, :]
+        else:
+            cache: dict[tuple[str, str], float] = {}
+            need = np.empty_like(d)
+            for i, ki in enumerate(kinds):
+                for j, kj in enumerate(kinds):
+                    if (ki, kj) not in cache:
+                        cache[(ki, kj)] = contact(ki, kj)
+                    need[i, j] = cache[(ki, kj)]
+        overlap = need - d
+        np.fill_diagonal(overlap, -np.inf)
+        i, j = np.unravel_index(np.argmax(overlap), overlap.shape)
+        if overlap[i, j] > tol:
+            a, b = layout.pieces[i], layout.pieces[j]
+            raise LayoutError(
+                f"pieces {a.id!r} and {b.id!r} overlap by {overlap[i, j] * 1000:.3f} mm: centres "
+                f"must be at least {need[i, j] * 1000:.2f} mm apart")
+
+
+def pool_table(size: str = "9ft", physics: BallPhysics | None = None) -> PoolTable:
+    return PoolTable(physics or BallPhysics(), size)
