@@ -1,7 +1,7 @@
 """cuesim: exact event-based simulator and referee for novus, WPA pool and 5-pins."""
 
 from cuesim.api import simulate, start_layout
-from cuesim.shot import NovusShot, ShotError
+from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim import Event, EventKind, ShotResult, SimulationError
 from cuesim.tables import (
     Layout,
@@ -17,6 +17,7 @@ from cuesim.tables import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "CueShot",
     "Event",
     "EventKind",
     "Layout",

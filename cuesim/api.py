@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from cuesim.shot import NovusShot, ShotError
+from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, run_motion
 from cuesim.sim.result import ShotResult
+from cuesim.tables.carom import CaromTable
 from cuesim.tables.layout import Layout
 from cuesim.tables.novus import NovusTable, novus_doubles_layout, novus_singles_layout
+from cuesim.tables.pool import PoolTable
 
-GAMES = ("novus",)
+GAMES = ("novus", "pool", "5-pins")
 
 
-def simulate(table: NovusTable, layout: Layout, shot: NovusShot,
+def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
+             shot: NovusShot | CueShot,
              max_events: int = DEFAULT_MAX_EVENTS) -> ShotResult:
     """Play one shot to rest and return its result (event log, layouts, trajectories).
 
@@ -22,10 +25,17 @@ def simulate(table: NovusTable, layout: Layout, shot: NovusShot,
     >>> result.n_events > 0
     True
     """
-    if not isinstance(shot, NovusShot):
-        raise ShotError(f"expected a NovusShot for table {table.name!r}, got {type(shot).__name__}")
+    if isinstance(table, PoolTable | CaromTable):
+        if not isinstance(shot, CueShot):
+            raise ShotError(f"expected a CueShot for table {table.name!r}, got "
+                            f"{type(shot).__name__}")
+        placed = shot.place(table, layout)
+        return run_motion(table, placed, {shot.ball: shot.ball_motion(table)}, struck=shot.ball,
+                          max_events=max_events, shot=shot, check=False)
     if not isinstance(table, NovusTable):
         raise ShotError(f"unknown table {table!r}: cuesim simulates {', '.join(GAMES)}")
+    if not isinstance(shot, NovusShot):
+        raise ShotError(f"expected a NovusShot for table {table.name!r}, got {type(shot).__name__}")
     placed = shot.place(table, layout)
     return run_motion(table, placed, {"striker": shot.striker_motion(table)}, struck="striker",
                       max_events=max_events, shot=shot, check=False)

@@ -111,3 +111,67 @@ class NovusShot:
         if has_striker:
             return layout.moved("striker", x, y)
         return layout.with_piece(Piece("striker", "striker", x, y))
+
+
+MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
+
+
+@dataclass(frozen=True)
+class CueShot:
+    """A cue shot on a ball table (pool, carom).
+
+    ball: the id of the struck ball ('cue' in pool, 'white' or 'yellow' in carom);
+    angle: aim direction in the table frame (rad, 0 = +x, pi/2 = toward the foot rail);
+    speed: the cue's speed at impact (m/s);
+    side, height: tip offsets right of and above the ball's centre, as fractions of its
+    radius (|(side, height)| <= 0.5: beyond that the cue miscues);
+    elevation: the cue's elevation (rad, butt raised);
+    position: (x, y) to place the ball first (ball in hand), or None to play it where it lies.
+    """
+
+    angle: float
+    speed: float
+    side: float = 0.0
+    height: float = 0.0
+    elevation: float = 0.0
+    ball: str = "cue"
+    position: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
+                "height": self.height, "elevation": self.elevation,
+                "position": list(self.position) if self.position else None}
+
+    def ball_motion(self, table: Any) -> tuple[float, float, float, float, float]:
+        """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""
+        from cuesim.sim.cue import MiscueError, strike
+
+        for name in ("angle", "speed", "side", "height", "elevation"):
+            value = getattr(self, name)
+            if not math.isfinite(value):
+                raise ShotError(f"shot {name} must be a finite number, got {value}")
+        if self.speed <= 0.0:
+            raise ShotError(f"cue speed must be positive, got {self.speed} m/s")
+        if self.speed > MAX_CUE_SPEED:
+            raise ShotError(f"cue speed {self.speed} m/s is beyond a human stroke (at most "
+                            f"{MAX_CUE_SPEED} m/s)")
+        spec = table.piece_spec("ball")
+        try:
+            return strike(spec, self.speed, self.angle, self.side * spec.radius,
+                          self.height * spec.radius, self.elevation)
+        except (MiscueError, ValueError) as exc:
+            raise ShotError(str(exc)) from None
+
+    def place(self, table: Any, layout: Layout) -> Layout:
+        """The layout with the struck ball where this shot plays it, checked."""
+        if self.ball not in layout.ids():
+            raise ShotError(f"no ball {self.ball!r} on the table; balls are {layout.ids()}")
+        placed = layout
+        if self.position is not None:
+            x, y = (float(v) for v in self.position)
+            placed = layout.moved(self.ball, x, y)
+        try:
+            table.check_layout(placed)
+        except LayoutError as exc:
+            raise ShotError(str(exc)) from None
+        return placed

@@ -57,6 +57,8 @@ class Arrays:
         self.v_stick = float(c.v_stick)
         self.law = np.array(c.law if c.law else (LAW_DISC,) * len(c.kinds), dtype=np.float64)
         self.roll_decel = np.array(c.roll_decel if c.roll_decel else (0.0,) * len(c.kinds))
+        radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
+        self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
         self.feature_names = {
@@ -138,7 +140,7 @@ def _static_arrays(table: Table, layout: Layout) -> tuple[np.ndarray, np.ndarray
     P = static_properties(
         kinds, np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
         np.array([s.inertia for s in specs]), arr.decel[kinds], arr.spin_decel[kinds],
-        arr.law[kinds], arr.roll_decel[kinds],
+        arr.law[kinds], arr.roll_decel[kinds], arr.thrown_radius[kinds],
     )
     P.setflags(write=False)
     return layout.positions(), kinds, P

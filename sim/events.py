@@ -24,6 +24,7 @@ class EventKind(IntEnum):
     CIRCLE = 5  # the centre crossed a sensor circle (a, index = circle, direction +1 = entering)
     STOP = 6  # motion transition: the object came to rest (a)
     ROLL = 7  # motion transition: a ball stopped sliding and rolls (a)
+    PIN = 8  # a standing pin was knocked down (a = the ball or thrown pin, b = the pin)
 
 
 # Plain ints for the compiled code (numba reads module globals as constants).
@@ -35,3 +36,4 @@ EV_LINE = int(EventKind.LINE)
 EV_CIRCLE = int(EventKind.CIRCLE)
 EV_STOP = int(EventKind.STOP)
 EV_ROLL = int(EventKind.ROLL)
+EV_PIN = int(EventKind.PIN)

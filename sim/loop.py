@@ -22,19 +22,21 @@ from cuesim.sim.events import (
     EV_CIRCLE,
     EV_COLLIDE,
     EV_LINE,
+    EV_PIN,
     EV_POCKET,
     EV_RAIL,
     EV_ROLL,
     EV_STOP,
     EV_STRIKE,
 )
-from cuesim.sim.motion.dispatch import start_segment
+from cuesim.sim.motion.dispatch import contact_radius, start_segment
 from cuesim.sim.motion.segment import position, reach, spin, velocity
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import merge_cluster
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
+from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.resolve.simultaneous import approach_speed, resolve_simultaneous
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
@@ -47,9 +49,13 @@ from cuesim.sim.state import (
     KSEG,
     LAW,
     LAW_BALL,
+    LAW_PIN,
     LIN,
     MST,
     ON,
+    PIN_DOWN,
+    PIN_THROWN,
+    REST,
     SDECEL,
     SEG_AX,
     SEG_AY,
@@ -72,7 +78,6 @@ from cuesim.sim.state import (
     W0,
     WX,
     WY,
-    R,
     X,
     Y,
 )
@@ -158,10 +163,11 @@ def _single(
     ax, ay = S[i, AX], S[i, AY]
     lin = S[i, LIN] != 0.0
     rch = reach(S, i, t, h)
-    tau, k = rail_time(px, py, vx, vy, ax, ay, P[i, R], rch, h, rails)
+    r = contact_radius(S, P, i)
+    tau, k = rail_time(px, py, vx, vy, ax, ay, r, rch, h, rails)
     if t + tau < best:
         best, code, idx = t + tau, _S_RAIL, k
-    tau, k = knuckle_time(px, py, vx, vy, ax, ay, lin, P[i, R], rch, h, knuckles)
+    tau, k = knuckle_time(px, py, vx, vy, ax, ay, lin, r, rch, h, knuckles)
     if t + tau < best:
         best, code, idx = t + tau, _S_KNUCKLE, k
     tau, k = hole_time(px, py, vx, vy, ax, ay, lin, rch, h, holes)
@@ -209,7 +215,12 @@ def _gather(
             cj[c] = -1 - single_k[a]
             c += 1
         for b in range(a + 1, n):
-            if pair_t[a, b] <= limit and c < ci.shape[0]:
+            if (
+                pair_t[a, b] <= limit
+                and c < ci.shape[0]
+                and P[a, LAW] != LAW_PIN
+                and P[b, LAW] != LAW_PIN
+            ):
                 ci[c] = a
                 cj[c] = b
                 c += 1
@@ -333,7 +344,8 @@ def run_events(
         n_aff = 1
         affected[0] = i
         moved = True
-        contact = j >= 0 or (single_c[i] == _S_RAIL and P[i, LAW] != LAW_BALL)
+        pin_pair = j >= 0 and (P[i, LAW] == LAW_PIN or P[j, LAW] == LAW_PIN)
+        contact = (j >= 0 and not pin_pair) or (single_c[i] == _S_RAIL and P[i, LAW] == 0)
         if contact:
             n_c = _gather(P, pair_t, single_t, single_c, single_k, t, ci, cj)
         if contact and n_c > 1:
@@ -384,6 +396,19 @@ def run_events(
                 n_aff, rm, rk, rv = merge_cluster(S, P, n_aff, t, rails, affected, in_cluster)
                 if rk >= 0:  # the cluster also pressed into a rail
                     n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
+        elif pin_pair:
+            _advance(S, P, i, t)
+            _advance(S, P, j, t)
+            ki, kj = int(P[i, KIND]), int(P[j, KIND])
+            pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
+            if P[knocker, LAW] == LAW_PIN:  # a thrown pin: the two exchange momentum
+                vn = resolve_disc_disc(S, P, knocker, pin, e_pair[ki, kj], mu_pair[ki, kj], 0.0)
+                S[pin, MST] = PIN_THROWN
+            else:
+                vn = knock_pin(S, P, knocker, pin, e_pair[ki, kj])
+            n_ev = _log(ev, n_ev, t, EV_PIN, knocker, pin, -1, vn, 0.0)
+            affected[1] = j
+            n_aff = 2
         elif j >= 0:
             _advance(S, P, i, t)
             _advance(S, P, j, t)
@@ -408,6 +433,8 @@ def run_events(
                 _advance(S, P, i, t)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
+                if P[i, LAW] == LAW_PIN:
+                    S[i, MST] = PIN_DOWN
                 S[i, WX] = 0.0
                 S[i, WY] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)

@@ -8,7 +8,8 @@ Dynamic state S (n, NS): one row per object, the current motion segment
     balls also spin about the horizontal axes: w_xy(t) = (WX, WY) + (AWX, AWY) tau; MST is the
     motion state (REST, SLIDING, ROLLING).
 Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
-deceleration, kind number, motion law, rolling deceleration (balls).
+deceleration, kind number, motion law, rolling deceleration (balls), and R2, the radius
+of a knocked pin (its reach when it is thrown into a standing pin).
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ import numpy as np
 X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST = range(17)
 NS = 17
 # static columns
-R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL = range(8)
-NP = 8
+R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL, R2 = range(9)
+NP = 9
 # motion laws
 LAW_DISC = 0
 LAW_BALL = 1
+LAW_PIN = 2
 # motion states
 REST, SLIDING, ROLLING = 0, 1, 2
+# pins: standing (REST), thrown (moving after a knock), down (at rest after a knock)
+PIN_THROWN, PIN_DOWN = 3, 4
 
 # segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
 # the event that opened the segment (-1 for the segments at t = 0)
@@ -49,7 +53,8 @@ N_SEG_COLUMNS = 13
 
 def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
                       inertia: np.ndarray, decel: np.ndarray, spin_decel: np.ndarray,
-                      law: np.ndarray, roll_decel: np.ndarray | None = None) -> np.ndarray:
+                      law: np.ndarray, roll_decel: np.ndarray | None = None,
+                      thrown_radius: np.ndarray | None = None) -> np.ndarray:
     """P for n objects."""
     P = np.zeros((len(kinds), NP))
     P[:, R] = radius
@@ -61,6 +66,7 @@ def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
     P[:, LAW] = law
     if roll_decel is not None:
         P[:, RDECEL] = roll_decel
+    P[:, R2] = radius if thrown_radius is None else thrown_radius
     return P
 
 

@@ -12,8 +12,23 @@ from cuesim.tables.novus import (
     novus_table,
 )
 from cuesim.tables.pieces import PieceSpec
+from cuesim.tables.pool import PoolTable, pool_table
+from cuesim.tables.racks import (
+    cue_ball_in_kitchen,
+    eight_ball_rack,
+    nine_ball_rack,
+    straight_pool_rack,
+    straight_pool_rerack,
+)
 
 __all__ = [
+    "PoolTable",
+    "cue_ball_in_kitchen",
+    "eight_ball_rack",
+    "nine_ball_rack",
+    "pool_table",
+    "straight_pool_rack",
+    "straight_pool_rerack",
     "BallPhysics",
     "Knuckle",
     "ball_spec",

@@ -12,15 +12,15 @@ playing surface is the rectangle between the cushion noses; the table has no poc
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
-from cuesim.tables.balls import BallPhysics, ball_spec
+from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
 from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
-from cuesim.tables.pieces import PieceSpec
+from cuesim.tables.pieces import KindCoefficients, PieceSpec
 from cuesim.tables.pool import check_pieces_inside_cushions
 
 # --- Table (issue 3; the UMB match table for carom) ------------------------------------------
@@ -67,6 +67,13 @@ PIN_NECK_HEIGHT = 0.01925  # m, estimate: the neck just under the head (its widt
 PIN_DENSITY = 750.0  # kg/m^3, estimate: turned hardwood (beech/boxwood); pins weigh ~1 g
 PIN_PASS_CLEARANCE = 0.0002  # m, estimate: "just passes" = 0.1 mm to spare on each side
 PIN_IDS = ("pin_centre", "pin_top", "pin_right", "pin_bottom", "pin_left")
+# A knocked pin (the model of cuesim.sim.resolve.pin): thrown by the impact, it slides and
+# tumbles to rest and knocks the standing pins it reaches.
+PIN_MU = 0.6  # estimate: a tumbling wooden pin on cloth stops within a few centimetres
+E_BALL_PIN = 0.7  # estimate: hardwood pin against a phenolic ball
+E_PIN_PIN = 0.5  # estimate: wood on wood, glancing
+E_PIN_CUSHION = 0.5  # estimate
+THROWN_PIN_REACH = PIN_HEIGHT / 2  # m, estimate: a pin lying down reaches half its length
 
 
 def pin_radius_at(h: float | np.ndarray) -> np.ndarray:
@@ -201,6 +208,29 @@ class CaromTable:
             return PieceSpec("pin", pin_contact()[0] - BALL_RADIUS, mass, inertia,
                              thickness=PIN_HEIGHT)
         raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
+
+    def kind_coefficients(self) -> KindCoefficients:
+        """Balls as on every ball table; pins standing until knocked, then thrown (discs with
+        the tumbling deceleration PIN_MU g) with the knocked-pin reach so that a thrown pin
+        touches a standing one at the widest pin diameter."""
+        balls = ball_kind_coefficients(self.physics, self.piece_spec("ball"),
+                                       self.cushion_height)
+        pin = self.piece_spec("pin")
+        p = self.physics
+        e_bp, mu_bp = E_BALL_PIN, balls.mu_pair[0][0]
+        return replace(
+            balls,
+            kinds=("ball", "pin"),
+            decel=(*balls.decel, PIN_MU * p.g),
+            spin_decel=(*balls.spin_decel, 0.0),
+            e_pair=((p.e_ball, e_bp), (e_bp, E_PIN_PIN)),
+            mu_pair=((mu_bp, mu_bp), (mu_bp, mu_bp)),
+            e_rail=(p.e_cushion, E_PIN_CUSHION),
+            mu_rail=(p.mu_cushion, p.mu_cushion),
+            law=(1, 2),
+            roll_decel=(*balls.roll_decel, 0.0),
+            thrown_radius=(self.piece_spec("ball").radius, PIN_WIDEST_DIAMETER - pin.radius),
+        )
 
     def contact_distance(self, kind_a: str, kind_b: str) -> float:
         """Centre distance at which two pieces touch in the plane: balls 2R, a ball and a

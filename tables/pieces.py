@@ -58,6 +58,7 @@ class KindCoefficients:
     roll_decel[k]   rolling deceleration mu_r g of a ball kind (m/s^2)
     friction_fit    ball-ball friction mu(v) = a + b exp(-c v): (a, b, c)
     cushion_height  height of the cushion nose above the cloth (m), for balls
+    thrown_radius[k] the contact radius of a knocked pin against a standing one (pins)
     """
 
     kinds: tuple[str, ...]
@@ -72,3 +73,4 @@ class KindCoefficients:
     roll_decel: tuple[float, ...] = ()
     friction_fit: tuple[float, float, float] = (0.0, 0.0, 0.0)
     cushion_height: float = 0.0
+    thrown_radius: tuple[float, ...] = ()

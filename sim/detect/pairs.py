@@ -14,15 +14,16 @@ from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
+from cuesim.sim.motion.dispatch import contact_radius, interacts
 from cuesim.sim.motion.segment import position, reach, velocity
 from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
-from cuesim.sim.state import AX, AY, LIN, ON, TEND, R
+from cuesim.sim.state import AX, AY, LIN, ON, TEND
 
 
 @njit(cache=True)
 def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
-    if S[i, ON] == 0.0 or S[j, ON] == 0.0:
+    if S[i, ON] == 0.0 or S[j, ON] == 0.0 or not interacts(S, P, i, j):
         return INF
     ti, tj = S[i, TEND], S[j, TEND]
     if ti == INF and tj == INF:
@@ -31,7 +32,7 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     pix, piy = position(S, i, t)
     pjx, pjy = position(S, j, t)
     dx, dy = pjx - pix, pjy - piy
-    rs = P[i, R] + P[j, R]
+    rs = contact_radius(S, P, i) + contact_radius(S, P, j)
     dist = math.sqrt(dx * dx + dy * dy)
     gap = dist - rs
     if gap > reach(S, i, t, h) + reach(S, j, t, h):

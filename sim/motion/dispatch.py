@@ -7,7 +7,7 @@ from numba import njit
 
 from cuesim.sim.motion.ball import start_ball_segment
 from cuesim.sim.motion.disc import start_disc_segment
-from cuesim.sim.state import LAW, LAW_BALL
+from cuesim.sim.state import LAW, LAW_BALL, LAW_PIN, MST, PIN_THROWN, R2, R
 
 
 @njit(cache=True)
@@ -15,5 +15,28 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Open object i's next polynomial segment at time t under its own motion law."""
     if P[i, LAW] == LAW_BALL:
         start_ball_segment(S, P, i, t)
-    else:
+    else:  # discs, and pins (at rest unless thrown: then they slide like discs)
         start_disc_segment(S, P, i, t)
+
+
+@njit(cache=True)
+def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
+    """Whether i and j can touch: balls and discs always; a pin only while standing, against
+    a ball or a thrown pin (balls pass over lying and flying pins)."""
+    li, lj = P[i, LAW], P[j, LAW]
+    if li != LAW_PIN and lj != LAW_PIN:
+        return True
+    if li == LAW_PIN and lj == LAW_PIN:
+        return (S[i, MST] == PIN_THROWN and S[j, MST] == 0) or (
+            S[j, MST] == PIN_THROWN and S[i, MST] == 0)
+    pin = i if li == LAW_PIN else j
+    return S[pin, MST] == 0
+
+
+@njit(cache=True)
+def contact_radius(S: np.ndarray, P: np.ndarray, i: int) -> float:
+    """The radius object i touches with: a thrown pin reaches farther (P[R2]) than a standing
+    one, whose radius is its contact radius against a ball."""
+    if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_THROWN:
+        return P[i, R2]
+    return P[i, R]

@@ -30,6 +30,7 @@ from cuesim.sim.state import (
     KSEG,
     LAW,
     LAW_BALL,
+    LAW_PIN,
     ON,
     T0,
     VX,
@@ -83,7 +84,7 @@ def merge_cluster(S: np.ndarray, P: np.ndarray, seeds: int, t: float, rails: np.
         for c in range(count):
             a = members[c]
             for k in range(n):
-                if in_cluster[k] or S[k, ON] == 0.0:
+                if in_cluster[k] or S[k, ON] == 0.0 or P[k, LAW] == LAW_PIN:
                     continue
                 kx, ky = position(S, k, t)
                 dx, dy = kx - S[a, X], ky - S[a, Y]
