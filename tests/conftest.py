@@ -31,3 +31,17 @@ def doubles(table):
 @pytest.fixture(scope="session")
 def doubles_layout(doubles):
     return doubles
+
+
+@pytest.fixture(scope="session")
+def pool():
+    from cuesim.tables import pool_table
+
+    return pool_table()
+
+
+@pytest.fixture(scope="session")
+def carom():
+    from cuesim.tables.carom import carom_table
+
+    return carom_table()
