@@ -41,10 +41,42 @@ def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
                       max_events=max_events, shot=shot, check=False)
 
 
-def start_layout(game: str, table: NovusTable) -> Layout:
-    """The starting layout of a game by name: 'novus' (singles) or 'novus-doubles'."""
+GAME_NAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
+
+
+def game_table(game: str) -> NovusTable | PoolTable | CaromTable:
+    """The default table of a game by name (9-ft for pool)."""
+    if game in ("novus", "novus-singles", "novus-doubles"):
+        return NovusTable()
+    if game in ("8-ball", "9-ball", "14.1"):
+        return PoolTable()
+    if game == "5-pins":
+        return CaromTable()
+    raise ShotError(f"unknown game {game!r}; games are {', '.join(GAME_NAMES)}")
+
+
+def start_layout(game: str, table: NovusTable | PoolTable | CaromTable | None = None) -> Layout:
+    """The starting layout of a game by name: 'novus' (singles), 'novus-doubles', '8-ball',
+    '9-ball', '14.1' (each rack with the cue ball behind the head string) or '5-pins' (the
+    opening position with the pins)."""
+    table = table if table is not None else game_table(game)
     if game in ("novus", "novus-singles"):
         return novus_singles_layout(table)
     if game == "novus-doubles":
         return novus_doubles_layout(table)
-    raise ShotError(f"unknown game {game!r}; games are novus, novus-singles, novus-doubles")
+    if game in ("8-ball", "9-ball", "14.1"):
+        from cuesim.tables.racks import (
+            cue_ball_in_kitchen,
+            eight_ball_rack,
+            nine_ball_rack,
+            straight_pool_rack,
+        )
+
+        rack = {"8-ball": eight_ball_rack, "9-ball": nine_ball_rack,
+                "14.1": straight_pool_rack}[game]
+        return rack(table, cue=cue_ball_in_kitchen(table))
+    if game == "5-pins":
+        from cuesim.tables.carom import five_pins_layout
+
+        return five_pins_layout(table)
+    raise ShotError(f"unknown game {game!r}; games are {', '.join(GAME_NAMES)}")

@@ -8,15 +8,15 @@ import math
 import sys
 from collections.abc import Sequence
 
-from cuesim.api import simulate, start_layout
-from cuesim.shot import NovusShot, ShotError
+from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
+from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, LayoutError
-from cuesim.tables.novus import NOVUS_SIDES, novus_table
+from cuesim.tables.novus import NOVUS_SIDES
 
-GAMES = ("novus", "novus-doubles")
+GAMES = GAME_NAMES
 
 
 class CliError(Exception):
@@ -40,17 +40,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     shoot = sub.add_parser("shoot", help="simulate one shot and print what happened")
     shoot.add_argument("game", help=f"one of: {', '.join(GAMES)}")
-    shoot.add_argument("--x", type=_finite, default=0.5,
-                       help="striker position along the player's rail from his left (m)")
+    shoot.add_argument("--x", type=_finite, default=None,
+                       help="novus: striker position along the player's rail from his left "
+                            "(m, default 0.5); ball games: place the ball here (ball in hand)")
     shoot.add_argument("--y", type=_finite, default=None,
-                       help="striker distance from the player's rail (m; default: mid-zone)")
+                       help="novus: striker distance from the player's rail (m; default "
+                            "mid-zone); ball games: with --x, where the ball is placed")
     shoot.add_argument("--angle", type=_finite, default=90.0,
-                       help="shot direction in degrees, 90 = straight ahead, 0 = to the right")
-    shoot.add_argument("--speed", type=_finite, required=True, help="striker speed (m/s)")
+                       help="shot direction in degrees; novus: 90 = straight ahead, 0 = to the "
+                            "right; ball games: in the table frame, 90 = toward the far rail")
+    shoot.add_argument("--speed", type=_finite, required=True,
+                       help="novus: striker speed (m/s); ball games: cue speed (m/s)")
     shoot.add_argument("--offset", type=_finite, default=0.0,
-                       help="cue tip offset right of the striker's centre line (m): spin")
+                       help="novus: cue tip offset right of the striker's centre line (m)")
     shoot.add_argument("--side", default="south", choices=list(NOVUS_SIDES),
-                       help="the shooting player's side")
+                       help="novus: the shooting player's side")
+    shoot.add_argument("--ball", default=None,
+                       help="ball games: the struck ball (default: cue; 5-pins: white)")
+    shoot.add_argument("--english", type=_finite, default=0.0,
+                       help="ball games: tip offset right of centre, fraction of the radius")
+    shoot.add_argument("--height", type=_finite, default=0.0,
+                       help="ball games: tip offset above centre, fraction of the radius "
+                            "(+ follow, - draw); |(english, height)| <= 0.5")
+    shoot.add_argument("--elevation", type=_finite, default=0.0,
+                       help="ball games: cue elevation in degrees")
     shoot.add_argument("--layout", help="layout JSON file (default: the game's start)")
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
     shoot.add_argument("--trajectories", action="store_true",
@@ -68,21 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
 def _layout_for(game: str, path: str | None) -> Layout:
     if game not in GAMES:
         raise CliError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
-    table = novus_table()
     if path is None:
-        return start_layout(game, table)
+        return start_layout(game)
     return Layout.load(path)
 
 
-def summary(result: ShotResult) -> str:
+def summary(result: ShotResult, struck: str = "striker") -> str:
     """A readable account of one shot."""
     lines = [f"{result.n_events} events in {result.duration:.3f} s"
              + (" (stopped at the event limit)" if result.truncated else "")]
-    first = result.first_contact("striker")
+    first = result.first_contact(struck)
     if first is not None:
-        other = first.b if first.a == "striker" else first.a
+        other = first.b if first.a == struck else first.a
         what = other if first.kind == EventKind.COLLIDE else f"the {first.feature} rail"
-        lines.append(f"striker first touched {what} at {first.t:.3f} s")
+        lines.append(f"{struck} first touched {what} at {first.t:.3f} s")
+    knocked = [e.b for e in result.events_of(EventKind.PIN)]
+    if knocked:
+        lines.append("pins knocked: " + ", ".join(knocked))
     lines.append("pocketed: " + (", ".join(result.pocketed) if result.pocketed else "nothing"))
     moved = []
     start = {p.id: p for p in result.initial.pieces}
@@ -97,16 +112,27 @@ def summary(result: ShotResult) -> str:
 
 def cmd_shoot(args: argparse.Namespace) -> int:
     layout = _layout_for(args.game, args.layout)
-    table = novus_table()
-    shot = NovusShot(x=args.x, y=args.y, angle=math.radians(args.angle), speed=args.speed,
-                     offset=args.offset, side=args.side)
-    if "striker" in layout.ids():
-        layout = layout.without(["striker"])
+    table = game_table(args.game)
+    if args.game.startswith("novus"):
+        shot: NovusShot | CueShot = NovusShot(
+            x=0.5 if args.x is None else args.x, y=args.y, angle=math.radians(args.angle),
+            speed=args.speed, offset=args.offset, side=args.side)
+        struck = "striker"
+        if "striker" in layout.ids():
+            layout = layout.without(["striker"])
+    else:
+        struck = args.ball or ("white" if args.game == "5-pins" else "cue")
+        if (args.x is None) != (args.y is None):
+            raise CliError("give both --x and --y to place the ball, or neither")
+        position = None if args.x is None else (args.x, args.y)
+        shot = CueShot(angle=math.radians(args.angle), speed=args.speed, side=args.english,
+                       height=args.height, elevation=math.radians(args.elevation),
+                       ball=struck, position=position)
     result = simulate(table, layout, shot)
     if args.json:
         print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
     else:
-        print(summary(result))
+        print(summary(result, struck))
     return 0
 
 

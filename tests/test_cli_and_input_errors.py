@@ -127,3 +127,21 @@ def test_adjudicate_bad_scenarios_get_one_clear_line(tmp_path, content, message,
     path.write_text(content)
     assert main(["adjudicate", str(path)]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game, extra, first", [
+    ("9-ball", [], "cue first touched 1"),
+    ("8-ball", ["--x", "0.5", "--y", "0.5", "--angle", "80"], "cue first touched"),
+    ("14.1", ["--height", "-0.3"], "cue first touched"),
+    ("5-pins", ["--angle", "60"], "white first touched"),
+])
+def test_shoot_ball_games(game, extra, first, capsys):
+    assert main(["shoot", game, "--speed", "5", *extra]) == 0
+    assert first in capsys.readouterr().out
+
+
+def test_shoot_ball_games_refuse_a_miscue_and_half_a_placement(capsys):
+    assert main(["shoot", "9-ball", "--speed", "5", "--english", "0.5", "--height", "0.3"]) == 2
+    assert "miscue limit" in capsys.readouterr().err
+    assert main(["shoot", "9-ball", "--speed", "5", "--x", "0.5"]) == 2
+    assert "both --x and --y" in capsys.readouterr().err
