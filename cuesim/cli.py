@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     judge = sub.add_parser("adjudicate", help="rule on a scenario file (event log + layouts)")
     judge.add_argument("scenario", help="scenario JSON (schemas: rules/novus/README.md, "
                                         "rules/pool/README.md)")
+
+    from cuesim.commands import register_all
+
+    register_all(sub)
     return parser
 
 
@@ -155,9 +159,10 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
+    handler = handlers.get(args.command) or args.handler
     try:
-        return handlers[args.command](args)
-    except (CliError, ShotError, LayoutError, SimulationError) as exc:
+        return handler(args)
+    except (CliError, ShotError, LayoutError, SimulationError, ValueError) as exc:
         print(f"cuesim: error: {exc}", file=sys.stderr)
         return 2
 

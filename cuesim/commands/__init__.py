@@ -1,0 +1,23 @@
+"""Subcommands of the `cuesim` command line beyond shoot, layout and adjudicate.
+
+Each module here defines `register(subparsers) -> None`, which adds its parser and sets
+`handler=` (a function taking the parsed arguments and returning the exit status) with
+`parser.set_defaults(handler=...)`. The CLI finds the modules by name, so adding a command is
+adding a file. Handlers raise ValueError (or cuesim's own errors) with a clear message for bad
+input; the CLI prints it as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+
+
+def register_all(subparsers: argparse._SubParsersAction) -> None:
+    """Let every module of this package add its subcommand."""
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(subparsers)
