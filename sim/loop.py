@@ -195,6 +195,7 @@ def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
 def _gather(
     P: np.ndarray,
     pair_t: np.ndarray,
+    row_t: np.ndarray,
     single_t: np.ndarray,
     single_c: np.ndarray,
     single_k: np.ndarray,
@@ -204,23 +205,23 @@ def _gather(
 ) -> int:
     """All contacts due at time t (within SIMULTANEOUS), to be resolved together: pairs
     (ci, cj) and disc-rail contacts (ci, -1 - rail). A ball's cushion contact (Han's model
-    lifts it off the plane) is resolved on its own, right after."""
+    lifts it off the plane) and pin contacts are resolved on their own, right after. Only the
+    rows of objects whose earliest event is due now are scanned: O(k n) for k such objects."""
     n = pair_t.shape[0]
     limit = t + SIMULTANEOUS * max(1.0, t)
     c = 0
     for a in range(n):
-        rail_now = single_c[a] == _S_RAIL and single_t[a] <= limit and P[a, LAW] != LAW_BALL
+        if row_t[a] > limit:
+            continue
+        rail_now = single_c[a] == _S_RAIL and single_t[a] <= limit and P[a, LAW] == 0
         if rail_now and c < ci.shape[0]:
             ci[c] = a
             cj[c] = -1 - single_k[a]
             c += 1
+        if P[a, LAW] == LAW_PIN:
+            continue
         for b in range(a + 1, n):
-            if (
-                pair_t[a, b] <= limit
-                and c < ci.shape[0]
-                and P[a, LAW] != LAW_PIN
-                and P[b, LAW] != LAW_PIN
-            ):
+            if pair_t[a, b] <= limit and c < ci.shape[0] and P[b, LAW] != LAW_PIN:
                 ci[c] = a
                 cj[c] = b
                 c += 1
@@ -347,7 +348,7 @@ def run_events(
         pin_pair = j >= 0 and (P[i, LAW] == LAW_PIN or P[j, LAW] == LAW_PIN)
         contact = (j >= 0 and not pin_pair) or (single_c[i] == _S_RAIL and P[i, LAW] == 0)
         if contact:
-            n_c = _gather(P, pair_t, single_t, single_c, single_k, t, ci, cj)
+            n_c = _gather(P, pair_t, row_t, single_t, single_c, single_k, t, ci, cj)
         if contact and n_c > 1:
             n_aff = 0
             for m in range(n_c):
