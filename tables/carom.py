@@ -18,10 +18,10 @@ from functools import lru_cache
 import numpy as np
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
+from cuesim.tables.base import PieceTable
 from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
-from cuesim.tables.pool import check_pieces_inside_cushions
 
 # --- Table (issue 3; the UMB match table for carom) ------------------------------------------
 TABLE_LENGTH = 2.840  # m, playing surface between the cushion noses (match table)
@@ -174,7 +174,7 @@ def _carom_geometry() -> TableGeometry:
 
 
 @dataclass(frozen=True)
-class CaromTable:
+class CaromTable(PieceTable):
     """The 5-pins match table with its balls, pins and physics."""
 
     physics: BallPhysics = field(default_factory=BallPhysics)
@@ -183,15 +183,11 @@ class CaromTable:
     kinds: tuple[str, ...] = ("ball", "pin")
     cushion_height: float = CUSHION_HEIGHT
 
-    def __hash__(self) -> int:  # computed once: tables key the engine's caches
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry,
-                                               self.kinds, self.cushion_height))
-        return h
+    __hash__ = PieceTable.__hash__
 
-    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    @property
+    def surface_phrase(self) -> str:  # type: ignore[override]
+        return f"inside the cushion noses of {self.name}"
 
     @property
     def spots(self) -> dict[str, tuple[float, float]]:
@@ -243,25 +239,6 @@ class CaromTable:
         if kinds == {"ball"}:
             return BALL_DIAMETER
         return pin_contact()[0]
-
-    def check_layout(self, layout: Layout) -> None:
-        """Raise LayoutError naming the first piece that is unknown, not wholly inside the
-        cushion noses or overlapping another (a ball closer to a pin than the contact
-        distance counts as overlapping)."""
-        if layout.table != self.name:
-            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
-        _checked_arrays(self, layout)
-
-    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
-        return _checked_arrays(self, layout)
-
-
-@lru_cache(maxsize=512)
-def _checked_arrays(table: CaromTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    check_pieces_inside_cushions(table, layout, contact=table.contact_distance)
-    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
-    return layout.positions(), radii
 
 
 def carom_table(physics: BallPhysics | None = None) -> CaromTable:

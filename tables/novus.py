@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-import numpy as np
-
+from cuesim.tables.base import PieceTable
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -127,23 +125,17 @@ def _board_geometry() -> TableGeometry:
 
 
 @dataclass(frozen=True)
-class NovusTable:
+class NovusTable(PieceTable):
     """The novus board with its pieces and physics."""
+
+    surface_phrase = "on the board"
+    __hash__ = PieceTable.__hash__
 
     physics: NovusPhysics = field(default_factory=NovusPhysics)
     name: str = "novus"
     geometry: TableGeometry = field(default_factory=_board_geometry)
 
     kinds: tuple[str, ...] = ("striker", "puck")
-
-    def __hash__(self) -> int:  # computed once: tables key the engine's caches
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry, self.kinds))
-        return h
-
-    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     def piece_spec(self, kind: str) -> PieceSpec:
         if kind == "striker":
@@ -207,55 +199,6 @@ class NovusTable:
         clear = striker.hole_radius + LINE_WIDTH / 2
         z = ZONE_LINE_FROM_RAIL
         return (z + clear, BOARD_SIZE - z - clear), (striker.radius, z - clear)
-
-    # -- checks ---------------------------------------------------------------------------------
-    def check_layout(self, layout: Layout) -> None:
-        """Raise LayoutError naming the first piece that is unknown, off the board, over a hole
-        or overlapping another."""
-        if layout.table != self.name:
-            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
-        _checked_arrays(self, layout)
-
-    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
-        return _checked_arrays(self, layout)
-
-
-@lru_cache(maxsize=512)
-def _checked_arrays(table: NovusTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    check_pieces_on_table(table, layout)
-    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
-    return layout.positions(), radii
-
-
-def check_pieces_on_table(table: NovusTable, layout: Layout, tol: float = 1e-9) -> None:
-    """Every piece inside the rails, its centre outside every hole, no two overlapping."""
-    geo = table.geometry
-    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
-    pos = layout.positions()
-    for k, p in enumerate(layout.pieces):
-        r = radii[k]
-        if not (r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol):
-            raise LayoutError(
-                f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly on the board: its "
-                f"centre must lie within [{r:.4f}, {geo.width - r:.4f}] m on both axes"
-            )
-        for hole in geo.holes:
-            if math.hypot(p.x - hole.x, p.y - hole.y) < hole.radius:
-                raise LayoutError(f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) stands over hole "
-                                  f"{hole.name!r}: move it off the hole")
-    if len(pos) > 1:
-        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
-        overlap = radii[:, None] + radii[None, :] - d
-        np.fill_diagonal(overlap, -np.inf)
-        i, j = np.unravel_index(np.argmax(overlap), overlap.shape)
-        if overlap[i, j] > tol:
-            a, b = layout.pieces[i], layout.pieces[j]
-            raise LayoutError(
-                f"pieces {a.id!r} and {b.id!r} overlap by {overlap[i, j] * 1000:.3f} mm: centres "
-                f"must be at least {(radii[i] + radii[j]) * 1000:.1f} mm apart"
-            )
-
 
 def _side_rotation(side: str) -> int:
     try:

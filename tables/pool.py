@@ -25,16 +25,13 @@ the capture circle's centre, so a ball cannot slip past the circle between the j
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
-
-import numpy as np
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
+from cuesim.tables.base import PieceTable, check_pieces
 from cuesim.tables.geometry import Hole, Knuckle, Rail, SensorLine, TableGeometry
-from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.layout import LayoutError
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 from cuesim.tables.pool_spots import CUSHION_RAIL, HEAD_STRING_LINE, LONG_STRING_LINE
 
@@ -260,7 +257,7 @@ def rail_of_feature(feature: str) -> str:
 
 
 @dataclass(frozen=True)
-class PoolTable:
+class PoolTable(PieceTable):
     """A WPA pool table of one size with its balls and physics.
 
     name is 'pool_<size>' (e.g. 'pool_9ft', the name the pool referee's layouts carry), so a
@@ -288,18 +285,15 @@ class PoolTable:
         object.__setattr__(self, "cushion_height", CUSHION_HEIGHT)
         object.__setattr__(self, "pockets", pockets)
 
-    def __hash__(self) -> int:  # computed once: tables key the engine's caches
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = self.__dict__["_hash"] = hash((self.physics, self.name, self.geometry,
-                                               self.kinds))
-        return h
-
-    def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    __hash__ = PieceTable.__hash__
+    hole_word = "pocket"
 
     def kind_coefficients(self) -> KindCoefficients:
         return ball_kind_coefficients(self.physics, self.piece_spec("ball"), self.cushion_height)
+
+    @property
+    def surface_phrase(self) -> str:  # type: ignore[override]
+        return f"inside the cushion noses of {self.name}"
 
     # -- dimensions and marks ---------------------------------------------------------------
     @property
@@ -346,78 +340,10 @@ class PoolTable:
             return ball_spec("ball", BALL_DIAMETER, BALL_MASS)
         raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
 
-    def contact_distance(self, kind_a: str, kind_b: str) -> float:
-        """Centre distance at which two pieces touch (2D)."""
-        return self.piece_spec(kind_a).radius + self.piece_spec(kind_b).radius
-
-    # -- checks ---------------------------------------------------------------------------------
-    def check_layout(self, layout: Layout) -> None:
-        """Raise LayoutError naming the first piece that is unknown, not wholly inside the
-        cushion noses, over a pocket or overlapping another."""
-        if layout.table != self.name:
-            raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
-        _checked_arrays(self, layout)
-
-    def layout_arrays(self, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-        """(centres (n, 2), radii (n,)) of a checked layout (cached per layout)."""
-        return _checked_arrays(self, layout)
-
-
-@lru_cache(maxsize=512)
-def _checked_arrays(table: PoolTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    check_pieces_inside_cushions(table, layout)
-    radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
-    return layout.positions(), radii
-
-
-class _PieceTable(Protocol):
-    name: str
-    geometry: TableGeometry
-
-    def piece_spec(self, kind: str) -> PieceSpec: ...
-
-
-def check_pieces_inside_cushions(table: _PieceTable, layout: Layout, tol: float = 1e-9,
-                                 contact: Callable[[str, str], float] | None = None) -> None:
-    """Every piece wholly inside the cushion noses, its centre outside every capture circle,
-    no two closer than their contact distance (`contact(kind_a, kind_b)`, by default the sum
-    of their radii). `table` needs `geometry`, `name` and `piece_spec(kind)`."""
-    geo, spec, name = table.geometry, table.piece_spec, table.name
-    kinds = [p.kind for p in layout.pieces]
-    radii = np.array([spec(k).radius for k in kinds])  # raises on an unknown kind
-    pos = layout.positions()
-    for k, p in enumerate(layout.pieces):
-        r = radii[k]
-        if not (r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol):
-            raise LayoutError(
-                f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly inside the cushion "
-                f"noses of {name}: its centre must lie within x in [{r:.4f}, "
-                f"{geo.width - r:.4f}] m and y in [{r:.4f}, {geo.length - r:.4f}] m")
-        for hole in geo.holes:
-            if math.hypot(p.x - hole.x, p.y - hole.y) < hole.radius:
-                raise LayoutError(f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) stands over pocket "
-                                  f"{hole.name!r}: move it onto the playing surface")
-    if len(pos) > 1:
-        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
-        if contact is None:
-            need = radii[:, None] + radii[None, :]
-        else:
-            cache: dict[tuple[str, str], float] = {}
-            need = np.empty_like(d)
-            for i, ki in enumerate(kinds):
-                for j, kj in enumerate(kinds):
-                    if (ki, kj) not in cache:
-                        cache[(ki, kj)] = contact(ki, kj)
-                    need[i, j] = cache[(ki, kj)]
-        overlap = need - d
-        np.fill_diagonal(overlap, -np.inf)
-        i, j = np.unravel_index(np.argmax(overlap), overlap.shape)
-        if overlap[i, j] > tol:
-            a, b = layout.pieces[i], layout.pieces[j]
-            raise LayoutError(
-                f"pieces {a.id!r} and {b.id!r} overlap by {overlap[i, j] * 1000:.3f} mm: centres "
-                f"must be at least {need[i, j] * 1000:.2f} mm apart")
 
 
 def pool_table(size: str = "9ft", physics: BallPhysics | None = None) -> PoolTable:
     return PoolTable(physics or BallPhysics(), size)
+
+
+check_pieces_inside_cushions = check_pieces  # the name the pool tests and carom use

@@ -306,7 +306,7 @@ def test_over_a_pocket_refused():
     t = pl.pool_table()
     geo = t.geometry
     hole = Hole("centre_hole", 0.6, 1.2, 0.05)
-    fake = type("T", (), {"name": t.name, "piece_spec": t.piece_spec,
+    fake = type("T", (), {"name": t.name, "piece_spec": t.piece_spec, "hole_word": "pocket",
                           "geometry": type(geo)(geo.width, geo.length, geo.rails, (hole,))})()
     with pytest.raises(LayoutError, match="stands over pocket 'centre_hole'"):
         pl.check_pieces_inside_cushions(fake, _pool_layout(t, ("1", 0.61, 1.2)))
