@@ -16,6 +16,20 @@ class ShotError(ValueError):
     """A shot that cannot be played as given (the message says why and how to fix it)."""
 
 
+def _check_numbers(shot: Any, names: tuple[str, ...]) -> None:
+    for name in names:
+        value = getattr(shot, name)
+        if not math.isfinite(value):
+            raise ShotError(f"shot {name} must be a finite number, got {value}")
+
+
+def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
+    if speed <= 0.0:
+        raise ShotError(f"{what} speed must be positive, got {speed} m/s")
+    if speed > limit:
+        raise ShotError(f"{what} speed {speed} m/s is beyond {beyond} (at most {limit} m/s)")
+
+
 @dataclass(frozen=True)
 class NovusShot:
     """A novus shot, in the frame of the player on `side` (novus 12).
@@ -71,15 +85,8 @@ class NovusShot:
 
     def striker_motion(self, table: NovusTable) -> tuple[float, float, float]:
         """(vx, vy, w) of the striker in the table frame."""
-        for name, value in (("angle", self.angle), ("speed", self.speed),
-                            ("offset", self.offset)):
-            if not math.isfinite(value):
-                raise ShotError(f"shot {name} must be a finite number, got {value}")
-        if self.speed <= 0.0:
-            raise ShotError(f"shot speed must be positive, got {self.speed} m/s")
-        if self.speed > MAX_STRIKE_SPEED:
-            raise ShotError(f"shot speed {self.speed} m/s is beyond what a cue gives a striker "
-                            f"(at most {MAX_STRIKE_SPEED} m/s)")
+        _check_numbers(self, ("angle", "speed", "offset"))
+        _check_speed("shot", self.speed, MAX_STRIKE_SPEED, "what a cue gives a striker")
         spec = table.piece_spec("striker")
         if abs(self.offset) >= spec.radius:
             raise ShotError(f"tip offset {self.offset} m misses the striker: it must be smaller "
@@ -146,15 +153,8 @@ class CueShot:
         """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""
         from cuesim.sim.cue import MiscueError, strike
 
-        for name in ("angle", "speed", "side", "height", "elevation"):
-            value = getattr(self, name)
-            if not math.isfinite(value):
-                raise ShotError(f"shot {name} must be a finite number, got {value}")
-        if self.speed <= 0.0:
-            raise ShotError(f"cue speed must be positive, got {self.speed} m/s")
-        if self.speed > MAX_CUE_SPEED:
-            raise ShotError(f"cue speed {self.speed} m/s is beyond a human stroke (at most "
-                            f"{MAX_CUE_SPEED} m/s)")
+        _check_numbers(self, ("angle", "speed", "side", "height", "elevation"))
+        _check_speed("cue", self.speed, MAX_CUE_SPEED, "a human stroke")
         spec = table.piece_spec("ball")
         try:
             return strike(spec, self.speed, self.angle, self.side * spec.radius,

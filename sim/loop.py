@@ -30,7 +30,7 @@ from cuesim.sim.events import (
     EV_STRIKE,
 )
 from cuesim.sim.motion.dispatch import contact_radius, start_segment
-from cuesim.sim.motion.segment import position, reach, spin, velocity
+from cuesim.sim.motion.segment import advance, position, reach, velocity
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import merge_cluster
@@ -40,13 +40,9 @@ from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.resolve.simultaneous import approach_speed, resolve_simultaneous
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
-    AWX,
-    AWY,
     AX,
     AY,
-    DECEL,
     KIND,
-    KSEG,
     LAW,
     LAW_BALL,
     LAW_PIN,
@@ -71,7 +67,6 @@ from cuesim.sim.state import (
     SEG_X,
     SEG_Y,
     SLIDING,
-    T0,
     TEND,
     VX,
     VY,
@@ -89,20 +84,6 @@ STATUS_RUNAWAY = 2  # max_events reached
 
 # single-event codes (internal)
 _S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE, _S_KNUCKLE = range(7)
-
-
-@njit(cache=True)
-def _advance(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
-    """Make time t the start of object i's segment (position, velocity, spin at t)."""
-    x, y = position(S, i, t)
-    vx, vy = velocity(S, i, t)
-    S[i, W0] = spin(S, P, i, t)
-    tau = t - S[i, T0]
-    S[i, WX] += S[i, AWX] * tau
-    S[i, WY] += S[i, AWY] * tau
-    S[i, X], S[i, Y], S[i, VX], S[i, VY] = x, y, vx, vy
-    S[i, T0] = t
-    S[i, KSEG] = P[i, DECEL]
 
 
 @njit(cache=True)
@@ -357,7 +338,7 @@ def run_events(
                         in_cluster[a] = 1
                         affected[n_aff] = a
                         n_aff += 1
-                        _advance(S, P, a, t)
+                        advance(S, P, a, t)
             for m in range(n_aff):
                 in_cluster[affected[m]] = 0
             slow = False
@@ -398,8 +379,8 @@ def run_events(
                 if rk >= 0:  # the cluster also pressed into a rail
                     n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
         elif pin_pair:
-            _advance(S, P, i, t)
-            _advance(S, P, j, t)
+            advance(S, P, i, t)
+            advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
             pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
             if P[knocker, LAW] == LAW_PIN:  # a thrown pin: the two exchange momentum
@@ -411,8 +392,8 @@ def run_events(
             affected[1] = j
             n_aff = 2
         elif j >= 0:
-            _advance(S, P, i, t)
-            _advance(S, P, j, t)
+            advance(S, P, i, t)
+            advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
             if P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
                 vn = resolve_ball_ball(S, P, i, j, e_pair[ki, kj], fit_a, fit_b, fit_c)
@@ -428,10 +409,10 @@ def run_events(
         else:
             code, k = single_c[i], single_k[i]
             if code == _S_STOP and S[i, MST] == SLIDING and P[i, LAW] == LAW_BALL:
-                _advance(S, P, i, t)  # the slip has vanished: the ball rolls on
+                advance(S, P, i, t)  # the slip has vanished: the ball rolls on
                 n_ev = _log(ev, n_ev, t, EV_ROLL, i, -1, -1, 0.0, 0.0)
             elif code == _S_STOP:
-                _advance(S, P, i, t)
+                advance(S, P, i, t)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
                 if P[i, LAW] == LAW_PIN:
@@ -440,7 +421,7 @@ def run_events(
                 S[i, WY] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
             elif code == _S_RAIL or code == _S_KNUCKLE:
-                _advance(S, P, i, t)
+                advance(S, P, i, t)
                 ki = int(P[i, KIND])
                 if code == _S_RAIL:
                     nx, ny, feature = rails[k, 4], rails[k, 5], k
@@ -456,7 +437,7 @@ def run_events(
                 if vn < v_stick and P[i, LAW] != LAW_BALL:  # pushers join it against the rail
                     n_aff, _, _, _ = merge_cluster(S, P, 1, t, rails, affected, in_cluster)
             elif code == _S_HOLE:
-                _advance(S, P, i, t)
+                advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0

@@ -7,7 +7,24 @@ import math
 import numpy as np
 from numba import njit
 
-from cuesim.sim.state import AX, AY, LIN, SDECEL, T0, VX, VY, W0, X, Y
+from cuesim.sim.state import (
+    AWX,
+    AWY,
+    AX,
+    AY,
+    DECEL,
+    KSEG,
+    LIN,
+    SDECEL,
+    T0,
+    VX,
+    VY,
+    W0,
+    WX,
+    WY,
+    X,
+    Y,
+)
 
 
 @njit(cache=True)
@@ -44,3 +61,17 @@ def reach(S: np.ndarray, i: int, t: float, h: float) -> float:
     if S[i, LIN] != 0.0:  # decelerating along a straight line
         return max(v * h - 0.5 * a * h * h, 0.0) + 1e-12
     return v * h + 0.5 * a * h * h + 1e-12
+
+
+@njit(cache=True)
+def advance(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
+    """Make time t the start of object i's segment (position, velocity, spin at t)."""
+    x, y = position(S, i, t)
+    vx, vy = velocity(S, i, t)
+    S[i, W0] = spin(S, P, i, t)
+    tau = t - S[i, T0]
+    S[i, WX] += S[i, AWX] * tau
+    S[i, WY] += S[i, AWY] * tau
+    S[i, X], S[i, Y], S[i, VX], S[i, VY] = x, y, vx, vy
+    S[i, T0] = t
+    S[i, KSEG] = P[i, DECEL]

@@ -21,10 +21,8 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
-from cuesim.sim.motion.segment import position, spin, velocity
+from cuesim.sim.motion.segment import advance, position, velocity
 from cuesim.sim.state import (
-    AWX,
-    AWY,
     DECEL,
     INERTIA,
     KSEG,
@@ -32,7 +30,6 @@ from cuesim.sim.state import (
     LAW_BALL,
     LAW_PIN,
     ON,
-    T0,
     VX,
     VY,
     W0,
@@ -94,13 +91,7 @@ def merge_cluster(S: np.ndarray, P: np.ndarray, seeds: int, t: float, rails: np.
                 kvx, kvy = velocity(S, k, t)
                 if ((vx - kvx) * dx + (vy - kvy) * dy) / dist <= V_TOUCH:
                     continue
-                S[k, W0] = spin(S, P, k, t)  # k joins: advance it to t
-                tau = t - S[k, T0]
-                S[k, WX] += S[k, AWX] * tau
-                S[k, WY] += S[k, AWY] * tau
-                S[k, X], S[k, Y], S[k, VX], S[k, VY] = kx, ky, kvx, kvy
-                S[k, T0] = t
-                S[k, KSEG] = P[k, DECEL]
+                advance(S, P, k, t)  # k joins
                 members[count] = k
                 count += 1
                 in_cluster[k] = 1
