@@ -8,6 +8,7 @@ from typing import Any
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
               "9ball", "straight")
+FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
 def read_json(path: str | Path, what: str = "scenario") -> Any:
@@ -37,8 +38,12 @@ def adjudicate(data: Any) -> dict[str, Any]:
         from cuesim.rules.pool import adjudicate_scenario as pool
 
         return pool(data)
+    if game in FIVE_PINS_GAMES:
+        from cuesim.rules.fivepins import adjudicate_scenario as five_pins
+
+        return five_pins(data)
     raise ValueError(f"scenario: unknown game {game!r}; games are novus, "
-                     f"{', '.join(POOL_GAMES[:3])}")
+                     f"{', '.join(POOL_GAMES[:3])}, five_pins")
 
 
 def adjudicate_file(path: str | Path) -> dict[str, Any]:

@@ -1,0 +1,189 @@
+"""The 5-pins referee's data: the balls and pins, a shot to rule on with its declaration, the
+game and match state, and the outcome (ruling, next state, the table for the next shot)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cuesim.rules.ruling import Infraction, Ruling
+from cuesim.sim.result import Event
+from cuesim.tables.carom import BALL_IDS, PIN_IDS
+from cuesim.tables.layout import Layout
+
+TABLE = "carom"
+RED = "red"
+CUE_BALLS = ("white", "yellow")  # each player plays one of them for the whole match (4.4)
+BALLS = BALL_IDS
+PINS = PIN_IDS
+CENTRE_PIN = "pin_centre"
+SIDE_PINS = tuple(p for p in PIN_IDS if p != CENTRE_PIN)
+PLACEMENTS = ("bottom_half", "top_half")  # ball in hand (4.1 а, 4.2, 13.2-13.4)
+PHASES = ("lag", "lag_choice", "break", "play", "match_over")
+DEFAULT_POINTS_TO = 60  # 2: "the number of points set for the competition" (none in the text)
+
+
+def article(ref: str) -> str:
+    """'15.3.б' -> '5-pins 15.3.б'."""
+    return f"5-pins {ref}"
+
+
+@dataclass
+class Declaration:
+    """What the referee or the players say around a shot.
+
+    choice: the answer to a pending option (the lag winner: 'break' / 'pass', 3; the player in
+    hand: 'in_hand' / 'spot_offender', 13.5), applied before the shot. in_contact: balls or
+    cushions (rail names) the referee declares in contact with the striker's ball (10.1, 10.2;
+    contact is also read from the initial layout). moved_pins: pins the referee judges only
+    moved or hit without leaving the cloth (12.4, 12.5): they are not counted and are reset.
+    """
+
+    choice: str | None = None
+    in_contact: list[str] = field(default_factory=list)
+    moved_pins: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FivePinsShot:
+    """One shot: its event log, the layouts before and after, the declaration and the
+    infractions physics cannot see. An empty event log with infractions is a foul or a
+    declared event between shots (13.6, 15.3.и/к/п, 9)."""
+
+    events: list[Event] = field(default_factory=list)
+    initial: Layout | None = None
+    final: Layout | None = None
+    declaration: Declaration = field(default_factory=Declaration)
+    infractions: list[Infraction] = field(default_factory=list)
+
+
+@dataclass
+class FivePinsState:
+    """Game and match state. `placement` is where the shooter's ball is in hand ('bottom_half',
+    'top_half') or None (played where it lies). `pending` is an option the named player
+    answers with declaration.choice: {"player", "article", "options": [...], "default"}; an
+    option with a default may be left unanswered (the default applies)."""
+
+    players: list[str]
+    balls: dict[str, str]  # player -> 'white' | 'yellow' (4.4)
+    shooter: str
+    breaker: str  # of the current game
+    first_breaker: str  # of game 1; the opening alternates through the match (4.5)
+    phase: str = "break"
+    placement: str | None = "bottom_half"
+    pending: dict[str, Any] | None = None
+    no_score: bool = False  # 10.4: the shot after the referee's reset scores nothing
+    offender: str | None = None  # whose foul gave the ball in hand (13.5)
+    scores: dict[str, int] = field(default_factory=dict)
+    points_to: int = DEFAULT_POINTS_TO
+    games: int = 1  # games in the match, odd (2)
+    game: int = 1
+    games_won: dict[str, int] = field(default_factory=dict)
+    game_scores: list[dict[str, int]] = field(default_factory=list)  # finished games
+    shot: int = 1
+    lag_faults: dict[str, int] = field(default_factory=dict)  # 3: late starts at the lag
+    winner: str | None = None
+    excluded: str | None = None  # 9.2
+
+    def opponent(self, player: str | None = None) -> str:
+        player = self.shooter if player is None else player
+        a, b = self.players
+        return b if player == a else a
+
+    def ball_of(self, player: str) -> str:
+        return self.balls[player]
+
+    def player_of(self, ball: str) -> str | None:
+        for p, b in self.balls.items():
+            if b == ball:
+                return p
+        return None
+
+    def copy(self) -> FivePinsState:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> FivePinsState:
+        known = set(FivePinsState.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"state: unknown field(s) {unknown}; known fields are "
+                             f"{sorted(known)}")
+        for key in ("players", "shooter"):
+            if key not in data:
+                raise ValueError(f"state: missing field {key!r}")
+        players = data["players"]
+        if (not isinstance(players, list) or len(players) != 2
+                or len(set(map(str, players))) != 2):
+            raise ValueError(f"state.players must be a list of two different names, got "
+                             f"{players!r}")
+        values = dict(data)
+        values["players"] = [str(p) for p in players]
+        values.setdefault("balls", {values["players"][0]: "white",
+                                    values["players"][1]: "yellow"})
+        values.setdefault("breaker", data["shooter"])
+        values.setdefault("first_breaker", values["breaker"])
+        values.setdefault("scores", {p: 0 for p in values["players"]})
+        values.setdefault("games_won", {p: 0 for p in values["players"]})
+        state = FivePinsState(**values)
+        check_state(state)
+        return state
+
+
+def check_state(state: FivePinsState) -> None:
+    """ValueError naming the first inconsistent field."""
+    for key in ("shooter", "breaker", "first_breaker"):
+        if getattr(state, key) not in state.players:
+            raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the players "
+                             f"{state.players}")
+    if set(state.balls) != set(state.players) or sorted(state.balls.values()) != list(CUE_BALLS):
+        raise ValueError(f"state.balls must give each player one of {list(CUE_BALLS)}, got "
+                         f"{state.balls!r} (4.4)")
+    if state.placement not in (None, *PLACEMENTS):
+        raise ValueError(f"state.placement must be null or one of {list(PLACEMENTS)}, got "
+                         f"{state.placement!r}")
+    if state.phase not in PHASES:
+        raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
+    if state.games < 1 or state.games % 2 == 0:
+        raise ValueError(f"the number of games in a match must be odd (5-pins 2), got "
+                         f"{state.games}")
+    if state.points_to < 1:
+        raise ValueError(f"points_to must be positive, got {state.points_to}")
+
+
+@dataclass
+class Outcome:
+    """The referee's answer to one step: the ruling, the state after it, what was spotted or
+    put back (also in ruling.spotted), and the table for the next shot. A ball in hand is left
+    out of `layout` (the player places it in `ruling.placement`). `lag` holds the lag's
+    details when the step was the lag (3)."""
+
+    ruling: Ruling
+    state: FivePinsState
+    layout: Layout | None = None
+    spotted: list[dict[str, Any]] = field(default_factory=list)
+    removed_pins: list[str] = field(default_factory=list)  # 12.7
+    lag: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "ruling": self.ruling.to_dict(),
+            "state": self.state.to_dict(),
+            "spotted": list(self.spotted),
+            "removed_pins": list(self.removed_pins),
+            "layout": self.layout.to_dict() if self.layout is not None else None,
+        }
+        if self.lag is not None:
+            out["lag"] = dict(self.lag)
+        return out
+
+
+def shot_from_result(result: Any, declaration: Declaration | None = None,
+                     infractions: list[Infraction] | None = None) -> FivePinsShot:
+    """A FivePinsShot from a simulated cuesim.sim.result.ShotResult."""
+    return FivePinsShot(list(result.event_log()), result.initial, result.final,
+                        declaration or Declaration(), list(infractions or []))

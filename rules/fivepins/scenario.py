@@ -1,0 +1,211 @@
+"""5-pins adjudication scenarios as JSON: the game, its state or options, and one or more steps
+(the lag, shots, choices, the 10.4 reset, declared events) with hand-written or simulated event
+logs. The schema is in README.md beside this file; malformed input raises a ValueError that
+names the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cuesim.rules.files import read_json
+from cuesim.rules.fivepins.game import FivePinsGame
+from cuesim.rules.fivepins.model import (
+    BALLS,
+    PINS,
+    TABLE,
+    Declaration,
+    FivePinsShot,
+    FivePinsState,
+    Outcome,
+)
+from cuesim.rules.fivepins.placement import reset_pins
+from cuesim.rules.ruling import Infraction
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event
+from cuesim.tables.layout import Layout, LayoutError, Piece
+
+GAME_NAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
+STEP_KEYS = {"events", "initial", "final", "before", "after", "declaration", "infractions",
+             "request", "note", "description", "expect"}
+TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration", "infractions"}
+DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
+OPTION_KEYS = {"balls", "breaker", "points_to", "games", "lag"}
+REQUESTS = ("contact_reset",)
+
+
+def make_game(data: dict[str, Any]) -> FivePinsGame:
+    """The game object of a scenario: from `state` if given, else new from players/options."""
+    if not isinstance(data, dict):
+        raise ValueError(f"scenario must be a JSON object, got {type(data).__name__}")
+    if str(data.get("game", "")) not in GAME_NAMES:
+        raise ValueError(f"scenario: game must be one of {list(GAME_NAMES)}, got "
+                         f"{data.get('game')!r}")
+    if "state" in data:
+        if not isinstance(data["state"], dict):
+            raise ValueError("scenario.state must be an object")
+        game = FivePinsGame(state=FivePinsState.from_dict(data["state"]))
+        if "table" in data:
+            game.layout = parse_layout(data["table"], "scenario.table")
+        return game
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("scenario.options must be an object")
+    unknown = sorted(set(options) - OPTION_KEYS)
+    if unknown:
+        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
+                         f"{sorted(OPTION_KEYS)}")
+    players = data.get("players", ["A", "B"])
+    if not isinstance(players, list):
+        raise ValueError("scenario.players must be a list of two names")
+    return FivePinsGame(players=players, **options)
+
+
+def parse_event(item: Any, where: str) -> Event:
+    if not isinstance(item, dict):
+        raise ValueError(f"{where} must be an object with t, kind, a")
+    for key in ("t", "kind", "a"):
+        if key not in item:
+            raise ValueError(f"{where} is missing field {key!r}")
+    kind_name = str(item["kind"]).upper()
+    if kind_name not in EventKind.__members__:
+        raise ValueError(f"{where}.kind: unknown event kind {item['kind']!r}; kinds are "
+                         f"{[k.lower() for k in EventKind.__members__]}")
+    kind = EventKind[kind_name]
+    if kind in (EventKind.COLLIDE, EventKind.PIN) and "b" not in item:
+        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'b'")
+    if kind in (EventKind.RAIL, EventKind.LINE) and "feature" not in item:
+        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'feature' (the rail or "
+                         "line name)")
+    try:
+        t = float(item["t"])
+        speed = float(item.get("speed", 0.0))
+        direction = int(item.get("direction", 0))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
+    b = item.get("b")
+    feature = item.get("feature")
+    return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),
+                 feature=None if feature is None else str(feature), speed=speed,
+                 direction=direction)
+
+
+def parse_layout(data: Any, where: str) -> Layout:
+    """A layout object (cuesim.tables.layout schema) or the short form {"white": [x, y], ...};
+    a short form that names no pin gets the five pins on their marks (less those whose mark a
+    ball covers, 12.7)."""
+    if isinstance(data, dict) and "pieces" not in data:
+        pieces = []
+        for pid, xy in data.items():
+            if (not isinstance(xy, list | tuple) or len(xy) != 2
+                    or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                               for v in xy)):
+                raise ValueError(f"{where}.{pid} must be [x, y] in metres, got {xy!r}")
+            if pid not in BALLS and pid not in PINS:
+                raise ValueError(f"{where}: unknown piece id {pid!r}; ids are "
+                                 f"{[*BALLS, *PINS]}")
+            kind = "pin" if pid in PINS else "ball"
+            group = ("red" if pid == "pin_centre" else "white") if kind == "pin" else pid
+            pieces.append(Piece(str(pid), kind, float(xy[0]), float(xy[1]), group))
+        try:
+            layout = Layout(TABLE, tuple(pieces))
+        except LayoutError as exc:
+            raise ValueError(f"{where}: {exc}") from exc
+        if not any(p.kind == "pin" for p in pieces):
+            layout = reset_pins(layout)[0]
+        return layout
+    try:
+        return Layout.from_dict(data, source=where)
+    except LayoutError as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def parse_declaration(data: Any, where: str) -> Declaration:
+    if data is None:
+        return Declaration()
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = sorted(set(data) - DECLARATION_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are "
+                         f"{sorted(DECLARATION_KEYS)}")
+    for key in ("in_contact", "moved_pins"):
+        if not isinstance(data.get(key, []), list):
+            raise ValueError(f"{where}.{key} must be a list of ids")
+    choice = data.get("choice")
+    return Declaration(None if choice is None else str(choice),
+                       [str(c) for c in data.get("in_contact", [])],
+                       [str(p) for p in data.get("moved_pins", [])])
+
+
+def parse_shot(step: Any, where: str) -> FivePinsShot:
+    if not isinstance(step, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = sorted(set(step) - STEP_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
+    step = dict(step)
+    for alias, key in (("before", "initial"), ("after", "final")):
+        if alias in step:
+            if key in step:
+                raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
+            step[key] = step.pop(alias)
+    events_data = step.get("events", [])
+    if not isinstance(events_data, list):
+        raise ValueError(f"{where}.events must be a list")
+    events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
+    if events and "initial" not in step:
+        raise ValueError(f"{where}: missing field 'initial' (the layout before the shot)")
+    initial = parse_layout(step["initial"], f"{where}.initial") if "initial" in step else None
+    final = parse_layout(step["final"], f"{where}.final") if "final" in step else None
+    infractions_data = step.get("infractions", [])
+    if not isinstance(infractions_data, list):
+        raise ValueError(f"{where}.infractions must be a list")
+    infractions = []
+    for k, item in enumerate(infractions_data):
+        if not isinstance(item, dict):
+            raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
+        infractions.append(Infraction.from_dict(item))
+    decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    return FivePinsShot(events, initial, final, decl, infractions)
+
+
+def run_step(game: FivePinsGame, step: Any, where: str) -> Outcome:
+    if isinstance(step, dict) and step.get("request") is not None:
+        if step["request"] not in REQUESTS:
+            raise ValueError(f"{where}.request: unknown request {step['request']!r}; requests "
+                             f"are {list(REQUESTS)}")
+        return game.contact_reset()
+    return game.play(parse_shot(step, where))
+
+
+def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
+    """Rule on every step of a scenario; returns {"game", "steps": [outcome, ...], "state",
+    "layout"} (schema in README.md)."""
+    game = make_game(data)
+    if "steps" in data and "shot" in data:
+        raise ValueError("scenario: give either 'shot' or 'steps', not both")
+    if "steps" in data:
+        steps = data["steps"]
+        if not isinstance(steps, list):
+            raise ValueError("scenario.steps must be a list")
+        names = [f"steps[{k}]" for k in range(len(steps))]
+    elif "shot" in data:
+        steps, names = [data["shot"]], ["shot"]
+    elif TOP_SHOT_KEYS & set(data):
+        steps, names = [{k: data[k] for k in TOP_SHOT_KEYS if k in data}], ["scenario"]
+    else:
+        raise ValueError("scenario: missing field 'shot' or 'steps' (or a top-level "
+                         "'events' / 'before' single shot)")
+    outs = [run_step(game, s, n).to_dict() for s, n in zip(steps, names, strict=True)]
+    return {
+        "game": game.name,
+        "steps": outs,
+        "state": game.state.to_dict(),
+        "layout": game.layout.to_dict() if game.layout is not None else None,
+    }
+
+
+def adjudicate_file(path: str | Path) -> dict[str, Any]:
+    """adjudicate_scenario on a JSON file (what `cuesim adjudicate FILE.json` calls)."""
+    return adjudicate_scenario(read_json(path))

@@ -1,0 +1,237 @@
+"""5-pins article 15 (fouls), 10 (balls in contact), 11 (balls off the table), 12.7 (pins
+whose mark a ball covers) and 13 (ball in hand), on hand-written event logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuesim.rules.fivepins import INFRACTIONS
+from cuesim.rules.fivepins.placement import HALF_Y
+from cuesim.tables.carom import BALL_RADIUS, SPOTS, TABLE_WIDTH, pin_spots
+from tests.fivepins_util import game_in_play, hit, pin, play, position, rail, strike
+
+R = BALL_RADIUS
+
+
+# -- 15.1 several fouls add up ----------------------------------------------------------------
+def test_15_1_fouls_add_up():
+    g = game_in_play()
+    out = play(g, strike(), rail(0.5, "white", "top_rail"),
+               infractions=["double_hit", "push_shot"])
+    assert sorted(out.ruling.articles) == ["5-pins 15.3.г", "5-pins 15.3.з", "5-pins 15.3.р"]
+    assert out.ruling.points == {"B": 6}
+
+
+# -- 15.2 the striker's ball knocks pins after a correct hit ----------------------------------
+def test_15_2_points_only_no_ball_in_hand():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"), hit(0.5, "white", "red"),
+               pin(0.7, "white", "pin_centre"))
+    assert out.ruling.articles == ["5-pins 15.2"]
+    assert out.ruling.points == {"B": 2 + 8 + 4}
+    assert out.ruling.next_player == "B" and out.ruling.placement is None
+    assert "yellow" in out.layout.ids()  # B plays his ball where it lies
+
+
+# -- 15.3 б в г ---------------------------------------------------------------------------------
+def test_15_3_b_red_first_is_four_points_and_ball_in_hand():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "red"), hit(0.6, "white", "yellow"))
+    assert out.ruling.articles == ["5-pins 15.3.б"]
+    assert out.ruling.points == {"B": 4}
+    assert out.ruling.placement == "top_half"  # the white lies in the bottom half (13.2)
+
+
+def test_15_3_v_pins_before_the_opponent_ball():
+    g = game_in_play()
+    out = play(g, strike(), pin(0.3, "white", "pin_bottom"), hit(0.6, "white", "yellow"))
+    assert out.ruling.articles == ["5-pins 15.3.в"]
+    assert out.ruling.points == {"B": 2 + 2}
+    assert out.ruling.placement == "top_half"
+
+
+def test_15_3_g_pins_without_touching_the_opponent_ball_is_a_miss():
+    g = game_in_play()
+    out = play(g, strike(), pin(0.3, "white", "pin_bottom"), rail(0.6, "white", "top_rail"))
+    assert out.ruling.articles == ["5-pins 15.3.г"]
+    assert out.ruling.points == {"B": 2 + 2}
+
+
+def test_15_3_b_and_v_together():
+    g = game_in_play()
+    out = play(g, strike(), pin(0.2, "white", "pin_bottom"), hit(0.4, "white", "red"),
+               hit(0.6, "white", "yellow"))
+    assert sorted(out.ruling.articles) == ["5-pins 15.3.б", "5-pins 15.3.в"]
+    assert out.ruling.points == {"B": 4 + 2 + 2}
+
+
+@pytest.mark.parametrize("code", [c for c, v in INFRACTIONS.items() if v[2] == "ball_in_hand"])
+def test_15_3_declared_fouls_give_two_points_and_ball_in_hand(code):
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"), infractions=[code])
+    assert len(out.ruling.violations) == 1
+    assert out.ruling.violations[0].article.startswith("5-pins 15.3.")
+    assert out.ruling.points == {"B": 2}
+    assert out.ruling.placement in ("bottom_half", "top_half")
+
+
+def test_15_3_d_off_table_is_two_points_whatever_the_number_of_balls():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"),
+               infractions=[{"code": "off_table", "pieces": ["yellow", "red"]}])
+    assert out.ruling.articles == ["5-pins 15.3.д"]
+    assert out.ruling.points == {"B": 2}
+
+
+def test_15_3_o_jumping_the_pins_is_declared_passing_between_them_is_not_a_foul():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.5, "white", "yellow"))  # rolled between the pins
+    assert out.ruling.legal
+    out = play(g, strike("yellow"), hit(0.5, "yellow", "white"), infractions=["jumped_pins"])
+    assert out.ruling.articles == ["5-pins 15.3.о"]
+
+
+# -- 10 balls in contact (15.3.л) -----------------------------------------------------------
+def test_10_1_straight_onto_a_touching_ball_is_a_foul():
+    g = game_in_play()
+    before = position(white=[0.50, 2.30 - 2 * R])
+    out = play(g, strike(), hit(0.0, "white", "yellow"), initial=before)
+    assert out.ruling.articles == ["5-pins 15.3.л"]
+    assert out.ruling.points == {"B": 2}
+
+
+def test_10_3_leaving_the_touching_ball_by_a_cushion_first_is_correct():
+    g = game_in_play()
+    before = position(white=[0.50, 2.30 - 2 * R])
+    out = play(g, strike(), rail(0.2, "white", "left_rail"), hit(0.5, "white", "yellow"),
+               initial=before)
+    assert out.ruling.legal
+
+
+def test_10_2_straight_onto_the_cushion_in_contact_is_a_foul():
+    g = game_in_play()
+    before = position(white=[R, 0.6])
+    out = play(g, strike(), rail(0.0, "white", "left_rail"), hit(0.5, "white", "yellow"),
+               initial=before)
+    assert out.ruling.articles == ["5-pins 15.3.л"]
+
+
+def test_10_1_declared_contact():
+    g = game_in_play()
+    out = play(g, strike(), rail(0.0, "white", "bottom_rail"), hit(0.5, "white", "yellow"),
+               in_contact=["bottom_rail"])
+    assert out.ruling.articles == ["5-pins 15.3.л"]
+
+
+def test_10_4_reset_gives_a_shot_that_cannot_score():
+    g = game_in_play()
+    out = g.contact_reset()
+    assert out.ruling.placement == "bottom_half" and out.ruling.next_player == "A"
+    ids = {p.id: (p.x, p.y) for p in out.layout.pieces}
+    assert "white" not in ids and ids["yellow"] == SPOTS["top_spot"]
+    assert ids["red"] == SPOTS["red_spot"]
+    out = play(g, strike(), hit(0.3, "white", "yellow"), hit(0.6, "white", "red"),
+               initial=position(white=[0.71, 0.4], yellow=list(SPOTS["top_spot"]),
+                                red=list(SPOTS["red_spot"])))
+    assert out.ruling.legal and out.ruling.points == {}
+    assert any("10.4" in n for n in out.ruling.notes)
+    out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), hit(0.6, "yellow", "red"))
+    assert out.ruling.points == {"B": 4}  # the opponent scores again
+
+
+# -- 11 balls off the table -------------------------------------------------------------------
+def test_11_3_a_offender_ball_on_the_spot_opposite_the_opponent_ball():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"),
+               infractions=[{"code": "off_table", "pieces": ["white"]}])
+    white = out.layout.get("white")
+    assert (white.x, white.y) == SPOTS["bottom_spot"]  # the yellow lay in the top half
+    assert out.ruling.placement == "top_half"  # 13.2: opposite the offender's ball
+    assert "yellow" not in out.layout.ids()
+
+
+def test_11_3_v_red_back_on_its_spot_or_on_the_occupier_spot():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"),
+               infractions=[{"code": "off_table", "pieces": ["red"]}])
+    red = out.layout.get("red")
+    assert (red.x, red.y) == SPOTS["red_spot"]
+    g = game_in_play()
+    before = position(yellow=list(SPOTS["red_spot"]))
+    out = play(g, strike(), hit(0.3, "white", "yellow"), initial=before,
+               infractions=[{"code": "off_table", "pieces": ["red"]}])
+    red = out.layout.get("red")
+    assert (red.x, red.y) == SPOTS["top_spot"]
+    assert out.spotted[0]["article"] == "5-pins 11.3.в"
+
+
+# -- 12.7 pins removed while a ball covers their mark ----------------------------------------
+def test_12_7_pin_under_a_ball_is_removed_and_comes_back_when_free():
+    g = game_in_play()
+    cx, cy = pin_spots()["pin_top"]
+    out = play(g, strike(), hit(0.3, "white", "yellow"), final=position(yellow=[cx, cy + 0.01]))
+    assert out.removed_pins == ["pin_top"] and "pin_top" not in out.layout.ids()
+    out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), initial=out.layout,
+               final=position(yellow=[0.3, 2.0]))
+    assert "pin_top" in out.layout.ids()
+    assert {"id": "pin_top", "article": "5-pins 12.7"}.items() <= out.spotted[0].items()
+
+
+# -- 13 ball in hand ---------------------------------------------------------------------------
+def test_13_2_ball_in_hand_in_the_half_opposite_the_offender_ball():
+    g = game_in_play()
+    out = play(g, strike(), rail(0.3, "white", "top_rail"), final=position(white=[0.7, 2.0]))
+    assert out.ruling.placement == "bottom_half" and out.ruling.next_player == "B"
+    assert "yellow" not in out.layout.ids()
+    assert g.state.pending["options"]["in_hand"] == {"placement": "bottom_half"}
+
+
+def test_13_4_offender_ball_exactly_on_the_middle_line():
+    g = game_in_play()
+    out = play(g, strike(), rail(0.3, "white", "top_rail"), final=position(white=[0.2, HALF_Y]))
+    assert out.ruling.placement == "bottom_half"
+
+
+def test_13_5_option_to_spot_the_offender_ball():
+    g = game_in_play()
+    play(g, strike(), rail(0.3, "white", "top_rail"))
+    out = g.choose("spot_offender")
+    white = out.layout.get("white")
+    assert (white.x, white.y) == SPOTS["top_spot"]
+    assert out.ruling.placement == "bottom_half" and g.state.placement == "bottom_half"
+
+
+def test_13_5_top_spot_taken_by_the_red():
+    g = game_in_play()
+    play(g, strike(), rail(0.3, "white", "top_rail"),
+         final=position(red=[TABLE_WIDTH / 2, SPOTS["top_spot"][1]]))
+    out = g.choose("spot_offender")
+    white = out.layout.get("white")
+    assert (white.x, white.y) == SPOTS["bottom_spot"]
+    assert out.ruling.placement == "top_half"
+
+
+def test_13_3_ball_in_hand_over_the_middle_line_is_a_foul():
+    g = game_in_play()
+    play(g, strike(), rail(0.3, "white", "top_rail"))  # B in hand in the top half
+    out = play(g, strike("yellow"), hit(0.3, "yellow", "white"),
+               initial=position(yellow=[0.5, HALF_Y + R / 2]))
+    assert out.ruling.articles == ["5-pins 13.3"]
+    assert out.ruling.points == {"A": 2}
+
+
+def test_13_6_touching_the_ball_before_it_is_placed():
+    g = game_in_play()
+    play(g, strike(), rail(0.3, "white", "top_rail"))  # B in hand in the top half
+    out = play(g, infractions=["touched_ball_in_hand"], initial=g.layout)
+    assert out.ruling.articles == ["5-pins 15.3.н"]
+    assert out.ruling.points == {"A": 2} and out.ruling.next_player == "A"
+    yellow = out.layout.get("yellow")  # the referee puts it on the spot of its half
+    assert (yellow.x, yellow.y) == SPOTS["top_spot"]
+    assert out.ruling.placement == "bottom_half"
+
+
+def test_only_article_9_may_name_the_other_player():
+    g = game_in_play()
+    with pytest.raises(ValueError, match="only 9.1"):
+        play(g, strike(), infractions=[{"code": "double_hit", "player": "B"}])

@@ -1,0 +1,87 @@
+"""5-pins JSON scenarios (rules/fivepins/README.md) through `cuesim adjudicate` and
+adjudicate_scenario, and clear errors for malformed input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cuesim.cli import main
+from cuesim.rules.files import adjudicate
+from cuesim.rules.fivepins import adjudicate_file, adjudicate_scenario
+from cuesim.tables.carom import SPOTS
+
+HERE = Path(__file__).parent / "scenarios" / "fivepins"
+
+
+def cli(path, capsys):
+    assert main(["adjudicate", str(path)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_opening_foul_and_spot_scenario(capsys):
+    out = cli(HERE / "opening_foul_and_spot.json", capsys)
+    opening, foul, choice = out["steps"]
+    assert opening["ruling"]["legal"] and opening["ruling"]["points"] == {"Ann": 6}
+    assert [v["article"] for v in foul["ruling"]["violations"]] == ["5-pins 15.3.б"]
+    assert foul["ruling"]["points"] == {"Ann": 4} and foul["ruling"]["next_player"] == "Ann"
+    assert choice["ruling"]["placement"] == "bottom_half"
+    yellow = next(p for p in out["layout"]["pieces"] if p["id"] == "yellow")
+    assert (yellow["x"], yellow["y"]) == SPOTS["top_spot"]
+    assert out["state"]["scores"] == {"Ann": 10, "Bob": 0}
+
+
+def test_lag_and_break_scenario(capsys):
+    out = cli(HERE / "lag_and_break.json", capsys)
+    lag, choice, miss = out["steps"]
+    assert lag["lag"]["winner"] == "Bob"
+    assert choice["state"]["breaker"] == "Bob" and choice["ruling"]["placement"] == "bottom_half"
+    assert [v["article"] for v in miss["ruling"]["violations"]] == ["5-pins 15.3.г"]
+    assert miss["ruling"]["placement"] == "bottom_half"  # the yellow stopped in the top half
+
+
+def test_game_point_capped_scenario():
+    out = adjudicate_file(HERE / "game_point_capped.json")
+    ruling = out["steps"][0]["ruling"]
+    assert ruling["winner"] == "Ann" and ruling["match_over"]
+    assert out["state"]["game_scores"] == [{"Ann": 60, "Bob": 41}]
+
+
+def test_dispatcher_knows_the_five_pins_names():
+    data = json.loads((HERE / "game_point_capped.json").read_text(encoding="utf-8"))
+    for name in ("five_pins", "5-pins", "fivepins"):
+        assert adjudicate(dict(data, game=name))["game"] == "five_pins"
+
+
+def test_round_trips_through_json():
+    out = adjudicate_file(HERE / "opening_foul_and_spot.json")
+    assert json.loads(json.dumps(out)) == out
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"game": "six_pins"}, "game must be one of"),
+    ({"options": {"colour": "red"}}, "unknown option"),
+    ({"shot": {"before": {"white": [0.7, 0.5]}, "events": [
+        {"t": 0, "kind": "strike", "a": "cue"}]}}, "unknown piece id 'cue'"),
+    ({"shot": {"before": {"white": [0.7, 0.5]}, "events": [
+        {"t": 0, "kind": "rail", "a": "white", "feature": "head_rail"}]}}, "unknown rail"),
+    ({"shot": {"events": [{"t": 0, "kind": "strike", "a": "white"}]}}, "missing field 'initial'"),
+    ({"shot": {"before": {"white": [0.7, 0.5]}, "infractions": [{"code": "foul"}]}},
+     "unknown infraction code"),
+    ({"shot": {"declaration": {"choice": "break"}}}, "no choice is pending"),
+    ({"options": {"games": 4}, "shot": {}}, "odd"),
+])
+def test_malformed_scenarios_name_the_problem(change, match):
+    data = {"game": "five_pins", "players": ["Ann", "Bob"]}
+    data.update(change)
+    with pytest.raises(ValueError, match=match):
+        adjudicate_scenario(data)
+
+
+def test_cli_reports_errors(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "five_pins", "steps": "x"}), encoding="utf-8")
+    assert main(["adjudicate", str(bad)]) == 2
+    assert "steps must be a list" in capsys.readouterr().err
