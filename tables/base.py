@@ -67,7 +67,8 @@ def _checked_arrays(table: PieceTable, layout: Layout) -> tuple[np.ndarray, np.n
 
 def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
                  contact: Any = None) -> None:
-    """Every piece wholly inside the rails or cushion noses, its centre outside every hole or
+    """Every piece wholly inside the rails or cushion noses (or, on a table that has
+    `in_throat(x, y, r, tol)`, resting in a pocket's throat), its centre outside every hole or
     capture circle, no two closer than their contact distance (`contact(kind_a, kind_b)`, by
     default the sum of their radii). `table` needs `geometry`, `name` and `piece_spec(kind)`;
     its `surface_phrase` and `hole_word` word the messages."""
@@ -77,9 +78,11 @@ def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
     kinds = [p.kind for p in layout.pieces]
     radii = np.array([spec(k).radius for k in kinds])  # raises on an unknown kind
     pos = layout.positions()
+    in_throat = getattr(table, "in_throat", None)  # pool: pocket throats are on the table
     for k, p in enumerate(layout.pieces):
         r = radii[k]
-        if not (r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol):
+        inside = r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol
+        if not inside and not (in_throat is not None and in_throat(p.x, p.y, r, tol)):
             raise LayoutError(
                 f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly {surface}: its centre "
                 f"must lie within x in [{r:.4f}, {geo.width - r:.4f}] m and y in [{r:.4f}, "

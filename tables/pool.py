@@ -295,6 +295,27 @@ class PoolTable(PieceTable):
     def surface_phrase(self) -> str:  # type: ignore[override]
         return f"inside the cushion noses of {self.name}"
 
+    def in_throat(self, x: float, y: float, r: float, tol: float = 1e-9) -> bool:
+        """Whether a piece of radius r centred at (x, y) rests inside a pocket's throat: behind
+        the line of its lips, clear of both jaws and knuckles (a ball can stop there without
+        falling: it is still on the table)."""
+        rails = {rail.name: rail for rail in self.geometry.rails}
+        for pocket in self.pockets:
+            mx = (pocket.lip_a[0] + pocket.lip_b[0]) / 2
+            my = (pocket.lip_a[1] + pocket.lip_b[1]) / 2
+            if (x - mx) * pocket.axis[0] + (y - my) * pocket.axis[1] < 0.0:
+                continue  # in front of the mouth: the rectangle check applies
+            clear = True
+            for side in ("a", "b"):
+                jaw = rails[f"{pocket.name}_jaw_{side}"]
+                nx, ny = jaw.normal()
+                if nx * (x - jaw.x0) + ny * (y - jaw.y0) < r - tol:
+                    clear = False
+            if clear and all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol
+                             for k in self.geometry.knuckles):
+                return True
+        return False
+
     # -- dimensions and marks ---------------------------------------------------------------
     @property
     def width(self) -> float:

@@ -158,3 +158,23 @@ def test_pins_knocked_singly_and_in_combination(carom):
     assert {"pin_bottom", "pin_centre", "pin_top"} <= knocked
     # a thrown pin knocks a neighbour: the log names the pin as the knocker
     assert any(e.a.startswith("pin") for e in several.events_of(EventKind.PIN))
+
+
+def test_a_ball_resting_in_a_pocket_throat_is_still_on_the_table(pool):
+    """A ball can stop between the jaws without falling; the next shot must accept it there,
+    while a ball inside a jaw is refused."""
+    pocket = next(p for p in pool.pockets if p.name == "foot_right")
+    mx = (pocket.lip_a[0] + pocket.lip_b[0]) / 2
+    my = (pocket.lip_a[1] + pocket.lip_b[1]) / 2
+    depth = 0.02  # behind the mouth line, short of the capture circle
+    x, y = mx + depth * pocket.axis[0], my + depth * pocket.axis[1]
+    lay = Layout(pool.name, (Piece("cue", "ball", 0.6, 1.2), Piece("3", "ball", x, y)))
+    pool.check_layout(lay)
+    res = simulate(pool, lay, CueShot(angle=math.atan2(y - 1.2, x - 0.6), speed=2.0))
+    assert "3" in res.pocketed
+    from cuesim import LayoutError
+
+    jaw = Layout(pool.name, (Piece("3", "ball", pocket.lip_a[0] + 0.01 * pocket.axis[0],
+                                   pocket.lip_a[1] + 0.01 * pocket.axis[1]),))
+    with pytest.raises(LayoutError, match="not wholly"):
+        pool.check_layout(jaw)

@@ -1,0 +1,101 @@
+"""`cuesim play GAME`: play a game in the pygame viewer (two players on one screen, or one
+against the computer), or render its opening screen to a PNG with --screenshot."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from cuesim.api import GAME_NAMES
+
+NO_DISPLAY = (
+    "cuesim play: no display found (DISPLAY / WAYLAND_DISPLAY are unset), so no window can "
+    "open. Headless alternatives:\n"
+    "  cuesim play GAME --screenshot FILE.png   render the opening screen to a PNG\n"
+    "  xvfb-run cuesim play GAME                 play on a virtual display\n"
+    "  cuesim shoot GAME --speed 3 ...           simulate one shot in the terminal\n"
+    "  cuesim adjudicate SCENARIO.json           rule on an event log"
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("play", help="play a game in the pygame viewer",
+                              description="Play a game of novus, pool or 5-pins in a window.")
+    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--vs-computer", action="store_true",
+                   help="the second player (pair) is the computer")
+    p.add_argument("--load", metavar="FILE", help="continue a game saved with F5 (JSON)")
+    p.add_argument("--screenshot", metavar="FILE.png",
+                   help="render the opening screen to a PNG and exit (works without a display)")
+    p.add_argument("--players", nargs="+", metavar="NAME",
+                   help="player names (2; novus doubles 4: a1 a2 b1 b2)")
+    p.add_argument("--sets", type=int, default=1, help="novus: sets in the match (default 1)")
+    p.add_argument("--race-to", type=int, default=1, help="pool: games to win (default 1)")
+    p.add_argument("--points-to", type=int, default=None,
+                   help="14.1 / 5-pins: points to win a game (default 25 / 60)")
+    p.add_argument("--candidates", type=int, default=300,
+                   help="shots the computer simulates before it plays (default 300)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
+    p.set_defaults(handler=run)
+
+
+def _has_display() -> bool:
+    if os.environ.get("SDL_VIDEODRIVER") not in (None, "", "x11", "wayland"):
+        return True
+    if sys.platform != "linux":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.game not in GAME_NAMES:
+        raise ValueError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
+    if args.screenshot is None and not _has_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
+    if args.screenshot is not None:
+        if not args.screenshot.lower().endswith(".png"):
+            raise ValueError(f"--screenshot needs a .png file name, got {args.screenshot!r}")
+        if not _has_display():
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from cuesim.viewer.app import App
+    from cuesim.viewer.session import COMPUTER, load_session, new_session
+
+    if args.load:
+        session = load_session(args.load)
+    else:
+        players = args.players
+        n = 4 if args.game == "novus-doubles" else 2
+        if players is not None and len(players) != n:
+            raise ValueError(f"{args.game} needs {n} player names, got {len(players)}")
+        if players is None:
+            players = None if not args.vs_computer else (
+                ["You", "Partner", COMPUTER, COMPUTER + " 2"] if n == 4 else ["You", COMPUTER])
+        computer: tuple[str, ...] = ()
+        if args.vs_computer:
+            assert players is not None or n == 2
+            chosen = players or ["You", COMPUTER]
+            computer = tuple(chosen[2:]) if n == 4 else (chosen[1],)
+        points = args.points_to or (60 if args.game == "5-pins" else 25)
+        options = {"sets": args.sets, "race_to": args.race_to, "points_to": points}
+        session = new_session(args.game, players, computer, options)
+    try:
+        app = App(session, candidates=args.candidates,
+                  save_path=args.save or args.load or "cuesim-save.json")
+    except pygame.error as exc:
+        print(f"cuesim play: cannot open a window ({exc}).\n{NO_DISPLAY}", file=sys.stderr)
+        return 2
+    if args.screenshot is not None:
+        app.step([], 0.0)
+        path = app.screenshot(args.screenshot)
+        pygame.quit()
+        print(f"saved {path}")
+        return 0
+    app.run()
+    return 0

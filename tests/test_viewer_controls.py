@@ -1,0 +1,209 @@
+"""The viewer's controls, driven by scripted pygame events: placement refused with the reason,
+animation from the exact trajectories with pause, slow motion and replay, the referee menu,
+calls, push-out and the incoming player's choice, save/load/undo, the computer player."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pygame
+
+from cuesim.viewer.session import load_session
+from tests.viewer_driver import (
+    down,
+    finish_animation,
+    key,
+    make_app,
+    move,
+    screen_xy,
+    shoot_by_mouse,
+    step,
+    up,
+)
+
+
+def right_click(app, x, y):
+    p = screen_xy(app, x, y)
+    step(app, [down(p, 3), up(p, 3)])
+
+
+def test_novus_striker_outside_the_strip_is_refused_with_the_article(tmp_path):
+    app = make_app("novus", tmp_path)
+    before = app.pos
+    right_click(app, 0.5, 0.30)  # beyond the south zone line
+    assert "Refused" in app.screen_text() and "novus 12" in app.screen_text()
+    assert app.pos == before
+    right_click(app, 0.40, 0.07)
+    assert app.message_bad is False
+    assert math.isclose(app.pos[0], 0.40, abs_tol=0.003)
+    # drag the striker along its zone
+    start = screen_xy(app, *app.pos)
+    end = screen_xy(app, 0.62, 0.07)
+    step(app, [down(start), move(end), up(end)])
+    assert math.isclose(app.pos[0], 0.62, abs_tol=0.003)
+
+
+def test_pool_ball_in_hand_beyond_the_head_string_is_refused(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    assert "behind the head string" in app.screen_text()
+    right_click(app, 0.6, 1.2)
+    assert "WPA 3.10" in app.screen_text()
+    right_click(app, 0.4, 0.3)
+    assert math.isclose(app.pos[1], 0.3, abs_tol=0.005)
+
+
+def test_five_pins_break_ball_over_the_middle_line_is_refused(tmp_path):
+    app = make_app("5-pins", tmp_path)
+    right_click(app, 0.5, 1.6)
+    assert "5-pins 4.2" in app.screen_text()
+
+
+def test_animation_follows_the_exact_trajectories_with_pause_slow_motion_and_replay(tmp_path):
+    app = make_app("novus", tmp_path)
+    shoot_by_mouse(app, math.pi / 2, 3.0)
+    assert app.mode == "animate"
+    result = app.session.last_result
+    step(app, dt=0.1)
+    assert math.isclose(app.playback.t, 0.1)
+    pos, on = app.playback.frame()
+    exact, exact_on = result.positions_at(0.1)
+    assert np.array_equal(pos, exact) and np.array_equal(on, exact_on)
+    step(app, [key(pygame.K_m)], dt=0.4)  # slow motion x0.25
+    assert math.isclose(app.playback.t, 0.2)
+    step(app, [key(pygame.K_SPACE)], dt=1.0)  # paused
+    assert math.isclose(app.playback.t, 0.2)
+    assert "paused" in app.screen_text()
+    step(app, [key(pygame.K_RETURN)], dt=0.0)
+    step(app)
+    assert app.mode == "aim" and "Referee:" in app.screen_text()
+    assert "novus 13" in app.screen_text()
+    step(app, [key(pygame.K_r)])
+    assert app.mode == "animate" and app.playback.t == 0.0
+    finish_animation(app)
+
+
+def test_novus_referee_menu_declares_a_double_hit_in_the_last_shot(tmp_path):
+    app = make_app("novus", tmp_path)
+    shoot_by_mouse(app, math.pi / 2, 3.0)
+    finish_animation(app)
+    codes = list(app.session.infraction_codes())
+    step(app, [key(pygame.K_f)])
+    assert "declare an infraction" in app.screen_text()
+    step(app, [key(pygame.K_DOWN)] * codes.index("double_hit") + [key(pygame.K_RETURN)])
+    assert len(app.session.actions) == 1
+    assert app.session.actions[0]["infractions"] == [{"code": "double_hit", "player": ""}]
+    assert "novus 17.1.к" in app.screen_text()
+    assert app.session.shooter() == "Boris"  # a penalty puck and loss of turn
+
+
+def test_pool_referee_menu_double_hit_gives_ball_in_hand(tmp_path):
+    app = make_app("8-ball", tmp_path)
+    app.session.play(app.pos, math.pi / 2, 9.0)  # a break (the session API), then the menu
+    app._reset_turn()
+    codes = list(app.session.infraction_codes())
+    step(app, [key(pygame.K_f)])
+    step(app, [key(pygame.K_DOWN)] * codes.index("double_hit") + [key(pygame.K_RETURN)])
+    text = app.screen_text()
+    assert "WPA 3.23" in text
+    assert app.session.shooter() == "Bob"
+
+
+def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
+    app = make_app("14.1", tmp_path)
+    app.session.play(app.pos, math.pi / 2, 9.0)
+    app._reset_turn()
+    if app.session.pending():  # a breaking violation: accept the table
+        step(app, [key(pygame.K_1)])
+    ball = next(p for p in app.session.layout().pieces if p.id != "cue")
+    hole = app.session.table.geometry.holes[0]
+    step(app, [key(pygame.K_c), down(screen_xy(app, ball.x, ball.y)),
+               up(screen_xy(app, ball.x, ball.y))])
+    assert app.mode == "call_pocket"
+    step(app, [down(screen_xy(app, hole.x, hole.y)), up(screen_xy(app, hole.x, hole.y))])
+    assert f"call: {ball.id} in {hole.name}" in app.screen_text()
+    shoot_by_mouse(app, math.atan2(ball.y - app.pos[1], ball.x - app.pos[0]), 2.0)
+    assert app.session.actions[-1]["declaration"] == {"called_ball": ball.id,
+                                                      "called_pocket": hole.name}
+
+
+def _legal_nine_ball_break(app):
+    for angle in np.linspace(1.50, 1.64, 15):
+        action = app.session.shot_action(app.pos, float(angle), 9.0)
+        _, ruling, ref = app.session.trial(action)
+        if ruling.legal and not ruling.frame_over and ref.state.push_out_available:
+            app.session.apply(action)
+            app._reset_turn()
+            return
+    raise AssertionError("no legal break found")
+
+
+def test_nine_ball_push_out_and_the_incoming_players_choice(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    _legal_nine_ball_break(app)
+    shooter = app.session.shooter()
+    step(app, [key(pygame.K_p)])
+    assert "push-out" in app.screen_text()
+    shoot_by_mouse(app, app.angle + 0.8, 1.5)
+    finish_animation(app)
+    assert app.mode == "choice"
+    text = app.screen_text()
+    assert "WPA 5.6" in text and "1: shoot" in text and "2: pass" in text
+    step(app, [key(pygame.K_2)])  # pass it back
+    assert app.session.shooter() == shooter
+    assert "chooses 'pass'" in app.screen_text()
+
+
+def test_save_load_and_undo(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    _legal_nine_ball_break(app)
+    layout_after_break = app.session.layout()
+    step(app, [key(pygame.K_F5)])
+    saved = json.loads((tmp_path / "save.json").read_text())
+    assert saved["format"] == "cuesim-game" and len(saved["actions"]) == 1
+    shoot_by_mouse(app, app.angle, 2.0)
+    finish_animation(app)
+    assert len(app.session.actions) == 2
+    step(app, [key(pygame.K_u)])
+    assert len(app.session.actions) == 1 and app.session.layout() == layout_after_break
+    shoot_by_mouse(app, app.angle, 2.5)
+    finish_animation(app)
+    step(app, [key(pygame.K_F9)])
+    assert len(app.session.actions) == 1 and app.session.layout() == layout_after_break
+    assert "Loaded" in app.screen_text()
+    assert load_session(tmp_path / "save.json").layout() == layout_after_break
+
+
+def test_one_player_against_the_computer(tmp_path):
+    app = make_app("novus", tmp_path, computer=("Boris",), candidates=30)
+    shoot_by_mouse(app, math.pi / 2, 0.6)  # a soft shot that does not reach the pucks
+    finish_animation(app)
+    assert app.session.shooter() == "Boris"
+    step(app)  # the computer thinks and shoots
+    assert app.mode == "animate" and app.session.actions[-1]["player"] == "Boris"
+    assert "best of" in app.screen_text()
+    finish_animation(app)
+    step(app, [key(pygame.K_u)])  # undo goes back to the human's turn
+    assert app.session.shooter() == "Anna" and not app.session.actions
+
+
+def test_tip_widget_and_arrow_keys(tmp_path):
+    app = make_app("8-ball", tmp_path)
+    c = app.tip_rect.center
+    r = app.tip_rect.width / 2 - 2
+    step(app, [down((c[0], c[1] - r * 0.3)), up((c[0], c[1] - r * 0.3))])
+    assert math.isclose(app.tip[1], 0.3, abs_tol=0.03) and app.tip[0] == 0.0
+    step(app, [key(pygame.K_RIGHT)] * 9)
+    assert math.hypot(*app.tip) <= 0.5 + 1e-9  # held inside the miscue limit
+    novus = make_app("novus", tmp_path)
+    step(novus, [key(pygame.K_UP), key(pygame.K_RIGHT)])
+    assert novus.tip == (0.1, 0.0)
+
+
+def test_screenshot_key_writes_a_png(tmp_path):
+    app = make_app("5-pins", tmp_path)
+    step(app, [key(pygame.K_F12)])
+    shots = list(tmp_path.glob("cuesim-5-pins-*.png"))
+    assert len(shots) == 1 and shots[0].stat().st_size > 1000
+    assert pygame.image.load(str(shots[0])).get_size() == app.size

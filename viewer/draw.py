@@ -1,0 +1,273 @@
+"""Drawing: each table to scale (rails, holes and pockets with jaws, lines, spots, pins) on a
+background drawn once, the pieces as cached sprites, the aim path and the input widgets."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pygame
+
+from cuesim.tables.carom import PIN_HEIGHT, PIN_WIDEST_DIAMETER, CaromTable
+from cuesim.tables.layout import Piece
+from cuesim.tables.novus import LINE_WIDTH, NovusTable
+from cuesim.tables.pool import PoolTable
+from cuesim.viewer import view as V
+from cuesim.viewer.view import Viewport
+
+NOVUS_RAIL = 0.045  # m, novus 24.1
+POOL_RAIL = 0.13  # m, drawn rail (wood + cushion) around the cushion noses
+POOL_CUSHION = 0.05  # m, drawn cushion width
+
+
+def table_margin(table: Any) -> float:
+    """How much (m) is drawn around the playing surface."""
+    return NOVUS_RAIL + 0.01 if isinstance(table, NovusTable) else POOL_RAIL + 0.02
+
+
+def _font(size: int) -> pygame.font.Font:
+    key = ("font", size)
+    if key not in _CACHE:
+        _CACHE[key] = pygame.font.Font(None, size)
+    return _CACHE[key]
+
+
+_CACHE: dict[Any, Any] = {}
+
+
+def reset_cache() -> None:
+    """Forget fonts and sprites (after pygame.quit() they are no longer valid)."""
+    _CACHE.clear()
+
+
+def _poly(view: Viewport, points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [view.to_screen(x, y) for x, y in points]
+
+
+def _circle(surface: pygame.Surface, colour: tuple[int, int, int], centre: tuple[float, float],
+            radius: float, width: int = 0) -> None:
+    pygame.draw.circle(surface, colour, (round(centre[0]), round(centre[1])),
+                       max(1, round(radius)), width)
+
+
+def draw_table(surface: pygame.Surface, view: Viewport, table: Any) -> None:
+    """The table with its marks (no pieces)."""
+    if isinstance(table, NovusTable):
+        _draw_novus(surface, view, table)
+    elif isinstance(table, PoolTable):
+        _draw_pool(surface, view, table)
+    elif isinstance(table, CaromTable):
+        _draw_carom(surface, view, table)
+    else:
+        raise ValueError(f"cannot draw table {table!r}")
+
+
+def _draw_novus(surface: pygame.Surface, view: Viewport, table: NovusTable) -> None:
+    geo = table.geometry
+    pygame.draw.rect(surface, V.RAIL_WOOD, view.surface_rect(NOVUS_RAIL), border_radius=6)
+    pygame.draw.rect(surface, V.BOARD_NOVUS, view.surface_rect())
+    line_px = max(1, round(view.pixels(LINE_WIDTH)))
+    s = geo.width
+    for line in geo.lines:  # the zone lines run rail to rail (24.2)
+        if line.nx:
+            a, b = (line.c, 0.0), (line.c, s)
+        else:
+            a, b = (0.0, line.c), (s, line.c)
+        pygame.draw.line(surface, V.LINE, view.to_screen(*a), view.to_screen(*b), line_px)
+    for c in geo.circles:
+        _circle(surface, V.LINE, view.to_screen(c.x, c.y), view.pixels(c.radius), line_px)
+    for h in geo.holes:
+        _circle(surface, V.POCKET, view.to_screen(h.x, h.y), view.pixels(h.radius))
+
+
+def _wood_and_cushion(surface: pygame.Surface, view: Viewport, cushion: tuple[int, int, int],
+                      cloth: tuple[int, int, int]) -> None:
+    pygame.draw.rect(surface, V.RAIL_WOOD, view.surface_rect(POOL_RAIL), border_radius=14)
+    pygame.draw.rect(surface, cushion, view.surface_rect(POOL_CUSHION))
+    pygame.draw.rect(surface, cloth, view.surface_rect())
+
+
+def _diamonds(surface: pygame.Surface, view: Viewport, width: float, length: float) -> None:
+    off = (POOL_RAIL + POOL_CUSHION) / 2
+    r = max(2.0, view.pixels(0.008))
+    for k in range(1, 8):
+        y = length * k / 8
+        if k != 4:
+            for x in (-off, width + off):
+                _circle(surface, V.MARK, view.to_screen(x, y), r)
+    for k in range(1, 4):
+        x = width * k / 4
+        for y in (-off, length + off):
+            _circle(surface, V.MARK, view.to_screen(x, y), r)
+
+
+def _draw_pool(surface: pygame.Surface, view: Viewport, table: PoolTable) -> None:
+    geo = table.geometry
+    _wood_and_cushion(surface, view, V.CUSHION, V.CLOTH_POOL)
+    for h in geo.holes:  # the pocket openings cut through cushion and rail
+        _circle(surface, V.POCKET, view.to_screen(h.x, h.y), view.pixels(h.radius * 1.35))
+    outline: list[tuple[float, float]] = []
+    for rail in geo.rails:  # counter-clockwise: cushions and jaws make the cloth's outline
+        outline += [(rail.x0, rail.y0), (rail.x1, rail.y1)]
+    pygame.draw.polygon(surface, V.CLOTH_POOL, _poly(view, outline))
+    for rail in geo.rails:
+        if "jaw" in rail.name:
+            pygame.draw.line(surface, V.CUSHION, view.to_screen(rail.x0, rail.y0),
+                             view.to_screen(rail.x1, rail.y1), max(2, round(view.pixels(0.01))))
+    for h in geo.holes:
+        _circle(surface, V.POCKET, view.to_screen(h.x, h.y), view.pixels(h.radius))
+    for k in geo.knuckles:
+        _circle(surface, V.CUSHION, view.to_screen(k.x, k.y), view.pixels(k.radius) + 1)
+    _diamonds(surface, view, table.width, table.length)
+    hs = table.head_string_y
+    pygame.draw.line(surface, (60, 150, 95), view.to_screen(0.0, hs),
+                     view.to_screen(table.width, hs), 1)
+    for spot in (table.head_spot, table.centre_spot, table.foot_spot):
+        _circle(surface, V.MARK, view.to_screen(*spot), max(2.0, view.pixels(0.006)))
+
+
+def _draw_carom(surface: pygame.Surface, view: Viewport, table: CaromTable) -> None:
+    from cuesim.tables.carom import LAG_LINE_Y, pin_spots
+
+    geo = table.geometry
+    _wood_and_cushion(surface, view, V.CUSHION_CAROM, V.CLOTH_CAROM)
+    _diamonds(surface, view, geo.width, geo.length)
+    faint = (70, 120, 190)
+    for y in (geo.length / 2, LAG_LINE_Y):
+        pygame.draw.line(surface, faint, view.to_screen(0.0, y), view.to_screen(geo.width, y), 1)
+    for x, y in table.spots.values():
+        _circle(surface, V.MARK, view.to_screen(x, y), max(2.0, view.pixels(0.005)))
+    for x, y in pin_spots().values():
+        _circle(surface, faint, view.to_screen(x, y), max(3.0, view.pixels(0.006)), 1)
+
+
+def background(size: tuple[int, int], view: Viewport, table: Any) -> pygame.Surface:
+    """The window's background with the table drawn once (blitted every frame)."""
+    surf = pygame.Surface(size)
+    surf.fill(V.BACKGROUND)
+    draw_table(surf, view, table)
+    return surf
+
+
+# -- pieces ----------------------------------------------------------------------------------
+def piece_radius_px(view: Viewport, table: Any, piece: Piece) -> float:
+    if piece.kind == "pin":
+        return max(4.0, view.pixels(PIN_WIDEST_DIAMETER / 2))
+    return view.pixels(table.piece_spec(piece.kind).radius)
+
+
+def sprite(table: Any, piece: Piece, radius: float) -> pygame.Surface:
+    """A piece drawn once, supersampled and scaled down (cached by id and size)."""
+    key = (type(table).__name__, piece.id, piece.kind, piece.group, round(radius, 2))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    ss = 4
+    size = max(4, math.ceil(2 * radius + 2))
+    big = pygame.Surface((size * ss, size * ss), pygame.SRCALPHA)
+    c = (size * ss / 2, size * ss / 2)
+    r = radius * ss
+    colour = V.piece_colour(piece.id, piece.group)
+    if piece.kind in ("puck", "striker"):
+        spec = table.piece_spec(piece.kind)
+        pygame.draw.circle(big, (0, 0, 0, 120), c, r)
+        pygame.draw.circle(big, colour, c, r - ss)
+        if piece.kind == "puck":
+            pygame.draw.circle(big, tuple(min(255, v + 40) for v in colour), c, r * 0.72, ss)
+        pygame.draw.circle(big, (*V.BOARD_NOVUS, 255), c, r * spec.hole_radius / spec.radius)
+    elif piece.kind == "pin":
+        pygame.draw.circle(big, (20, 20, 20), c, r)
+        pygame.draw.circle(big, colour if piece.group == "red" else (245, 245, 240), c, r - ss)
+    else:
+        number = int(piece.id) if piece.id.isdigit() else 0
+        pygame.draw.circle(big, (10, 10, 10, 160), c, r)
+        if number > 8:  # a stripe: white with a coloured band
+            pygame.draw.circle(big, (245, 245, 235), c, r - ss)
+            band = pygame.Surface(big.get_size(), pygame.SRCALPHA)
+            pygame.draw.circle(band, colour, c, r - ss)
+            clip = pygame.Surface(big.get_size(), pygame.SRCALPHA)
+            pygame.draw.rect(clip, (255, 255, 255, 255),
+                             (0, c[1] - r * 0.55, size * ss, r * 1.1))
+            band.blit(clip, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+            big.blit(band, (0, 0))
+        else:
+            pygame.draw.circle(big, colour, c, r - ss)
+        if number:
+            pygame.draw.circle(big, (250, 250, 245), c, r * 0.5)
+            label = _font(max(8, round(r * 0.95))).render(str(number), True, (10, 10, 10))
+            big.blit(label, label.get_rect(center=(round(c[0]), round(c[1]) + ss)))
+        pygame.draw.circle(big, (255, 255, 255, 110), (c[0] - r * 0.35, c[1] - r * 0.35),
+                           r * 0.18)
+    out = pygame.transform.smoothscale(big, (size, size))
+    _CACHE[key] = out
+    return out
+
+
+def draw_pieces(surface: pygame.Surface, view: Viewport, table: Any, pieces: Sequence[Piece],
+                positions: Sequence[tuple[float, float]] | None = None,
+                on: Sequence[bool] | None = None, fallen: Iterable[str] = ()) -> None:
+    """Pieces at their layout positions, or at `positions` (with `on` = still on the table);
+    pins named in `fallen` are drawn lying down."""
+    fallen = set(fallen)
+    for k, piece in enumerate(pieces):
+        if on is not None and not on[k]:
+            continue
+        x, y = (piece.x, piece.y) if positions is None else positions[k]
+        sx, sy = view.to_screen(x, y)
+        if piece.kind == "pin" and piece.id in fallen:
+            half = view.pixels(PIN_HEIGHT / 2)
+            angle = (hash(piece.id) % 628) / 100.0
+            dx, dy = half * math.cos(angle), half * math.sin(angle)
+            colour = (200, 30, 30) if piece.group == "red" else (245, 245, 240)
+            pygame.draw.line(surface, (20, 20, 20), (sx - dx, sy - dy), (sx + dx, sy + dy), 5)
+            pygame.draw.line(surface, colour, (sx - dx, sy - dy), (sx + dx, sy + dy), 3)
+            continue
+        img = sprite(table, piece, piece_radius_px(view, table, piece))
+        surface.blit(img, img.get_rect(center=(round(sx), round(sy))))
+
+
+def draw_ghost(surface: pygame.Surface, view: Viewport, xy: tuple[float, float], radius: float,
+               colour: tuple[int, int, int] = (240, 240, 240)) -> None:
+    _circle(surface, colour, view.to_screen(*xy), view.pixels(radius), 1)
+
+
+def draw_path(surface: pygame.Surface, view: Viewport, points: Sequence[tuple[float, float]],
+              colour: tuple[int, int, int] = (250, 250, 250)) -> None:
+    if len(points) >= 2:
+        pygame.draw.lines(surface, colour, False, _poly(view, points), 1)
+
+
+def draw_strip(surface: pygame.Surface, view: Viewport, corners: Sequence[tuple[float, float]],
+               colour: tuple[int, int, int, int]) -> None:
+    """A translucent polygon on the table (the legal placement area)."""
+    pts = _poly(view, corners)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    rect = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.polygon(layer, colour, [(x - rect.left, y - rect.top) for x, y in pts])
+    surface.blit(layer, rect.topleft)
+
+
+def draw_tip_widget(surface: pygame.Surface, rect: pygame.Rect, side: float, height: float,
+                    vertical: bool = True) -> None:
+    """The cue ball (or striker) seen from behind with the tip's place on it."""
+    c, r = rect.center, rect.width // 2 - 2
+    pygame.draw.circle(surface, (240, 240, 232), c, r)
+    pygame.draw.circle(surface, (150, 150, 150), c, round(r * 0.5), 1)  # the miscue limit
+    pygame.draw.line(surface, (170, 170, 170), (c[0] - r, c[1]), (c[0] + r, c[1]), 1)
+    if vertical:
+        pygame.draw.line(surface, (170, 170, 170), (c[0], c[1] - r), (c[0], c[1] + r), 1)
+    tx, ty = c[0] + side * r, c[1] - height * r
+    pygame.draw.circle(surface, (40, 110, 220), (round(tx), round(ty)), max(3, r // 7))
+
+
+def draw_power(surface: pygame.Surface, rect: pygame.Rect, fraction: float,
+               label: str) -> None:
+    pygame.draw.rect(surface, (70, 72, 80), rect, border_radius=3)
+    fill = rect.copy()
+    fill.width = round(rect.width * max(0.0, min(1.0, fraction)))
+    colour = (round(90 + 160 * fraction), round(200 - 120 * fraction), 80)
+    pygame.draw.rect(surface, colour, fill, border_radius=3)
+    text = _font(20).render(label, True, V.TEXT)
+    surface.blit(text, text.get_rect(midleft=(rect.left + 6, rect.centery)))
