@@ -107,7 +107,9 @@ def run_motion(table: Table, layout: Layout,
     struck_index = layout.index(struck) if struck is not None else -1
     positions, kinds, P = _static_arrays(table, layout)
     S = build_state(positions, vel, spins, P, spins_xy)
-    cap_ev, cap_seg = 256 + 8 * n, 256 + 16 * n
+    # np.empty reserves without touching memory: generous buffers make a rerun (STATUS_FULL)
+    # rare even for long shots in large boxes
+    cap_ev, cap_seg = 1024 + 64 * n, 1024 + 128 * n
     while True:
         S_run = S.copy()
         ev = np.empty((cap_ev, N_EVENT_COLUMNS))

@@ -1,0 +1,49 @@
+"""`cuesim bench`: the collision-core benchmark suite (bench/suite.py).
+
+bench/ is not an installed package: it lies next to the `cuesim` package in a source checkout
+(as an editable install uses it), and the command runs it from there. An installed wheel has
+no bench/, and the command says so in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+import cuesim
+
+NOT_A_CHECKOUT = ("cuesim bench runs from a source checkout: no bench/suite.py next to the "
+                  "installed cuesim package ({where}); clone the repository and "
+                  "pip install -e . there")
+
+
+def checkout_root() -> Path | None:
+    """The repository root holding bench/suite.py beside the cuesim package, or None."""
+    root = Path(cuesim.__file__).resolve().parent.parent
+    return root if (root / "bench" / "suite.py").is_file() else None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bench", help="run the collision-core benchmark suite (from a source checkout)",
+        description="The collision-core benchmark suite: every scenario on cuesim's core, the "
+                    "pymunk backend at several steps and pooltool where it imports, measured "
+                    "pair by pair in one run on one core. Runs from a source checkout.")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer shots, repeats and steps, no cold compile (under a minute)")
+    parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
+    parser.add_argument("--plots", metavar="DIR",
+                        help="write PNG plots there (needs matplotlib: pip install -e '.[bench]')")
+    parser.set_defaults(handler=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    root = checkout_root()
+    if root is None:
+        raise ValueError(NOT_A_CHECKOUT.format(where=Path(cuesim.__file__).resolve().parent))
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    suite = importlib.import_module("bench.suite")
+    return suite.run(args.quick, args.json, args.plots)

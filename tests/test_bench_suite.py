@@ -1,0 +1,231 @@
+"""The benchmark suite's machinery on tiny sizes (bench/): scenarios, the box table in the core,
+the JSON figures, the plots and `cuesim bench`. No timing is asserted: the suite measures,
+the tests only check that it runs and reports."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from bench import scenarios as sc
+from bench import suite
+from cuesim.cli import main
+from cuesim.sim import run_motion
+from cuesim.tables import LayoutError, novus_table, pool_table
+from cuesim.tables.box import BoxTable, box_for, random_box_layout, random_box_motion
+
+
+# -- scenarios ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(sc.BUILDERS))
+def test_scenarios_build_valid_layouts(name):
+    s = sc.BUILDERS[name](3)
+    assert s.name == name
+    assert len(s.cases) == 3
+    for case in s.cases:
+        sc.check_case(case)  # raises on an invalid layout
+        assert case.struck in case.layout.ids()
+        assert set(case.initial) <= set(case.layout.ids())
+        assert all(math.isfinite(v) for m in case.initial.values() for v in m)
+
+
+def test_scenarios_are_seeded():
+    a, b = sc.novus_midgame(4), sc.novus_midgame(4)
+    assert [c.layout for c in a.cases] == [c.layout for c in b.cases]
+    assert [c.initial for c in a.cases] == [c.initial for c in b.cases]
+
+
+def test_first_cases_are_the_named_shots():
+    assert sc.novus_opening(2).cases[0].label == "opening"
+    assert len(sc.novus_opening(1).cases[0].layout) == 33  # doubles layout with the striker
+    for game, balls in (("9-ball", 10), ("8-ball", 16)):
+        s = sc.pool_break(game, 2)
+        assert s.cases[0].label == "break" and len(s.cases[0].layout) == balls
+        assert s.cases[1].pooltool["game"] == game
+
+
+@pytest.mark.parametrize("piece", ["puck", "ball"])
+def test_box_scenario(piece):
+    s = sc.box(piece, 16, count=2)
+    assert s.n == 16 and len(s.cases) == 2 and s.pymunk == (piece == "puck")
+    for case in s.cases:
+        sc.check_case(case)
+        assert len(case.layout) == 16 and len(case.initial) == 16
+        assert {len(v) for v in case.initial.values()} == ({3} if piece == "puck" else {5})
+
+
+# -- the box table --------------------------------------------------------------------------------
+def test_box_table_pieces_and_coefficients():
+    pucks, balls = BoxTable(1.0, 2.0, "puck"), BoxTable(1.0, 2.0, "ball")
+    assert pucks.piece_spec("puck") == novus_table().piece_spec("puck")
+    assert balls.piece_spec("ball") == pool_table().piece_spec("ball")
+    nc = novus_table().kind_coefficients()
+    k = nc.kinds.index("puck")
+    c = pucks.kind_coefficients()
+    assert c.kinds == ("puck",)
+    assert c.decel[0] == nc.decel[k] and c.e_pair[0][0] == nc.e_pair[k][k]
+    assert c.e_rail[0] == nc.e_rail[k]
+    assert balls.kind_coefficients() == pool_table().kind_coefficients()
+    assert pucks.geometry.width == 1.0 and pucks.geometry.length == 2.0
+    assert not pucks.geometry.holes
+
+
+def test_box_table_refuses_bad_input():
+    with pytest.raises(ValueError, match="holds one of"):
+        BoxTable(1.0, 1.0, "striker")
+    with pytest.raises(ValueError, match="width"):
+        BoxTable(float("nan"), 1.0)
+    table = BoxTable(0.15, 0.15, "puck")
+    with pytest.raises(LayoutError):
+        table.piece_spec("ball")
+    with pytest.raises(LayoutError, match="could not place"):
+        random_box_layout(table, 100, np.random.default_rng(0))
+
+
+def test_box_for_keeps_the_density():
+    small, large = box_for(16, "ball"), box_for(64, "ball")
+    assert large.width == pytest.approx(2 * small.width)
+    r = small.radius
+    assert 16 * math.pi * r * r / small.width**2 == pytest.approx(0.10)
+
+
+@pytest.mark.parametrize("piece", ["puck", "ball"])
+def test_box_in_the_core_no_overlap_no_escape(piece):
+    n = 24
+    table = box_for(n, piece, 0.15)
+    rng = np.random.default_rng(7)
+    layout = random_box_layout(table, n, rng)
+    motion = random_box_motion(layout, rng, 3.0, ball=piece == "ball")
+    res = run_motion(table, layout, motion, check=True, max_events=100_000)
+    assert not res.truncated and res.n_events > n
+    r = table.radius
+    tol = 1e-7
+    for t in np.linspace(0.0, res.duration, 40):
+        pos, on = res.positions_at(float(t))
+        assert on.all()  # a box has no holes
+        assert np.all(pos >= r - tol) and np.all(pos[:, 0] <= table.width - r + tol)
+        assert np.all(pos[:, 1] <= table.length - r + tol)
+        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
+        np.fill_diagonal(d, np.inf)
+        assert d.min() >= 2 * r - tol
+    table.check_layout(res.final)
+
+
+# -- the suite ------------------------------------------------------------------------------------
+def _tiny(only):
+    cfg = suite.Config.tiny()
+    cfg.only = only
+    cfg.pymunk_box_max_n = 16
+    return cfg
+
+
+@pytest.fixture
+def no_subprocess(monkeypatch):
+    """The start-up figures come from fresh interpreters; the tests fake them."""
+    fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
+            "to_first_shot_s": 0.3}
+    monkeypatch.setattr(suite, "fresh_process", lambda env, repeats: dict(fake))
+
+
+def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
+    path = tmp_path / "out.json"
+    only = ("novus-midgame", "8-ball-break", "two-ball-pot", "box-puck-16", "box-ball-16",
+            "box-ball-32")
+    assert suite.run(True, str(path), None, cfg=_tiny(only)) == 0
+    text = capsys.readouterr().out
+    assert "targets (issue 8)" in text and "box series" in text
+    data = json.loads(path.read_text())
+    assert {"meta", "config", "scenarios", "scaling", "cold_compile", "cached_start",
+            "targets", "pooltool"} <= set(data)
+    assert [s["name"] for s in data["scenarios"]] == list(only)
+    for s in data["scenarios"]:
+        c = s["cuesim"]
+        for key in ("shots", "shots_per_s", "events_per_s", "us_per_event", "loop_us_per_event",
+                    "median_ms", "first_case_ms", "truncated", "per_case_events"):
+            assert key in c, key
+        assert {"median", "p99", "max"} <= set(c["events"])
+        assert {"tracemalloc_peak_mb", "rss_growth_mb"} <= set(s["memory"])
+    midgame = data["scenarios"][0]
+    p = midgame["pymunk"]["2ms"]
+    for key in ("ratio", "first_case_ratio", "error_max_mm", "error_rms_mm", "mean_ms"):
+        assert key in p, key
+    assert "setup_ms" in data["scenarios"][3]["cuesim"]
+    assert "pymunk" in data["scenarios"][3] and "pymunk" not in data["scenarios"][4]
+    assert set(data["scaling"]) == {"puck", "ball"}
+    assert data["scaling"]["ball"]["n"] == [16, 32]
+    for t in data["targets"]:
+        assert set(t) == {"target", "measured", "met"}
+        assert t["met"] in (True, False, None)
+    assert data["cold_compile"] is None  # not measured on the tiny run
+
+
+def test_suite_plots_or_a_clear_message(tmp_path, no_subprocess, capsys, monkeypatch):
+    from bench import plots
+
+    cfg = _tiny(("novus-midgame", "box-puck-16", "box-puck-32"))
+    results = suite.run_suite(cfg)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        with pytest.raises(plots.PlotsUnavailable, match="matplotlib"):
+            plots.write_plots(results, tmp_path)
+    else:
+        written = plots.write_plots(results, tmp_path)
+        assert {p.name for p in written} == {"throughput.png", "scaling.png",
+                                             "pymunk_error.png"}
+        assert all(p.stat().st_size > 0 for p in written)
+
+    def missing():
+        raise plots.PlotsUnavailable("matplotlib is not installed")
+
+    monkeypatch.setattr(plots, "_pyplot", missing)
+    assert suite.run(True, None, str(tmp_path / "p"), cfg=cfg) == 0
+    assert "plots skipped: matplotlib is not installed" in capsys.readouterr().err
+
+
+def test_slope_fit():
+    ns = [16, 64, 128, 256]
+    assert suite.fit_slope(ns, [1.0, 4.0, 8.0, 16.0]) == pytest.approx(1.0)
+    assert suite.fit_slope([16, 32], [1.0, 2.0]) is None
+
+
+def test_startup_script_runs(capsys):
+    exec(compile(suite.STARTUP_SCRIPT, "startup", "exec"), {})
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["events"] > 0 and out["ball_events"] > 0
+
+
+# -- the command ----------------------------------------------------------------------------------
+def test_cuesim_bench_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("--quick", "--json", "--plots"):
+        assert flag in out
+
+
+def test_cuesim_bench_outside_a_checkout(monkeypatch, capsys):
+    from cuesim.commands import bench as command
+
+    monkeypatch.setattr(command, "checkout_root", lambda: None)
+    assert main(["bench", "--quick"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "cuesim bench runs from a source checkout" in err
+
+
+def test_checkout_root_finds_bench():
+    from cuesim.commands import bench as command
+
+    root = command.checkout_root()
+    assert root is not None and (root / "bench" / "suite.py").is_file()
+
+
+def test_memory_in_a_fresh_process():
+    out = suite.memory_in_subprocess("two-ball-pot", suite.Config.tiny())
+    assert out["fresh_process"] is True
+    assert out["tracemalloc_peak_mb"] > 0
+    assert {"rss_peak_mb", "rss_growth_mb"} <= set(out)
