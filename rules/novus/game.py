@@ -63,6 +63,7 @@ from typing import Any
 from cuesim.rules.novus.classify import ShotAnalysis, analyse_shot
 from cuesim.rules.novus.infractions import lookup
 from cuesim.rules.novus.placement import (
+    beside_spot,
     circle_spot,
     place_penalty_pucks,
     start_row,
@@ -413,8 +414,12 @@ class _Adjudication:
         g = self.g
         analysis: ShotAnalysis | None = None
         off_table: list[tuple[str, str]] = []  # (piece, exit side)
+        stacked: list[Infraction] = []  # novus 12: a puck resting on another
         late: list[Infraction] = []
         for inf in self.infractions:
+            if inf.code == "stacked_puck":
+                stacked.append(inf)
+                continue
             article, consequence, text = lookup(inf.code)
             who = inf.player or self.shooter
             g._index(who)
@@ -475,6 +480,7 @@ class _Adjudication:
             analysis = analyse_shot(self.record, self.side, self.colour)
             self.rule_shot(analysis)
         self.rule_off_table(off_table, analysis)
+        self.rule_stacked(stacked)
         for inf in late:
             self.rule_late(inf)
         return self.conclude(analysis)
@@ -565,6 +571,28 @@ class _Adjudication:
                 continue
             self.spot(replace(piece, x=spot[0], y=spot[1]), "17.7")
         self.add("18.1.в", "a puck went over the rail", "loss_of_turn")
+
+    def rule_stacked(self, stacked: list[Infraction]) -> None:
+        """Novus 12: a puck that came to rest on another is put beside it on the side it
+        overhangs. Declared as 'stacked_puck' with pieces (upper, lower); its note may name the
+        rail it overhangs toward when the two are concentric. Not a violation."""
+        for inf in stacked:
+            if len(inf.pieces) != 2:
+                raise ValueError("infraction 'stacked_puck' must name two pieces: the upper "
+                                 "puck and the one it rests on")
+            ids = self.layout.ids()
+            for pid in inf.pieces:
+                if pid not in ids:
+                    raise ValueError(f"stacked_puck names {pid!r}, which is not on the board "
+                                     "after the shot")
+            top, below = (self.layout.get(pid) for pid in inf.pieces)
+            spot = beside_spot(self.layout, top, below, inf.note)
+            if spot is None:
+                self.notes.append(f"{art('12')}: no free place beside {below.id} for {top.id}")
+                continue
+            self.layout = self.layout.without([top.id])
+            self.spot(replace(top, x=spot[0], y=spot[1]), "12")
+            self.notes.append(f"{art('12')}: {top.id} rested on {below.id} and is put beside it")
 
     def rule_late(self, inf: Infraction) -> None:
         """17.1.п: a penalty-puck violation by a player without the turn."""

@@ -157,3 +157,31 @@ def start_row(side: str, colour: str, first: int) -> list[Piece]:
         x, y = to_table(side, u, BOARD_SIZE - PUCK_RADIUS)
         pieces.append(Piece(f"{colour}{first + k}", "puck", x, y, colour))
     return pieces
+
+
+def beside_spot(layout: Layout, top: Piece, below: Piece, hint: str = ""
+                ) -> tuple[float, float] | None:
+    """Novus 12, stacked pucks: a puck that came to rest on another is put beside it, touching
+    it, on the side it overhangs (the direction from the lower puck's centre to the upper
+    one's; when they are concentric, toward the rail named in `hint`, else toward the centre
+    of the board). If that place is taken, the nearest free place around the lower puck, turning
+    both ways in 5-degree steps. None if no place around it is free."""
+    dx, dy = top.x - below.x, top.y - below.y
+    if math.hypot(dx, dy) < 1e-6:
+        toward = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0),
+                  "east": (1.0, 0.0)}.get(hint.strip())
+        dx, dy = toward if toward else (BOARD_SIZE / 2 - below.x, BOARD_SIZE / 2 - below.y)
+        if math.hypot(dx, dy) < 1e-6:
+            dx, dy = 0.0, 1.0
+    base = math.atan2(dy, dx)
+    others = layout.without([top.id])
+    reach = _radius(top) + _radius(below)
+    for step in range(37):
+        for sign in ((1,) if step == 0 else (1, -1)):
+            a = base + sign * math.radians(5 * step)
+            x, y = below.x + reach * math.cos(a), below.y + reach * math.sin(a)
+            r = _radius(top)
+            on_board = r <= x <= BOARD_SIZE - r and r <= y <= BOARD_SIZE - r
+            if on_board and free_at(others, x, y, r):
+                return x, y
+    return None
