@@ -47,7 +47,7 @@ N_KINDS = 9  # EventKind values 0..8
 FIRST_NONE, FIRST_PIECE, FIRST_RAIL = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: int,
               struck: int, runaway: bool, s: int, out_xy: np.ndarray, out_on: np.ndarray,
               pocketed: np.ndarray, first_kind: np.ndarray, first_index: np.ndarray,
@@ -92,7 +92,7 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
     truncated[s] = runaway
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.ndarray,
               todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
               lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,

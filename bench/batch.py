@@ -1,0 +1,248 @@
+"""Benchmark: batch shot simulation (cuesim.batch), local workers and a Dask cluster.
+
+    python bench/batch.py [--quick] [--json FILE] [--dask-shots N] [--memory-shots N]
+
+Measured (wall-clock, time.perf_counter, each run end to end through `simulate_many`, the
+worker processes started inside the timing):
+- shots/s with 1 and 2 local workers on the novus opening (singles, aims 80-100 degrees,
+  speeds 3-9 m/s, the striker anywhere along the zone) and on the 9-ball break (aims within
+  half a degree of the apex, speeds 7-11 m/s, side spin), and a plain loop of `simulate`
+  for comparison; the speed-up of 2 workers over 1 (the target is 1.8x);
+- the Dask path against the local path on the same chunks (same seed, same chunk size):
+  a LocalCluster of 2 worker processes with 1 thread each, started and warmed before the
+  timing, against 2 local workers; overhead = dask time / local time - 1 (target < 10%);
+- the peak memory of a run streamed to Parquet (`cuesim batch novus ... --out x.parquet` in
+  a fresh process): the driver's peak RSS and the largest worker's, from getrusage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import cuesim
+from cuesim import simulate, start_layout
+from cuesim.api import game_table
+from cuesim.batch import ShotSampler, simulate_many
+
+NOVUS_VARY = {"x": (0.2, 0.8), "angle": (math.radians(80), math.radians(100)),
+              "speed": (3.0, 9.0)}
+
+MEMORY_SCRIPT = """
+import resource, sys, time
+from cuesim.cli import main
+from cuesim.batch.run import _drop_pool
+t0 = time.perf_counter()
+code = main(sys.argv[1:])
+_drop_pool()  # the pool's workers end and are reaped, so RUSAGE_CHILDREN counts them
+dt = time.perf_counter() - t0
+me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("MEM", code, dt, me, kids)
+"""
+
+
+def nine_ball_vary():
+    table = game_table("9-ball")
+    layout = start_layout("9-ball", table)
+    cue, apex = layout.get("cue"), layout.get("1")
+    aim = math.atan2(apex.y - cue.y, apex.x - cue.x)
+    d = math.radians(0.5)
+    return {"angle": (aim - d, aim + d), "speed": (7.0, 11.0), "side": (-0.2, 0.2)}
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def _cpu_seconds() -> float:
+    """CPU time (user + system) of this process and of the batch pool's workers (from
+    /proc, since the kept pool's workers are not reaped)."""
+    from cuesim.batch.run import _POOL
+
+    total = time.process_time()
+    if _POOL:
+        tick = os.sysconf("SC_CLK_TCK")
+        for pid in list(_POOL[1]._processes or {}):
+            try:
+                with open(f"/proc/{pid}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+            except OSError:
+                pass
+    return total
+
+
+def timed_cpu(fn):
+    c0 = _cpu_seconds()
+    dt, out = timed(fn)
+    return dt, _cpu_seconds() - c0, out
+
+
+def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
+    # warm: this process and the 2 pool workers load the compiled core (the pool is kept
+    # between runs, so its start is not in the timings)
+    simulate_many(table, layout, ShotSampler(50, sampler.vary, seed=99), workers=1)
+    simulate_many(table, layout, ShotSampler(50, sampler.vary, seed=99), workers=2,
+                  chunk_size=10)
+    t1s, t2s, c1s, c2s = [], [], [], []
+    for _ in range(repeats):  # alternated, so a burst of load elsewhere hits both
+        t1, c1, one = timed_cpu(lambda: simulate_many(table, layout, sampler, workers=1,
+                                                      chunk_size=chunk_size))
+        t2, c2, two = timed_cpu(lambda: simulate_many(table, layout, sampler, workers=2,
+                                                      chunk_size=chunk_size))
+        for k in one.keys():
+            assert np.array_equal(one[k], two[k], equal_nan=True), k
+        t1s.append(t1)
+        t2s.append(t2)
+        c1s.append(c1)
+        c2s.append(c2)
+    t1, t2 = min(t1s), min(t2s)
+    c1, c2 = min(c1s), min(c2s)
+    m1, m2 = float(np.median(t1s)), float(np.median(t2s))
+    # a plain loop of simulate on the first shots
+    from cuesim.batch.core import Setup, make_shot
+
+    setup = Setup(table, layout, "striker" if name == "novus" else "cue")
+    loop_shots = min(loop_shots, sampler.n)
+    shots = [make_shot(setup, one.params, k) for k in range(loop_shots)]
+    tl, _ = timed(lambda: [simulate(table, layout, s) for s in shots])
+    row = {
+        "game": name, "shots": sampler.n, "chunk_size": chunk_size, "repeats": repeats,
+        "mean_events": float(one["n_events"].mean()),
+        "workers1_s": t1s, "workers1_shots_per_s": sampler.n / t1,
+        "workers2_s": t2s, "workers2_shots_per_s": sampler.n / t2,
+        "speedup": t1 / t2, "median_speedup": m1 / m2,
+        "simulate_loop_shots_per_s": loop_shots / tl,
+        "cpu_s_workers1": c1s, "cpu_s_workers2": c2s,
+        "cpu_overhead_of_2_workers": c2 / c1 - 1.0,
+    }
+    print(f"{name:7s} {sampler.n} shots ({row['mean_events']:.1f} events/shot), chunks of "
+          f"{chunk_size}, best of {repeats}: 1 worker {row['workers1_shots_per_s']:,.0f} "
+          f"shots/s | 2 workers {row['workers2_shots_per_s']:,.0f} shots/s | speed-up "
+          f"{row['speedup']:.2f}x | plain loop of simulate "
+          f"{row['simulate_loop_shots_per_s']:,.0f} shots/s\n"
+          f"        (all runs, s: 1 worker {', '.join(f'{t:.2f}' for t in t1s)}; 2 workers "
+          f"{', '.join(f'{t:.2f}' for t in t2s)}; median speed-up {m1 / m2:.2f}x)\n"
+          f"        CPU seconds (driver + workers), best: 1 worker {c1:.2f}, 2 workers "
+          f"{c2:.2f} ({100 * (c2 / c1 - 1):+.0f}% CPU for running in parallel)")
+    return row
+
+
+def dask_overhead(n, chunk_sizes, repeats):
+    import distributed
+
+    table = cuesim.novus_table()
+    layout = start_layout("novus", table)
+    sampler = ShotSampler(n, NOVUS_VARY, seed=1)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    rows = []
+    try:
+        simulate_many(table, layout, ShotSampler(200, NOVUS_VARY, seed=2), chunk_size=50,
+                      cluster=client)  # warm: every worker loads the compiled core
+        simulate_many(table, layout, ShotSampler(200, NOVUS_VARY, seed=2), chunk_size=50,
+                      workers=2)  # the same for the local pool
+        for chunk_size in chunk_sizes:
+            local, dask = [], []
+            for _ in range(repeats):
+                tl, a = timed(lambda cs=chunk_size: simulate_many(table, layout, sampler,
+                                                                  workers=2, chunk_size=cs))
+                td, b = timed(lambda cs=chunk_size: simulate_many(table, layout, sampler,
+                                                                  chunk_size=cs, cluster=client))
+                for k in a.keys():
+                    assert np.array_equal(a[k], b[k], equal_nan=True), k
+                local.append(tl)
+                dask.append(td)
+            tl, td = min(local), min(dask)
+            ml, md = float(np.median(local)), float(np.median(dask))
+            row = {"shots": n, "chunk_size": chunk_size, "repeats": repeats, "local_s": local,
+                   "dask_s": dask, "overhead": td / tl - 1.0, "median_overhead": md / ml - 1.0}
+            print(f"dask    {n} novus shots, chunks of {chunk_size}, best of {repeats}: local 2 "
+                  f"workers {tl:.2f} s ({n / tl:,.0f} shots/s) | LocalCluster 2x1 {td:.2f} s "
+                  f"({n / td:,.0f} shots/s) | overhead {100 * row['overhead']:+.1f}% (medians: "
+                  f"{100 * row['median_overhead']:+.1f}%)\n"
+                  f"        (all runs, s: local {', '.join(f'{t:.2f}' for t in local)}; "
+                  f"dask {', '.join(f'{t:.2f}' for t in dask)})")
+            rows.append(row)
+    finally:
+        client.close()
+        cluster.close()
+    return rows
+
+
+def streamed_memory(n):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "m.parquet")
+        args = ["batch", "novus", "--shots", str(n), "--vary", "speed=3:9", "--vary",
+                "angle=80:100", "--vary", "x=0.2:0.8", "--workers", "2", "--out", out,
+                "--quiet"]
+        proc = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, *args],
+                              capture_output=True, text=True, check=True)
+        line = [x for x in proc.stdout.splitlines() if x.startswith("MEM")][-1].split()
+        code, dt, me_kb, kids_kb = int(line[1]), float(line[2]), int(line[3]), int(line[4])
+        size = os.path.getsize(out)
+    in_memory = n * 17 * (2 * 8 + 2) / 2 ** 20
+    row = {"shots": n, "exit": code, "seconds": dt, "driver_peak_mib": me_kb / 1024,
+           "worker_peak_mib": kids_kb / 1024, "file_mib": size / 2 ** 20,
+           "per_piece_arrays_in_memory_mib": in_memory}
+    print(f"memory  {n} novus shots streamed to Parquet with 2 workers in {dt:.1f} s: peak RSS "
+          f"driver {row['driver_peak_mib']:.0f} MiB, largest worker "
+          f"{row['worker_peak_mib']:.0f} MiB; file {row['file_mib']:.0f} MiB (the per-piece "
+          f"arrays alone would take {in_memory:.0f} MiB in memory)")
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
+    ap.add_argument("--json", default=None, help="also write every figure as JSON")
+    ap.add_argument("--novus-shots", type=int, default=None)
+    ap.add_argument("--break-shots", type=int, default=None)
+    ap.add_argument("--dask-shots", type=int, default=None)
+    ap.add_argument("--memory-shots", type=int, default=None)
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--no-memory", action="store_true")
+    a = ap.parse_args()
+    q = a.quick
+    n_novus = a.novus_shots or (4000 if q else 40_000)
+    n_break = a.break_shots or (400 if q else 4_000)
+    n_dask = a.dask_shots or (4000 if q else 100_000)
+    n_mem = a.memory_shots or (20_000 if q else 1_000_000)
+    print(f"cuesim {cuesim.__version__} | Python {platform.python_version()} | "
+          f"{platform.machine()} | {os.cpu_count()} CPUs visible | load average at start "
+          f"{os.getloadavg()[0]:.2f} (other processes share the CPUs)")
+    out: dict[str, object] = {}
+    table = cuesim.novus_table()
+    out["novus"] = local_rates("novus", table, start_layout("novus", table),
+                               ShotSampler(n_novus, NOVUS_VARY, seed=1), 300 if q else 2000,
+                               2000, 1 if q else 5)
+    pool = game_table("9-ball")
+    out["nine_ball_break"] = local_rates("9-ball", pool, start_layout("9-ball", pool),
+                                         ShotSampler(n_break, nine_ball_vary(), seed=1),
+                                         50 if q else 300, 200, 1 if q else 5)
+    if not a.no_memory:  # before Dask: a LocalCluster started here changes what the
+        # fresh process of the memory run measures (its environment)
+        out["memory"] = [streamed_memory(n_mem // 10), streamed_memory(n_mem)]
+    if not a.no_dask:
+        out["dask"] = dask_overhead(n_dask, (2000, 10000), 1 if q else 5)
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(out, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

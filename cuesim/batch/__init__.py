@@ -1,0 +1,26 @@
+"""Batch shot simulation: many shots on one table, on every local core or a Dask cluster.
+
+>>> import numpy as np, cuesim
+>>> from cuesim.batch import simulate_many
+>>> table = cuesim.novus_table()
+>>> shots = {"x": np.full(3, 0.5), "angle": np.full(3, 1.5708), "speed": np.array([3., 5, 7])}
+>>> res = simulate_many(table, cuesim.start_layout("novus"), shots, workers=1)
+>>> res["final_xy"].shape
+(3, 17, 2)
+
+See cuesim.batch.run (simulate_many, simulate_to_file, BatchResult), cuesim.batch.params
+(parameter names, ShotSampler) and cuesim.batch.store (the files, resume, read_results).
+"""
+
+from cuesim.batch.params import BatchError, ShotSampler
+from cuesim.batch.run import BatchResult, simulate_many, simulate_to_file
+from cuesim.batch.store import read_results
+
+__all__ = [
+    "BatchError",
+    "BatchResult",
+    "ShotSampler",
+    "read_results",
+    "simulate_many",
+    "simulate_to_file",
+]

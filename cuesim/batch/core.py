@@ -1,0 +1,295 @@
+"""One chunk of a batch: shot parameters in, summary arrays out.
+
+Each shot is placed and checked by the same code as `cuesim.simulate` (NovusShot /
+CueShot: striker_position, striker_motion, ball_motion, place), then the whole chunk runs in
+the compiled loop of `cuesim.sim.batch_kernel`, so the numbers equal a Python loop of
+`simulate`. With a ruling, each shot goes through `simulate` itself (the referee needs the
+whole result) and then the game's referee rules on it as the first shot of a fresh game.
+The table's arrays and the layout's static arrays are built once per process and reused.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cuesim.batch.params import BatchError
+from cuesim.shot import CueShot, NovusShot, ShotError
+from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _static_arrays, table_arrays
+from cuesim.sim.events import EventKind
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.novus import NovusTable
+
+# summary columns: name -> (dtype, per piece?)
+RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1")
+STATUS_OK, STATUS_INVALID = 0, 1
+KIND_NAMES = tuple(k.name.lower() for k in sorted(EventKind))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every chunk of a run shares: the table, the layout before each shot, the struck
+    piece, the referee (a game name, or None) and the event limit. `errors`: 'raise' stops at
+    the first shot that cannot be played; 'mark' gives it status 1 and NaN results."""
+
+    table: Any
+    layout: Layout
+    struck: str
+    ruling: str | None = None
+    max_events: int = DEFAULT_MAX_EVENTS
+    errors: str = "raise"
+
+    @property
+    def family(self) -> str:
+        return "novus" if isinstance(self.table, NovusTable) else "ball"
+
+
+def family_of(table: Any) -> str:
+    return "novus" if isinstance(table, NovusTable) else "ball"
+
+
+def default_struck(table: Any, layout: Layout) -> str:
+    if isinstance(table, NovusTable):
+        return "striker"
+    ids = layout.ids()
+    for pid in ("cue", "white"):
+        if pid in ids:
+            return pid
+    raise BatchError(f"no cue ball in the layout (ids {ids}); name the struck ball")
+
+
+def infer_ruling(table: Any, layout: Layout, ruling: bool | str | None) -> str | None:
+    """The referee's game for `ruling`: None/False for none, a game name, or True to infer
+    it from the table and layout (novus singles/doubles, 9-ball with 9 object balls, 8-ball
+    with 15)."""
+    if ruling is None or ruling is False:
+        return None
+    if isinstance(ruling, str):
+        if ruling not in RULING_GAMES:
+            raise BatchError(f"no referee for {ruling!r}; rulings are available for "
+                             f"{', '.join(RULING_GAMES)}")
+        return ruling
+    if isinstance(table, NovusTable):
+        return "novus-doubles" if len(layout) > 17 else "novus"
+    balls = [p for p in layout.pieces if p.id != "cue"]
+    if table.name.startswith("pool") and len(balls) == 9:
+        return "9-ball"
+    if table.name.startswith("pool") and len(balls) == 15:
+        return "8-ball"
+    raise BatchError(f"cannot tell which game's referee to use on {table.name!r} with "
+                     f"{len(layout)} pieces; pass ruling='8-ball', '9-ball', '14.1', 'novus' "
+                     "or 'novus-doubles'")
+
+
+class Prepared:
+    """Per-process arrays of one setup (built once, reused by every chunk)."""
+
+    def __init__(self, setup: Setup) -> None:
+        table, layout = setup.table, setup.layout
+        self.arr = table_arrays(table)
+        if setup.family == "novus":
+            if setup.struck != "striker":
+                raise BatchError(f"novus shots strike the striker, not {setup.struck!r}")
+            # the layout the shots are played on: the striker moved (or added at the end)
+            template = NovusShot(x=0.5, angle=math.pi / 2, speed=1.0)
+            has = "striker" in layout.ids()
+            self.others = layout.without(["striker"]) if has else layout
+            try:
+                table.check_layout(self.others)
+            except LayoutError as exc:
+                raise BatchError(str(exc)) from None
+            x, y = template.striker_position(table)
+            placed = layout.moved("striker", x, y) if has else layout.with_piece(
+                Piece("striker", "striker", x, y))
+            if len(self.others):
+                self.other_pos, self.other_r = table.layout_arrays(self.others)
+            else:
+                self.other_pos, self.other_r = np.zeros((0, 2)), np.zeros(0)
+            self.striker_r = table.piece_spec("striker").radius
+        else:
+            if setup.struck not in layout.ids():
+                raise BatchError(f"no ball {setup.struck!r} on the table; balls are "
+                                 f"{layout.ids()}")
+            try:
+                table.check_layout(layout)
+            except LayoutError as exc:
+                raise BatchError(str(exc)) from None
+            placed = layout
+        self.placed = placed
+        self.ids = placed.ids()
+        self.struck_index = placed.index(setup.struck)
+        _, _, self.P = _static_arrays(table, placed)
+        self.base_pos = placed.positions()
+
+
+_PREPARED: dict[Setup, Prepared] = {}
+
+
+def prepared(setup: Setup) -> Prepared:
+    p = _PREPARED.get(setup)
+    if p is None:
+        if len(_PREPARED) > 16:
+            _PREPARED.clear()
+        p = _PREPARED[setup] = Prepared(setup)
+    return p
+
+
+def piece_ids(setup: Setup) -> list[str]:
+    """The pieces of the result arrays, in their order."""
+    return prepared(setup).ids
+
+
+def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot | CueShot:
+    """Shot k of a parameter table, as the object `simulate` takes."""
+    if setup.family == "novus":
+        y = float(params["y"][k])
+        return NovusShot(x=float(params["x"][k]), angle=float(params["angle"][k]),
+                         speed=float(params["speed"][k]), y=None if math.isnan(y) else y,
+                         offset=float(params["offset"][k]))
+    x, y = float(params["x"][k]), float(params["y"][k])
+    return CueShot(angle=float(params["angle"][k]), speed=float(params["speed"][k]),
+                   side=float(params["side"][k]), height=float(params["height"][k]),
+                   elevation=float(params["elevation"][k]), ball=setup.struck,
+                   position=None if math.isnan(x) else (x, y))
+
+
+def empty_summary(n_shots: int, n: int, ruling: bool) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {
+        "status": np.zeros(n_shots, np.int8),
+        "final_xy": np.full((n_shots, n, 2), np.nan),
+        "final_on": np.zeros((n_shots, n), np.bool_),
+        "pocketed": np.zeros((n_shots, n), np.bool_),
+        "first_kind": np.zeros(n_shots, np.int8),
+        "first_index": np.full(n_shots, -1, np.int32),
+        "first_t": np.full(n_shots, np.nan),
+        "event_counts": np.zeros((n_shots, len(KIND_NAMES)), np.int32),
+        "n_events": np.zeros(n_shots, np.int32),
+        "duration": np.full(n_shots, np.nan),
+        "truncated": np.zeros(n_shots, np.bool_),
+    }
+    if ruling:
+        out["legal"] = np.zeros(n_shots, np.bool_)
+        out["turn_passes"] = np.zeros(n_shots, np.bool_)
+        out["articles"] = np.full(n_shots, "", dtype=object)  # str array once filled
+    return out
+
+
+def _summary_args(out: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    return (out["final_xy"], out["final_on"], out["pocketed"], out["first_kind"],
+            out["first_index"], out["first_t"], out["event_counts"], out["n_events"],
+            out["duration"], out["truncated"])
+
+
+def _invalid(setup: Setup, first: int, k: int, exc: Exception) -> None:
+    if setup.errors == "raise":
+        raise BatchError(f"shot {first + k}: {exc}") from None
+
+
+def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
+                   first: int = 0) -> dict[str, np.ndarray]:
+    """Simulate every shot of `params` (a checked parameter table, see params.shot_table);
+    `first` is the run-wide index of its first shot (for messages). Returns the summary
+    arrays (see empty_summary) with the parameters as 'param.<name>' and 'shot'."""
+    from cuesim.sim.batch_kernel import run_shots
+
+    prep = prepared(setup)
+    n_shots = len(params["angle"])
+    n = len(prep.ids)
+    out = empty_summary(n_shots, n, setup.ruling is not None)
+    if setup.ruling is not None:
+        _rule_chunk(setup, prep, params, first, out)
+    else:
+        place = np.repeat(prep.base_pos[prep.struck_index][None, :], n_shots, axis=0)
+        motion = np.zeros((n_shots, 5))
+        todo = np.ones(n_shots, np.bool_)
+        table = setup.table
+        for k in range(n_shots):
+            shot = make_shot(setup, params, k)
+            try:
+                if setup.family == "novus":
+                    place[k] = shot.striker_position(table)  # type: ignore[union-attr]
+                    vx, vy, w = shot.striker_motion(table)  # type: ignore[union-attr]
+                    motion[k] = (vx, vy, 0.0, 0.0, w)
+                else:
+                    if shot.position is not None:  # type: ignore[union-attr]
+                        placed = shot.place(table, setup.layout)
+                        place[k] = placed.get(setup.struck).x, placed.get(setup.struck).y
+                    motion[k] = shot.ball_motion(table)  # type: ignore[union-attr]
+            except (ShotError, LayoutError, ValueError) as exc:
+                todo[k] = False
+                _invalid(setup, first, k, exc)
+        if setup.family == "novus" and len(prep.other_r):
+            # novus 12: the striker touches no puck (the same test as NovusShot.place)
+            gaps = (np.hypot(prep.other_pos[None, :, 0] - place[:, 0:1],
+                             prep.other_pos[None, :, 1] - place[:, 1:2])
+                    - prep.other_r[None, :] - prep.striker_r)
+            for k in np.flatnonzero(todo & (gaps.min(axis=1) <= 0.0)):
+                todo[k] = False
+                try:
+                    make_shot(setup, params, int(k)).place(table, setup.layout)
+                    exc: Exception = ShotError("the striker touches a puck")
+                except ShotError as err:
+                    exc = err
+                _invalid(setup, first, int(k), exc)
+        arr = prep.arr
+        run_shots(prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
+                  arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
+                  arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
+                  *_summary_args(out))
+        out["status"][~todo] = STATUS_INVALID
+        out["final_xy"][~todo] = np.nan
+        out["duration"][~todo] = np.nan
+    out["shot"] = np.arange(first, first + n_shots, dtype=np.int64)
+    for name, col in params.items():
+        out[f"param.{name}"] = np.asarray(col, dtype=np.float64)
+    return out
+
+
+def _referee(game: str) -> Any:
+    if game in ("novus", "novus-doubles"):
+        from cuesim.rules.novus import NovusGame
+
+        doubles = game == "novus-doubles"
+        return NovusGame(["A", "B", "C", "D"] if doubles else ["A", "B"], doubles=doubles)
+    from cuesim.rules.pool import EightBall, NineBall, StraightPool
+
+    return {"8-ball": EightBall, "9-ball": NineBall, "14.1": StraightPool}[game](["A", "B"])
+
+
+def rule(game: str, result: Any) -> Any:
+    """The ruling on `result` as the first shot of a fresh game."""
+    ref = _referee(game)
+    if game.startswith("novus"):
+        return ref.adjudicate(result).ruling
+    from cuesim.rules.pool import shot_from_result
+
+    return ref.play(shot_from_result(result)).ruling
+
+
+def _rule_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], first: int,
+                out: dict[str, np.ndarray]) -> None:
+    from cuesim.api import simulate
+    from cuesim.sim.batch_kernel import summarize
+
+    assert setup.ruling is not None
+    for k in range(len(params["angle"])):
+        try:
+            result = simulate(setup.table, setup.layout, make_shot(setup, params, k),
+                              max_events=setup.max_events)
+        except (ShotError, LayoutError, ValueError) as exc:
+            out["status"][k] = STATUS_INVALID
+            _invalid(setup, first, k, exc)
+            continue
+        if result.initial.ids() != prep.ids:
+            raise BatchError(f"shot {first + k}: the pieces changed order ({result.initial.ids()})")
+        summarize(result.final_positions, result.final_on.astype(np.float64), result.events,
+                  len(result.events), prep.struck_index, result.truncated, k,
+                  *_summary_args(out))
+        ruling = rule(setup.ruling, result)
+        out["legal"][k] = ruling.legal
+        out["turn_passes"][k] = ruling.turn_passes
+        out["articles"][k] = ";".join(ruling.articles)
+    out["articles"] = np.array([str(a) for a in out["articles"]], dtype=str)

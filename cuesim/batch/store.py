@@ -1,0 +1,308 @@
+"""Results on disk: one file per chunk while a run goes on, one final file when it is done.
+
+A run writing FILE (.parquet or .npz) keeps its chunks in the folder FILE.parts/ beside it,
+with manifest.json (game, table, layout, struck piece, parameter source with its seed and
+ranges or its file digest, shot and chunk counts, columns). Each chunk is written to a
+temporary name and renamed, so a chunk file that exists is complete. A run that finds the
+folder with the same manifest resumes (with or without overwrite): it simulates only the
+chunks not yet there; a folder of a different run is refused, or removed with overwrite. When
+every chunk is there the final file is assembled under a temporary name (memory: one chunk,
+or one Parquet row group of ROW_GROUP rows, at a time), renamed to FILE, and the folder is
+removed; so FILE exists only when complete.
+
+Parquet: one row per shot; a per-piece array becomes one column per piece, named
+'<name>.<piece id>' (final_x.red1, pocketed.cue, ...), event counts 'events.<kind>'; the
+manifest is in the schema metadata under b'cuesim'. npz: the arrays as they are
+(final_xy (N, n, 2), pocketed (N, n), ...), the manifest as the JSON string 'manifest'.
+`read_results` reads either back into a BatchResult.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cuesim.batch.params import BatchError
+
+FORMATS = (".parquet", ".npz")
+MANIFEST = "manifest.json"
+VOLATILE = ("workers", "cluster")  # manifest keys that may differ when a run resumes
+
+
+def out_format(path: str | os.PathLike[str]) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise BatchError(f"output {os.fspath(path)!r} must end in .parquet or .npz")
+    if suffix == ".parquet":
+        _pyarrow()
+    return suffix
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise BatchError("Parquet output needs pyarrow (pip install pyarrow), or write .npz"
+                         ) from None
+    return pyarrow
+
+
+def parts_dir(out: str | os.PathLike[str]) -> Path:
+    p = Path(out)
+    return p.with_name(p.name + ".parts")
+
+
+def chunk_path(parts: Path, index: int, fmt: str) -> Path:
+    return parts / f"chunk-{index:06d}{fmt}"
+
+
+# -- columns ----------------------------------------------------------------------------------
+def to_columns(arrays: dict[str, np.ndarray], ids: list[str],
+               kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Flat one-dimensional columns (Parquet) from the summary arrays."""
+    cols: dict[str, np.ndarray] = {}
+    for name, a in arrays.items():
+        if name == "final_xy":
+            for i, pid in enumerate(ids):
+                cols[f"final_x.{pid}"] = a[:, i, 0]
+                cols[f"final_y.{pid}"] = a[:, i, 1]
+        elif name == "event_counts":
+            for k, kind in enumerate(kinds):
+                cols[f"events.{kind}"] = a[:, k]
+        elif a.ndim == 2:
+            for i, pid in enumerate(ids):
+                cols[f"{name}.{pid}"] = a[:, i]
+        else:
+            cols[name] = a
+    return cols
+
+
+def from_columns(cols: dict[str, np.ndarray], ids: list[str],
+                 kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The inverse of to_columns."""
+    out: dict[str, np.ndarray] = {}
+    per_piece: dict[str, list[np.ndarray]] = {}
+    used: set[str] = set()
+    if f"final_x.{ids[0]}" in cols:
+        out["final_xy"] = np.stack(
+            [np.stack([cols[f"final_x.{p}"], cols[f"final_y.{p}"]], axis=-1) for p in ids],
+            axis=1)
+        used |= {f"final_x.{p}" for p in ids} | {f"final_y.{p}" for p in ids}
+    if f"events.{kinds[0]}" in cols:
+        out["event_counts"] = np.stack([cols[f"events.{k}"] for k in kinds], axis=1)
+        used |= {f"events.{k}" for k in kinds}
+    for name in ("final_on", "pocketed"):
+        if f"{name}.{ids[0]}" in cols:
+            per_piece[name] = [cols[f"{name}.{p}"] for p in ids]
+            used |= {f"{name}.{p}" for p in ids}
+    for name, parts in per_piece.items():
+        out[name] = np.stack(parts, axis=1)
+    for name, a in cols.items():
+        if name not in used:
+            out[name] = a
+    return out
+
+
+def _storable(a: np.ndarray) -> np.ndarray:
+    if a.dtype == object:  # strings (the ruling's articles)
+        return np.array([str(v) for v in a], dtype=str) if len(a) else np.zeros(0, "U1")
+    return a
+
+
+# -- chunks -----------------------------------------------------------------------------------
+def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
+                kinds: tuple[str, ...]) -> None:
+    """Write one chunk atomically (temporary name, then rename)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    if path.suffix == ".parquet":
+        pa = _pyarrow()
+        cols = to_columns({k: _storable(v) for k, v in arrays.items()}, ids, kinds)
+        pa.parquet.write_table(pa.table(cols), tmp)
+    else:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **{k: _storable(v) for k, v in arrays.items()})
+    os.replace(tmp, path)
+
+
+def read_chunk(path: Path, ids: list[str], kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
+    if path.suffix == ".parquet":
+        pa = _pyarrow()
+        table = pa.parquet.read_table(path)
+        return from_columns({n: table.column(n).to_numpy() for n in table.column_names}, ids,
+                            kinds)
+    with np.load(path, allow_pickle=False) as data:
+        return {k: data[k] for k in data.files}
+
+
+def done_chunks(parts: Path, fmt: str) -> set[int]:
+    out = set()
+    for p in parts.glob(f"chunk-*{fmt}"):
+        try:
+            out.add(int(p.name[len("chunk-"):-len(fmt)]))
+        except ValueError:
+            continue
+    return out
+
+
+# -- manifest and the run's folder ---------------------------------------------------------
+def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in manifest.items() if k not in VOLATILE}
+
+
+def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
+             overwrite: bool) -> tuple[Path, set[int]]:
+    """Prepare the chunk folder of a run writing `out`: refuse an existing output unless
+    overwrite, resume a matching interrupted run, refuse a different one. Returns the folder
+    and the chunks already written."""
+    out = Path(out)
+    fmt = out_format(out)
+    if out.is_dir():
+        raise BatchError(f"output {os.fspath(out)!r} is a folder")
+    if not out.parent.is_dir():
+        raise BatchError(f"output folder {os.fspath(out.parent)!r} does not exist")
+    if out.exists() and not overwrite:
+        raise BatchError(f"output {os.fspath(out)!r} exists; pass --overwrite "
+                         "(overwrite=True) to replace it")
+    parts = parts_dir(out)
+    if parts.exists():
+        try:
+            old = json.loads((parts / MANIFEST).read_text())
+        except (OSError, ValueError):
+            old = None
+        if old is not None and _comparable(old) == _comparable(json.loads(json.dumps(manifest))):
+            return parts, done_chunks(parts, fmt)  # the same run, interrupted: resume it
+        if not overwrite:
+            if old is None:
+                raise BatchError(f"{os.fspath(parts)!r} holds no readable manifest: it is not "
+                                 "an interrupted run of this batch; remove it or pass "
+                                 "--overwrite")
+            diff = sorted(k for k in set(old) | set(manifest) if k not in VOLATILE
+                          and json.dumps(old.get(k)) != json.dumps(manifest.get(k)))
+            raise BatchError(f"{os.fspath(parts)!r} holds an interrupted run with other "
+                             f"settings ({', '.join(diff)} differ); pass --overwrite to start "
+                             "again, or run the same command to resume it")
+        shutil.rmtree(parts)
+    parts.mkdir()
+    tmp = parts / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1))
+    os.replace(tmp, parts / MANIFEST)
+    return parts, set()
+
+
+def finish_run(out: str | os.PathLike[str], parts: Path, manifest: dict[str, Any]) -> None:
+    """Assemble the chunks into `out` (temporary name, then rename) and remove the folder."""
+    out = Path(out)
+    fmt = out.suffix.lower()
+    ids, kinds = manifest["ids"], tuple(manifest["event_kinds"])
+    paths = [chunk_path(parts, c, fmt) for c in range(manifest["n_chunks"])]
+    missing = [p.name for p in paths if not p.exists()]
+    if missing:
+        raise BatchError(f"cannot finish {os.fspath(out)!r}: chunks missing ({missing[0]}...)")
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    try:
+        if fmt == ".parquet":
+            _assemble_parquet(tmp, paths, manifest)
+        else:
+            _assemble_npz(tmp, paths, manifest, ids, kinds)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    shutil.rmtree(parts)
+
+
+ROW_GROUP = 16384  # rows per Parquet row group in the final file
+
+
+def _assemble_parquet(tmp: Path, paths: list[Path], manifest: dict[str, Any]) -> None:
+    """Chunks gathered into row groups of about ROW_GROUP rows: few row groups keep the
+    file's metadata (held in memory until the file is closed) small."""
+    pa = _pyarrow()
+    writer = None
+    buffered: list[Any] = []
+    rows = 0
+
+    def flush() -> None:
+        nonlocal rows
+        if buffered:
+            table = pa.concat_tables(buffered)
+            writer.write_table(table, row_group_size=len(table))
+            buffered.clear()
+            rows = 0
+
+    try:
+        for p in paths:
+            table = pa.parquet.read_table(p)
+            if writer is None:
+                schema = table.schema.with_metadata({b"cuesim": json.dumps(manifest).encode()})
+                writer = pa.parquet.ParquetWriter(tmp, schema)
+            buffered.append(table.cast(writer.schema))
+            rows += len(table)
+            if rows >= ROW_GROUP:
+                flush()
+        flush()
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _npz_members(paths: list[Path]) -> Iterator[tuple[str, list[tuple[int, ...]], np.dtype]]:
+    with np.load(paths[0]) as first:
+        names = list(first.files)
+    for name in names:
+        shapes, dtypes = [], []
+        for p in paths:
+            with np.load(p) as data:
+                a = data[name]
+                shapes.append(a.shape)
+                dtypes.append(a.dtype)
+        yield name, shapes, np.result_type(*dtypes)
+
+
+def _assemble_npz(tmp: Path, paths: list[Path], manifest: dict[str, Any], ids: list[str],
+                  kinds: tuple[str, ...]) -> None:
+    """Stream every array into the zip member it becomes, chunk after chunk."""
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, shapes, dtype in _npz_members(paths):
+            total = (sum(s[0] for s in shapes), *shapes[0][1:])
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False,
+                          "shape": total}
+                np.lib.format.write_array_header_2_0(fh, header)
+                for p in paths:
+                    with np.load(p) as data:
+                        fh.write(np.ascontiguousarray(data[name], dtype=dtype).tobytes())
+        with zf.open("manifest.npy", "w") as fh:
+            np.lib.format.write_array(fh, np.array(json.dumps(manifest)))
+
+
+# -- reading results back ---------------------------------------------------------------------
+def read_results(path: str | os.PathLike[str]) -> Any:
+    """A finished result file (.parquet or .npz) as a BatchResult."""
+    from cuesim.batch.run import BatchResult
+
+    path = Path(path)
+    fmt = out_format(path)
+    if fmt == ".parquet":
+        pa = _pyarrow()
+        table = pa.parquet.read_table(path)
+        meta = table.schema.metadata or {}
+        if b"cuesim" not in meta:
+            raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
+        manifest = json.loads(meta[b"cuesim"])
+        cols = {n: table.column(n).to_numpy() for n in table.column_names}
+        arrays = from_columns(cols, manifest["ids"], tuple(manifest["event_kinds"]))
+    else:
+        with np.load(path, allow_pickle=False) as data:
+            if "manifest" not in data.files:
+                raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
+            manifest = json.loads(str(data["manifest"]))
+            arrays = {k: data[k] for k in data.files if k != "manifest"}
+    return BatchResult(arrays, manifest["ids"], manifest)

@@ -1,0 +1,236 @@
+"""`cuesim batch GAME ...`: many shots from a game's starting layout, to Parquet or .npz.
+
+    cuesim batch novus --shots 100000 --vary speed=2:8 --vary angle=80:100 --seed 1 \\
+        --out shots.parquet
+    cuesim batch 9-ball --params shots.csv --ruling --out rulings.npz
+
+Angles (angle, elevation) are in degrees here, in options and in parameter files; the
+results hold them in radians like every other SI quantity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from cuesim.api import GAME_NAMES
+
+    p = subparsers.add_parser(
+        "batch", help="simulate many shots (sampled or from a file) to Parquet or .npz",
+        description="Simulate many shots from a game's starting layout on every local core "
+                    "(or a Dask cluster), streaming chunks to disk; an interrupted run resumes "
+                    "when the same command is run again. Novus parameters: x, y, angle, speed, "
+                    "offset; ball games: angle, speed, side, height, elevation, x, y. Angles "
+                    "in degrees.")
+    p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--shots", type=int, default=None, help="number of shots to sample")
+    p.add_argument("--vary", action="append", default=[], metavar="NAME=LO:HI",
+                   help="sample NAME uniformly in [LO, HI] (repeatable)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", dest="fixed",
+                   help="fix NAME to VALUE instead of its default (repeatable)")
+    p.add_argument("--params", default=None, metavar="FILE",
+                   help="shot parameters from a CSV (header row) or Parquet file, one shot a "
+                        "row, instead of sampling")
+    p.add_argument("--seed", type=int, default=0, help="sampler seed (default 0)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: every core)")
+    p.add_argument("--chunk-size", type=int, default=None,
+                   help="shots per chunk (default 2000; part of what a seed means)")
+    p.add_argument("--out", required=True, help="result file, .parquet or .npz")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing output")
+    p.add_argument("--ruling", action="store_true",
+                   help="add the referee's ruling of each shot (as a game's first shot)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the chunks on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="mark shots that cannot be played (status 1) instead of stopping")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(handler=cmd_batch)
+
+
+def _family(game: str) -> str:
+    return "novus" if game.startswith("novus") else "ball"
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise BatchError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise BatchError(f"{what}: {text!r} is not a finite number")
+    return value
+
+
+def _to_si(name: str, value: float) -> float:
+    return math.radians(value) if name in ANGLE_PARAMS else value
+
+
+def parse_vary(specs: list[str], family: str) -> dict[str, tuple[float, float]]:
+    out: dict[str, tuple[float, float]] = {}
+    for spec in specs:
+        name, eq, rng = spec.partition("=")
+        lo_text, colon, hi_text = rng.partition(":")
+        if not eq or not colon:
+            raise BatchError(f"--vary {spec!r}: expected NAME=LO:HI, e.g. speed=2:8")
+        name = name.strip()
+        check_names(family, [name], f"--vary {spec}")
+        if name in out:
+            raise BatchError(f"--vary {spec!r}: {name!r} is varied twice")
+        lo = _number(lo_text, f"--vary {spec}")
+        hi = _number(hi_text, f"--vary {spec}")
+        if hi < lo:
+            raise BatchError(f"--vary {spec}: the range is reversed ({lo:g} > {hi:g}); "
+                             "give LO:HI with LO < HI")
+        if hi == lo:
+            raise BatchError(f"--vary {spec}: the range is empty; use --set {name}={lo:g} for "
+                             "a constant")
+        out[name] = (_to_si(name, lo), _to_si(name, hi))
+    return out
+
+
+def parse_fixed(specs: list[str], family: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for spec in specs:
+        name, eq, text = spec.partition("=")
+        if not eq:
+            raise BatchError(f"--set {spec!r}: expected NAME=VALUE, e.g. offset=0.002")
+        name = name.strip()
+        check_names(family, [name], f"--set {spec}")
+        out[name] = _to_si(name, _number(text, f"--set {spec}"))
+    return out
+
+
+def read_params(path: str, family: str) -> dict[str, np.ndarray]:
+    """A CSV (header row) or Parquet file of shot parameters, angles in degrees, as columns
+    in SI units. Wrong columns or non-numbers give a BatchError naming the place."""
+    p = Path(path)
+    if not p.is_file():
+        raise BatchError(f"parameter file {path!r} does not exist")
+    suffix = p.suffix.lower()
+    if suffix == ".csv":
+        cols = _read_csv(p, family)
+    elif suffix == ".parquet":
+        cols = _read_parquet(p, family)
+    else:
+        raise BatchError(f"parameter file {path!r} must be .csv or .parquet")
+    return {k: np.radians(v) if k in ANGLE_PARAMS else v for k, v in cols.items()}
+
+
+def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
+    with open(p, newline="") as fh:
+        rows = list(csv.reader(fh))
+    rows = [r for r in rows if any(cell.strip() for cell in r)]
+    if not rows:
+        raise BatchError(f"parameter file {os.fspath(p)!r} is empty")
+    header = [h.strip() for h in rows[0]]
+    check_names(family, header, f"parameter file {os.fspath(p)!r}")
+    if len(set(header)) != len(header):
+        raise BatchError(f"parameter file {os.fspath(p)!r}: a column name appears twice")
+    if len(rows) == 1:
+        raise BatchError(f"parameter file {os.fspath(p)!r} has a header but no shots")
+    data = np.empty((len(rows) - 1, len(header)))
+    for r, row in enumerate(rows[1:], start=2):
+        if len(row) != len(header):
+            raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}: {len(row)} values "
+                             f"for {len(header)} columns")
+        for c, cell in enumerate(row):
+            try:
+                data[r - 2, c] = float(cell)
+            except ValueError:
+                raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}, column "
+                                 f"{header[c]!r}: {cell!r} is not a number") from None
+    return {h: data[:, c].copy() for c, h in enumerate(header)}
+
+
+def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
+    try:
+        import pyarrow.parquet as pq
+        import pyarrow.types as pt
+    except ImportError:
+        raise BatchError("reading a Parquet parameter file needs pyarrow") from None
+    try:
+        table = pq.read_table(p)
+    except Exception as exc:
+        raise BatchError(f"parameter file {os.fspath(p)!r} is not readable Parquet: "
+                         f"{exc}") from None
+    check_names(family, table.column_names, f"parameter file {os.fspath(p)!r}")
+    out: dict[str, np.ndarray] = {}
+    for name in table.column_names:
+        col = table.column(name)
+        if not (pt.is_integer(col.type) or pt.is_floating(col.type)):
+            raise BatchError(f"parameter file {os.fspath(p)!r}: column {name!r} has type "
+                             f"{col.type}, not numbers")
+        if col.null_count:
+            raise BatchError(f"parameter file {os.fspath(p)!r}: column {name!r} has "
+                             f"{col.null_count} empty values")
+        out[name] = col.to_numpy().astype(np.float64)
+    if table.num_rows == 0:
+        raise BatchError(f"parameter file {os.fspath(p)!r} holds no shots")
+    return out
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from cuesim.api import GAME_NAMES, game_table, start_layout
+    from cuesim.batch.run import simulate_to_file
+    from cuesim.batch.store import out_format
+
+    if args.game not in GAME_NAMES:
+        raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
+    family = _family(args.game)
+    out_format(args.out)
+    if args.cluster is not None and args.workers is not None:
+        raise BatchError("--workers is for local runs; a cluster brings its own workers")
+    fixed = parse_fixed(args.fixed, family)
+    shots: Any
+    if args.params is not None:
+        if args.vary or args.shots is not None:
+            raise BatchError("--params gives the shots; do not combine it with --shots or "
+                             "--vary")
+        cols = read_params(args.params, family)
+        for name in fixed:
+            if name in cols:
+                raise BatchError(f"--set {name}: the parameter file already has column "
+                                 f"{name!r}")
+        n = len(next(iter(cols.values())))
+        for name, value in fixed.items():
+            cols[name] = np.full(n, value)
+        if family == "novus" and "x" not in cols:
+            cols["x"] = np.full(n, defaults(family)["x"])
+        for name in ("angle", "speed"):
+            if name not in cols:
+                cols[name] = np.full(n, defaults(family)[name])
+        shots = cols
+    else:
+        if args.shots is None:
+            raise BatchError("give --shots N (with --vary NAME=LO:HI) or --params FILE")
+        if args.shots < 1:
+            raise BatchError(f"--shots must be at least 1, got {args.shots}")
+        shots = ShotSampler(args.shots, parse_vary(args.vary, family), fixed, args.seed)
+    table = game_table(args.game)
+    layout = start_layout(args.game, table)
+    try:
+        manifest = simulate_to_file(
+            table, layout, shots, args.out, workers=args.workers, chunk_size=args.chunk_size,
+            ruling=args.game if args.ruling else False, cluster=args.cluster,
+            errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
+            progress=not args.quiet, game=args.game)
+    except KeyboardInterrupt:
+        import sys
+
+        print(f"\nbatch: interrupted; {args.out} was not written. Run the same command again "
+              "to resume from the chunks already done.", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(f"batch: wrote {manifest['n_shots']} shots to {args.out}")
+    return 0

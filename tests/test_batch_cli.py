@@ -1,0 +1,152 @@
+"""`cuesim batch`: sampled and file-driven runs, and every bad input as one clear message."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cuesim.batch import read_results
+from cuesim.batch.store import parts_dir
+from cuesim.cli import main
+
+
+def run(args, capsys):
+    code = main(["batch", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_sampled_run_writes_a_complete_file(tmp_path, capsys):
+    out = tmp_path / "n.parquet"
+    code, stdout, err = run(["novus", "--shots", "30", "--vary", "speed=2:8", "--vary",
+                             "angle=80:100", "--seed", "3", "--workers", "1", "--chunk-size",
+                             "10", "--out", str(out)], capsys)
+    assert code == 0, err
+    assert "shots/s" in err and "left" in err and "wrote 30 shots" in stdout
+    res = read_results(out)
+    angles = np.degrees(res["param.angle"])
+    assert ((angles >= 80) & (angles <= 100)).all()
+    assert res.manifest["source"]["seed"] == 3 and res.manifest["game"] == "novus"
+    # same command again: refused; with --overwrite and 2 workers: identical
+    code, _, err = run(["novus", "--shots", "30", "--vary", "speed=2:8", "--out", str(out)],
+                       capsys)
+    assert code == 2 and "exists; pass --overwrite" in err
+    code, _, err = run(["novus", "--shots", "30", "--vary", "speed=2:8", "--vary",
+                        "angle=80:100", "--seed", "3", "--workers", "2", "--chunk-size", "10",
+                        "--out", str(out), "--overwrite", "--quiet"], capsys)
+    assert code == 0 and err == ""
+    again = read_results(out)
+    for k in res.keys():
+        np.testing.assert_array_equal(res[k], again[k])
+
+
+def test_parameters_from_csv_with_ruling(tmp_path, capsys):
+    params = tmp_path / "p.csv"
+    params.write_text("angle,speed,side\n90,8,0\n88,10,0.2\n")
+    out = tmp_path / "r.npz"
+    code, _, err = run(["9-ball", "--params", str(params), "--ruling", "--out", str(out),
+                        "--workers", "1"], capsys)
+    assert code == 0, err
+    res = read_results(out)
+    assert res["param.angle"][1] == pytest.approx(math.radians(88))
+    assert res["legal"].dtype == np.bool_ and len(res) == 2
+
+
+def test_parameters_from_parquet(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    params = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"x": [0.4, 0.6], "angle": [90.0, 95.0], "speed": [5, 6]}), params)
+    out = tmp_path / "r.npz"
+    code, _, err = run(["novus", "--params", str(params), "--out", str(out), "--quiet"], capsys)
+    assert code == 0, err
+    assert list(read_results(out)["param.speed"]) == [5.0, 6.0]
+
+
+BAD = [
+    (["novus", "--shots", "5", "--vary", "speed=8:2"], "speed=8:2: the range is reversed"),
+    (["novus", "--shots", "5", "--vary", "speed=3:3"], "speed=3:3: the range is empty"),
+    (["novus", "--shots", "5", "--vary", "spin=1:2"], "unknown parameter 'spin'"),
+    (["novus", "--shots", "5", "--vary", "speed2:8"], "expected NAME=LO:HI"),
+    (["novus", "--shots", "5", "--vary", "speed=a:8"], "'a' is not a number"),
+    (["novus", "--shots", "5", "--vary", "speed=2:99"], "range of 'speed' (2:99) includes "
+                                                        "shots that cannot be played"),
+    (["novus", "--shots", "0"], "--shots must be at least 1"),
+    (["novus", "--vary", "speed=2:8"], "give --shots N"),
+    (["novus", "--shots", "5", "--set", "elevation=3"], "unknown parameter 'elevation'"),
+    (["snooker", "--shots", "5"], "unknown game 'snooker'"),
+    (["5-pins", "--shots", "5", "--ruling"], "no referee for '5-pins'"),
+    (["novus", "--shots", "5", "--workers", "0"], "workers must be a positive integer"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD)
+def test_bad_options_give_one_clear_message(tmp_path, capsys, args, message):
+    out = tmp_path / "o.npz"
+    code, _, err = run([*args, "--out", str(out)], capsys)
+    assert code == 2
+    assert message in err and err.startswith("cuesim: error:") and err.count("\n") == 1
+    assert not out.exists() and not parts_dir(out).exists()
+
+
+def test_bad_output_names(tmp_path, capsys):
+    code, _, err = run(["novus", "--shots", "5", "--out", str(tmp_path / "o.csv")], capsys)
+    assert code == 2 and "must end in .parquet or .npz" in err
+    code, _, err = run(["novus", "--shots", "5", "--out", str(tmp_path / "no" / "o.npz")],
+                       capsys)
+    assert code == 2 and "does not exist" in err
+
+
+CSV_BAD = [
+    ("angle,speed,spin\n90,5,1\n", "unknown parameter 'spin'"),
+    ("angle,speed\n90,fast\n", "line 2, column 'speed': 'fast' is not a number"),
+    ("angle,speed\n90\n", "line 2: 1 values for 2 columns"),
+    ("angle,speed\n", "has a header but no shots"),
+    ("", "is empty"),
+    ("angle,speed\n90,inf\n", "parameter 'speed' of shot 0 is not a finite number"),
+    ("angle,speed\n90,5\n90,40\n", "shot 1: "),
+]
+
+
+@pytest.mark.parametrize("text, message", CSV_BAD)
+def test_bad_csv_parameter_files(tmp_path, capsys, text, message):
+    params = tmp_path / "p.csv"
+    params.write_text(text)
+    out = tmp_path / "o.npz"
+    code, _, err = run(["novus", "--params", str(params), "--out", str(out), "--workers", "1",
+                        "--quiet"], capsys)
+    assert code == 2 and message in err, err
+    assert not out.exists() and not parts_dir(out).exists()
+
+
+def test_bad_parquet_parameter_file(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    params = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"angle": ["90"], "speed": [5.0]}), params)
+    code, _, err = run(["novus", "--params", str(params), "--out", str(tmp_path / "o.npz")],
+                       capsys)
+    assert code == 2 and "column 'angle' has type string, not numbers" in err
+    code, _, err = run(["novus", "--params", str(tmp_path / "none.csv"), "--out",
+                        str(tmp_path / "o.npz")], capsys)
+    assert code == 2 and "does not exist" in err
+    code, _, err = run(["novus", "--params", str(params), "--vary", "speed=1:2", "--out",
+                        str(tmp_path / "o.npz")], capsys)
+    assert code == 2 and "do not combine it with --shots or --vary" in err
+
+
+def test_unreachable_cluster(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    import cuesim.batch.run as batch_run
+
+    monkeypatch.setattr(batch_run, "CLUSTER_TIMEOUT", 1.0)
+    out = tmp_path / "o.npz"
+    code, _, err = run(["novus", "--shots", "5", "--cluster", "tcp://127.0.0.1:9", "--out",
+                        str(out)], capsys)
+    assert code == 2 and "cannot reach the Dask cluster at 'tcp://127.0.0.1:9'" in err
+    assert err.count("\n") == 1
+    assert not out.exists() and not parts_dir(out).exists()

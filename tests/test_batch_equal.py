@@ -1,0 +1,103 @@
+"""A batch gives the same numbers as a loop of `simulate`, on every game's table."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cuesim import start_layout
+from cuesim.api import game_table
+from cuesim.batch import ShotSampler, simulate_many
+from cuesim.rules.novus import NovusGame
+from cuesim.rules.pool import NineBall, shot_from_result
+from tests.batch_util import assert_equals_loop, assert_same
+
+
+def test_novus_sampled_shots_equal_a_loop_of_simulate(table):
+    layout = start_layout("novus", table)
+    sampler = ShotSampler(40, {"x": (0.3, 0.7), "angle": (1.2, 1.95), "speed": (1.0, 9.0),
+                               "offset": (-0.005, 0.005)}, seed=3)
+    res = simulate_many(table, layout, sampler, workers=1, chunk_size=16)
+    assert len(res) == 40 and res["final_xy"].shape == (40, 17, 2)
+    assert (res["status"] == 0).all()
+    assert_equals_loop(table, layout, res, "striker")
+
+
+def test_novus_doubles_from_a_dict_of_arrays(doubles, table):
+    shots = {"x": np.array([0.5, 0.2, 0.8]), "angle": np.radians([90.0, 70.0, 110.0]),
+             "speed": np.array([6.0, 4.0, 8.0]), "y": np.array([np.nan, 0.06, np.nan])}
+    res = simulate_many(table, doubles, shots, workers=1)
+    assert_equals_loop(table, doubles, res, "striker")
+    assert res["n_events"].min() > 1
+
+
+def test_structured_array_input(table, singles):
+    shots = np.zeros(3, dtype=[("x", "f8"), ("angle", "f8"), ("speed", "f8")])
+    shots["x"], shots["angle"], shots["speed"] = 0.5, math.pi / 2, [2.0, 5.0, 8.0]
+    res = simulate_many(table, singles, shots, workers=1)
+    assert_equals_loop(table, singles, res, "striker")
+
+
+@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
+def test_ball_games_equal_a_loop_of_simulate(game):
+    table = game_table(game)
+    layout = start_layout(game, table)
+    struck = "white" if game == "5-pins" else "cue"
+    shots = ShotSampler(8, {"angle": (1.45, 1.7), "speed": (3.0, 10.0), "side": (-0.3, 0.3),
+                            "height": (-0.3, 0.3)}, seed=5)
+    res = simulate_many(table, layout, shots, workers=1, chunk_size=5)
+    assert_equals_loop(table, layout, res, struck)
+    assert res["n_events"].min() > 2
+
+
+def test_ball_in_hand_places_the_cue_ball():
+    table = game_table("9-ball")
+    layout = start_layout("9-ball", table)
+    shots = {"angle": np.radians([90.0, 85.0]), "speed": np.array([7.0, 9.0]),
+             "x": np.array([0.5, 0.8]), "y": np.array([0.4, 0.5])}
+    res = simulate_many(table, layout, shots, workers=1)
+    assert_equals_loop(table, layout, res, "cue")
+
+
+def test_ruling_rows_match_the_referee_and_the_plain_run(table, singles):
+    sampler = ShotSampler(6, {"angle": (1.3, 1.85), "speed": (2.0, 9.0)}, seed=1)
+    plain = simulate_many(table, singles, sampler, workers=1)
+    ruled = simulate_many(table, singles, sampler, workers=1, ruling=True)
+    assert_same(plain, ruled, [k for k in plain.keys()])
+    from cuesim import simulate
+    from cuesim.batch.core import Setup, make_shot
+
+    setup = Setup(table, singles, "striker")
+    for k in range(len(ruled)):
+        result = simulate(table, singles, make_shot(setup, ruled.params, k))
+        ruling = NovusGame(["A", "B"]).adjudicate(result).ruling
+        assert ruled["legal"][k] == ruling.legal
+        assert ruled["turn_passes"][k] == ruling.turn_passes
+        assert ruled["articles"][k] == ";".join(ruling.articles)
+
+
+def test_nine_ball_break_rulings():
+    table = game_table("9-ball")
+    layout = start_layout("9-ball", table)
+    shots = {"angle": np.full(2, math.pi / 2), "speed": np.array([8.0, 11.0])}
+    res = simulate_many(table, layout, shots, workers=1, ruling=True)
+    from cuesim import CueShot, simulate
+
+    for k in range(2):
+        r = simulate(table, layout, CueShot(angle=math.pi / 2, speed=float(shots["speed"][k])))
+        ruling = NineBall(["A", "B"]).play(shot_from_result(r)).ruling
+        assert res["legal"][k] == ruling.legal
+        assert res["articles"][k] == ";".join(ruling.articles)
+
+
+def test_unplayable_shots_raise_or_are_marked(table, singles):
+    shots = {"x": np.array([0.5, 0.5, 0.5]), "angle": np.full(3, math.pi / 2),
+             "speed": np.array([5.0, 99.0, 5.0])}
+    with pytest.raises(ValueError, match="shot 1: .*speed 99"):
+        simulate_many(table, singles, shots, workers=1)
+    res = simulate_many(table, singles, shots, workers=1, errors="mark")
+    assert list(res["status"]) == [0, 1, 0]
+    assert np.isnan(res["final_xy"][1]).all()
+    assert res["n_events"][0] == res["n_events"][2] > 0

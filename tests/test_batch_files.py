@@ -1,0 +1,122 @@
+"""Streaming to Parquet and .npz, the final file only when complete, resuming a run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from cuesim.batch import BatchError, ShotSampler, read_results, simulate_many, simulate_to_file
+from cuesim.batch.store import parts_dir
+from tests.batch_util import assert_same
+
+SAMPLER = ShotSampler(25, {"angle": (1.3, 1.85), "speed": (2.0, 8.0)}, seed=4)
+
+
+@pytest.fixture(scope="module")
+def reference(table, singles):
+    return simulate_many(table, singles, SAMPLER, workers=1, chunk_size=6)
+
+
+@pytest.mark.parametrize("ext", [".npz", ".parquet"])
+def test_file_holds_the_in_memory_result_and_a_manifest(tmp_path, table, singles, reference,
+                                                          ext):
+    out = tmp_path / f"res{ext}"
+    manifest = simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    assert out.exists() and not parts_dir(out).exists()
+    back = read_results(out)
+    assert_same(reference, back)
+    assert back.ids == reference.ids
+    assert back.manifest["source"] == {"kind": "sample", "n": 25, "seed": 4,
+                                       "vary": {"angle": [1.3, 1.85], "speed": [2.0, 8.0]},
+                                       "fixed": {}}
+    assert back.manifest["n_chunks"] == manifest["n_chunks"] == 5
+
+
+@pytest.mark.parametrize("ext", [".npz", ".parquet"])
+def test_an_interrupted_run_resumes_from_its_chunks(tmp_path, table, singles, reference, ext):
+    out = tmp_path / f"res{ext}"
+    seen: list[int] = []
+
+    def stop_after_two(c):
+        seen.append(c)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6,
+                         on_chunk=stop_after_two)
+    assert not out.exists()  # no partial file presented as complete
+    parts = parts_dir(out)
+    assert len(list(parts.glob(f"chunk-*{ext}"))) == 2
+    assert json.loads((parts / "manifest.json").read_text())["n_shots"] == 25
+    again: list[int] = []
+    simulate_to_file(table, singles, SAMPLER, out, workers=2, chunk_size=6,
+                     on_chunk=again.append)
+    assert sorted(again) == [2, 3, 4]  # only the chunks not yet written
+    assert_same(reference, read_results(out))
+
+
+def test_an_existing_output_is_refused_unless_overwrite(tmp_path, table, singles):
+    out = tmp_path / "res.npz"
+    out.write_bytes(b"old")
+    with pytest.raises(BatchError, match="exists; pass --overwrite"):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1)
+    assert out.read_bytes() == b"old"
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, overwrite=True)
+    assert len(read_results(out)) == 25
+
+
+def test_a_different_interrupted_run_is_not_mixed_in(tmp_path, table, singles):
+    out = tmp_path / "res.npz"
+
+    def stop(c):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=stop)
+    other = ShotSampler(25, {"angle": (1.3, 1.85), "speed": (2.0, 8.0)}, seed=5)
+    with pytest.raises(BatchError, match="interrupted run with other settings.*source"):
+        simulate_to_file(table, singles, other, out, workers=1, chunk_size=6)
+    simulate_to_file(table, singles, other, out, workers=1, chunk_size=6, overwrite=True)
+    assert read_results(out).manifest["source"]["seed"] == 5
+
+
+def test_ruling_columns_are_stored(tmp_path, table, singles):
+    sampler = ShotSampler(3, {"speed": (2.0, 8.0)}, seed=1)
+    for ext in (".npz", ".parquet"):
+        out = tmp_path / f"rul{ext}"
+        simulate_to_file(table, singles, sampler, out, workers=1, ruling=True)
+        back = read_results(out)
+        assert back["legal"].dtype == np.bool_ and len(back["articles"]) == 3
+        in_memory = simulate_many(table, singles, sampler, workers=1, ruling=True)
+        assert list(in_memory["articles"]) == list(back["articles"])
+        assert all(isinstance(a, str) for a in back["articles"])
+
+
+def test_overwrite_still_resumes_the_same_interrupted_run(tmp_path, table, singles, reference):
+    out = tmp_path / "res.npz"
+    out.write_bytes(b"an older result")
+
+    def stop(c):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=stop,
+                         overwrite=True)
+    assert out.read_bytes() == b"an older result"  # replaced only when the new one is complete
+    again: list[int] = []
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, overwrite=True,
+                     on_chunk=again.append)
+    assert sorted(again) == [1, 2, 3, 4]
+    assert_same(reference, read_results(out))
+
+
+def test_a_layout_without_the_striker_gets_it_added(tmp_path, table, singles):
+    from tests.batch_util import assert_equals_loop
+
+    layout = singles.without(["striker"])
+    res = simulate_many(table, layout, ShotSampler(4, {"speed": (2.0, 8.0)}, seed=2), workers=1)
+    assert res.ids[-1] == "striker"
+    assert_equals_loop(table, layout, res, "striker")
