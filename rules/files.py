@@ -49,3 +49,30 @@ def adjudicate(data: Any) -> dict[str, Any]:
 def adjudicate_file(path: str | Path) -> dict[str, Any]:
     """`cuesim adjudicate FILE.json`: rule on a scenario file of any game."""
     return adjudicate(read_json(path))
+
+
+def scenario_steps(data: dict[str, Any], top_shot_keys: set[str]
+                   ) -> tuple[list[Any], list[str]]:
+    """The shots of a multi-step scenario and their names for messages: `steps` (a list),
+    one `shot`, or a single shot given by top-level keys (the novus-style flat form)."""
+    if "steps" in data and "shot" in data:
+        raise ValueError("scenario: give either 'shot' or 'steps', not both")
+    if "steps" in data:
+        steps = data["steps"]
+        if not isinstance(steps, list):
+            raise ValueError("scenario.steps must be a list")
+        return steps, [f"steps[{k}]" for k in range(len(steps))]
+    if "shot" in data:
+        return [data["shot"]], ["shot"]
+    if top_shot_keys & set(data):
+        return [{k: data[k] for k in top_shot_keys if k in data}], ["scenario"]
+    raise ValueError("scenario: missing field 'shot' or 'steps' (or a top-level "
+                     "'events' / 'before' single shot)")
+
+
+def check_known_fields(data: dict[str, Any], known: set[str], where: str = "state") -> None:
+    """A ValueError naming the fields of `data` that are not in `known`."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; known fields are "
+                         f"{sorted(known)}")

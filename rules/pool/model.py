@@ -7,6 +7,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cuesim.rules.files import check_known_fields
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event
 from cuesim.tables.layout import Layout
@@ -96,11 +97,7 @@ class PoolState:
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> PoolState:
-        known = set(PoolState.__dataclass_fields__)
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"state: unknown field(s) {unknown}; known fields are "
-                             f"{sorted(known)}")
+        check_known_fields(data, set(PoolState.__dataclass_fields__))
         for key in ("game", "players", "shooter"):
             if key not in data:
                 raise ValueError(f"state: missing field {key!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.files import read_json
+from cuesim.rules.files import read_json, scenario_steps
 from cuesim.rules.pool.base import PoolGame
 from cuesim.rules.pool.eight_ball import EightBall
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
@@ -188,20 +188,7 @@ def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
     """Rule on every step of a scenario; returns {"game", "steps": [outcome, ...], "state",
     "layout"} (schema in README.md)."""
     game = make_game(data)
-    if "steps" in data and "shot" in data:
-        raise ValueError("scenario: give either 'shot' or 'steps', not both")
-    if "steps" in data:
-        steps = data["steps"]
-        if not isinstance(steps, list):
-            raise ValueError("scenario.steps must be a list")
-        names = [f"steps[{k}]" for k in range(len(steps))]
-    elif "shot" in data:
-        steps, names = [data["shot"]], ["shot"]
-    elif TOP_SHOT_KEYS & set(data):
-        steps, names = [{k: data[k] for k in TOP_SHOT_KEYS if k in data}], ["scenario"]
-    else:
-        raise ValueError("scenario: missing field 'shot' or 'steps' (or a top-level "
-                         "'events' / 'before' single shot)")
+    steps, names = scenario_steps(data, TOP_SHOT_KEYS)
     outs = [run_step(game, s, n).to_dict() for s, n in zip(steps, names, strict=True)]
     return {
         "game": game.name,
