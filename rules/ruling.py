@@ -70,6 +70,14 @@ class Ruling:
     winner: str | None = None
     notes: list[str] = field(default_factory=list)
 
+    def end_match(self, winner: str) -> None:
+        """The frame and the match are over, won by `winner`; nobody plays next."""
+        self.frame_over = True
+        self.match_over = True
+        self.winner = winner
+        self.next_player = ""
+        self.placement = None
+
     @property
     def articles(self) -> list[str]:
         return [v.article for v in self.violations]

@@ -438,9 +438,5 @@ class FivePinsGame:
         st.winner = winner
         st.pending = None
         st.placement = None
-        ruling.frame_over = True
-        ruling.match_over = True
-        ruling.winner = winner
-        ruling.next_player = ""
-        ruling.placement = None
+        ruling.end_match(winner)
 

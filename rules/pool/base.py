@@ -259,11 +259,7 @@ class PoolGame:
         st.phase = "match_over"
         st.winner = winner
         st.pending = None
-        ruling.frame_over = True
-        ruling.match_over = True
-        ruling.winner = winner
-        ruling.next_player = ""
-        ruling.placement = None
+        ruling.end_match(winner)
 
     def _end_frame(self, st: PoolState, winner: str, ruling: Ruling) -> None:
         """The game is over: count it, end the match at race_to, else set up the next break
