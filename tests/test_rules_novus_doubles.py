@@ -103,3 +103,24 @@ def test_16_1_z_doubles_shot_out_of_turn_loses_the_set():
     out = rule(before, None, state=D,
                infractions=[{"code": "shot_out_of_turn", "player": "a1", "note": "late"}])
     assert articles(out) == ["novus 16.1.з"] and out["ruling"]["winner"] == "b1 & b2"
+
+
+def test_22_3_pair_without_first_strike_may_swap_seats_again_in_the_deciding_set():
+    """novus 22.3: in the deciding odd set (played to a win), the pair without the first
+    strike may change places again; the opening pair keeps its seats."""
+    from cuesim.rules.novus import NovusGame
+
+    players = ["a1", "a2", "b1", "b2"]
+    plain = NovusGame(players, doubles=True, sets=3, set_number=3)
+    swapped = NovusGame(players, doubles=True, sets=3, set_number=3, deciding_swap=True)
+    opener = plain.seats["south"]
+    assert swapped.seats["south"] == opener
+    same_team = [s for s, p in plain.seats.items() if plain.team_of(p) == plain.team_of(opener)]
+    other = [s for s in plain.seats if s not in same_team]
+    assert all(swapped.seats[s] == plain.seats[s] for s in same_team)
+    assert swapped.seats[other[0]] == plain.seats[other[1]]
+    assert swapped.seats[other[1]] == plain.seats[other[0]]
+    # not in a set that does not decide the match
+    assert NovusGame(players, doubles=True, sets=3, set_number=2,
+                     deciding_swap=True).seats == NovusGame(players, doubles=True, sets=3,
+                                                             set_number=2).seats

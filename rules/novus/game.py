@@ -114,6 +114,8 @@ class NovusGame:
     doubles: bool = False
     sets: int = 1
     play_all_sets: bool = False  # 23.1: play every set even when the result is decided
+    deciding_swap: bool = False  # 22.3: in the deciding odd set the pair without the first
+    #                              strike swaps its seats again
     first: int = 0  # singles: index of the player with the first strike by the protocol (22.1)
     colours: tuple[str, str] = ("red", "black")
     # -- state ---------------------------------------------------------------------------------
@@ -212,6 +214,9 @@ class NovusGame:
                 r = self.set_number - 1
                 self.seats = {CLOCKWISE[(CLOCKWISE.index(s) + r) % 4]: p for s, p in base.items()}
                 self.start_side = "south"
+                deciding = self.sets % 2 == 1 and self.set_number == self.sets > 1
+                if deciding and self.deciding_swap and not self.play_all_sets:
+                    self._swap_receiving_pair()
             # 21.7 replay: seats stay; start_side set by the caller; 20.5/20.6: all stays
         else:
             if replay is None or replay == "swap":
@@ -231,6 +236,13 @@ class NovusGame:
         self.first_clear, self.responder = {}, ""
         self.pending, self.skip = [], []
         self.layout = self.start_layout()
+
+    def _swap_receiving_pair(self) -> None:
+        """22.3: the pair without the first strike exchanges seats."""
+        opener_team = self.team_of(self.seats["south"])
+        sides = [s for s, p in self.seats.items() if self.team_of(p) != opener_team]
+        a, b = sides
+        self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
 
     def start_layout(self) -> Layout:
         """Novus 10: every player's 8 pucks at the rail opposite him, the striker in the
@@ -344,7 +356,8 @@ class NovusGame:
         return {
             "mode": "doubles" if self.doubles else "singles",
             "players": list(self.players), "sets": self.sets,
-            "play_all_sets": self.play_all_sets, "first": self.first,
+            "play_all_sets": self.play_all_sets, "deciding_swap": self.deciding_swap,
+            "first": self.first,
             "colours": list(self.colours), "set_number": self.set_number,
             "replays": self.replays, "seats": dict(self.seats), "start_side": self.start_side,
             "opener": self.opener, "shooter": self.shooter, "debt": dict(self.debt),

@@ -18,7 +18,8 @@ from cuesim.tables.layout import Layout
 from cuesim.tables.novus import NovusTable
 
 _TABLE = NovusTable()
-_STATE_KEYS = {"mode", "players", "sets", "play_all_sets", "first", "colours", "set_number",
+_STATE_KEYS = {"mode", "players", "sets", "play_all_sets", "deciding_swap", "first", "colours",
+               "set_number",
                "replays", "seats", "start_side", "opener", "shooter", "debt", "misses",
                "series", "first_clear", "responder", "pending", "skip", "warnings", "sets_won",
                "history", "match_over", "winner"}
@@ -52,6 +53,7 @@ def game_from_dict(state: Any) -> NovusGame:
         raise ValueError(f"state.colours must be two colour names, got {colours!r}")
     g = NovusGame(list(players), doubles=doubles, sets=sets,
                   play_all_sets=bool(state.get("play_all_sets", False)),
+                  deciding_swap=bool(state.get("deciding_swap", False)),
                   first=_int(state, "first", 0, 0), colours=(colours[0], colours[1]),
                   set_number=set_number)
     if state.get("match_over"):
