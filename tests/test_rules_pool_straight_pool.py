@@ -269,3 +269,33 @@ def test_choice_required_before_next_shot():
         g.play(shot(ev, pos))
     g.play(choice("accept"))
     assert g.state.pending is None
+
+
+def test_6_7_2_two_safeties_on_a_ball_near_a_cushion_then_it_counts_as_frozen():
+    """WPA 6.7.2: on an object ball within a ball's width of a cushion (not frozen) a player may
+    play only two consecutive safeties driving it to that cushion; on the third shot at it the
+    ball counts as frozen (3.38: the same cushion no longer satisfies the rail requirement)."""
+    from cuesim.tables.pool_spots import BALL_RADIUS
+
+    pos = spread(ALL)
+    pos["5"] = (PLAYING_WIDTH - BALL_RADIUS - 0.03, 1.5)  # 3 cm from the right cushion
+    to_its_rail = [strike(), hit(0.3, "5"), rail(0.35, "5", "right_foot_rail")]
+    g = in_play()
+    for k in range(2):  # Ann and Bob alternate; Ann's two safeties on the 5 are legal
+        out = g.play(shot(to_its_rail, pos, safety=True))
+        assert out.ruling.legal, k
+        g.state.shooter = "Ann"
+    third = g.play(shot(to_its_rail, pos, safety=True))
+    assert not third.ruling.legal
+    assert "WPA 3.38" in articles(third)
+    assert any("6.7.2" in n for n in third.ruling.notes)
+
+
+def test_6_7_2_a_ball_farther_than_a_ball_width_from_the_cushion_is_not_limited():
+    pos = spread(ALL)
+    pos["5"] = (PLAYING_WIDTH - 0.2, 1.5)
+    to_rail = [strike(), hit(0.3, "5"), rail(0.35, "5", "right_foot_rail")]
+    g = in_play()
+    for _ in range(3):
+        assert g.play(shot(to_rail, pos, safety=True)).ruling.legal
+        g.state.shooter = "Ann"

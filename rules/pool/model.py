@@ -82,6 +82,9 @@ class PoolState:
     push_out_available: bool = False  # the shot right after a legal break (5.5, 5.6)
     # 14.1
     scores: dict[str, int] = field(default_factory=dict)
+    # 6.7.2: player -> [ball, consecutive legal safeties on it while it lay within a ball's
+    # width of a cushion]; the third shot at that ball treats it as frozen
+    near_rail_safeties: dict[str, list[Any]] = field(default_factory=dict)
     points_to: int = 150  # 6.1: 150 in major events, any agreed number otherwise
 
     def opponent(self, player: str | None = None) -> str:

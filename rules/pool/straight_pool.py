@@ -7,6 +7,8 @@ consecutive fouls (-18 in all, 6.12), negative scores (6.13), the game to `point
 
 from __future__ import annotations
 
+from typing import Any
+
 from cuesim.rules.pool.base import PoolGame, effect
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
@@ -24,10 +26,14 @@ from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.pool_spots import (
+    BALL_DIAMETER,
     CENTER_SPOT,
     FOOT_SPOT,
+    FROZEN_TOLERANCE,
     HEAD_SPOT,
     HEAD_STRING_Y,
+    PLAYING_LENGTH,
+    PLAYING_WIDTH,
     in_kitchen,
     in_rack_area,
     near_spot,
@@ -101,6 +107,7 @@ class StraightPool(PoolGame):
             ruling.legal = False
             return self._outcome(st, shooter, shot, facts, ruling)
         breaking = st.phase == "break"
+        previous: list[Any] | None = None
         st.phase = "play"
         called = decl.called_ball
         called_made = (called is not None and not decl.safety
@@ -118,7 +125,16 @@ class StraightPool(PoolGame):
         else:
             ruling.violations += first_hit_violation(facts, set(self.ball_ids) - {CUE},
                                                      "WPA 6.7.2", "an object ball")
-            fz = frozen_violation(facts, decl.frozen, shot.initial)
+            frozen = dict(decl.frozen)
+            near = near_rail_ball(facts, shot.initial)
+            previous = st.near_rail_safeties.pop(shooter, None)
+            if near is not None and near[0] not in frozen and previous is not None \
+                    and previous[0] == near[0] and previous[1] >= 2:
+                frozen[near[0]] = near[1]
+                ruling.notes.append(f"WPA 6.7.2: ball {near[0]} lies within a ball's width of "
+                                    f"a cushion and {shooter} played two safeties on it: it "
+                                    "counts as frozen (WPA 3.38)")
+            fz = frozen_violation(facts, frozen, shot.initial)
             ruling.violations += fz if fz is not None else rail_violation(facts, "WPA 6.7.2")
         spot_all = list(facts.object_pocketed) + facts.objects_off_table
 
@@ -174,6 +190,10 @@ class StraightPool(PoolGame):
         if decl.safety:
             ruling.notes.append("Safety: the inning ends; pocketed balls are spotted "
                                 "(WPA 6.7.4)")
+            near = near_rail_ball(facts, shot.initial)
+            if near is not None and near[0] not in decl.frozen:  # 6.7.2: count it
+                same = previous is not None and previous[0] == near[0]
+                st.near_rail_safeties[shooter] = [near[0], previous[1] + 1 if same else 1]
             st.shooter = other
             return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
                                  article="WPA 6.7.4")
@@ -265,3 +285,23 @@ class StraightPool(PoolGame):
         out.layout = new
         out.spotted = ruling.spotted
         return out
+
+
+def near_rail_ball(facts: ShotFacts, initial: Layout | None) -> tuple[str, str] | None:
+    """6.7.2: the first object ball the cue ball touched, if it lay (before the shot) within a
+    ball's width of a cushion without being frozen to it: (ball, the nearest cushion)."""
+    if not facts.first_hits or initial is None or facts.first_hits[0] not in initial.ids():
+        return None
+    ball = initial.get(facts.first_hits[0])
+    gaps = {
+        "left_head_rail" if ball.y < PLAYING_LENGTH / 2 else "left_foot_rail": ball.x,
+        "right_head_rail" if ball.y < PLAYING_LENGTH / 2 else "right_foot_rail":
+            PLAYING_WIDTH - ball.x,
+        "head_rail": ball.y,
+        "foot_rail": PLAYING_LENGTH - ball.y,
+    }
+    rail, centre = min(gaps.items(), key=lambda item: item[1])
+    gap = centre - BALL_DIAMETER / 2
+    if FROZEN_TOLERANCE < gap <= BALL_DIAMETER:
+        return ball.id, rail
+    return None
