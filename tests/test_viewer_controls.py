@@ -207,3 +207,42 @@ def test_screenshot_key_writes_a_png(tmp_path):
     shots = list(tmp_path.glob("cuesim-5-pins-*.png"))
     assert len(shots) == 1 and shots[0].stat().st_size > 1000
     assert pygame.image.load(str(shots[0])).get_size() == app.size
+
+
+def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
+    """14.1: with cue ball in hand behind the head string and every object ball there too, K
+    asks for the ball nearest the head string to be spotted (WPA 6.7.7)."""
+    from cuesim import Layout, Piece
+
+    app = make_app("14.1", tmp_path)
+    s = app.session
+    st = s.ref.state
+    st.phase, st.ball_in_hand = "play", "kitchen"
+    s._layout = Layout(s.layout().table, (Piece("cue", "ball", 0.3, 0.2),
+                                          Piece("3", "ball", 0.6, 0.5),
+                                          Piece("7", "ball", 0.9, 0.3)))
+    step(app)
+    assert "6.7.7" in app.screen_text()
+    step(app, [key(pygame.K_k)])
+    assert "6.7.7" in s.ruling_text
+    three = s.layout().get("3")
+    assert three.y > 1.8  # spotted on the foot spot, beyond the head string
+    assert s.actions[-1] == {"kind": "request", "name": "kitchen_spot"}
+
+
+def test_five_pins_contact_reset_request_5_pins_10_4(tmp_path):
+    """5-pins 10.4: K has the referee reset the three balls when they are in contact."""
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    s.ref.state.phase = "play"
+    step(app, [key(pygame.K_k)])
+    assert "10.4" in s.ruling_text
+    assert s.placement() == "bottom_half"
+    step(app, [key(pygame.K_u)])  # undo takes the request back like any action
+    assert not s.actions
+
+
+def test_nothing_to_request_is_said(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    step(app, [key(pygame.K_k)])
+    assert "Nothing to request" in app.screen_text()

@@ -233,6 +233,16 @@ class App:
         elif key == pygame.K_x:
             self.declaration = {}
             self.say("Declarations cleared")
+        elif key == pygame.K_k:
+            requests = self.session.requests()
+            if requests:
+                try:
+                    self.session.request(next(iter(requests)))
+                    self.say(self.session.ruling_text)
+                except ValueError as exc:
+                    self.say(str(exc), True)
+            else:
+                self.say("Nothing to request now", True)
         elif key == pygame.K_s and "safety" in self.session.declarations():
             self.declaration["safety"] = not self.declaration.get("safety", False)
             self.say(f"Safety {'declared' if self.declaration['safety'] else 'withdrawn'}")
@@ -590,6 +600,8 @@ class App:
         decl = self._declaration_text()
         if decl:
             lines.append(Line(decl, V.ACCENT, 19))
+        if self.mode != "animate" and not s.over():
+            lines += [Line(label, V.DIM, 18) for label in s.requests().values()]
         if self.mode == "choice":
             pending = s.pending()
             if pending is not None:

@@ -14,7 +14,7 @@ HELP = [
     "mouse: aim | drag: power, release to shoot",
     "drag / right-click the white piece: place it",
     "click the small ball: tip offset | arrows too",
-    "C call  S safety  P push-out  F referee",
+    "C call  S safety  P push-out  F referee  K request",
     "Space pause  M slow  R replay  Enter skip",
     "U undo  F5 save  F9 load  F12 screenshot",
 ]

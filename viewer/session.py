@@ -21,7 +21,6 @@ from cuesim.api import game_table, simulate, start_layout
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import run_motion
-from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, LayoutError, Piece
 
@@ -107,6 +106,16 @@ class Session:
     def _choose(self, option: str) -> Ruling:
         raise ValueError("no choice is pending")
 
+    def requests(self) -> dict[str, str]:
+        """What a player (or the referee) may ask for now: name -> label with its article."""
+        return {}
+
+    def request(self, name: str) -> Ruling:
+        return self.apply({"kind": "request", "name": name})
+
+    def _request(self, name: str) -> Ruling:
+        raise ValueError(f"no request {name!r} here; requests are {list(self.requests())}")
+
     def _declare_now(self, infraction: Infraction) -> Ruling:
         raise ValueError(f"{self.game} has no referee for declared infractions")
 
@@ -191,8 +200,11 @@ class Session:
         elif kind == "infraction":
             ruling = self._declare_now(Infraction(str(action["code"]),
                                                   str(action.get("player", ""))))
+        elif kind == "request":
+            ruling = self._request(str(action["name"]))
         else:
-            raise ValueError(f"unknown action kind {kind!r}; kinds are shot, choice, infraction")
+            raise ValueError(f"unknown action kind {kind!r}; kinds are shot, choice, "
+                             "infraction, request")
         self.actions.append(copy.deepcopy(action))
         self.last_ruling = ruling
         self.ruling_text = ruling.describe()
@@ -320,10 +332,6 @@ def new_session(game: str, players: list[str] | None = None, computer: tuple[str
     if game in ("8-ball", "9-ball", "14.1"):
         return PoolSession(game, players or ["Ann", "Bob"], computer, options)
     if game == "5-pins":
-        try:
-            import cuesim.rules.fivepins  # noqa: F401
-        except ImportError:
-            return FivePinsSession(players or ["Ann", "Bob"], computer, options)
         return FivePinsRefereeSession(players or ["Ann", "Bob"], computer, options)
     raise ValueError(f"unknown game {game!r}; games are {', '.join(SESSION_GAMES)}")
 
@@ -525,6 +533,20 @@ class PoolSession(Session):
         self._advance(out, None)
         return out.ruling
 
+    def requests(self) -> dict[str, str]:
+        st = self.ref.state
+        if self.game == "14.1" and st.ball_in_hand == "kitchen" and st.phase == "play":
+            return {"kitchen_spot": "K: spot the ball nearest the head string (WPA 6.7.7)"}
+        return {}
+
+    def _request(self, name: str) -> Ruling:
+        if name != "kitchen_spot" or name not in self.requests():
+            return super()._request(name)
+        out = self.ref.request_kitchen_spot(self._layout)
+        self.ref.state = out.state
+        self._advance(out, None)
+        return out.ruling
+
     def pending(self) -> tuple[str, str, list[str]] | None:
         p = self.ref.state.pending
         if p is None:
@@ -591,108 +613,6 @@ class PoolSession(Session):
 
 
 # ============================================================================================
-class FivePinsSession(Session):
-    """5-pins on the carom table. With `cuesim.rules.fivepins` (when installed) the referee
-    rules; without it the shots are not refereed: the players alternate, each with his own
-    ball (the first player white, the second yellow), and the pins are stood up again after
-    each shot."""
-
-    game = "5-pins"
-    max_speed = 8.0
-
-    def __init__(self, players: list[str], computer: tuple[str, ...] = (),
-                 options: dict[str, Any] | None = None) -> None:
-        super().__init__(players, computer, options)
-        self.ref = {"turn": 0, "shots": {p: 0 for p in players}, "pins": {p: 0 for p in players}}
-        self._layout = start_layout("5-pins", self.table)
-
-    def shooter(self) -> str:
-        return self.players[self.ref["turn"] % 2]
-
-    def struck_id(self) -> str:
-        return "white" if self.ref["turn"] % 2 == 0 else "yellow"
-
-    def layout(self) -> Layout:
-        return self._layout
-
-    def placement(self) -> str | None:
-        return "half_table" if not self.actions else None
-
-    def place_area(self) -> list[tuple[float, float]]:
-        r, w, l = self.radius(), self.table.geometry.width, self.table.geometry.length
-        return [(r, r), (w - r, r), (w - r, l / 2 - r), (r, l / 2 - r)]
-
-    def check_place(self, x: float, y: float) -> str | None:
-        r, l = self.radius(), self.table.geometry.length
-        if y + r > l / 2 + 1e-12:
-            return ("5-pins 4.2: at the break no part of the breaker's ball may be over the "
-                    f"middle line (y <= {l / 2 - r:.3f} m)")
-        struck = self._layout.get(self.struck_id())
-        reason = free_spot(self.table, self._layout, Piece(struck.id, "ball", x, y, struck.group))
-        return f"the ball cannot stand there: {reason}" if reason else None
-
-    def _shot(self, action: dict[str, Any]) -> CueShot:
-        return CueShot(angle=action["angle"], speed=action["speed"],
-                       side=action.get("side", 0.0), height=action.get("height", 0.0),
-                       ball=self.struck_id())
-
-    def _shot_layout(self, action: dict[str, Any]) -> Layout:
-        return self._layout.moved(self.struck_id(), action["x"], action["y"])
-
-    def _adjudicate(self, ref: Any, result: ShotResult, action: dict[str, Any]) -> tuple[
-            Ruling, Any]:
-        player = self.players[ref["turn"] % 2]
-        own = "white" if ref["turn"] % 2 == 0 else "yellow"
-        knocked = [e for e in result.event_log() if e.kind == EventKind.PIN]
-        by_own = sum(1 for e in knocked if e.a == own)
-        ref["shots"][player] += 1
-        ref["pins"][player] += len(knocked)
-        ref["turn"] += 1
-        nxt = self.players[ref["turn"] % 2]
-        ruling = Ruling(legal=True, turn_passes=True, next_player=nxt)
-        ruling.notes.append(f"{len(knocked)} pin(s) down ({by_own} by {player}'s own ball)")
-        ruling.notes.append("Not refereed: no 5-pins referee (cuesim.rules.fivepins) is "
-                            "installed")
-        return ruling, None
-
-    def _advance(self, outcome: Any, result: ShotResult | None) -> None:
-        from cuesim.tables.carom import pin_spots
-
-        if result is None:
-            return
-        final = result.final
-        balls = final.without([p.id for p in final.pieces if p.kind == "pin"])
-        standing = list(balls.pieces)
-        for pid, (x, y) in pin_spots().items():  # the pins are stood up on their marks
-            trial = Layout(final.table, (*standing, Piece(pid, "pin", x, y,
-                                                          "red" if pid == "pin_centre"
-                                                          else "white")))
-            try:
-                self.table.check_layout(trial)
-                standing = list(trial.pieces)
-            except LayoutError:
-                continue  # a ball stands on the mark: the pin stays down
-        self._layout = Layout(final.table, tuple(standing))
-
-    def scoreboard(self) -> list[str]:
-        lines = [f"{p}: {self.ref['shots'][p]} shots, {self.ref['pins'][p]} pins down "
-                 f"[{'white' if k == 0 else 'yellow'}]" for k, p in enumerate(self.players)]
-        lines.append("No referee: shots are not ruled (cuesim.rules.fivepins missing)")
-        return lines
-
-    def state_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(self.ref)
-
-    def targets(self) -> list[tuple[float, float]]:
-        from cuesim.tables.carom import SPOTS
-
-        return [SPOTS["centre_spot"]]
-
-    def pieces_of(self, player: str) -> list[str]:
-        other = "yellow" if self.struck_id() == "white" else "white"
-        return [other, "red"]
-
-
 # ============================================================================================
 class FivePinsRefereeSession(Session):
     """5-pins with the referee `cuesim.rules.fivepins.FivePinsGame` (WCBS rules)."""
@@ -770,6 +690,19 @@ class FivePinsRefereeSession(Session):
 
     def _choose(self, option: str) -> Ruling:
         out = self.ref.choose(option)
+        self._advance(out, None)
+        return out.ruling
+
+    def requests(self) -> dict[str, str]:
+        if self.ref.state.phase == "play":
+            return {"contact_reset": "K: balls in contact, the referee resets them (5-pins "
+                                     "10.4)"}
+        return {}
+
+    def _request(self, name: str) -> Ruling:
+        if name != "contact_reset" or name not in self.requests():
+            return super()._request(name)
+        out = self.ref.contact_reset()
         self._advance(out, None)
         return out.ruling
 
