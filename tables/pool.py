@@ -33,7 +33,7 @@ from cuesim.tables.base import PieceTable, check_pieces
 from cuesim.tables.geometry import Hole, Knuckle, Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import LayoutError
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
-from cuesim.tables.pool_spots import CUSHION_RAIL, HEAD_STRING_LINE, LONG_STRING_LINE
+from cuesim.tables.pool_spots import CUSHION_RAIL, HEAD_STRING_LINE, LONG_STRING_LINE, cushion_of
 
 INCH = 0.0254  # m, exact
 
@@ -231,24 +231,6 @@ def pool_geometry(width: float, length: float,
     geo = TableGeometry(w, l, tuple(rails), holes=tuple(holes), knuckles=tuple(knuckles),
                         lines=lines)
     return geo, tuple(pockets)
-
-
-def cushion_of(feature: str) -> str:
-    """The cushion a rail, jaw or knuckle name belongs to ('foot_left_jaw_b' ->
-    'left_foot_rail'): a corner pocket's jaw a is on the short rail and b on the long one, a
-    side pocket's a is on the head-side cushion and b on the foot-side one."""
-    if feature in CUSHION_RAIL:
-        return feature
-    for pocket in POCKET_NAMES:
-        if feature.startswith(pocket + "_"):
-            end, side = pocket.split("_")
-            letter = feature.rsplit("_", 1)[-1]
-            if letter not in ("a", "b"):
-                break
-            if end == "side":
-                return f"{side}_{'head' if letter == 'a' else 'foot'}_rail"
-            return f"{end}_rail" if letter == "a" else f"{side}_{end}_rail"
-    raise ValueError(f"{feature!r} is no cushion, jaw or knuckle of a pool table")
 
 
 def rail_of_feature(feature: str) -> str:

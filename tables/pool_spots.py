@@ -58,13 +58,34 @@ HEAD_STRING_LINE = "head_string"  # LINE sensor at y = HEAD_STRING_Y; +1 = towar
 LONG_STRING_LINE = "long_string"  # LINE sensor at x = LONG_STRING_X (lag 3.6 (a))
 
 
-def rail_of(cushion: str) -> str:
-    """The table rail ('head', 'foot', 'left', 'right') a cushion (or jaw) belongs to.
+def cushion_of(feature: str) -> str:
+    """The cushion a rail, jaw or knuckle name belongs to ('foot_left_jaw_b' ->
+    'left_foot_rail'): a corner pocket's jaw a is on the short rail and b on the long one, a
+    side pocket's a is on the head-side cushion and b on the foot-side one."""
+    if feature in CUSHION_RAIL:
+        return feature
+    for pocket in POCKETS:
+        if feature.startswith(pocket + "_"):
+            end, side = pocket.split("_")
+            letter = feature.rsplit("_", 1)[-1]
+            if letter not in ("a", "b"):
+                break
+            if end == "side":
+                return f"{side}_{'head' if letter == 'a' else 'foot'}_rail"
+            return f"{end}_rail" if letter == "a" else f"{side}_{end}_rail"
+    raise ValueError(f"{feature!r} is no cushion, jaw or knuckle of a pool table")
 
-    Known cushion names map through CUSHION_RAIL; other names are read by their prefix
-    ('left_...', 'foot_...'); a name with no known prefix is its own rail."""
-    if cushion in CUSHION_RAIL:
-        return CUSHION_RAIL[cushion]
+
+def rail_of(cushion: str) -> str:
+    """The table rail ('head', 'foot', 'left', 'right') a cushion, jaw or knuckle belongs to.
+
+    Known cushion, jaw and knuckle names map through cushion_of; other names (hand-written
+    logs) are read by their prefix ('left_...', 'foot_...'); a name with no known prefix is its
+    own rail."""
+    try:
+        return CUSHION_RAIL[cushion_of(cushion)]
+    except ValueError:
+        pass
     for side in ("head", "foot", "left", "right"):
         if cushion.startswith(side):
             return side

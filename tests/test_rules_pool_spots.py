@@ -103,3 +103,16 @@ def test_5_2_nine_in_the_centre_one_at_apex():
     problems = check_rack("nine_ball", rack_layout("nine_ball", ("9", "2", "3", "4", "1", "5",
                                                                  "6", "7", "8")))
     assert any("5.2" in p for p in problems)
+
+
+def test_rail_of_reads_jaw_and_knuckle_names_by_their_cushion():
+    """A corner pocket's jaw b lies on the long rail, a side pocket's jaws on the long rail
+    too: counting rails (3.38, 4.5) must not take 'foot_left_jaw_b' for the foot rail."""
+    from cuesim.tables.pool_spots import rail_of
+
+    assert rail_of("foot_left_jaw_b") == "left"
+    assert rail_of("foot_left_jaw_a") == "foot"
+    assert rail_of("side_left_jaw_a") == "left"
+    assert rail_of("head_right_knuckle_b") == "right"
+    assert rail_of("left_foot_rail") == "left"
+    assert rail_of("foot") == "foot"  # hand-written logs may name the rail itself
