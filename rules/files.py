@@ -76,3 +76,54 @@ def check_known_fields(data: dict[str, Any], known: set[str], where: str = "stat
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; known fields are "
                          f"{sorted(known)}")
+
+
+def parse_event(item: Any, where: str) -> Any:
+    """One event of a hand-written log ({"t", "kind", "a", "b", "feature", "speed",
+    "direction"}) as a cuesim.sim.result.Event; a collide or pin event needs `b`, a pocket,
+    rail or line event its `feature`."""
+    from cuesim.sim.events import EventKind
+    from cuesim.sim.result import Event
+
+    if not isinstance(item, dict):
+        raise ValueError(f"{where} must be an object with t, kind, a")
+    for key in ("t", "kind", "a"):
+        if key not in item:
+            raise ValueError(f"{where} is missing field {key!r}")
+    kind_name = str(item["kind"]).upper()
+    if kind_name not in EventKind.__members__:
+        raise ValueError(f"{where}.kind: unknown event kind {item['kind']!r}; kinds are "
+                         f"{[k.lower() for k in EventKind.__members__]}")
+    kind = EventKind[kind_name]
+    if kind in (EventKind.COLLIDE, EventKind.PIN) and "b" not in item:
+        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'b'")
+    if kind in (EventKind.POCKET, EventKind.RAIL, EventKind.LINE) and "feature" not in item:
+        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'feature' (the pocket, "
+                         "cushion, rail or line name)")
+    try:
+        t = float(item["t"])
+        speed = float(item.get("speed", 0.0))
+        direction = int(item.get("direction", 0))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
+    b = item.get("b")
+    feature = item.get("feature")
+    return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),
+                 feature=None if feature is None else str(feature), speed=speed,
+                 direction=direction)
+
+
+def players_and_options(data: dict[str, Any], option_keys: set[str]
+                        ) -> tuple[list[str], dict[str, Any]]:
+    """A new game's players (default two, A and B) and options from a scenario, checked."""
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("scenario.options must be an object")
+    unknown = sorted(set(options) - option_keys)
+    if unknown:
+        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
+                         f"{sorted(option_keys)}")
+    players = data.get("players", ["A", "B"])
+    if not isinstance(players, list):
+        raise ValueError("scenario.players must be a list of two names")
+    return players, options

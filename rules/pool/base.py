@@ -12,9 +12,12 @@ from cuesim.rules.pool.general import (
     INFRACTIONS,
     LOSS_OF_GAME,
     LOSS_OF_MATCH,
+    declared_violations,
     jammed_events,
     next_breaker,
+    placement_violations,
     spot_into,
+    stroke_violations,
     warn_match,
 )
 from cuesim.rules.pool.model import BREAK_ORDERS, CUE, Outcome, PoolShot, PoolState
@@ -242,6 +245,21 @@ class PoolGame:
         if layout is not None and st.ball_in_hand and CUE in layout.ids():
             layout = layout.without([CUE])
         return Outcome(ruling, st.copy(), layout=layout)
+
+    def _open_ruling(self, st: PoolState, shot: PoolShot, facts: ShotFacts
+                     ) -> tuple[Ruling, Outcome | None]:
+        """The violations every discipline rules first (declared, ball in hand, the stroke);
+        with an Outcome when a match-level violation (3.9, 3.29) ends the shot there."""
+        shooter = st.shooter
+        ruling = Ruling(legal=True)
+        ruling.violations += declared_violations(shot.infractions, st, shooter,
+                                                 self.infraction_articles)
+        ruling.violations += placement_violations(st, shot.initial, facts)
+        ruling.violations += stroke_violations(facts)
+        if self._apply_match_violations(st, shooter, shot, ruling):
+            ruling.legal = False
+            return ruling, self._outcome(st, shooter, shot, facts, ruling)
+        return ruling, None
 
     def _apply_match_violations(self, st: PoolState, shooter: str, shot: PoolShot,
                                 ruling: Ruling) -> bool:

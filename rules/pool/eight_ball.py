@@ -10,12 +10,9 @@ from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
     LOSS_OF_GAME,
-    declared_violations,
     first_hit_violation,
     frozen_violation,
-    placement_violations,
     rail_violation,
-    stroke_violations,
 )
 from cuesim.rules.pool.model import Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
@@ -55,15 +52,9 @@ class EightBall(PoolGame):
 
     # -- the rules ------------------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
-        shooter = st.shooter
-        ruling = Ruling(legal=True)
-        ruling.violations += declared_violations(shot.infractions, st, shooter,
-                                                 self.infraction_articles)
-        ruling.violations += placement_violations(st, shot.initial, facts)
-        ruling.violations += stroke_violations(facts)
-        if self._apply_match_violations(st, shooter, shot, ruling):
-            ruling.legal = False
-            return self._outcome(st, shooter, shot, facts, ruling)
+        ruling, ended = self._open_ruling(st, shot, facts)
+        if ended is not None:
+            return ended
         if st.phase == "break":
             return self._break(st, shot, facts, ruling)
         return self._shot(st, shot, facts, ruling)

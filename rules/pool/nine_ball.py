@@ -11,15 +11,12 @@ from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
     LOSS_OF_GAME,
-    declared_violations,
     first_hit_violation,
     frozen_violation,
-    placement_violations,
     rail_violation,
-    stroke_violations,
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
-from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.ruling import Violation
 from cuesim.tables.pool_spots import frozen
 
 NINE = "9"
@@ -37,14 +34,9 @@ class NineBall(PoolGame):
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         shooter, other = st.shooter, st.opponent()
         decl = shot.declaration
-        ruling = Ruling(legal=True)
-        ruling.violations += declared_violations(shot.infractions, st, shooter,
-                                                 self.infraction_articles)
-        ruling.violations += placement_violations(st, shot.initial, facts)
-        ruling.violations += stroke_violations(facts)
-        if self._apply_match_violations(st, shooter, shot, ruling):
-            ruling.legal = False
-            return self._outcome(st, shooter, shot, facts, ruling)
+        ruling, ended = self._open_ruling(st, shot, facts)
+        if ended is not None:
+            return ended
         ids = set(shot.initial.ids()) if shot.initial is not None else set()
         numbered = sorted((b for b in ids if b != CUE), key=int)
         lowest = numbered[0] if numbered else "1"

@@ -7,7 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.files import read_json, scenario_steps
+from cuesim.rules.files import (
+    parse_event,
+    players_and_options,
+    read_json,
+    scenario_steps,
+)
 from cuesim.rules.pool.base import PoolGame
 from cuesim.rules.pool.eight_ball import EightBall
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
@@ -15,7 +20,6 @@ from cuesim.rules.pool.nine_ball import NineBall
 from cuesim.rules.pool.straight_pool import StraightPool
 from cuesim.rules.ruling import Infraction
 from cuesim.sim.events import EventKind
-from cuesim.sim.result import Event
 from cuesim.tables.layout import Layout, LayoutError, Piece
 
 GAMES: dict[str, type[PoolGame]] = {
@@ -51,46 +55,8 @@ def make_game(data: dict[str, Any]) -> PoolGame:
         if state["game"] != name:
             raise ValueError(f"scenario.state.game {state['game']!r} differs from game {name!r}")
         return cls(state=PoolState.from_dict(state))
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise ValueError("scenario.options must be an object")
-    unknown = sorted(set(options) - OPTION_KEYS)
-    if unknown:
-        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
-                         f"{sorted(OPTION_KEYS)}")
-    players = data.get("players", ["A", "B"])
-    if not isinstance(players, list):
-        raise ValueError("scenario.players must be a list of two names")
+    players, options = players_and_options(data, OPTION_KEYS)
     return cls(players=players, **options)
-
-
-def parse_event(item: Any, where: str) -> Event:
-    if not isinstance(item, dict):
-        raise ValueError(f"{where} must be an object with t, kind, a")
-    for key in ("t", "kind", "a"):
-        if key not in item:
-            raise ValueError(f"{where} is missing field {key!r}")
-    kind_name = str(item["kind"]).upper()
-    if kind_name not in EventKind.__members__:
-        raise ValueError(f"{where}.kind: unknown event kind {item['kind']!r}; kinds are "
-                         f"{[k.lower() for k in EventKind.__members__]}")
-    kind = EventKind[kind_name]
-    if kind == EventKind.COLLIDE and "b" not in item:
-        raise ValueError(f"{where}: a collide event needs 'b'")
-    if kind in (EventKind.POCKET, EventKind.RAIL, EventKind.LINE) and "feature" not in item:
-        raise ValueError(f"{where}: a {kind_name.lower()} event needs 'feature' (the pocket, "
-                         "cushion or line name)")
-    try:
-        t = float(item["t"])
-        speed = float(item.get("speed", 0.0))
-        direction = int(item.get("direction", 0))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
-    b = item.get("b")
-    feature = item.get("feature")
-    return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),
-                 feature=None if feature is None else str(feature), speed=speed,
-                 direction=direction)
 
 
 def parse_layout(data: Any, where: str) -> Layout:

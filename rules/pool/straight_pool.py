@@ -14,13 +14,10 @@ from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
     ball_group,
-    declared_violations,
     first_hit_violation,
     frozen_violation,
-    placement_violations,
     rail_violation,
     spot_into,
-    stroke_violations,
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
@@ -99,13 +96,9 @@ class StraightPool(PoolGame):
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         shooter, other = st.shooter, st.opponent()
         decl = shot.declaration
-        ruling = Ruling(legal=True)
-        ruling.violations += declared_violations(shot.infractions, st, shooter)
-        ruling.violations += placement_violations(st, shot.initial, facts)
-        ruling.violations += stroke_violations(facts)
-        if self._apply_match_violations(st, shooter, shot, ruling):
-            ruling.legal = False
-            return self._outcome(st, shooter, shot, facts, ruling)
+        ruling, ended = self._open_ruling(st, shot, facts)
+        if ended is not None:
+            return ended
         breaking = st.phase == "break"
         previous: list[Any] | None = None
         st.phase = "play"
