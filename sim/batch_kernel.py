@@ -97,7 +97,8 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
               todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
               lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
               e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, max_events: int,
-              knuckles: np.ndarray, ball_params: np.ndarray, out_xy: np.ndarray,
+              knuckles: np.ndarray, ball_params: np.ndarray, stiffness: np.ndarray,
+              exponent: np.ndarray, out_xy: np.ndarray,
               out_on: np.ndarray, pocketed: np.ndarray, first_kind: np.ndarray,
               first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
               n_events: np.ndarray, duration: np.ndarray, truncated: np.ndarray) -> None:
@@ -131,7 +132,7 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
             S[struck, W0] = motion[s, 4]
             n_ev, n_seg, status = run_events(
                 S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, v_stick,
-                struck, max_events, ev, seg, knuckles, ball_params,
+                struck, max_events, ev, seg, knuckles, ball_params, stiffness, exponent,
             )
             if status != STATUS_FULL:
                 break

@@ -60,6 +60,7 @@ class Arrays:
         radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
+        self.stiffness, self.exponent = _compliance(self.law)
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
         self.feature_names = {
             int(EventKind.RAIL): [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
@@ -67,6 +68,19 @@ class Arrays:
             int(EventKind.LINE): [s.name for s in geo.lines],
             int(EventKind.CIRCLE): [s.name for s in geo.circles],
         }
+
+
+def _compliance(law: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TEMPORARY compliance laws K delta^eta (rows: kinds, last row: rails)."""
+    nk = len(law)
+    stiff = np.empty((nk + 1, nk))
+    expo = np.empty((nk + 1, nk))
+    for a in range(nk + 1):
+        for b in range(nk):
+            ball = law[b] == 1
+            stiff[a, b] = (4.5e8 if a < nk else 2e7) if ball else (1e8 if a < nk else 2e8)
+            expo[a, b] = 1.5 if ball else 1.0
+    return stiff, expo
 
 
 @lru_cache(maxsize=64)
@@ -117,7 +131,7 @@ def run_motion(table: Table, layout: Layout,
         n_ev, n_seg, status = run_events(
             S_run, P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, struck_index, max_events, ev, seg,
-            arr.knuckles, arr.ball_params,
+            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent,
         )
         if status != STATUS_FULL:
             break

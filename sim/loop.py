@@ -18,6 +18,7 @@ from cuesim.sim.detect.holes import hole_time, knuckle_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
 from cuesim.sim.detect.sensors import circle_time, line_time
+from cuesim.sim.detect.touching import segment_contact, touching_system
 from cuesim.sim.events import (
     EV_CIRCLE,
     EV_COLLIDE,
@@ -31,13 +32,9 @@ from cuesim.sim.events import (
 )
 from cuesim.sim.motion.dispatch import contact_radius, start_segment
 from cuesim.sim.motion.segment import advance, position, reach, velocity
-from cuesim.sim.resolve.ball_ball import resolve_ball_ball
-from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
-from cuesim.sim.resolve.cluster import merge_cluster
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
-from cuesim.sim.resolve.disc_rail import resolve_disc_rail
+from cuesim.sim.resolve.impact import resolve_impact
 from cuesim.sim.resolve.pin import knock_pin
-from cuesim.sim.resolve.simultaneous import approach_speed, resolve_simultaneous
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -73,6 +70,7 @@ from cuesim.sim.state import (
     W0,
     WX,
     WY,
+    R,
     X,
     Y,
 )
@@ -174,6 +172,7 @@ def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
 
 @njit(cache=True)
 def _gather(
+    S: np.ndarray,
     P: np.ndarray,
     pair_t: np.ndarray,
     row_t: np.ndarray,
@@ -181,32 +180,60 @@ def _gather(
     single_c: np.ndarray,
     single_k: np.ndarray,
     t: float,
+    rails: np.ndarray,
+    knuckles: np.ndarray,
     ci: np.ndarray,
     cj: np.ndarray,
-) -> int:
-    """All contacts due at time t (within SIMULTANEOUS), to be resolved together: pairs
-    (ci, cj) and disc-rail contacts (ci, -1 - rail). A ball's cushion contact (Han's model
-    lifts it off the plane) and pin contacts are resolved on their own, right after. Only the
-    rows of objects whose earliest event is due now are scanned: O(k n) for k such objects."""
+    cnx: np.ndarray,
+    cny: np.ndarray,
+    seeds: np.ndarray,
+    flag: np.ndarray,
+) -> tuple[int, int]:
+    """All contacts due at time t (within SIMULTANEOUS): pairs (ci, cj) and contacts with a
+    rail or knuckle (ci, -1 - feature), with their normals, and their pieces as seeds[:]. Only
+    the rows of objects whose earliest event is due now are scanned: O(k n) for k such objects.
+    A pin's knocks are resolved on their own (resolve.pin); a thrown pin's rails are here.
+    Returns (contacts, seeds); `flag` is a zeroed work array, zeroed again on return."""
     n = pair_t.shape[0]
+    n_rails = rails.shape[0]
     limit = t + SIMULTANEOUS * max(1.0, t)
     c = 0
     for a in range(n):
         if row_t[a] > limit:
             continue
-        rail_now = single_c[a] == _S_RAIL and single_t[a] <= limit and P[a, LAW] == 0
-        if rail_now and c < ci.shape[0]:
-            ci[c] = a
-            cj[c] = -1 - single_k[a]
+        code = single_c[a]
+        if (code == _S_RAIL or code == _S_KNUCKLE) and single_t[a] <= limit and c < ci.shape[0]:
+            px, py = position(S, a, t)
+            k = single_k[a]
+            if code == _S_RAIL:
+                _, nx, ny = segment_contact(px, py, P[a, R], rails[k])
+                f = k
+            else:
+                nx, ny = knuckles[k, 0] - px, knuckles[k, 1] - py
+                norm = math.sqrt(nx * nx + ny * ny)
+                nx, ny, f = nx / norm, ny / norm, n_rails + k
+            ci[c], cj[c], cnx[c], cny[c] = a, -1 - f, nx, ny
             c += 1
         if P[a, LAW] == LAW_PIN:
             continue
         for b in range(a + 1, n):
             if pair_t[a, b] <= limit and c < ci.shape[0] and P[b, LAW] != LAW_PIN:
-                ci[c] = a
-                cj[c] = b
+                pax, pay = position(S, a, t)
+                pbx, pby = position(S, b, t)
+                dx, dy = pbx - pax, pby - pay
+                d = math.sqrt(dx * dx + dy * dy)
+                ci[c], cj[c], cnx[c], cny[c] = a, b, dx / d, dy / d
                 c += 1
-    return c
+    n_s = 0
+    for k in range(c):
+        for a in (ci[k], cj[k]):
+            if a >= 0 and flag[a] == 0:
+                flag[a] = 1
+                seeds[n_s] = a
+                n_s += 1
+    for m in range(n_s):
+        flag[seeds[m]] = 0
+    return c, n_s
 
 
 @njit(cache=True)
@@ -250,13 +277,14 @@ def run_events(
     seg: np.ndarray,
     knuckles: np.ndarray,
     ball_params: np.ndarray,
+    stiffness: np.ndarray,
+    exponent: np.ndarray,
 ) -> tuple[int, int, int]:
     """Simulate until all objects rest. S is updated in place to the final state; events and
     segments are written to ev and seg. ball_params: the ball-ball friction fit (a, b, c) and
-    the cushion nose height. Returns (n_events, n_segments, status)."""
+    the cushion nose height; stiffness, exponent: the contact compliance laws (resolve.impact).
+    Returns (n_events, n_segments, status)."""
     n = S.shape[0]
-    n_rails = rails.shape[0]
-    fit_a, fit_b, fit_c, cushion_h = ball_params[0], ball_params[1], ball_params[2], ball_params[3]
     n_ev, n_seg = 0, 0
     cap_ev, cap_seg = ev.shape[0], seg.shape[0]
     if cap_seg < n or cap_ev < 1:
@@ -305,18 +333,24 @@ def run_events(
     status = STATUS_DONE
     affected = np.empty(n, np.int64)
     in_cluster = np.zeros(n, np.int64)
-    max_c = 6 * n
+    max_c = 8 * n + 8
     ci = np.empty(max_c, np.int64)
     cj = np.empty(max_c, np.int64)
-    speeds = np.empty(max_c)
-    kinds_e = np.empty(max_c)
-    kinds_mu = np.empty(max_c)
+    cnx = np.empty(max_c)
+    cny = np.empty(max_c)
+    slow = np.zeros(max_c, np.bool_)
+    impulse = np.zeros(max_c)
+    vpeak = np.zeros(max_c)
+    work = np.empty(4 * max_c)
+    idle, n_ev_before = 0, n_ev
     while True:
         i = int(np.argmin(row_t))
         t = row_t[i]
         if t == INF:
             break
-        if n_ev >= max_events:
+        idle = idle + 1 if n_ev == n_ev_before else 0
+        n_ev_before = n_ev
+        if n_ev >= max_events or idle > 4 * n + 64:  # events, or passes that change nothing
             status = STATUS_RUNAWAY
             break
         if n_ev + max_c + 1 > cap_ev or n_seg + n > cap_seg:
@@ -327,85 +361,35 @@ def run_events(
         affected[0] = i
         moved = True
         pin_pair = j >= 0 and (P[i, LAW] == LAW_PIN or P[j, LAW] == LAW_PIN)
-        contact = (j >= 0 and not pin_pair) or (single_c[i] == _S_RAIL and P[i, LAW] == 0)
+        contact = (j >= 0 and not pin_pair) or (
+            j < 0 and (single_c[i] == _S_RAIL or single_c[i] == _S_KNUCKLE))
         if contact:
-            n_c = _gather(P, pair_t, row_t, single_t, single_c, single_k, t, ci, cj)
-        if contact and n_c > 1:
-            n_aff = 0
-            for m in range(n_c):
-                for a in (ci[m], cj[m]):
-                    if a >= 0 and not in_cluster[a]:
-                        in_cluster[a] = 1
-                        affected[n_aff] = a
-                        n_aff += 1
-                        advance(S, P, a, t)
-            for m in range(n_aff):
-                in_cluster[affected[m]] = 0
-            slow = False
-            for m in range(n_c):
-                a, b = ci[m], cj[m]
-                ka = int(P[a, KIND])
-                if b >= 0:
-                    kinds_e[m] = e_pair[ka, int(P[b, KIND])]
-                    kinds_mu[m] = mu_pair[ka, int(P[b, KIND])]
-                else:
-                    kinds_e[m] = e_rail[ka]
-                    kinds_mu[m] = mu_rail[ka]
-                speeds[m] = approach_speed(S, rails, a, b)
-                slow = slow or speeds[m] < v_stick
-            if not slow:
-                resolve_simultaneous(
-                    S,
-                    P,
-                    rails,
-                    ci,
-                    cj,
-                    n_c,
-                    kinds_e,
-                    kinds_mu,
-                    affected,
-                    n_aff,
-                    speeds,
-                    ball_params,
-                )
+            n_given, n_seed = _gather(S, P, pair_t, row_t, single_t, single_c, single_k, t,
+                                      rails, knuckles, ci, cj, cnx, cny, affected, in_cluster)
+            n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
+                                         ci, cj, cnx, cny, n_given)
+            resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, affected, n_aff, e_pair, mu_pair,
+                           e_rail, mu_rail, stiffness, exponent, v_stick, ball_params, work,
+                           slow, impulse, vpeak)
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
-                if cj[m] >= 0:
-                    n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, speeds[m], 0.0)
+                if cj[m] >= 0 and impulse[m] > 0.0:
+                    n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)
             for m in range(n_c):
-                if cj[m] < 0:
-                    n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], speeds[m], 0.0)
-            if slow:
-                n_aff, rm, rk, rv = merge_cluster(S, P, n_aff, t, rails, affected, in_cluster)
-                if rk >= 0:  # the cluster also pressed into a rail
-                    n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
+                if cj[m] < 0 and impulse[m] > 0.0:
+                    n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], vpeak[m], 0.0)
         elif pin_pair:
             advance(S, P, i, t)
             advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
             pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
             if P[knocker, LAW] == LAW_PIN:  # a thrown pin: the two exchange momentum
-                vn = resolve_disc_disc(S, P, knocker, pin, e_pair[ki, kj], mu_pair[ki, kj], 0.0)
+                vn = resolve_disc_disc(S, P, knocker, pin, e_pair[ki, kj], mu_pair[ki, kj])
                 S[pin, MST] = PIN_THROWN
             else:
                 vn = knock_pin(S, P, knocker, pin, e_pair[ki, kj])
             n_ev = _log(ev, n_ev, t, EV_PIN, knocker, pin, -1, vn, 0.0)
             affected[1] = j
             n_aff = 2
-        elif j >= 0:
-            advance(S, P, i, t)
-            advance(S, P, j, t)
-            ki, kj = int(P[i, KIND]), int(P[j, KIND])
-            if P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
-                vn = resolve_ball_ball(S, P, i, j, e_pair[ki, kj], fit_a, fit_b, fit_c)
-            else:
-                vn = resolve_disc_disc(S, P, i, j, e_pair[ki, kj], mu_pair[ki, kj], v_stick)
-            n_ev = _log(ev, n_ev, t, EV_COLLIDE, i, j, -1, vn, 0.0)
-            affected[1] = j
-            n_aff = 2
-            if vn < v_stick:
-                n_aff, rm, rk, rv = merge_cluster(S, P, 2, t, rails, affected, in_cluster)
-                if rk >= 0:  # the cluster also pressed into a rail
-                    n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
         else:
             code, k = single_c[i], single_k[i]
             if code == _S_STOP and S[i, MST] == SLIDING and P[i, LAW] == LAW_BALL:
@@ -420,22 +404,6 @@ def run_events(
                 S[i, WX] = 0.0
                 S[i, WY] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
-            elif code == _S_RAIL or code == _S_KNUCKLE:
-                advance(S, P, i, t)
-                ki = int(P[i, KIND])
-                if code == _S_RAIL:
-                    nx, ny, feature = rails[k, 4], rails[k, 5], k
-                else:  # the knuckle's normal runs through its centre
-                    nx, ny = S[i, X] - knuckles[k, 0], S[i, Y] - knuckles[k, 1]
-                    norm = math.sqrt(nx * nx + ny * ny)
-                    nx, ny, feature = nx / norm, ny / norm, n_rails + k
-                if P[i, LAW] == LAW_BALL:
-                    vn = resolve_ball_cushion(S, P, i, nx, ny, e_rail[ki], mu_rail[ki], cushion_h)
-                else:
-                    vn = resolve_disc_rail(S, P, i, nx, ny, e_rail[ki], mu_rail[ki], v_stick)
-                n_ev = _log(ev, n_ev, t, EV_RAIL, i, -1, feature, vn, 0.0)
-                if vn < v_stick and P[i, LAW] != LAW_BALL:  # pushers join it against the rail
-                    n_aff, _, _, _ = merge_cluster(S, P, 1, t, rails, affected, in_cluster)
             elif code == _S_HOLE:
                 advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)

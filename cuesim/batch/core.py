@@ -238,7 +238,7 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
         run_shots(prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
                   arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
                   arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
-                  *_summary_args(out))
+                  arr.stiffness, arr.exponent, *_summary_args(out))
         out["status"][~todo] = STATUS_INVALID
         out["final_xy"][~todo] = np.nan
         out["duration"][~todo] = np.nan

@@ -22,9 +22,10 @@ from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R, X, Y
 
 
 @njit(cache=True)
-def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, fit_a: float,
-                       fit_b: float, fit_c: float, relax: float) -> None:
-    """Apply the friction impulse of a contact whose normal impulse was jn."""
+def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float,
+                               fit_a: float, fit_b: float, fit_c: float,
+                               relax: float) -> tuple[float, float, float]:
+    """The friction impulse F on ball i (-F on j) of a contact whose normal impulse is jn."""
     dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
     dist = math.sqrt(dx * dx + dy * dy)
     nx, ny = dx / dist, dy / dist
@@ -41,11 +42,21 @@ def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, 
     sx, sy = sx - sn * nx, sy - sn * ny
     slip = math.sqrt(sx * sx + sy * sy + sz * sz)
     if slip == 0.0 or jn <= 0.0:
-        return
+        return 0.0, 0.0, 0.0
     mu = fit_a + fit_b * math.exp(-fit_c * slip)
     k = 3.5 / P[i, M] + 3.5 / P[j, M]
     f = min(mu * jn, relax * slip / k)
-    fx, fy, fz = -f * sx / slip, -f * sy / slip, -f * sz / slip
+    return -f * sx / slip, -f * sy / slip, -f * sz / slip
+
+
+@njit(cache=True)
+def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, fx: float,
+                             fy: float, fz: float) -> None:
+    """F on ball i at its contact point R n, -F on ball j at -R n."""
+    dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
+    dist = math.sqrt(dx * dx + dy * dy)
+    nx, ny = dx / dist, dy / dist
+    ri, rj = P[i, R], P[j, R]
     S[i, VX] += fx / P[i, M]
     S[i, VY] += fy / P[i, M]
     S[j, VX] -= fx / P[j, M]
@@ -58,6 +69,15 @@ def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, 
     S[j, WX] += rj * tx / P[j, INERTIA]
     S[j, WY] += rj * ty / P[j, INERTIA]
     S[j, W0] += rj * tz / P[j, INERTIA]
+
+
+@njit(cache=True)
+def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, fit_a: float,
+                       fit_b: float, fit_c: float, relax: float) -> None:
+    """Apply the friction impulse of a contact whose normal impulse was jn."""
+    fx, fy, fz = ball_ball_friction_impulse(S, P, i, j, jn, fit_a, fit_b, fit_c, relax)
+    if fx != 0.0 or fy != 0.0 or fz != 0.0:
+        apply_ball_ball_friction(S, P, i, j, fx, fy, fz)
 
 
 @njit(cache=True)

@@ -1,121 +1,132 @@
-"""Low-speed contacts: the whole touching cluster moves on as one body.
+"""Slow pressing contacts: pieces that push each other move on together, and only they.
 
-When a contact is slower than v_stick, sequential pairwise impacts inside a frozen row, or
-between a rail and a pushing neighbour, converge only geometrically (an inelastic collapse).
-Instead, every piece touching the cluster that the cluster approaches joins it, and all members
-take the cluster's centre-of-mass velocity
-  v = sum(m_k v_k) / sum(m_k)
-and its mass-weighted deceleration: a perfectly inelastic impact (momentum conserved, kinetic
-energy can only fall). A rail that a member touches and the cluster approaches removes the
-cluster's normal velocity, v -= (v . n) n (a perfectly inelastic rail contact). Growing and
-projecting repeat until no touching piece or rail is approached. Balls in the cluster also take
-the inertia-weighted mean spin, so they keep one slip and one acceleration (rotational energy
-can only fall too).
+A contact presses when, left to their own motion laws, the two pieces would accelerate into
+each other: (a_i - a_j) . n > 0, n from i toward j (a follower that decelerates less than the
+piece ahead of it, a rolling ball behind a sliding one). Such a contact closing slower than
+v_stick would otherwise bounce in an endless, ever faster series of ever smaller impacts (an
+inelastic collapse, whose accumulation point is a persistent contact). So a slow pressing
+contact is perfectly inelastic (e = 0 in the multiple impact), and when it is still pressed
+after the impact, its two pieces join one cluster: every connected group of such contacts takes
+its centre-of-mass velocity and mass-weighted deceleration,
+  v = sum(m_k v_k) / sum(m_k),   k = sum(m_k mu_k g) / sum(m_k),
+momentum conserved, kinetic energy can only fall (by at most m v_stick^2 / 2 per contact: the
+pieces move within micrometres of where a resolved collapse would leave them). Balls also take
+the inertia-weighted mean spin, so they keep one slip and one acceleration. Pieces that separate
+never join; a cluster's pieces are resolved again, one by one, at their next event, so it
+dissolves as soon as its contacts stop pressing.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from cuesim.sim.detect import TOUCH, V_TOUCH
-from cuesim.sim.motion.segment import advance, position, velocity
+from cuesim.sim.motion.dispatch import start_segment
 from cuesim.sim.state import (
+    AX,
+    AY,
     DECEL,
     INERTIA,
     KSEG,
     LAW,
     LAW_BALL,
-    LAW_PIN,
-    ON,
+    T0,
     VX,
     VY,
     W0,
     WX,
     WY,
     M,
-    R,
-    X,
-    Y,
 )
 
 
 @njit(cache=True)
-def merge_cluster(S: np.ndarray, P: np.ndarray, seeds: int, t: float, rails: np.ndarray,
-                  members: np.ndarray, in_cluster: np.ndarray) -> tuple[int, int, int, float]:
-    """Grow the cluster from members[:seeds] (advanced to t) and give every member the common
-    velocity. Returns (number of members, the member and the rail of the first rail contact
-    (-1, -1 if none), the cluster's normal speed into that rail). `in_cluster` is a zeroed
-    work array of length n, zeroed again on return."""
+def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
+    """Whether the current segments of i and j (or a fixed body, j < 0) accelerate into each
+    other along n (from i toward j)."""
+    ajx, ajy = (S[j, AX], S[j, AY]) if j >= 0 else (0.0, 0.0)
+    return (S[i, AX] - ajx) * nx + (S[i, AY] - ajy) * ny > 0.0
+
+
+@njit(cache=True)
+def _stop_slip_into(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float,
+                    v_stick: float) -> None:
+    """A ball whose own slip drives it slowly into a cushion (n toward it): the sustained
+    contact's friction ends that slip. Its normal velocity (if closing slower than v_stick) and
+    the spin component about m = (n_y, -n_x), which makes the cloth push it in
+    (u . n = v . n + R w . m), are removed: both only lower the energy."""
+    vn = S[i, VX] * nx + S[i, VY] * ny
+    if vn > v_stick:
+        return
+    if vn > 0.0:
+        S[i, VX] -= vn * nx
+        S[i, VY] -= vn * ny
+    wm = S[i, WX] * ny - S[i, WY] * nx
+    if wm > 0.0:
+        S[i, WX] -= wm * ny
+        S[i, WY] += wm * nx
+    start_segment(S, P, i, S[i, T0])
+
+
+@njit(cache=True)
+def _root(parent: np.ndarray, a: int) -> int:
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@njit(cache=True)
+def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
+                 nx: np.ndarray, ny: np.ndarray, n_c: int, slow: np.ndarray,
+                 v_stick: float, objs: np.ndarray, n_obj: int) -> int:
+    """After an impact: join the pieces of every slow pressing contact (slow[k]) that is still
+    pressed and closing or parting slower than v_stick, and give each joined group its common
+    motion. The members objs[:n_obj] are at time t. Returns the number of contacts joined."""
     n = S.shape[0]
-    mass, px, py, kmass = 0.0, 0.0, 0.0, 0.0
-    for c in range(seeds):
-        a = members[c]
-        in_cluster[a] = 1
-        mass += P[a, M]
-        px += P[a, M] * S[a, VX]
-        py += P[a, M] * S[a, VY]
-        kmass += P[a, M] * S[a, KSEG]
-    count = seeds
-    rail_member, rail_index, rail_speed = -1, -1, 0.0
-    changed = True
-    while changed:
-        changed = False
-        # rails the cluster presses into
-        for c in range(count):
-            a = members[c]
-            for k in range(rails.shape[0]):
-                nx, ny = rails[k, 4], rails[k, 5]
-                gap = nx * (S[a, X] - rails[k, 0]) + ny * (S[a, Y] - rails[k, 1]) - P[a, R]
-                vn = -(px * nx + py * ny) / mass
-                if gap <= TOUCH and vn > V_TOUCH:
-                    px += vn * mass * nx
-                    py += vn * mass * ny
-                    if rail_member < 0:
-                        rail_member, rail_index, rail_speed = a, k, vn
-                    changed = True
-        # pieces the cluster runs into
-        vx, vy = px / mass, py / mass
-        for c in range(count):
-            a = members[c]
-            for k in range(n):
-                if in_cluster[k] or S[k, ON] == 0.0 or P[k, LAW] == LAW_PIN:
-                    continue
-                kx, ky = position(S, k, t)
-                dx, dy = kx - S[a, X], ky - S[a, Y]
-                dist = math.sqrt(dx * dx + dy * dy)
-                if dist - P[a, R] - P[k, R] > TOUCH:
-                    continue
-                kvx, kvy = velocity(S, k, t)
-                if ((vx - kvx) * dx + (vy - kvy) * dy) / dist <= V_TOUCH:
-                    continue
-                advance(S, P, k, t)  # k joins
-                members[count] = k
-                count += 1
-                in_cluster[k] = 1
-                mass += P[k, M]
-                px += P[k, M] * kvx
-                py += P[k, M] * kvy
-                kmass += P[k, M] * P[k, DECEL]
-                vx, vy = px / mass, py / mass
-                changed = True
-    vx, vy, k_shared = px / mass, py / mass, kmass / mass
-    # balls also share their spin (inertia-weighted mean), so the cluster's members keep one
-    # slip and one acceleration: otherwise different spins would press them together again
-    iw, lx, ly, lz = 0.0, 0.0, 0.0, 0.0
-    for c in range(count):
-        a = members[c]
-        if P[a, LAW] == LAW_BALL:
-            iw += P[a, INERTIA]
-            lx += P[a, INERTIA] * S[a, WX]
-            ly += P[a, INERTIA] * S[a, WY]
-            lz += P[a, INERTIA] * S[a, W0]
-    for c in range(count):
-        a = members[c]
-        S[a, VX], S[a, VY], S[a, KSEG] = vx, vy, k_shared
-        if P[a, LAW] == LAW_BALL:
-            S[a, WX], S[a, WY], S[a, W0] = lx / iw, ly / iw, lz / iw
-        in_cluster[a] = 0
-    return count, rail_member, rail_index, rail_speed
+    for m in range(n_obj):  # each piece's own motion law from its new velocity
+        start_segment(S, P, objs[m], t)
+    parent = np.arange(n)
+    joined = 0
+    for k in range(n_c):
+        i, j = ci[k], cj[k]
+        if not slow[k]:
+            continue
+        if j < 0:
+            if P[i, LAW] == LAW_BALL and pressing(S, i, j, nx[k], ny[k]):
+                _stop_slip_into(S, P, i, nx[k], ny[k], v_stick)
+            continue
+        vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
+        if abs(vn) <= v_stick and pressing(S, i, j, nx[k], ny[k]):
+            ra, rb = _root(parent, i), _root(parent, j)
+            if ra != rb:
+                parent[rb] = ra
+                joined += 1
+    if joined == 0:
+        return 0
+    for m in range(n_obj):
+        root = _root(parent, objs[m])
+        if root != objs[m] or _root(parent, root) != root:
+            continue
+        mass, px, py, kmass, iw, lx, ly, lz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for q in range(n_obj):
+            a = objs[q]
+            if _root(parent, a) != root:
+                continue
+            mass += P[a, M]
+            px += P[a, M] * S[a, VX]
+            py += P[a, M] * S[a, VY]
+            kmass += P[a, M] * P[a, DECEL]
+            if P[a, LAW] == LAW_BALL:
+                iw += P[a, INERTIA]
+                lx += P[a, INERTIA] * S[a, WX]
+                ly += P[a, INERTIA] * S[a, WY]
+                lz += P[a, INERTIA] * S[a, W0]
+        for q in range(n_obj):
+            a = objs[q]
+            if _root(parent, a) != root:
+                continue
+            S[a, VX], S[a, VY], S[a, KSEG] = px / mass, py / mass, kmass / mass
+            if P[a, LAW] == LAW_BALL and iw > 0.0:
+                S[a, WX], S[a, WY], S[a, W0] = lx / iw, ly / iw, lz / iw
+    return joined

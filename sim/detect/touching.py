@@ -1,0 +1,105 @@
+"""The touching system of an impact: every piece joined to the impacting pieces by a chain of
+contacts (gap <= TOUCH), with the rails, jaws and knuckles they touch, by their real extent.
+
+A rail is a segment: a piece touches it when the distance from its centre to the segment
+(the nearest point, an end point included) is within R + TOUCH; the contact normal runs from
+the centre to that point. A knuckle is a fixed circle. Pins and pocketed pieces take no part.
+Contact k: (ci[k], cj[k]) with cj[k] >= 0 a piece, cj[k] = -1 - rail or -1 - (n_rails + knuckle)
+a fixed feature; (nx[k], ny[k]) the unit normal from ci[k] toward the other body.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from cuesim.sim.detect import TOUCH
+from cuesim.sim.motion.segment import advance, position
+from cuesim.sim.state import LAW, LAW_PIN, ON, R, X, Y
+
+
+@njit(cache=True)
+def segment_contact(px: float, py: float, r: float, rail: np.ndarray
+                    ) -> tuple[float, float, float]:
+    """(gap, nx, ny) of a disc of radius r at p against the rail segment (x0, y0, x1, y1, ...):
+    the normal from the centre toward the segment's nearest point."""
+    x0, y0, x1, y1 = rail[0], rail[1], rail[2], rail[3]
+    ex, ey = x1 - x0, y1 - y0
+    ll = ex * ex + ey * ey
+    s = ((px - x0) * ex + (py - y0) * ey) / ll if ll > 0.0 else 0.0
+    s = min(max(s, 0.0), 1.0)
+    dx, dy = x0 + s * ex - px, y0 + s * ey - py
+    d = math.sqrt(dx * dx + dy * dy)
+    if d == 0.0:
+        return -r, -rail[4], -rail[5]
+    return d - r, dx / d, dy / d
+
+
+@njit(cache=True)
+def _listed(ci: np.ndarray, cj: np.ndarray, n: int, a: int, b: int) -> bool:
+    for k in range(n):
+        if (ci[k] == a and cj[k] == b) or (ci[k] == b and cj[k] == a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
+                    knuckles: np.ndarray, members: np.ndarray, n_seeds: int,
+                    flag: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
+                    ny: np.ndarray, n_given: int) -> tuple[int, int]:
+    """Grow the system from members[:n_seeds] (breadth first) and list its contacts after the
+    n_given contacts already listed (the ones detected due now, not listed twice). Every member
+    is advanced to t. `flag` is a zeroed work array of length n, zeroed on return.
+    Returns (number of members, number of contacts)."""
+    n = S.shape[0]
+    n_rails = rails.shape[0]
+    cap = ci.shape[0]
+    count = n_seeds
+    for m in range(n_seeds):
+        flag[members[m]] = 1  # 1: a member, 2: a member whose contacts are listed
+        advance(S, P, members[m], t)
+    n_c = n_given
+    head = 0
+    while head < count:
+        a = members[head]
+        head += 1
+        flag[a] = 2
+        ax, ay, ra = S[a, X], S[a, Y], P[a, R]
+        for b in range(n if P[a, LAW] != LAW_PIN else 0):  # a thrown pin: its rails only
+            if b == a or flag[b] == 2 or S[b, ON] == 0.0 or P[b, LAW] == LAW_PIN:
+                continue
+            if flag[b] == 0:  # a non-member: its segment may start earlier
+                bx, by = position(S, b, t)
+            else:
+                bx, by = S[b, X], S[b, Y]
+            dx, dy = bx - ax, by - ay
+            d = math.sqrt(dx * dx + dy * dy)
+            if d - ra - P[b, R] > TOUCH or d == 0.0 or n_c >= cap:
+                continue
+            if flag[b] == 0:
+                advance(S, P, b, t)
+                flag[b] = 1
+                members[count] = b
+                count += 1
+            if not _listed(ci, cj, n_given, a, b):
+                ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, b, dx / d, dy / d
+                n_c += 1
+        for k in range(n_rails):
+            gap, cx, cy = segment_contact(ax, ay, ra, rails[k])
+            if gap <= TOUCH and n_c < cap and not _listed(ci, cj, n_given, a, -1 - k):
+                ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, -1 - k, cx, cy
+                n_c += 1
+        for k in range(knuckles.shape[0]):
+            dx, dy = knuckles[k, 0] - ax, knuckles[k, 1] - ay
+            d = math.sqrt(dx * dx + dy * dy)
+            f = -1 - n_rails - k
+            if d - ra - knuckles[k, 2] <= TOUCH and d > 0.0 and n_c < cap and not _listed(
+                    ci, cj, n_given, a, f):
+                ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, f, dx / d, dy / d
+                n_c += 1
+    for m in range(count):
+        flag[members[m]] = 0
+    return count, n_c
