@@ -255,6 +255,30 @@ def pool_geometry(width: float, length: float,
     return geo, tuple(pockets)
 
 
+@lru_cache(maxsize=8)
+def _outline(geo: TableGeometry) -> tuple[tuple[float, float], ...]:
+    """The cloth's outline: the rails' ends in their counter-clockwise order (cushion noses and
+    jaw faces; across each knuckle and the back of each pocket a straight chord)."""
+    return tuple(pt for rail in geo.rails for pt in ((rail.x0, rail.y0), (rail.x1, rail.y1)))
+
+
+def _inside(x: float, y: float, polygon: tuple[tuple[float, float], ...]) -> bool:
+    """Point in polygon (crossing number)."""
+    inside = False
+    for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _segment_distance(x: float, y: float, rail: Rail) -> float:
+    """Distance from (x, y) to the rail's segment."""
+    ex, ey = rail.x1 - rail.x0, rail.y1 - rail.y0
+    f = ((x - rail.x0) * ex + (y - rail.y0) * ey) / (ex * ex + ey * ey)
+    f = min(max(f, 0.0), 1.0)
+    return math.hypot(x - rail.x0 - f * ex, y - rail.y0 - f * ey)
+
+
 def rail_of_feature(feature: str) -> str:
     """The table rail ('head', 'foot', 'left', 'right') a cushion, jaw or knuckle is part of."""
     return CUSHION_RAIL[cushion_of(feature)]
@@ -300,25 +324,19 @@ class PoolTable(PieceTable):
         return f"inside the cushion noses of {self.name}"
 
     def in_throat(self, x: float, y: float, r: float, tol: float = 1e-9) -> bool:
-        """Whether a piece of radius r centred at (x, y) rests inside a pocket's throat: behind
-        the line of its lips, in front of the fall line (on the shelf), clear of both jaws and
-        knuckles (a ball can stop there without falling: it is still on the table)."""
-        rails = {rail.name: rail for rail in self.geometry.rails}
-        for pocket in self.pockets:
-            if pocket.depth(x, y) < 0.0:
-                continue  # in front of the mouth: the rectangle check applies
-            if pocket.beyond_fall_line(x, y):
-                continue  # over the pocket: it drops
-            clear = True
-            for side in ("a", "b"):
-                jaw = rails[f"{pocket.name}_jaw_{side}"]
-                nx, ny = jaw.normal()
-                if nx * (x - jaw.x0) + ny * (y - jaw.y0) < r - tol:
-                    clear = False
-            if clear and all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol
-                             for k in self.geometry.knuckles):
-                return True
-        return False
+        """Whether a piece of radius r centred at (x, y) rests in a pocket's mouth or throat,
+        reaching past the line of the cushion noses (where the playing-surface rectangle does
+        not hold): its centre on the cloth (inside the outline of cushion noses and jaw faces)
+        and short of every fall line (on the shelf), the piece clear of every cushion, jaw and
+        knuckle. A ball can stop there without falling: it is still on the table."""
+        geo = self.geometry
+        if any(p.beyond_fall_line(x, y) for p in self.pockets):
+            return False  # over the pocket: it drops
+        if not _inside(x, y, _outline(geo)):
+            return False
+        if any(_segment_distance(x, y, rail) < r - tol for rail in geo.rails):
+            return False
+        return all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol for k in geo.knuckles)
 
     # -- dimensions and marks ---------------------------------------------------------------
     @property
