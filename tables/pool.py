@@ -301,6 +301,9 @@ class PoolTable(PieceTable):
     pockets: tuple[Pocket, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.physics, BallPhysics):
+            raise ValueError(f"PoolTable.physics must be a BallPhysics, got "
+                             f"{type(self.physics).__name__}")
         if self.size not in PLAYING_SURFACES:
             raise ValueError(f"unknown pool table size {self.size!r}; sizes are "
                              f"{list(PLAYING_SURFACES)}")
