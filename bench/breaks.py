@@ -15,7 +15,8 @@ repeats; breaks/s = 1 / median time per break):
   anywhere behind the head string, aimed at the apex with up to +-0.5 degree of error): the
   event-count distribution, how many were truncated or ran past 1000 events, breaks/s; and,
   outside the timing, whether every break stays sound at every event time and at rest (no NaN,
-  no overlap, no ball through a cushion) and how many balls stop hanging in a corner pocket;
+  no overlap, no ball through a cushion), how many balls stop in a pocket's throat past its
+  fall line (goal 0) and how many hang on a shelf, short of it;
 - pooltool (`pooltool-billiards`), only if it imports: its own 9-ball and 8-ball racks (its
   tiny random gaps) on a 9 ft table built from its pocket-table specs, the same cue-ball place,
   aim and cue-ball speed (timed interleaved with cuesim's calls of the same break, so that the
@@ -53,6 +54,7 @@ from cuesim.tables import (
     nine_ball_rack,
     pool_table,
 )
+from cuesim.tables.pool import CORNER_SHELF, SIDE_SHELF
 
 BREAK_BALL_SPEED = 8.0  # m/s of the cue ball after the strike: a hard break
 RANDOM_SPEEDS = (4.0, 12.0)  # m/s of the cue ball, random breaks
@@ -158,18 +160,19 @@ def unsound(table, result):
     return None
 
 
-def in_corner_throats(table, result):
-    """Balls at rest behind a corner pocket's mouth line, not captured (hanging in the throat):
-    their depth behind the mouth line (m)."""
-    depths = []
+def in_throats(table, result):
+    """Balls at rest behind a pocket's mouth line, not captured: (pocket kind, depth behind the
+    mouth line in m, whether the centre is on or past the fall line). On the shelf (in front
+    of the fall line) a ball hangs in the jaws, as on a real table; past the fall line it
+    should have dropped (goal: none)."""
+    out = []
     pos, on = result.final_positions, result.final_on
     for p in table.pockets:
-        if p.kind != "corner":
-            continue
-        mid = (np.array(p.lip_a) + np.array(p.lip_b)) / 2
-        depth = (pos - mid) @ np.array(p.axis)
-        depths += [float(x) for x in depth[on & (depth > 0.0)]]
-    return depths
+        for (x, y), live in zip(pos, on, strict=True):
+            depth = p.depth(float(x), float(y))
+            if live and depth > 0.0:
+                out.append((p.kind, depth, p.beyond_fall_line(float(x), float(y))))
+    return out
 
 
 # -- cuesim ---------------------------------------------------------------------------------------
@@ -234,14 +237,16 @@ def cuesim_random_breaks(table, breaks, passes_n):
         why = unsound(table, res)
         if why:
             problems.append(f"break {k}: {why}")
-        throats += [(k, d) for d in in_corner_throats(table, res)]
+        throats += [(k, *x) for x in in_throats(table, res)]
     out = distribution(events, seconds)
+    shelf = [(k, kind, d) for k, kind, d, past in throats if not past]
     out.update({"truncated": truncated, "unsound": len(problems),
                 "unsound_examples": problems[:3], "events": events,
                 "pocketed_mean": float(np.mean([len(r.pocketed) for r in results])),
-                "hanging_in_corner_throat": len(throats),
-                "hanging_breaks": len({k for k, _ in throats}),
-                "hanging_max_depth_mm": max((d for _, d in throats), default=0.0) * 1e3})
+                "past_fall_line": sum(past for *_, past in throats),
+                "on_shelf": len(shelf), "on_shelf_breaks": len({k for k, *_ in shelf}),
+                "on_shelf_corner": sum(kind == "corner" for _, kind, _ in shelf),
+                "on_shelf_max_depth_mm": max((d for *_, d in shelf), default=0.0) * 1e3})
     worst = int(np.argmax(events))
     out["worst"] = {"index": worst, "events": events[worst], "kinds": kind_counts(results[worst]),
                     "cue": [cases[worst][0].pieces[0].x, cases[worst][0].pieces[0].y],
@@ -404,9 +409,11 @@ def report(results: dict[str, Any]) -> None:
     print(f"         unsound at some event or at rest (NaN, overlap > 1e-9 m, through a "
           f"cushion): {d['unsound']}"
           + "".join(f"\n           {x}" for x in d["unsound_examples"]))
-    print(f"         balls left hanging in a corner pocket's throat (at rest behind the mouth "
-          f"line, not captured): {d['hanging_in_corner_throat']} in {d['hanging_breaks']} "
-          f"breaks, up to {d['hanging_max_depth_mm']:.0f} mm deep")
+    print(f"         balls at rest in a pocket's throat past its fall line (goal 0): "
+          f"{d['past_fall_line']}; hanging on a shelf (behind the mouth line, short of the "
+          f"fall line): {d['on_shelf']} ({d['on_shelf_corner']} corner) in "
+          f"{d['on_shelf_breaks']} breaks, up to {d['on_shelf_max_depth_mm']:.1f} mm deep "
+          f"(shelf: corner {CORNER_SHELF * 1e3:.1f} mm, side {SIDE_SHELF * 1e3:.1f} mm)")
 
     pt = results.get("pooltool")
     if pt and "random" in pt:

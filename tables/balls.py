@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
@@ -21,6 +22,26 @@ def ball_spec(kind: str, diameter: float, mass: float) -> PieceSpec:
     """A solid sphere: I = 2/5 m R^2."""
     r = diameter / 2
     return PieceSpec(kind, r, mass, 0.4 * mass * r * r, thickness=diameter)
+
+
+# The physical range of each BallPhysics field (cuesim.tables.coefficients): restitutions from
+# perfectly inelastic to perfectly elastic, impact frictions from frictionless up; the cloth's
+# decelerations must be positive, or a piece would never stop.
+BALL_PHYSICS_RANGES: dict[str, Range] = {
+    "mu_slide": Range(0.0, low_open=True, why="sliding ends after 2|u0| / (7 mu_slide g)"),
+    "mu_roll": Range(0.0, low_open=True, why="a rolling ball stops after v / (mu_roll g)"),
+    "mu_spin": Range(0.0, low_open=True,
+                     why="with none, a ball spinning on the spot never stops"),
+    "e_ball": UNIT,
+    "ball_friction_a": NON_NEGATIVE,  # mu(v) = a + b exp(-c v) >= 0 for every v
+    "ball_friction_b": NON_NEGATIVE,
+    "ball_friction_c": NON_NEGATIVE,  # s/m; 0: a constant a + b
+    "e_cushion": UNIT,
+    "mu_cushion": NON_NEGATIVE,
+    "v_stick": Range(0.0, low_open=True, why="model rule: the speed below which a contact is "
+                                             "perfectly inelastic"),
+    "g": Range(0.0, low_open=True, why="pieces are pressed onto the cloth"),
+}
 
 
 @dataclass(frozen=True)
@@ -46,14 +67,7 @@ class BallPhysics:
     g: float = GRAVITY
 
     def __post_init__(self) -> None:
-        for name in ("mu_slide", "mu_roll", "mu_spin", "v_stick", "g"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0.0):
-                raise ValueError(f"BallPhysics.{name} must be a positive number, got {value}")
-        for name in ("e_ball", "e_cushion"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise ValueError(f"BallPhysics.{name} must lie in [0, 1], got {value}")
+        check_coefficients(self, BALL_PHYSICS_RANGES)
 
     def ball_friction(self, v_rel: float) -> float:
         """mu(v) = a + b exp(-c v)."""

@@ -185,6 +185,11 @@ class CaromTable(PieceTable):
 
     __hash__ = PieceTable.__hash__
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.physics, BallPhysics):  # its fields check their own ranges
+            raise ValueError(f"CaromTable.physics must be a BallPhysics, got "
+                             f"{type(self.physics).__name__}")
+
     @property
     def surface_phrase(self) -> str:  # type: ignore[override]
         return f"inside the cushion noses of {self.name}"

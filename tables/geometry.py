@@ -33,12 +33,40 @@ class Rail:
 
 @dataclass(frozen=True)
 class Hole:
-    """A pocket or board hole: a piece is captured when its centre enters this circle."""
+    """A pocket or board hole.
+
+    Without a fall line (a novus hole, cut through the board) a piece is captured when its
+    centre enters the circle. With a fall line, the segment (x0, y0)-(x1, y1) with the playing
+    surface on its left (a pool pocket: the edge of the slate's pocket cut), a piece is
+    captured when its centre crosses that segment: past it the piece has no support under its
+    centre of mass and drops. The circle then only marks the opening (drawing, aiming); it
+    must lie wholly behind the fall line.
+    """
 
     name: str
     x: float
     y: float
     radius: float
+    fall: tuple[float, float, float, float] | None = None
+
+    def fall_normal(self) -> tuple[float, float]:
+        """The fall line's unit left normal (toward the playing surface)."""
+        if self.fall is None:
+            raise ValueError(f"hole {self.name!r} has no fall line")
+        x0, y0, x1, y1 = self.fall
+        length = math.hypot(x1 - x0, y1 - y0)
+        return -(y1 - y0) / length, (x1 - x0) / length
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether a piece centred at (x, y) is over the hole: inside the circle, or (with a
+        fall line) on or past the fall line, between its ends."""
+        if self.fall is None:
+            return math.hypot(x - self.x, y - self.y) < self.radius
+        x0, y0, x1, y1 = self.fall
+        nx, ny = self.fall_normal()
+        ex, ey = x1 - x0, y1 - y0
+        along = (x - x0) * ex + (y - y0) * ey
+        return nx * (x - x0) + ny * (y - y0) <= 0.0 and 0.0 <= along <= ex * ex + ey * ey
 
 
 @dataclass(frozen=True)
@@ -95,10 +123,16 @@ class TableGeometry:
         return out
 
     def hole_array(self) -> np.ndarray:
-        """(h, 3) float64: x, y, radius."""
-        return np.array([(h.x, h.y, h.radius) for h in self.holes], dtype=np.float64).reshape(
-            -1, 3
-        )
+        """(h, 10) float64: x, y, radius, has_fall (1.0 for a fall line, else 0.0), then the
+        fall line x0, y0, x1, y1 and its inward normal nx, ny (zeros without one)."""
+        out = np.zeros((len(self.holes), 10))
+        for k, h in enumerate(self.holes):
+            out[k, :3] = (h.x, h.y, h.radius)
+            if h.fall is not None:
+                out[k, 3] = 1.0
+                out[k, 4:8] = h.fall
+                out[k, 8:10] = h.fall_normal()
+        return out
 
     def knuckle_array(self) -> np.ndarray:
         """(k, 3) float64: x, y, radius."""

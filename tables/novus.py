@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from cuesim.tables.base import PieceTable
+from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -52,6 +53,23 @@ NOVUS_SIDES: dict[str, int] = {"south": 0, "east": 90, "north": 180, "west": 270
 OPPOSITE_SIDE = {"south": "north", "north": "south", "east": "west", "west": "east"}
 
 
+# The physical range of each NovusPhysics field (cuesim.tables.coefficients): restitutions from
+# perfectly inelastic to perfectly elastic, impact frictions from frictionless (0) up; the
+# board's sliding friction must be positive, or a disc would never stop.
+NOVUS_PHYSICS_RANGES: dict[str, Range] = {
+    "mu_puck": Range(0.0, low_open=True, why="a disc stops after v / (mu g)"),
+    "mu_striker": Range(0.0, low_open=True, why="a disc stops after v / (mu g)"),
+    "e_puck_puck": UNIT,
+    "e_striker_puck": UNIT,
+    "e_rail": UNIT,
+    "mu_impact": NON_NEGATIVE,
+    "mu_rail_impact": NON_NEGATIVE,
+    "v_stick": Range(0.0, low_open=True, why="model rule: the speed below which a contact is "
+                                             "perfectly inelastic"),
+    "g": Range(0.0, low_open=True, why="pieces are pressed onto the board"),
+}
+
+
 @dataclass(frozen=True)
 class NovusPhysics:
     """Friction and restitution of novus. No published measurements exist for boric acid on
@@ -73,14 +91,7 @@ class NovusPhysics:
     g: float = GRAVITY
 
     def __post_init__(self) -> None:
-        for name in ("mu_puck", "mu_striker", "mu_impact", "mu_rail_impact", "v_stick", "g"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and value > 0.0):
-                raise ValueError(f"NovusPhysics.{name} must be a positive number, got {value}")
-        for name in ("e_puck_puck", "e_striker_puck", "e_rail"):
-            value = getattr(self, name)
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise ValueError(f"NovusPhysics.{name} must lie in [0, 1], got {value}")
+        check_coefficients(self, NOVUS_PHYSICS_RANGES)
 
     @classmethod
     def calibrated(cls, speed: float, distance: float, **overrides: float) -> NovusPhysics:

@@ -14,12 +14,24 @@ turns by 180 deg - cut angle and runs on as the jaw (the facing), a straight seg
 WPA cut angle to the nose line, so the rubber wedge at the lip has the cut angle. The lip is
 rounded by a small knuckle circle tangent to both the nose line and the jaw, so a ball can
 rattle between the jaws. The WPA mouth is measured between the two lips (the sharp corners
-where the extended nose line meets the extended jaw line). A ball is pocketed when its centre
-enters the pocket's capture circle, which lies behind the mouth: its nearest point is the
-WPA shelf depth behind the middle of the mouth line, because the ball only drops once its
-centre has passed the slate's pocket cut (a ball whose centre has just crossed the line of the
-cushion noses in a corner pocket still rests on the slate). The jaws run back to the depth of
-the capture circle's centre, so a ball cannot slip past the circle between the jaws.
+where the extended nose line meets the extended jaw line).
+
+Fall line. A ball rests on the slate until its centre passes the edge of the slate's pocket
+cut: beyond it nothing supports its centre of mass and it drops (WPA 3.33 judges a ball in the
+jaws the same way: project it straight down; if it would fall, it is pocketed). The WPA (and
+BCA) specifications fix that edge by one number, the shelf: from the middle of the mouth line
+to the vertical cut of the slate. We model the cut as the straight fall line parallel to the
+mouth line at the shelf depth, running from jaw face to jaw face (the pocket's `Hole.fall`):
+a ball is pocketed the moment its centre crosses it (an exact quadratic root in the core), so
+no ball rests in a throat beyond it, and one whose centre stops short of it hangs on the
+shelf. The specifications give no plan shape of the cut; a straight edge needs no number they
+do not give, and a ball centre only ever meets it within +-24 mm (corner) and +-34 mm (side) of
+the axis, where any slate arc that keeps the shelf depth on the axis would differ by
+millimetres. The drop-point rounding of the slate edge (BCA: 1/8-1/4 in radius) is not
+modelled: it would move the fall line that much toward the mouth. Behind the fall line the
+pocket's circle (front point at the shelf depth on the axis, radius half the mouth) only marks
+the opening for drawing and aiming; the jaws run back to its centre, past the fall line by
+more than a ball radius, so a ball cannot slip behind a jaw before it drops.
 """
 
 from __future__ import annotations
@@ -71,12 +83,13 @@ SIDE_MOUTH = 5.0625 * INCH  # m, 128.6 mm, middle of the WPA range
 # Horizontal cut angle of the rubber and its rail liner at each side of the entrance, WPA:
 # corner 142 deg (+-1), side 104 deg (+-1). It is the angle of the rubber wedge at the lip,
 # between the cushion nose line and the jaw facing: corner jaws turn 38 deg away from the nose
-# line (they converge 7 deg toward the pocket axis), side jaws 76 deg (they open 14 deg).
+# line (they converge 7 deg toward the pocket axis), side jaws 76 deg (they converge 14 deg).
 CORNER_CUT_ANGLE = math.radians(142.0)  # WPA
 SIDE_CUT_ANGLE = math.radians(104.0)  # WPA
-# Shelf: from the middle of the mouth line to the vertical cut of the slate's pocket radius.
-# WPA: corner 1-2.25 in, side 0-0.375 in (BCA: corner 1 5/8-1 7/8 in). Middle of the WPA
-# ranges; the corner value also lies in the BCA range.
+# Shelf: from the middle of the mouth line to the vertical cut of the slate's pocket radius
+# (the fall line, see the module docstring). WPA: corner 1-2.25 in, side 0-0.375 in; BCA
+# Equipment Specifications ("Shelf Measurements"): corner 1 5/8-1 7/8 in, side 0-3/8 in.
+# Middle of the WPA ranges; the corner value also lies in the BCA range.
 CORNER_SHELF = 1.625 * INCH  # m, 41.3 mm
 SIDE_SHELF = 0.1875 * INCH  # m, 4.8 mm
 # Side pockets: WPA requires the playing surface to be symmetrical with the pocket
@@ -86,9 +99,8 @@ SIDE_SHELF = 0.1875 * INCH  # m, 4.8 mm
 # nose and its 1/16-1/4 in facing round it over a few mm. 5 mm keeps the mouth measured at the
 # lips (the tangent points are 1.7 mm (corner) and 3.9 mm (side) from the sharp lip).
 KNUCKLE_RADIUS = 0.005  # m, estimate
-# Capture circle radius: half the mouth (estimate). Its front point lies at the shelf depth on
-# the pocket axis; where the jaws let a ball centre go off the axis (<= 24 mm in a corner at
-# the shelf depth) the circle's front bends back by at most ~5 mm.
+# Opening circle radius: half the mouth (estimate; drawing and aiming only, captures happen at
+# the fall line). Its front point touches the fall line on the pocket axis.
 CAPTURE_RADIUS_FRACTION = 0.5  # of the mouth, estimate
 
 # --- Strings and spots (WPA 1.5, 3.16; Equipment Specifications) ---------------------------
@@ -103,7 +115,8 @@ CUSHION_NAMES = tuple(CUSHION_RAIL)  # head_rail, foot_rail, left_head_rail, ...
 class Pocket:
     """One pocket: its lips (where the cushion noses turn into the pocket, a on the short rail
     for a corner pocket and on the head-side cushion for a side pocket), the unit axis into
-    the pocket, the WPA numbers it was built from, and its capture circle."""
+    the pocket, the WPA numbers it was built from, and its hole (`capture`: the fall line,
+    where balls drop, and the opening circle behind it)."""
 
     name: str
     kind: str  # "corner" | "side"
@@ -120,6 +133,11 @@ class Pocket:
         mx = (self.lip_a[0] + self.lip_b[0]) / 2
         my = (self.lip_a[1] + self.lip_b[1]) / 2
         return (x - mx) * self.axis[0] + (y - my) * self.axis[1]
+
+    def beyond_fall_line(self, x: float, y: float) -> bool:
+        """Whether a ball centred at (x, y) is over this pocket: on or past its fall line,
+        between the jaws (it drops)."""
+        return self.capture.contains(x, y)
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
@@ -186,9 +204,13 @@ def pool_geometry(width: float, length: float,
         ax, ay = _unit(-(lip_out[1] - lip_in[1]), lip_out[0] - lip_in[0])  # left normal
         if ax * (w / 2 - mx) + ay * (l / 2 - my) > 0:  # make it point away from the surface
             ax, ay = -ax, -ay
+        # the fall line: where the shelf depth meets each jaw face (the surface on its left)
+        fall_in = _add(lip_in, jaw_in, shelf / (jaw_in[0] * ax + jaw_in[1] * ay))
+        fall_out = _add(lip_out, jaw_out, shelf / (jaw_out[0] * ax + jaw_out[1] * ay))
         r_cap = CAPTURE_RADIUS_FRACTION * mouth
-        capture = Hole(pname, mx + ax * (shelf + r_cap), my + ay * (shelf + r_cap), r_cap)
-        depth_end = shelf + r_cap  # the jaws run back to the capture circle's centre
+        capture = Hole(pname, mx + ax * (shelf + r_cap), my + ay * (shelf + r_cap), r_cap,
+                       fall=(*fall_in, *fall_out))
+        depth_end = shelf + r_cap  # the jaws run back to the opening circle's centre
         tangent = knuckle_radius / math.tan(cut / 2)  # lip to tangent point
         centre_off = knuckle_radius / math.sin(cut / 2)  # lip to knuckle centre
         # in-lip: the cushion arrives along u_in, the jaw leaves along jaw_in
@@ -233,6 +255,30 @@ def pool_geometry(width: float, length: float,
     return geo, tuple(pockets)
 
 
+@lru_cache(maxsize=8)
+def _outline(geo: TableGeometry) -> tuple[tuple[float, float], ...]:
+    """The cloth's outline: the rails' ends in their counter-clockwise order (cushion noses and
+    jaw faces; across each knuckle and the back of each pocket a straight chord)."""
+    return tuple(pt for rail in geo.rails for pt in ((rail.x0, rail.y0), (rail.x1, rail.y1)))
+
+
+def _inside(x: float, y: float, polygon: tuple[tuple[float, float], ...]) -> bool:
+    """Point in polygon (crossing number)."""
+    inside = False
+    for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _segment_distance(x: float, y: float, rail: Rail) -> float:
+    """Distance from (x, y) to the rail's segment."""
+    ex, ey = rail.x1 - rail.x0, rail.y1 - rail.y0
+    f = ((x - rail.x0) * ex + (y - rail.y0) * ey) / (ex * ex + ey * ey)
+    f = min(max(f, 0.0), 1.0)
+    return math.hypot(x - rail.x0 - f * ex, y - rail.y0 - f * ey)
+
+
 def rail_of_feature(feature: str) -> str:
     """The table rail ('head', 'foot', 'left', 'right') a cushion, jaw or knuckle is part of."""
     return CUSHION_RAIL[cushion_of(feature)]
@@ -255,6 +301,9 @@ class PoolTable(PieceTable):
     pockets: tuple[Pocket, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.physics, BallPhysics):
+            raise ValueError(f"PoolTable.physics must be a BallPhysics, got "
+                             f"{type(self.physics).__name__}")
         if self.size not in PLAYING_SURFACES:
             raise ValueError(f"unknown pool table size {self.size!r}; sizes are "
                              f"{list(PLAYING_SURFACES)}")
@@ -278,25 +327,19 @@ class PoolTable(PieceTable):
         return f"inside the cushion noses of {self.name}"
 
     def in_throat(self, x: float, y: float, r: float, tol: float = 1e-9) -> bool:
-        """Whether a piece of radius r centred at (x, y) rests inside a pocket's throat: behind
-        the line of its lips, clear of both jaws and knuckles (a ball can stop there without
-        falling: it is still on the table)."""
-        rails = {rail.name: rail for rail in self.geometry.rails}
-        for pocket in self.pockets:
-            mx = (pocket.lip_a[0] + pocket.lip_b[0]) / 2
-            my = (pocket.lip_a[1] + pocket.lip_b[1]) / 2
-            if (x - mx) * pocket.axis[0] + (y - my) * pocket.axis[1] < 0.0:
-                continue  # in front of the mouth: the rectangle check applies
-            clear = True
-            for side in ("a", "b"):
-                jaw = rails[f"{pocket.name}_jaw_{side}"]
-                nx, ny = jaw.normal()
-                if nx * (x - jaw.x0) + ny * (y - jaw.y0) < r - tol:
-                    clear = False
-            if clear and all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol
-                             for k in self.geometry.knuckles):
-                return True
-        return False
+        """Whether a piece of radius r centred at (x, y) rests in a pocket's mouth or throat,
+        reaching past the line of the cushion noses (where the playing-surface rectangle does
+        not hold): its centre on the cloth (inside the outline of cushion noses and jaw faces)
+        and short of every fall line (on the shelf), the piece clear of every cushion, jaw and
+        knuckle. A ball can stop there without falling: it is still on the table."""
+        geo = self.geometry
+        if any(p.beyond_fall_line(x, y) for p in self.pockets):
+            return False  # over the pocket: it drops
+        if not _inside(x, y, _outline(geo)):
+            return False
+        if any(_segment_distance(x, y, rail) < r - tol for rail in geo.rails):
+            return False
+        return all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol for k in geo.knuckles)
 
     # -- dimensions and marks ---------------------------------------------------------------
     @property

@@ -10,6 +10,7 @@ from typing import Any
 import pygame
 
 from cuesim.tables.carom import PIN_HEIGHT, PIN_WIDEST_DIAMETER, CaromTable
+from cuesim.tables.geometry import Hole, TableGeometry
 from cuesim.tables.layout import Piece
 from cuesim.tables.novus import LINE_WIDTH, NovusTable
 from cuesim.tables.pool import PoolTable
@@ -102,6 +103,20 @@ def _diamonds(surface: pygame.Surface, view: Viewport, width: float, length: flo
             _circle(surface, V.MARK, view.to_screen(x, y), r)
 
 
+def _past_fall_line(geo: TableGeometry, hole: Hole) -> list[tuple[float, float]]:
+    """The throat behind a pocket's fall line, as a polygon: the fall line's ends, then the
+    deep ends of the two jaws (the one nearer each end), so the cloth stops at the fall line."""
+    x0, y0, x1, y1 = hole.fall
+    nx, ny = hole.fall_normal()
+    deep = []
+    for rail in geo.rails:
+        if rail.name.startswith(f"{hole.name}_jaw_"):
+            ends = ((rail.x0, rail.y0), (rail.x1, rail.y1))
+            deep.append(min(ends, key=lambda q: nx * (q[0] - x0) + ny * (q[1] - y0)))
+    deep.sort(key=lambda q: math.dist(q, (x1, y1)))
+    return [(x0, y0), (x1, y1), *deep]
+
+
 def _draw_pool(surface: pygame.Surface, view: Viewport, table: PoolTable) -> None:
     geo = table.geometry
     _wood_and_cushion(surface, view, V.CUSHION, V.CLOTH_POOL)
@@ -111,6 +126,9 @@ def _draw_pool(surface: pygame.Surface, view: Viewport, table: PoolTable) -> Non
     for rail in geo.rails:  # counter-clockwise: cushions and jaws make the cloth's outline
         outline += [(rail.x0, rail.y0), (rail.x1, rail.y1)]
     pygame.draw.polygon(surface, V.CLOTH_POOL, _poly(view, outline))
+    for h in geo.holes:  # past the fall line (the slate's edge) the pocket opens
+        if h.fall is not None:
+            pygame.draw.polygon(surface, V.POCKET, _poly(view, _past_fall_line(geo, h)))
     for rail in geo.rails:
         if "jaw" in rail.name:
             pygame.draw.line(surface, V.CUSHION, view.to_screen(rail.x0, rail.y0),

@@ -1,5 +1,5 @@
-"""Fixed circles: capture when the centre enters a hole (pocket) circle, and contact with a
-pocket jaw's rounded knuckle."""
+"""Fixed circles: capture when the centre enters a hole circle or crosses a pocket's fall
+line, and contact with a pocket jaw's rounded knuckle."""
 
 from __future__ import annotations
 
@@ -10,19 +10,52 @@ from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
-from cuesim.sim.roots import INF
+from cuesim.sim.roots import INF, first_descent
+
+
+@njit(cache=True)
+def fall_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, reach: float,
+              h: float, x0: float, y0: float, x1: float, y1: float, nx: float, ny: float
+              ) -> float:
+    """First tau in [0, h] at which the centre is on or past the fall line (x0, y0)-(x1, y1)
+    whose inward normal is n: g(tau) = n . (p(tau) - q0) = g0 + (n . v) tau + (n . a) tau^2 / 2
+    falls from > 0 to <= 0 (a quadratic: exact), at a point between the segment's ends; 0 when
+    the centre already is on or past it; inf if none. The ends lie on the jaw faces, which a
+    centre never comes nearer than a ball radius, so the end check never decides a capture."""
+    g0 = nx * (px - x0) + ny * (py - y0)
+    if g0 > reach:
+        return INF
+    ex, ey = x1 - x0, y1 - y0
+    if g0 <= 0.0:
+        tau = 0.0
+    else:
+        _, tau = first_descent(g0, nx * vx + ny * vy, 0.5 * (nx * ax + ny * ay), 0.0, 0.0, h)
+        if tau == INF:
+            return INF
+    cx = px + tau * (vx + 0.5 * tau * ax)
+    cy = py + tau * (vy + 0.5 * tau * ay)
+    along = (cx - x0) * ex + (cy - y0) * ey
+    if 0.0 <= along <= ex * ex + ey * ey:
+        return tau
+    return INF
 
 
 @njit(cache=True)
 def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
               reach: float, h: float, holes: np.ndarray) -> tuple[float, int]:
-    """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none."""
+    """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none. A hole row
+    (`TableGeometry.hole_array`) with a fall line captures when the centre crosses it
+    (`fall_time`), one without when the centre enters its circle."""
     best, kb = INF, -1
     for k in range(holes.shape[0]):
-        cx, cy, rad = holes[k, 0], holes[k, 1], holes[k, 2]
-        if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
-            continue
-        _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
+        if holes[k, 3] != 0.0:
+            tau = fall_time(px, py, vx, vy, ax, ay, reach, h, holes[k, 4], holes[k, 5],
+                            holes[k, 6], holes[k, 7], holes[k, 8], holes[k, 9])
+        else:
+            cx, cy, rad = holes[k, 0], holes[k, 1], holes[k, 2]
+            if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
+                continue
+            _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
         if tau < best:
             best, kb = tau, k
     return best, kb

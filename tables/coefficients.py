@@ -1,0 +1,55 @@
+"""Validation of physics coefficients: every field a finite real number in its physical range.
+
+Ranges are written as intervals; each physics class lists its fields with the interval and,
+where a bound is open, why (e.g. a sliding friction of zero would let a piece slide forever).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Real
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class Range:
+    """The interval from low to high: high included (unless infinite), low excluded when
+    `low_open`; `why` says why an open bound is open."""
+
+    low: float
+    high: float = INF
+    low_open: bool = False
+    why: str = ""
+
+    def text(self) -> str:
+        left = "(" if self.low_open else "["
+        right = ")" if self.high == INF else "]"
+        high = "inf" if self.high == INF else f"{self.high:g}"
+        return f"{left}{self.low:g}, {high}{right}"
+
+    def holds(self, value: float) -> bool:
+        if not math.isfinite(value):
+            return False
+        above = value > self.low if self.low_open else value >= self.low
+        return above and value <= self.high
+
+
+UNIT = Range(0.0, 1.0)  # restitution: 0 perfectly inelastic ... 1 perfectly elastic
+NON_NEGATIVE = Range(0.0)  # friction of an impact: 0 frictionless
+POSITIVE = Range(0.0, low_open=True)
+
+
+def check_coefficients(obj: object, ranges: dict[str, Range]) -> None:
+    """Raise ValueError naming the first field of `obj` that is not a real number (bool
+    excluded) or lies outside its range."""
+    owner = type(obj).__name__
+    for name, rng in ranges.items():
+        value = getattr(obj, name)
+        expected = f"a real number in {rng.text()}" + (f" ({rng.why})" if rng.why else "")
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise ValueError(f"{owner}.{name} must be {expected}, got {value!r} "
+                             f"({type(value).__name__})")
+        if not rng.holds(float(value)):
+            raise ValueError(f"{owner}.{name} must be {expected}, got {value!r}")
