@@ -16,7 +16,7 @@ from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.motion.dispatch import contact_radius, interacts
 from cuesim.sim.motion.segment import position, reach, velocity
-from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
+from cuesim.sim.roots import INF, descent, first_piece_end, poly
 from cuesim.sim.state import AX, AY, LIN, ON, TEND
 
 
@@ -42,19 +42,22 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     dvx, dvy = vjx - vix, vjy - viy
     dax, day = S[j, AX] - S[i, AX], S[j, AY] - S[i, AY]
     c0 = gap * (dist + rs)
+    skip = 0
     if gap <= TOUCH:
         vn = -(dx * dvx + dy * dvy) / dist  # approach speed
         if vn > V_TOUCH:
             return t
-        c0 = 0.0  # resting or separating contact: only a later approach counts
-        if vn >= -V_TOUCH and _pressing(dx, dy, dvx, dvy, dax, day, rs, h):
+        if vn >= -V_TOUCH and _pressing(c0, dx, dy, dvx, dvy, dax, day, rs, h):
             return t
-    if c0 > 0.0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
+        # resting or separating contact: the next approach, after the first monotone piece
+        # (the paths may curve back within the segment), from the true gap
+        skip = 1
+    if skip == 0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
         a, _ = circle_crossing(pjx, pjy, vjx, vjy, S[j, AX], S[j, AY], True, pix, piy, rs, 1.0, h)
-    elif c0 > 0.0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
+    elif skip == 0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
         a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
     else:
-        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h)
+        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h, skip)
     if a == INF:
         return INF
     return t + a
@@ -62,18 +65,19 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
 
 @njit(cache=True)
 def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
-              h: float) -> tuple[float, float]:
-    """First descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0."""
+             h: float, skip: int) -> tuple[float, float]:
+    """Descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0: the first
+    (skip = 0) or the first after its first monotone piece (skip = 1, roots.descent)."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
     c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
-    return first_descent(c0, c1, c2, c3, c4, h)
+    return descent(c0, c1, c2, c3, c4, h, skip)
 
 
 @njit(cache=True)
-def _pressing(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float, rs: float,
-              h: float) -> bool:
+def _pressing(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
+              rs: float, h: float) -> bool:
     """A resting contact is pressed when, left alone, the pieces would overlap by more than
     TOUCH before their relative motion turns (the end of the first monotone piece of f)."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
@@ -81,4 +85,4 @@ def _pressing(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: flo
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
     q = first_piece_end(c1, c2, c3, c4, h)
-    return poly(0.0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH
+    return poly(c0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH
