@@ -3,6 +3,12 @@
 Both moving: quartic |d0 + dv tau + da tau^2/2|^2 - R^2 = 0. One at rest and the other on a
 straight path: quadratic in the mover's arc length. Cheap culling first: no contact is
 possible when the gap exceeds the distance both can still travel.
+
+Touching pairs (gap <= TOUCH): an approach faster than V_TOUCH is a contact now, so is a
+pressed resting contact; a separating or resting one keeps its next approach in view (paths
+that curve back within the segment): the first descent after the first monotone piece of f,
+from the true gap (never from zero), or the moment the pair would overlap deeper than TOUCH,
+whichever comes first.
 """
 
 from __future__ import annotations
@@ -58,6 +64,10 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
         a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
     else:
         a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h, skip)
+        if skip:  # a contact that barely opens (or not at all) and then sinks: TOUCH deep
+            deep, _ = _quartic((dist - rs + TOUCH) * (dist + rs - TOUCH), dx, dy, dvx, dvy,
+                               dax, day, h, 0)
+            a = min(a, deep)
     if a == INF:
         return INF
     return t + a

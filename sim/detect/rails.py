@@ -2,10 +2,13 @@
 g(tau) = n . (p(tau) - q0) - R = 0, a quadratic in time, at a point within the segment.
 
 Every root is found in time order whatever the starting state:
-- a centre within the rail's extent and at most TOUCH in front of its face (or behind it) is
+- a centre within the rail's extent and at most TOUCH in front of its face or behind it is
   touching: an approach faster than V_TOUCH is a contact now, so is a resting contact that is
   pressed (left alone it would sink deeper than TOUCH before its motion turns); otherwise
-  the next approach after the first monotone piece of g, with g's true value;
+  the next approach after the first monotone piece of g, with g's true value, or the moment
+  it would sink deeper than TOUCH (a contact that opens by less than the tolerance and
+  closes again), whichever comes first; a centre deeper behind the face (a state no shot
+  reaches) keeps its true gap too;
 - a centre outside the extent keeps its true gap: one beyond the face's infinite line (in a
   pocket mouth, past the cushion's end) reaches the face only after it has come back in
   front of it (first_descent skips a piece that starts at or below zero), never "from zero".
@@ -31,7 +34,7 @@ EXTENT_TOL = 1e-9  # m: a contact point this far past a segment's end still lies
 def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float:
     """Time in [0, h] of the next contact of g(tau) = g0 + g1 tau + g2 tau^2 with zero from
     the front (see the module docstring); on_face: the centre lies within the extent now."""
-    if on_face and g0 <= TOUCH:
+    if on_face and -TOUCH <= g0 <= TOUCH:
         if -g1 > V_TOUCH:
             return 0.0
         if g1 <= V_TOUCH:  # resting: pressed?
@@ -39,7 +42,9 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
             if g0 + q * (g1 + q * g2) < -TOUCH:
                 return 0.0
         tau, _ = next_descent(g0, g1, g2, 0.0, 0.0, h)
-        return tau
+        # a contact that barely opens (or not at all) and then sinks: caught TOUCH deep
+        deep, _ = first_descent(g0 + TOUCH, g1, g2, 0.0, 0.0, h)
+        return min(tau, deep)
     tau, _ = first_descent(g0, g1, g2, 0.0, 0.0, h)
     return tau
 
