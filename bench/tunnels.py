@@ -1,6 +1,7 @@
 """Tunnel and runaway hunter: random shots per game, every trajectory checked for penetration.
 
-    python bench/tunnels.py [--shots N] [--games novus,9-ball,...] [--seed S] [--json FILE]
+    python bench/tunnels.py [--shots N] [--games novus,9-ball,...] [--seed S] [--workers W]
+                            [--json FILE]
 
 For each game (novus, 9-ball, 8-ball, 14.1, 5-pins) N shots, each from its own seed: half from
 the game's opening layout (the cue ball anywhere in the kitchen, the striker anywhere in its
@@ -367,14 +368,25 @@ def run_case(case: Case) -> dict[str, Any]:
     return out
 
 
-def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True
-         ) -> dict[str, dict[str, Any]]:
+def _run_seed(job: tuple[str, int]) -> dict[str, Any]:
+    return run_case(shot_for(*job))
+
+
+def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
+         workers: int = 1) -> dict[str, dict[str, Any]]:
     summary: dict[str, dict[str, Any]] = {}
+    pool = None
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(workers)
     for game in games:
         t0 = time.perf_counter()
         tunnels, runaways, errors, skipped, max_ev = [], [], [], 0, 0
-        for s in range(seed0, seed0 + shots):
-            r = run_case(shot_for(game, s))
+        jobs = [(game, s) for s in range(seed0, seed0 + shots)]
+        results = (pool.map(_run_seed, jobs, chunksize=8) if pool is not None
+                   else map(_run_seed, jobs))
+        for (_, s), r in zip(jobs, results, strict=True):
             if "skipped" in r:
                 skipped += 1
                 continue
@@ -405,6 +417,12 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True
             print(f"{game}: {shots} shots ({skipped} refused by the front door), "
                   f"{len(tunnels)} tunnels, {len(runaways)} runaways, {len(errors)} errors, "
                   f"max {max_ev} events, {dt:.0f} s", flush=True)
+            for label in ("tunnel", "runaway", "error"):
+                seeds = summary[game][f"{label}_seeds"]
+                if seeds:
+                    print(f"  {label} seeds: {' '.join(map(str, seeds))}", flush=True)
+    if pool is not None:
+        pool.shutdown()
     return summary
 
 
@@ -414,12 +432,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--json", help="write the summary here")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     a = ap.parse_args(argv)
     games = tuple(g.strip() for g in a.games.split(",") if g.strip())
     for g in games:
         if g not in GAMES:
             ap.error(f"unknown game {g!r}; games are {', '.join(GAMES)}")
-    summary = hunt(games, a.shots, a.seed)
+    summary = hunt(games, a.shots, a.seed, workers=a.workers)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 import pytest
@@ -71,9 +71,14 @@ def test_rail_touching_and_leaving_keeps_its_next_approach():
     assert _rail(0.5, RB, 0.5, 0.2, 0.0, -2.0) == pytest.approx(0.2, abs=1e-12)
 
 
+def _signed(hi: float) -> st.SearchStrategy[float]:
+    """0, or a magnitude in [1e-6, hi] of either sign (no denormal coefficients)."""
+    return st.one_of(st.just(0.0), st.floats(1e-6, hi), st.floats(-hi, -1e-6))
+
+
 @settings(max_examples=200, deadline=None)
-@given(g0=st.floats(-0.02, 0.02), along=st.floats(-0.2, 1.2), vx=st.floats(-3, 3),
-       vy=st.floats(-3, 3), ax=st.floats(-5, 5), ay=st.floats(-5, 5), h=st.floats(0.01, 2.0))
+@given(g0=_signed(0.02), along=st.floats(-0.2, 1.2), vx=_signed(3.0), vy=_signed(3.0),
+       ax=_signed(5.0), ay=_signed(5.0), h=st.floats(0.01, 2.0))
 def test_rail_time_is_the_first_descent_on_the_segment(g0, along, vx, vy, ax, ay, h):
     """From any state that is not touching (|g0| > TOUCH), rail_time is the first time g falls
     through zero from above at a point within the segment (brute force on the quadratic)."""
@@ -178,26 +183,35 @@ def test_nine_ball_rack_runaway_of_the_issue():
     assert penetration(POOL, res)[0] <= DEPTH
 
 
-# bench/tunnels.py seeds (game, seed) that tunnelled before this change
-TUNNEL_SEEDS: list[tuple[str, int]] = []
-# seeds that still run away: a ball pressed into a cushion by its own spin or wedged between a
-# cushion, a jaw and a ball settles through an endless series of ever slower impacts
+# bench/tunnels.py seeds (game, seed) that tunnelled before this change (0.6 to 78 mm inside a
+# cushion or jaw); each is now caught at its contact, and each then runs away (below)
+TUNNEL_SEEDS = [("9-ball", 84), ("9-ball", 172), ("8-ball", 71), ("14.1", 24), ("14.1", 86),
+                ("5-pins", 60)]
+# seeds that run away: a ball pressed into a cushion by its own cloth friction (spin) bounces
+# ever more slowly at one place (a Zeno series of impacts: no sustained ball-cushion contact
+# yet), or a ball wedged between a cushion, a jaw and another ball does the same
 RUNAWAY_SEEDS = [("9-ball", 59), ("9-ball", 84), ("9-ball", 86), ("9-ball", 172),
                  ("8-ball", 71), ("14.1", 24), ("14.1", 32), ("14.1", 86), ("5-pins", 60)]
 
 
-@pytest.mark.parametrize(("game", "seed"), TUNNEL_SEEDS)
-def test_hunter_tunnel_seeds_stay_closed(game, seed):
+@cache
+def _hunted(game: str, seed: int) -> dict:
     r = run_case(shot_for(game, seed))
     assert "error" not in r and "skipped" not in r
+    return r
+
+
+@pytest.mark.parametrize(("game", "seed"), TUNNEL_SEEDS)
+def test_hunter_tunnel_seeds_stay_closed(game, seed):
+    """No tunnel, even in a shot that then runs away."""
+    r = _hunted(game, seed)
     assert r["depth"] <= DEPTH, r["where"]
 
 
 @CLUSTER
 @pytest.mark.parametrize(("game", "seed"), RUNAWAY_SEEDS)
 def test_hunter_runaway_seeds(game, seed):
-    r = run_case(shot_for(game, seed))
-    assert "error" not in r and "skipped" not in r
+    r = _hunted(game, seed)
     assert r["depth"] <= DEPTH, r["where"]
     assert not r["truncated"], r.get("last_event")
 
