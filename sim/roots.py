@@ -139,9 +139,14 @@ def next_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float
 
 
 @njit(cache=True)
-def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, skip: int
-             ) -> tuple[float, float]:
-    """First descent on the monotone pieces of f in [0, h], from piece number `skip` on."""
+def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, skip: int,
+            band: float = 0.0) -> tuple[float, float]:
+    """First descent on the monotone pieces of f in [0, h]: through zero on the pieces from
+    number `skip` on, or (band > 0) through -band on any piece, whichever comes first; the
+    bracket is of f, or of f + band for a crossing of -band. With skip = 1 and band the
+    contact's tolerance (in f's units) this is the next approach of a touching contact or the
+    moment it sinks deeper than the tolerance (a contact that barely opens, or not at all,
+    and closes again), in one pass over the pieces."""
     if not (h > 0.0):
         return INF, INF
     # Cut points: roots of f' (a cubic) inside (0, h).
@@ -168,6 +173,8 @@ def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, ski
         fq = poly(c0, c1, c2, c3, c4, q)
         if s >= skip and fp > 0.0 and fq <= 0.0:
             return bracket_root(c0, c1, c2, c3, c4, p, q)
+        if band > 0.0 and fp > -band and fq <= -band:
+            return bracket_root(c0 + band, c1, c2, c3, c4, p, q)
         p, fp = q, fq
     return INF, INF
 

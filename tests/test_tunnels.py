@@ -101,6 +101,21 @@ def test_rail_time_is_the_first_descent_on_the_segment(g0, along, vx, vy, ax, ay
         assert tau == pytest.approx(want, abs=1e-9)
 
 
+def test_descent_band_catches_a_contact_that_never_opens():
+    """roots.descent with skip = 1 and a band: f = -1e-13 + 1e-12 t - t^2/2 rises by less
+    than it starts below zero, then sinks; the band crossing (f = -TOUCH) is the answer, and a
+    contact that opens and closes again is found where f falls through zero."""
+    from cuesim.sim.roots import descent, next_descent
+
+    c = (-1e-13, 1e-12, -0.5, 0.0, 0.0)
+    assert next_descent(*c, 1.0)[0] == INF
+    a, b = descent(*c, 1.0, 1, TOUCH)
+    assert a == pytest.approx(math.sqrt(2 * (TOUCH - 1e-13)), rel=1e-6)
+    c = (0.0, 0.2, -1.0, 0.0, 0.0)  # opens, closes at 0.2
+    assert descent(*c, 1.0, 1, TOUCH)[0] == pytest.approx(0.2, abs=1e-12)
+    assert descent(*c, 1.0, 1, TOUCH) == next_descent(*c, 1.0)
+
+
 # --- knuckles and pairs --------------------------------------------------------------------------
 def _quartic_root(c0: float, d: tuple[float, float], v: tuple[float, float],
                   a: tuple[float, float]) -> float:

@@ -63,11 +63,10 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     elif skip == 0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
         a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
     else:
-        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h, skip)
-        if skip:  # a contact that barely opens (or not at all) and then sinks: TOUCH deep
-            deep, _ = _quartic((dist - rs + TOUCH) * (dist + rs - TOUCH), dx, dy, dvx, dvy,
-                               dax, day, h, 0)
-            a = min(a, deep)
+        # touching: the next approach, or a contact that barely opens (or not at all) and
+        # then sinks, caught TOUCH deep: f = (rs - TOUCH)^2 - rs^2
+        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h, skip,
+                        skip * TOUCH * (2.0 * rs - TOUCH))
     if a == INF:
         return INF
     return t + a
@@ -75,14 +74,15 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
 
 @njit(cache=True)
 def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
-             h: float, skip: int) -> tuple[float, float]:
+             h: float, skip: int, band: float) -> tuple[float, float]:
     """Descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0: the first
-    (skip = 0) or the first after its first monotone piece (skip = 1, roots.descent)."""
+    (skip = 0), or for a touching pair (skip = 1) the first after its first monotone piece
+    or through -band, whichever comes first (roots.descent)."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
     c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
-    return descent(c0, c1, c2, c3, c4, h, skip)
+    return descent(c0, c1, c2, c3, c4, h, skip, band)
 
 
 @njit(cache=True)

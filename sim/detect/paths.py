@@ -22,11 +22,12 @@ def tau_of_s(s: float, speed: float, k: float) -> float:
 @njit(cache=True)
 def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: float,
                     lin: bool, cx: float, cy: float, rad: float, sign: float, h: float,
-                    skip: int = 0) -> tuple[float, float]:
+                    skip: int = 0, band: float = 0.0) -> tuple[float, float]:
     """First crossing in [0, h] of the point p + v tau + a tau^2/2 with the circle (c, rad):
     sign = +1 finds the entry (|p-c|^2 - rad^2 falling through 0), -1 the exit; skip = 1
-    passes over the first monotone piece (the next approach of a touching contact, see
-    roots.next_descent). Returns the bracket (tau_a, tau_b) around the crossing, or (inf, inf)."""
+    passes over the first monotone piece and band > 0 also stops where f falls through -band
+    (a touching contact's next approach or its sinking, see roots.descent). Returns the
+    bracket (tau_a, tau_b) around the crossing, or (inf, inf)."""
     dx, dy = px - cx, py - cy
     f0 = sign * ((math.sqrt(dx * dx + dy * dy) - rad) * (math.sqrt(dx * dx + dy * dy) + rad))
     speed = math.sqrt(vx * vx + vy * vy)
@@ -38,7 +39,8 @@ def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: f
         s_max = speed * h - 0.5 * k * h * h
         if k > 0.0:
             s_max = min(s_max, speed * speed / (2.0 * k))
-        a, b = descent(f0, sign * 2.0 * (dx * ux + dy * uy), sign, 0.0, 0.0, s_max, skip)
+        a, b = descent(f0, sign * 2.0 * (dx * ux + dy * uy), sign, 0.0, 0.0, s_max, skip,
+                       band)
         if a == INF:
             return INF, INF
         return tau_of_s(a, speed, k), min(tau_of_s(b, speed, k), h)
@@ -46,7 +48,7 @@ def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: f
     c2 = vx * vx + vy * vy + dx * ax + dy * ay
     c3 = vx * ax + vy * ay
     c4 = 0.25 * (ax * ax + ay * ay)
-    return descent(f0, sign * c1, sign * c2, sign * c3, sign * c4, h, skip)
+    return descent(f0, sign * c1, sign * c2, sign * c3, sign * c4, h, skip, band)
 
 
 @njit(cache=True)
@@ -77,7 +79,8 @@ def circle_contact(px: float, py: float, vx: float, vy: float, ax: float, ay: fl
         q = first_piece_end(c1, c2, c3, c4, h)
         if poly(f0, c1, c2, c3, c4, q) < -2.0 * rad * touch:
             return 0.0
-    tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 1)
-    # a contact that barely opens (or not at all) and then sinks: caught `touch` deep
-    deep, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad - touch, 1.0, h)
-    return min(tau, deep)
+    # the next approach, or a contact that barely opens (or not at all) and then sinks,
+    # caught `touch` deep: f = (rad - touch)^2 - rad^2
+    tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 1,
+                             touch * (2.0 * rad - touch))
+    return tau

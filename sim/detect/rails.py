@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
-from cuesim.sim.roots import INF, first_descent, first_piece_end, next_descent
+from cuesim.sim.roots import INF, descent, first_descent, first_piece_end
 
 EXTENT_TOL = 1e-9  # m: a contact point this far past a segment's end still lies on it
 
@@ -41,10 +41,10 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
             q = first_piece_end(g1, g2, 0.0, 0.0, h)
             if g0 + q * (g1 + q * g2) < -TOUCH:
                 return 0.0
-        tau, _ = next_descent(g0, g1, g2, 0.0, 0.0, h)
-        # a contact that barely opens (or not at all) and then sinks: caught TOUCH deep
-        deep, _ = first_descent(g0 + TOUCH, g1, g2, 0.0, 0.0, h)
-        return min(tau, deep)
+        # the next approach, or a contact that barely opens (or not at all) and then sinks,
+        # caught TOUCH deep
+        tau, _ = descent(g0, g1, g2, 0.0, 0.0, h, 1, TOUCH)
+        return tau
     tau, _ = first_descent(g0, g1, g2, 0.0, 0.0, h)
     return tau
 
