@@ -199,14 +199,19 @@ def test_nine_ball_rack_runaway_of_the_issue():
 
 
 # bench/tunnels.py seeds (game, seed) that tunnelled before this change (0.6 to 78 mm inside a
-# cushion or jaw); each is now caught at its contact, and each then runs away (below)
-TUNNEL_SEEDS = [("9-ball", 84), ("9-ball", 172), ("8-ball", 71), ("14.1", 24), ("14.1", 86),
+# cushion or jaw). 9-ball 1006 (a break, 17.8 mm through head_left_jaw_b: the segment began
+# beyond the jaw's infinite line) and 8-ball 1524 now play out cleanly; the others are caught
+# at their contact and then run away (below)
+TUNNEL_SEEDS = [("9-ball", 1006), ("8-ball", 1524), ("9-ball", 84), ("9-ball", 172),
+                ("9-ball", 1264), ("8-ball", 71), ("14.1", 24), ("14.1", 86), ("14.1", 1024),
                 ("5-pins", 60)]
+CLEAN_SEEDS = [("9-ball", 1006), ("8-ball", 1524)]
 # seeds that run away: a ball pressed into a cushion by its own cloth friction (spin) bounces
 # ever more slowly at one place (a Zeno series of impacts: no sustained ball-cushion contact
 # yet), or a ball wedged between a cushion, a jaw and another ball does the same
 RUNAWAY_SEEDS = [("9-ball", 59), ("9-ball", 84), ("9-ball", 86), ("9-ball", 172),
-                 ("8-ball", 71), ("14.1", 24), ("14.1", 32), ("14.1", 86), ("5-pins", 60)]
+                 ("9-ball", 1264), ("8-ball", 71), ("14.1", 24), ("14.1", 32), ("14.1", 86),
+                 ("14.1", 1024), ("5-pins", 60)]
 
 
 @cache
@@ -221,6 +226,12 @@ def test_hunter_tunnel_seeds_stay_closed(game, seed):
     """No tunnel, even in a shot that then runs away."""
     r = _hunted(game, seed)
     assert r["depth"] <= DEPTH, r["where"]
+
+
+@pytest.mark.parametrize(("game", "seed"), CLEAN_SEEDS)
+def test_hunter_tunnel_seeds_that_now_play_out(game, seed):
+    r = _hunted(game, seed)
+    assert not r["truncated"] and r["depth"] <= DEPTH
 
 
 @CLUSTER
