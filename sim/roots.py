@@ -146,7 +146,9 @@ def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, ski
     bracket is of f, or of f + band for a crossing of -band. With skip = 1 and band the
     contact's tolerance (in f's units) this is the next approach of a touching contact or the
     moment it sinks deeper than the tolerance (a contact that barely opens, or not at all,
-    and closes again), in one pass over the pieces."""
+    and closes again), in one pass over the pieces; a contact already below -band (rounding
+    puts a caught contact a hair past its catch level) that turns down again is due at the
+    turn, (p, p), so it can never sink unseen."""
     if not (h > 0.0):
         return INF, INF
     # Cut points: roots of f' (a cubic) inside (0, h).
@@ -175,6 +177,8 @@ def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, ski
             return bracket_root(c0, c1, c2, c3, c4, p, q)
         if band > 0.0 and fp > -band and fq <= -band:
             return bracket_root(c0 + band, c1, c2, c3, c4, p, q)
+        if band > 0.0 and s >= skip and fp <= -band and fq < fp:
+            return p, p  # already below -band, it turns down again: due where it turns
         p, fp = q, fq
     return INF, INF
 

@@ -58,12 +58,27 @@ def test_rail_found_from_the_true_gap_when_the_segment_starts_beyond_the_line():
     assert tau < late - 0.02
 
 
-def test_rail_touching_contact_that_sinks_is_never_missed():
-    """Touching (0.1 pm inside), drifting out at 1e-12 m/s, accelerated into the cushion: not
-    pressed within its first monotone piece, but it must be caught before it sinks past TOUCH."""
-    tau = _rail(0.5, RB - 1e-13, 0.5, 1e-12, 0.0, -1.0)
+@pytest.mark.parametrize("g0", [1e-13, -1e-13, -0.5 * TOUCH * (1 + 1e-7)])
+def test_rail_touching_contact_that_sinks_is_never_missed(g0):
+    """Touching (up to just past the half-touch depth where a sinking contact is caught),
+    drifting out at 1e-12 m/s, accelerated into the cushion: not pressed within its first
+    monotone piece, but caught before it sinks past TOUCH."""
+    tau = _rail(0.5, RB + g0, 0.5, 1e-12, 0.0, -1.0)
     assert tau < INF
-    assert -1e-13 + 1e-12 * tau - 0.5 * tau * tau >= -TOUCH * (1 + 1e-6)
+    assert g0 + 1e-12 * tau - 0.5 * tau * tau >= -TOUCH
+
+
+@pytest.mark.parametrize("gap", [1e-13, -1e-13, -0.5 * TOUCH * (1 + 1e-7)])
+def test_knuckle_touching_contact_that_sinks_is_never_missed(gap):
+    """9-ball hunter seed 2380: a ball pressed into a knuckle, caught exactly TOUCH deep, was
+    then 'deeper than touching' by 2e-16 m and sank 5.7 mm into the knuckle unseen."""
+    rk = 0.005
+    rad = RB + rk
+    kn = np.array([[0.0, 0.0, rk]])
+    tau, k = knuckle_time(rad + gap, 0.0, 1e-12, 0.0, -1.0, 0.2, False, RB, 10.0, 1.0, kn)
+    assert k == 0 and tau < INF
+    x, y = rad + gap + 1e-12 * tau - 0.5 * tau * tau, 0.1 * tau * tau
+    assert math.hypot(x, y) - rad >= -TOUCH
 
 
 def test_rail_touching_and_leaving_keeps_its_next_approach():

@@ -60,8 +60,9 @@ def circle_contact(px: float, py: float, vx: float, vy: float, ax: float, ay: fl
     (|gap| <= touch) and approaches faster than v_touch, or rests but is pressed (left alone,
     it would sink deeper than `touch` before its motion turns); otherwise, for a touching
     point, the next approach after the first monotone piece of f = |p - c|^2 - rad^2 (never
-    predicted from zero: f keeps its true value) or the moment it would sink deeper than
-    `touch`, whichever comes first; for a free point the first entry. inf: none."""
+    predicted from zero: f keeps its true value) or the moment it would sink half a touch
+    deep (so it still touches once caught), whichever comes first; for a free point the
+    first entry. inf: none."""
     dx, dy = px - cx, py - cy
     d = math.sqrt(dx * dx + dy * dy)
     if abs(d - rad) > touch:  # free (or deeper inside than a touch: its true gap)
@@ -80,7 +81,7 @@ def circle_contact(px: float, py: float, vx: float, vy: float, ax: float, ay: fl
         if poly(f0, c1, c2, c3, c4, q) < -2.0 * rad * touch:
             return 0.0
     # the next approach, or a contact that barely opens (or not at all) and then sinks,
-    # caught `touch` deep: f = (rad - touch)^2 - rad^2
+    # caught half a touch deep (still touching once caught): f = (rad - touch/2)^2 - rad^2
     tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 1,
-                             touch * (2.0 * rad - touch))
+                             0.5 * touch * (2.0 * rad - 0.5 * touch))
     return tau

@@ -6,9 +6,9 @@ Every root is found in time order whatever the starting state:
   touching: an approach faster than V_TOUCH is a contact now, so is a resting contact that is
   pressed (left alone it would sink deeper than TOUCH before its motion turns); otherwise
   the next approach after the first monotone piece of g, with g's true value, or the moment
-  it would sink deeper than TOUCH (a contact that opens by less than the tolerance and
-  closes again), whichever comes first; a centre deeper behind the face (a state no shot
-  reaches) keeps its true gap too;
+  it would sink half a touch deep (a contact that opens by less than the tolerance and
+  closes again; caught there, it is still touching after the catch), whichever comes
+  first; a centre deeper behind the face (a state no shot reaches) keeps its true gap too;
 - a centre outside the extent keeps its true gap: one beyond the face's infinite line (in a
   pocket mouth, past the cushion's end) reaches the face only after it has come back in
   front of it (first_descent skips a piece that starts at or below zero), never "from zero".
@@ -42,8 +42,8 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
             if g0 + q * (g1 + q * g2) < -TOUCH:
                 return 0.0
         # the next approach, or a contact that barely opens (or not at all) and then sinks,
-        # caught TOUCH deep
-        tau, _ = descent(g0, g1, g2, 0.0, 0.0, h, 1, TOUCH)
+        # caught half a touch deep (so that it is still touching once caught)
+        tau, _ = descent(g0, g1, g2, 0.0, 0.0, h, 1, 0.5 * TOUCH)
         return tau
     tau, _ = first_descent(g0, g1, g2, 0.0, 0.0, h)
     return tau
