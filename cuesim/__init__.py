@@ -2,7 +2,7 @@
 
 from cuesim.api import simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim import Event, EventKind, ShotResult, SimulationError
+from cuesim.sim import Event, EventKind, ShotResult, SimulationError, TruncatedShotError
 from cuesim.tables import (
     Layout,
     LayoutError,
@@ -29,6 +29,7 @@ __all__ = [
     "ShotError",
     "ShotResult",
     "SimulationError",
+    "TruncatedShotError",
     "novus_doubles_layout",
     "novus_singles_layout",
     "novus_table",

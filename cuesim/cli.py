@@ -6,11 +6,12 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from collections.abc import Sequence
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim.engine import SimulationError
+from cuesim.sim.engine import DEFAULT_MAX_EVENTS, SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, LayoutError
@@ -68,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
     shoot.add_argument("--trajectories", action="store_true",
                        help="with --json: include the exact trajectory segments")
+    shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
+                       help="stop the simulation after this many events (a shot stopped "
+                            "there is TRUNCATED: no final layout, exit status 3)")
 
     layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
     layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
@@ -90,10 +94,17 @@ def _layout_for(game: str, path: str | None) -> Layout:
     return Layout.load(path)
 
 
+TRUNCATED_STATUS = 3  # exit status of `cuesim shoot` for a shot stopped at the event limit
+
+
 def summary(result: ShotResult, struck: str = "striker") -> str:
-    """A readable account of one shot."""
-    lines = [f"{result.n_events} events in {result.duration:.3f} s"
-             + (" (stopped at the event limit)" if result.truncated else "")]
+    """A readable account of one shot. A truncated shot says so first and shows no final
+    layout (its pieces may still move or overlap)."""
+    if result.truncated:
+        lines = [result.truncation_message(), f"{result.n_events} events in "
+                 f"{result.duration:.3f} s (stopped at the event limit)"]
+    else:
+        lines = [f"{result.n_events} events in {result.duration:.3f} s"]
     first = result.first_contact(struck)
     if first is not None:
         other = first.b if first.a == struck else first.a
@@ -103,6 +114,9 @@ def summary(result: ShotResult, struck: str = "striker") -> str:
     if knocked:
         lines.append("pins knocked: " + ", ".join(knocked))
     lines.append("pocketed: " + (", ".join(result.pocketed) if result.pocketed else "nothing"))
+    if result.truncated:
+        lines.append("moved: no final layout (TRUNCATED)")
+        return "\n".join(lines)
     moved = []
     start = {p.id: p for p in result.initial.pieces}
     for p in result.final.pieces:
@@ -132,11 +146,19 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         shot = CueShot(angle=math.radians(args.angle), speed=args.speed, side=args.english,
                        height=args.height, elevation=math.radians(args.elevation),
                        ball=struck, position=position)
-    result = simulate(table, layout, shot)
+    if args.max_events < 1:
+        raise CliError(f"--max-events must be at least 1, got {args.max_events}")
+    with warnings.catch_warnings():  # the summary says it, prominently
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = simulate(table, layout, shot, max_events=args.max_events)
     if args.json:
         print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
     else:
         print(summary(result, struck))
+    if result.truncated:
+        if args.json:  # the text summary already led with it
+            print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
+        return TRUNCATED_STATUS
     return 0
 
 

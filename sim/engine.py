@@ -95,7 +95,9 @@ def run_motion(table: Table, layout: Layout,
                shot: Any = None, check: bool = True) -> ShotResult:
     """Simulate until rest. `initial` maps piece ids to (vx, vy, w) or, for balls,
     (vx, vy, wx, wy, wz) at t = 0 (m/s, rad/s); every other piece starts at rest. `struck`
-    names the piece the cue hit (logged as the STRIKE event at t = 0)."""
+    names the piece the cue hit (logged as the STRIKE event at t = 0). A shot that reaches
+    `max_events` before everything rests comes back with `truncated` set (and a
+    RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
@@ -136,15 +138,15 @@ def run_motion(table: Table, layout: Layout,
         if status != STATUS_FULL:
             break
         cap_ev, cap_seg = cap_ev * 4, cap_seg * 4
-    if status == STATUS_RUNAWAY:
-        warnings.warn(f"shot stopped after {max_events} events before everything came to rest",
-                      RuntimeWarning, stacklevel=2)
     events = ev[:n_ev].copy()
-    return ShotResult(
+    result = ShotResult(
         table=table.name, initial=layout, final_positions=S_run[:, X:Y + 1].copy(),
         final_on=S_run[:, ON] != 0.0, events=events, segments=seg[:n_seg].copy(),
         feature_names=arr.feature_names, truncated=status == STATUS_RUNAWAY, shot=shot,
     )
+    if result.truncated:  # no layout: `final`, the referees and the viewer refuse it
+        warnings.warn(result.truncation_message(), RuntimeWarning, stacklevel=2)
+    return result
 
 
 @lru_cache(maxsize=256)

@@ -33,6 +33,11 @@ from cuesim.sim.state import (
 from cuesim.tables.layout import Layout
 
 
+class TruncatedShotError(ValueError):
+    """A shot the event limit stopped before everything came to rest: its end is no layout
+    (pieces may still move or overlap), so nothing may rule on it or play on from it."""
+
+
 @dataclass(frozen=True)
 class Event:
     """One event, with object ids and feature names resolved."""
@@ -73,9 +78,37 @@ class ShotResult:
     shot: Any = None
     _by_obj: list[np.ndarray] | None = field(default=None, repr=False)
 
+    def moving(self) -> list[str]:
+        """Ids of the pieces still moving when the log ends (none unless truncated)."""
+        last: dict[int, np.ndarray] = {}
+        for row in self.segments:
+            last[int(row[SEG_OBJ])] = row
+        ids = self.initial.ids()
+        return [ids[i] for i, row in sorted(last.items())
+                if row[SEG_ON] != 0.0 and (row[SEG_VX] != 0.0 or row[SEG_VY] != 0.0)]
+
+    def truncation_message(self, who: str = "") -> str:
+        """What a truncated shot is, in words (for errors, the CLI and the viewer)."""
+        moving = self.moving()
+        head = f"{who} refuses the shot: " if who else ""
+        return (f"{head}TRUNCATED: the simulation stopped at the event limit after "
+                f"{self.n_events} events at t = {self.duration:.4f} s before everything came "
+                f"to rest ({len(moving)} piece(s) still moving: {', '.join(moving[:8])}"
+                f"{', ...' if len(moving) > 8 else ''}); its end is no layout: take the shot "
+                "back")
+
+    def require_complete(self, who: str = "") -> None:
+        """Raise TruncatedShotError when the shot was truncated (referees and the viewer call
+        this before they rule on a result or play on from it)."""
+        if self.truncated:
+            raise TruncatedShotError(self.truncation_message(who))
+
     @property
     def final(self) -> Layout:
-        """Every piece at rest where it stopped; pocketed pieces are left out."""
+        """Every piece at rest where it stopped; pocketed pieces are left out. A truncated
+        shot has no final layout: TruncatedShotError (the raw arrays stay in
+        final_positions / final_on, and positions_at still replays what was computed)."""
+        self.require_complete()
         return Layout(self.initial.table, tuple(
             replace(p, x=float(self.final_positions[k, 0]), y=float(self.final_positions[k, 1]))
             for k, p in enumerate(self.initial.pieces) if self.final_on[k]
@@ -154,8 +187,11 @@ class ShotResult:
             "pocketed": list(self.pocketed),
             "events": [e.to_dict() for e in self.event_log()],
             "initial": self.initial.to_dict(),
-            "final": self.final.to_dict(),
+            "final": None if self.truncated else self.final.to_dict(),
         }
+        if self.truncated:
+            out["truncation"] = self.truncation_message()
+            out["moving"] = self.moving()
         if trajectories:
             ids = self.initial.ids()
             out["segments"] = [

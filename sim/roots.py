@@ -125,6 +125,30 @@ def first_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: floa
     """The first place in [0, h] where f falls from > 0 to <= 0, as a bracket (a, b) with
     f(a) > 0 >= f(b); (inf, inf) when there is none. Pieces that start at or below zero are
     skipped, so a contact that is separating at t = 0 is not reported again."""
+    return descent(c0, c1, c2, c3, c4, h, 0)
+
+
+@njit(cache=True)
+def next_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float
+                 ) -> tuple[float, float]:
+    """Like first_descent, but the first monotone piece of f is passed over whatever it does:
+    the next approach of a contact that touches now (f(0) ~ 0) and is separating or resting,
+    i.e. the root after f rises (or drifts by less than the touch tolerance) and falls back.
+    f keeps its true constant term, so the root is where the real gap closes."""
+    return descent(c0, c1, c2, c3, c4, h, 1)
+
+
+@njit(cache=True)
+def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, skip: int,
+            band: float = 0.0) -> tuple[float, float]:
+    """First descent on the monotone pieces of f in [0, h]: through zero on the pieces from
+    number `skip` on, or (band > 0) through -band on any piece, whichever comes first; the
+    bracket is of f, or of f + band for a crossing of -band. With skip = 1 and band the
+    contact's tolerance (in f's units) this is the next approach of a touching contact or the
+    moment it sinks deeper than the tolerance (a contact that barely opens, or not at all,
+    and closes again), in one pass over the pieces; a contact already below -band (rounding
+    puts a caught contact a hair past its catch level) that turns down again is due at the
+    turn, (p, p), so it can never sink unseen."""
     if not (h > 0.0):
         return INF, INF
     # Cut points: roots of f' (a cubic) inside (0, h).
@@ -149,8 +173,12 @@ def first_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: floa
         else:
             q = r2
         fq = poly(c0, c1, c2, c3, c4, q)
-        if fp > 0.0 and fq <= 0.0:
+        if s >= skip and fp > 0.0 and fq <= 0.0:
             return bracket_root(c0, c1, c2, c3, c4, p, q)
+        if band > 0.0 and fp > -band and fq <= -band:
+            return bracket_root(c0 + band, c1, c2, c3, c4, p, q)
+        if band > 0.0 and s >= skip and fp <= -band and fq < fp:
+            return p, p  # already below -band, it turns down again: due where it turns
         p, fp = q, fq
     return INF, INF
 

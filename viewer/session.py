@@ -29,6 +29,9 @@ SAVE_FORMAT = "cuesim-game"
 COMPUTER = "Computer"
 
 
+TAKEN_BACK = "the viewer (the shot is taken back)"
+
+
 class Session:
     """The common part of every game; subclasses hold one discipline's referee in `ref`."""
 
@@ -183,6 +186,7 @@ class Session:
     def trial(self, action: dict[str, Any]) -> tuple[ShotResult, Ruling, Any]:
         """Simulate and rule on a shot without changing the game (for the computer player)."""
         result = self.simulate(action)
+        result.require_complete(TAKEN_BACK)
         ref = copy.deepcopy(self.ref)
         ruling, _ = self._adjudicate(ref, result, action)
         return result, ruling, ref
@@ -192,6 +196,9 @@ class Session:
         kind = action.get("kind")
         if kind == "shot":
             result = self.simulate(action)
+            # a shot stopped at the event limit has no layout to play on from: refused before
+            # the referee sees it and not recorded, so the game stays where it was
+            result.require_complete(TAKEN_BACK)
             ruling, outcome = self._adjudicate(self.ref, result, action)
             self.last_result = result
             self._advance(outcome, result)

@@ -181,6 +181,8 @@ class Outcome:
 
 def shot_from_result(result: Any, declaration: Declaration | None = None,
                      infractions: list[Infraction] | None = None) -> FivePinsShot:
-    """A FivePinsShot from a simulated cuesim.sim.result.ShotResult."""
+    """A FivePinsShot from a simulated cuesim.sim.result.ShotResult. A truncated result
+    (stopped at the event limit, pieces still moving) is refused: TruncatedShotError."""
+    result.require_complete("the 5-pins referee")
     return FivePinsShot(list(result.event_log()), result.initial, result.final,
                         declaration or Declaration(), list(infractions or []))

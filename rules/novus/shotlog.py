@@ -34,6 +34,9 @@ class ShotRecord:
 
     @staticmethod
     def from_result(result: ShotResult) -> ShotRecord:
+        """The record of a simulated shot; a truncated one (stopped at the event limit,
+        pieces still moving) is refused: TruncatedShotError."""
+        result.require_complete("the novus referee")
         return ShotRecord(result.initial, result.final, result.event_log(), list(result.pocketed),
                           result)
 

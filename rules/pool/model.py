@@ -151,6 +151,9 @@ class Outcome:
 
 def shot_from_result(result: Any, declaration: Declaration | None = None,
                      infractions: list[Infraction] | None = None) -> PoolShot:
-    """A PoolShot from a simulated cuesim.sim.result.ShotResult (its event log and layouts)."""
+    """A PoolShot from a simulated cuesim.sim.result.ShotResult (its event log and layouts).
+    A truncated result (stopped at the event limit, pieces still moving) is refused:
+    TruncatedShotError."""
+    result.require_complete("the pool referee")
     return PoolShot(list(result.event_log()), result.initial, result.final,
                     declaration or Declaration(), list(infractions or []))

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
-from cuesim.sim.detect.paths import circle_crossing
+from cuesim.sim.detect.paths import circle_contact, circle_crossing
 from cuesim.sim.roots import INF, first_descent
 
 
@@ -65,18 +65,15 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
 def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
                  r: float, reach: float, h: float, knuckles: np.ndarray) -> tuple[float, int]:
     """(tau, knuckle index) of the first contact with a jaw knuckle (a fixed circle: the
-    centre reaches distance r + r_k); (inf, -1) if none."""
+    centre reaches distance r + r_k); (inf, -1) if none. A ball touching a knuckle and leaving
+    it keeps the knuckle in view: its next approach in the segment (a spinning ball curving
+    back) is predicted like any other (paths.circle_contact)."""
     best, kb = INF, -1
     for k in range(knuckles.shape[0]):
         cx, cy, rad = knuckles[k, 0], knuckles[k, 1], knuckles[k, 2] + r
-        d = math.sqrt((px - cx) ** 2 + (py - cy) ** 2)
-        if d - rad > reach:
+        if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
             continue
-        if d - rad <= TOUCH:  # touching: only an approach counts
-            if (px - cx) * vx + (py - cy) * vy < -V_TOUCH * d:
-                return 0.0, k
-            continue
-        tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
+        tau = circle_contact(px, py, vx, vy, ax, ay, lin, cx, cy, rad, h, TOUCH, V_TOUCH)
         if tau < best:
             best, kb = tau, k
     return best, kb

@@ -3,6 +3,12 @@
 Both moving: quartic |d0 + dv tau + da tau^2/2|^2 - R^2 = 0. One at rest and the other on a
 straight path: quadratic in the mover's arc length. Cheap culling first: no contact is
 possible when the gap exceeds the distance both can still travel.
+
+Touching pairs (gap <= TOUCH): an approach faster than V_TOUCH is a contact now, so is a
+pressed resting contact; a separating or resting one keeps its next approach in view (paths
+that curve back within the segment): the first descent after the first monotone piece of f,
+from the true gap (never from zero), or the moment the pair would overlap deeper than TOUCH,
+whichever comes first.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.motion.dispatch import contact_radius, interacts
 from cuesim.sim.motion.segment import position, reach, velocity
-from cuesim.sim.roots import INF, first_descent, first_piece_end, poly
+from cuesim.sim.roots import INF, descent, first_piece_end, poly
 from cuesim.sim.state import AX, AY, LIN, ON, TEND
 
 
@@ -42,19 +48,25 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     dvx, dvy = vjx - vix, vjy - viy
     dax, day = S[j, AX] - S[i, AX], S[j, AY] - S[i, AY]
     c0 = gap * (dist + rs)
+    skip = 0
     if gap <= TOUCH:
         vn = -(dx * dvx + dy * dvy) / dist  # approach speed
         if vn > V_TOUCH:
             return t
-        c0 = 0.0  # resting or separating contact: only a later approach counts
-        if vn >= -V_TOUCH and _pressing(dx, dy, dvx, dvy, dax, day, rs, h):
+        if vn >= -V_TOUCH and _pressing(c0, dx, dy, dvx, dvy, dax, day, rs, h):
             return t
-    if c0 > 0.0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
+        # resting or separating contact: the next approach, after the first monotone piece
+        # (the paths may curve back within the segment), from the true gap
+        skip = 1
+    if skip == 0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
         a, _ = circle_crossing(pjx, pjy, vjx, vjy, S[j, AX], S[j, AY], True, pix, piy, rs, 1.0, h)
-    elif c0 > 0.0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
+    elif skip == 0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
         a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
     else:
-        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h)
+        # touching: the next approach, or a contact that barely opens (or not at all) and
+        # then sinks, caught TOUCH deep: f = (rs - TOUCH)^2 - rs^2
+        a, _ = _quartic(c0, dx, dy, dvx, dvy, dax, day, h, skip,
+                        skip * TOUCH * (2.0 * rs - TOUCH))
     if a == INF:
         return INF
     return t + a
@@ -62,18 +74,20 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
 
 @njit(cache=True)
 def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
-              h: float) -> tuple[float, float]:
-    """First descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0."""
+             h: float, skip: int, band: float) -> tuple[float, float]:
+    """Descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0: the first
+    (skip = 0), or for a touching pair (skip = 1) the first after its first monotone piece
+    or through -band, whichever comes first (roots.descent)."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
     c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
-    return first_descent(c0, c1, c2, c3, c4, h)
+    return descent(c0, c1, c2, c3, c4, h, skip, band)
 
 
 @njit(cache=True)
-def _pressing(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float, rs: float,
-              h: float) -> bool:
+def _pressing(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
+              rs: float, h: float) -> bool:
     """A resting contact is pressed when, left alone, the pieces would overlap by more than
     TOUCH before their relative motion turns (the end of the first monotone piece of f)."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
@@ -81,4 +95,4 @@ def _pressing(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: flo
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
     q = first_piece_end(c1, c2, c3, c4, h)
-    return poly(0.0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH
+    return poly(c0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH

@@ -1,5 +1,21 @@
-"""Object-rail contact: the centre reaches distance R from the rail's line,
-n . (p(tau) - q0) - R = 0, a quadratic in time; the contact point must lie on the segment."""
+"""Object-rail contact: the centre reaches distance R from the rail's face,
+g(tau) = n . (p(tau) - q0) - R = 0, a quadratic in time, at a point within the segment.
+
+Every root is found in time order whatever the starting state:
+- a centre within the rail's extent and at most TOUCH in front of its face or behind it is
+  touching: an approach faster than V_TOUCH is a contact now, so is a resting contact that is
+  pressed (left alone it would sink deeper than TOUCH before its motion turns); otherwise
+  the next approach after the first monotone piece of g, with g's true value, or the moment
+  it would sink half a touch deep (a contact that opens by less than the tolerance and
+  closes again; caught there, it is still touching after the catch), whichever comes
+  first; a centre deeper behind the face (a state no shot reaches) keeps its true gap too;
+- a centre outside the extent keeps its true gap: one beyond the face's infinite line (in a
+  pocket mouth, past the cushion's end) reaches the face only after it has come back in
+  front of it (first_descent skips a piece that starts at or below zero), never "from zero".
+The contact point must lie on the segment. A segment's bare end (one that joins no knuckle
+and no other rail) would be a contact of its own; the tables have none a piece can reach
+without first entering a pocket's capture circle (the jaws' deep ends), so none is modelled.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +25,28 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
-from cuesim.sim.roots import INF, first_descent
+from cuesim.sim.roots import INF, descent, first_descent, first_piece_end
+
+EXTENT_TOL = 1e-9  # m: a contact point this far past a segment's end still lies on it
+
+
+@njit(cache=True)
+def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float:
+    """Time in [0, h] of the next contact of g(tau) = g0 + g1 tau + g2 tau^2 with zero from
+    the front (see the module docstring); on_face: the centre lies within the extent now."""
+    if on_face and -TOUCH <= g0 <= TOUCH:
+        if -g1 > V_TOUCH:
+            return 0.0
+        if g1 <= V_TOUCH:  # resting: pressed?
+            q = first_piece_end(g1, g2, 0.0, 0.0, h)
+            if g0 + q * (g1 + q * g2) < -TOUCH:
+                return 0.0
+        # the next approach, or a contact that barely opens (or not at all) and then sinks,
+        # caught half a touch deep (so that it is still touching once caught)
+        tau, _ = descent(g0, g1, g2, 0.0, 0.0, h, 1, 0.5 * TOUCH)
+        return tau
+    tau, _ = first_descent(g0, g1, g2, 0.0, 0.0, h)
+    return tau
 
 
 @njit(cache=True)
@@ -23,23 +60,17 @@ def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
         g0 = nx * (px - x0) + ny * (py - y0) - r
         if g0 > reach:
             continue
-        g1 = nx * vx + ny * vy
-        g2 = 0.5 * (nx * ax + ny * ay)
-        if g0 <= TOUCH:
-            if -g1 > V_TOUCH:
-                tau = 0.0
-            else:
-                tau, _ = first_descent(0.0, g1, g2, 0.0, 0.0, h)
-        else:
-            tau, _ = first_descent(g0, g1, g2, 0.0, 0.0, h)
+        ex, ey = x1 - x0, y1 - y0
+        length = math.sqrt(ex * ex + ey * ey)
+        along0 = ((px - x0) * ex + (py - y0) * ey) / length
+        on_face = -EXTENT_TOL <= along0 <= length + EXTENT_TOL
+        tau = face_time(g0, nx * vx + ny * vy, 0.5 * (nx * ax + ny * ay), on_face, h)
         if tau >= best:
             continue
         # the contact point must lie within the rail's extent
         cx = px + tau * (vx + 0.5 * tau * ax)
         cy = py + tau * (vy + 0.5 * tau * ay)
-        ex, ey = x1 - x0, y1 - y0
-        length = math.sqrt(ex * ex + ey * ey)
         along = ((cx - x0) * ex + (cy - y0) * ey) / length
-        if -1e-9 <= along <= length + 1e-9:
+        if -EXTENT_TOL <= along <= length + EXTENT_TOL:
             best, kb = tau, k
     return best, kb
