@@ -50,7 +50,6 @@ from cuesim.sim.state import (
     MST,
     ON,
     PIN_DOWN,
-    PIN_THROWN,
     REST,
     SDECEL,
     SEG_AX,
@@ -378,17 +377,14 @@ def run_events(
                 n_aff, rm, rk, rv = merge_cluster(S, P, n_aff, t, rails, affected, in_cluster)
                 if rk >= 0:  # the cluster also pressed into a rail
                     n_ev = _log(ev, n_ev, t, EV_RAIL, rm, -1, rk, rv, 0.0)
-        elif pin_pair:
+        elif pin_pair:  # a standing pin touched: felled (PIN) or moved standing (COLLIDE)
             advance(S, P, i, t)
             advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
             pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
-            if P[knocker, LAW] == LAW_PIN:  # a thrown pin: the two exchange momentum
-                vn = resolve_disc_disc(S, P, knocker, pin, e_pair[ki, kj], mu_pair[ki, kj], 0.0)
-                S[pin, MST] = PIN_THROWN
-            else:
-                vn = knock_pin(S, P, knocker, pin, e_pair[ki, kj])
-            n_ev = _log(ev, n_ev, t, EV_PIN, knocker, pin, -1, vn, 0.0)
+            vn, felled = knock_pin(S, P, knocker, pin, e_pair[ki, kj], t)
+            kind = EV_PIN if felled else EV_COLLIDE
+            n_ev = _log(ev, n_ev, t, kind, knocker, pin, -1, vn, 0.0)
             affected[1] = j
             n_aff = 2
         elif j >= 0:
