@@ -292,3 +292,44 @@ def test_felled_pins_do_not_follow_v_stick():
     assert any(base)
     for factor in (10.0, 0.1):
         assert felled_sets(BallPhysics(v_stick=0.005 * factor)) == base
+
+
+def test_every_knock_in_random_shots_is_an_impact():
+    """At every pin touch of 15 random shots through the pins: the knocker's impulse lies
+    along the horizontal contact normal e and pushes it back; for a felled pin the knocker's
+    and the pin's momenta along e change by the cloth's friction impulse of the model, and the
+    kinetic energy in the plane does not rise."""
+    rng = np.random.default_rng(5)
+    cx, cy = pin_spots()["pin_centre"]
+    checked = 0
+    for _ in range(15):
+        x, y = rng.uniform(0.1, 1.3), rng.uniform(0.1, 1.25)
+        lay = five_pins_layout(TABLE, breaker_xy=(x, y))
+        angle = math.atan2(cy - y, cx - x) + rng.uniform(-0.05, 0.05)
+        res = simulate(TABLE, lay, CueShot(ball="white", angle=angle,
+                                           speed=float(rng.uniform(0.5, 5.0))))
+        ids = res.initial.ids()
+        for k, ev in enumerate(res.event_log()):
+            if ev.kind not in (EventKind.PIN, EventKind.COLLIDE) or not ev.b.startswith("pin"):
+                continue
+            a, b = ids.index(ev.a), ids.index(ev.b)
+            change = around_event(res, k)
+            (pa, va, _), (_, va2, _) = change[a]
+            (pb, vb, _), (_, vb2, _) = change[b]
+            e = (pb - pa) / np.linalg.norm(pb - pa)
+            ma = BALL_MASS if ev.a in ("white", "yellow", "red") else MASS
+            dpa = ma * (va2 - va)
+            assert abs(dpa[0] * e[1] - dpa[1] * e[0]) <= 1e-12 * np.linalg.norm(dpa) + 1e-18
+            assert dpa @ e <= 0.0
+            ke = 0.5 * ma * (va @ va) + 0.5 * MASS * (vb @ vb)
+            assert 0.5 * ma * (va2 @ va2) + 0.5 * MASS * (vb2 @ vb2) <= ke * (1 + 1e-12)
+            if ev.kind == EventKind.PIN and dpa @ e < 0.0:
+                if ma == MASS:
+                    c, ct, s = HPP, 1.0, 0.0
+                else:
+                    c, ct, s = HC, COS_TH, SIN_TH
+                _, _, _, f, _ = pin_response(c, ct, s, MASS, HG, IG, RB, MU)
+                j = -(dpa @ e) / ct
+                assert (dpa + MASS * (vb2 - vb)) @ e == pytest.approx(f * j, rel=1e-8)
+                checked += 1
+    assert checked > 10
