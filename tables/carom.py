@@ -75,11 +75,13 @@ PIN_IDS = ("pin_centre", "pin_top", "pin_right", "pin_bottom", "pin_left")
 # A touched pin (the model of cuesim.sim.resolve.pin): a rigid pin standing on its base rim,
 # struck on its head; it topples or rocks back (Housner 1963), a toppled one is thrown, flies,
 # lands and slides to rest, knocking the standing pins it reaches (12.3).
-PIN_MU_CLOTH = 0.3  # estimate: dry hardwood sliding on worsted wool cloth (no measurement
-#                     found; textile-on-wood tables give 0.2-0.4). It lies below the base's
-#                     rb / h_G = 0.34, so a pin sliding on its base stays up (a sliding block
-#                     tips when mu h_G > rb)
-PIN_CLOTH_RESTITUTION = 0.2  # estimate: a light wooden pin landing on cloth over slate
+PIN_MU_CLOTH = 0.3  # estimate, no measurement found: dry hardwood sliding on worsted cloth,
+#                     a little above a phenolic ball's 0.2 on the same cloth (Alciatore TP A-4,
+#                     BallPhysics.mu_slide). It must stay below the base's r_b / h_G = 0.34 for
+#                     a pin pushed low to slide upright (a sliding block tips when mu h_G > r_b);
+#                     a ball's hit on the head slips the base (the rim would need 0.43 to stick)
+PIN_CLOTH_RESTITUTION = 0.2  # estimate: a light wooden pin landing on cloth over slate (it
+#                              only bounds the landing's friction impulse, mu (1 + e) v_z)
 E_BALL_PIN = 0.7  # estimate: hardwood pin against a phenolic ball
 E_PIN_PIN = 0.5  # estimate: wood on wood, glancing
 E_PIN_CUSHION = 0.5  # estimate

@@ -333,3 +333,53 @@ def test_every_knock_in_random_shots_is_an_impact():
                 assert (dpa + MASS * (vb2 - vb)) @ e == pytest.approx(f * j, rel=1e-8)
                 checked += 1
     assert checked > 10
+
+
+PROBE = """
+import json, math, sys
+import numpy as np
+from cuesim import CueShot, simulate
+from cuesim.sim.events import EventKind
+from cuesim.tables.carom import carom_table, five_pins_layout, pin_spots
+NAMES = ("TOUCH", "V_TOUCH", "SIMULTANEOUS")
+mods = [m for n, m in list(sys.modules.items()) if n.startswith("cuesim.sim")]
+base = {(id(m), c): getattr(m, c) for m in mods for c in NAMES if hasattr(m, c)}
+table = carom_table()
+out = {}
+for factor in (1.0, 10.0, 0.1, 1e8):
+    for m in mods:
+        for c in NAMES:
+            if hasattr(m, c):
+                setattr(m, c, base[(id(m), c)] * factor)
+    rng = np.random.default_rng(12)
+    cx, cy = pin_spots()["pin_centre"]
+    sets = []
+    for _ in range(12):
+        x, y = rng.uniform(0.1, 1.3), rng.uniform(0.1, 1.25)
+        lay = five_pins_layout(table, breaker_xy=(x, y))
+        angle = math.atan2(cy - y, cx - x) + rng.uniform(-0.05, 0.05)
+        res = simulate(table, lay, CueShot(ball="white", angle=angle,
+                                           speed=float(rng.uniform(0.5, 5.0))))
+        sets.append(sorted(e.b for e in res.events_of(EventKind.PIN)))
+    out[str(factor)] = sets
+print(json.dumps(out))
+"""
+
+
+def test_felled_pins_do_not_follow_the_detection_tolerances():
+    """The core's compile-time tolerances (TOUCH, V_TOUCH, SIMULTANEOUS) x10 and /10 leave the
+    felled pins of 12 shots unchanged. The core runs interpreted (NUMBA_DISABLE_JIT) in a
+    subprocess so the constants can be changed without recompiling; x1e8 (a 0.1 m contact
+    gap) does change them, which shows the change reaches the core."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                         text=True, check=True)
+    sets = json.loads(run.stdout.strip().splitlines()[-1])
+    assert any(sets["1.0"])
+    assert sets["10.0"] == sets["1.0"] and sets["0.1"] == sets["1.0"]
+    assert sets["100000000.0"] != sets["1.0"]
