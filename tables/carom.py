@@ -66,9 +66,10 @@ PIN_WIDEST_HEIGHT = 0.008  # m, estimate: the belly a third of the way up
 PIN_NECK_HEIGHT = 0.01925  # m, estimate: the neck just under the head (its width is derived)
 # The rules and the sources found give the pin's shape (25 mm tall on a 7 mm flat round base:
 # the UMB 5-pin rules as quoted by Wikipedia, "Five-pin billiards") but no mass: the mass is
-# the turned profile's volume times the density of air-dry beech, 720 kg/m^3 (specific
-# gravity 0.64 at 12 % moisture x 1.12, USDA FPL Wood Handbook, FPL-GTR-190, table 5-3a):
-# 0.72 g (the earlier comment's "~1 g / ~0.9 g" overstated it).
+# the turned profile's volume times the density of air-dry beech, the usual turned hardwood:
+# 45 lb/ft^3 = 721 kg/m^3 for American beech (air-dried weight; USDA Forest Products
+# Laboratory, Wood Handbook, as quoted by Keim's domestic wood library): 0.72 g (the earlier
+# comment's "~1 g" / "~0.9 g" overstated it).
 PIN_DENSITY = 720.0  # kg/m^3
 PIN_PASS_CLEARANCE = 0.0002  # m, estimate: "just passes" = 0.1 mm to spare on each side
 PIN_IDS = ("pin_centre", "pin_top", "pin_right", "pin_bottom", "pin_left")
