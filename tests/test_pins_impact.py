@@ -147,6 +147,22 @@ def test_knock_exchanges_momentum_along_the_normal(speed, cut):
 
 # --- topple, travel ----------------------------------------------------------------------------
 
+def test_a_rigid_mode_exists_for_every_contact():
+    """Over a grid of contact heights (0.5-25 mm), tilts (0-0.8 rad) and frictions (0-1.2) the
+    response is one of the consistent modes, never the fallback; and a ball's hit on the head
+    (15.3 deg, mu 0.3) turns the pin about its far rim with the base slipping back."""
+    for c in np.linspace(0.0005, 0.025, 25):
+        for th in np.linspace(0.0, 0.8, 17):
+            for mu in np.linspace(0.0, 1.2, 13):
+                ct, s = math.cos(th), math.sin(th)
+                om, u, sig, f, n = pin_response(c, ct, s, MASS, HG, IG, RB, mu)
+                assert not (sig == 0.0 and f == 0.0 and n == 0.0 and om == 0.0 and th > 0.0)
+                assert MASS * (u + om * HG) == pytest.approx(ct + f, abs=1e-12)
+                assert MASS * sig * RB * om == pytest.approx(n - s, abs=1e-12)
+    om, u, sig, _, _ = pin_response(HC, COS_TH, SIN_TH, MASS, HG, IG, RB, MU)
+    assert sig == 1.0 and om > 0.0 and u < 0.0
+
+
 def test_housner_threshold_for_a_ball_on_the_head():
     """The pin turns about its far rim; it topples from Housner's rate p alpha, reached by a
     ball whose normal approach is about 0.1 m/s."""
