@@ -59,6 +59,7 @@ class Arrays:
         self.roll_decel = np.array(c.roll_decel if c.roll_decel else (0.0,) * len(c.kinds))
         radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
+        self.pin_model = np.array(c.pin_model, dtype=np.float64)
         self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
         self.stiffness, self.exponent = _compliance(self.law)
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
@@ -158,7 +159,7 @@ def _static_arrays(table: Table, layout: Layout) -> tuple[np.ndarray, np.ndarray
     P = static_properties(
         kinds, np.array([s.radius for s in specs]), np.array([s.mass for s in specs]),
         np.array([s.inertia for s in specs]), arr.decel[kinds], arr.spin_decel[kinds],
-        arr.law[kinds], arr.roll_decel[kinds], arr.thrown_radius[kinds],
+        arr.law[kinds], arr.roll_decel[kinds], arr.thrown_radius[kinds], arr.pin_model,
     )
     P.setflags(write=False)
     return layout.positions(), kinds, P

@@ -32,7 +32,6 @@ from cuesim.sim.events import (
 )
 from cuesim.sim.motion.dispatch import contact_radius, start_segment
 from cuesim.sim.motion.segment import advance, position, reach, velocity
-from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.impact import resolve_impact
 from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.roots import INF
@@ -47,7 +46,6 @@ from cuesim.sim.state import (
     MST,
     ON,
     PIN_DOWN,
-    PIN_THROWN,
     REST,
     SDECEL,
     SEG_AX,
@@ -377,17 +375,14 @@ def run_events(
             for m in range(n_c):
                 if cj[m] < 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], vpeak[m], 0.0)
-        elif pin_pair:
+        elif pin_pair:  # a standing pin touched: felled (PIN) or moved standing (COLLIDE)
             advance(S, P, i, t)
             advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
             pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
-            if P[knocker, LAW] == LAW_PIN:  # a thrown pin: the two exchange momentum
-                vn = resolve_disc_disc(S, P, knocker, pin, e_pair[ki, kj], mu_pair[ki, kj])
-                S[pin, MST] = PIN_THROWN
-            else:
-                vn = knock_pin(S, P, knocker, pin, e_pair[ki, kj])
-            n_ev = _log(ev, n_ev, t, EV_PIN, knocker, pin, -1, vn, 0.0)
+            vn, felled = knock_pin(S, P, knocker, pin, e_pair[ki, kj], t)
+            kind = EV_PIN if felled else EV_COLLIDE
+            n_ev = _log(ev, n_ev, t, kind, knocker, pin, -1, vn, 0.0)
             affected[1] = j
             n_aff = 2
         else:

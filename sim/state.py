@@ -6,10 +6,15 @@ Dynamic state S (n, NS): one row per object, the current motion segment
     anti-parallel to the velocity (straight path); ON = 0 once the object is pocketed;
     KSEG the sliding deceleration of this segment (the piece's own, or a stuck pair's shared);
     balls also spin about the horizontal axes: w_xy(t) = (WX, WY) + (AWX, AWY) tau; MST is the
-    motion state (REST, SLIDING, ROLLING).
+    motion state (REST, SLIDING, ROLLING; pins: REST standing, PIN_MOVED, PIN_THROWN,
+    PIN_DOWN); PEND: the time a touched pin's rocking ends (PIN_MOVED), 0 otherwise.
 Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
-deceleration, kind number, motion law, rolling deceleration (balls), and R2, the radius
-of a knocked pin (its reach when it is thrown into a standing pin).
+deceleration, kind number, motion law, rolling deceleration (balls), R2, the radius
+of a knocked pin (its reach when it is thrown into a standing pin), and for pins the
+mechanical model of cuesim.sim.resolve.pin (PM_*: centre-of-mass height, moment of inertia
+about a horizontal axis through it, base radius, head-centre height and head radius, the
+wood-on-cloth friction, the cloth's restitution for a landing pin, the centre-of-mass height
+of a lying pin, the height a thrown pin strikes a standing one, g).
 """
 
 from __future__ import annotations
@@ -17,19 +22,22 @@ from __future__ import annotations
 import numpy as np
 
 # dynamic columns
-X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST = range(17)
-NS = 17
+X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST, PEND = range(18)
+NS = 18
 # static columns
 R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL, R2 = range(9)
-NP = 9
+PM_HG, PM_IG, PM_RB, PM_HC, PM_HA, PM_MU, PM_EF, PM_HL, PM_HPP, PM_G = range(9, 19)
+N_PIN_MODEL = 10  # the PM_* columns, in this order (tables.carom.pin_model())
+NP = 19
 # motion laws
 LAW_DISC = 0
 LAW_BALL = 1
 LAW_PIN = 2
 # motion states
 REST, SLIDING, ROLLING = 0, 1, 2
-# pins: standing (REST), thrown (moving after a knock), down (at rest after a knock)
-PIN_THROWN, PIN_DOWN = 3, 4
+# pins: standing (REST), thrown (felled, moving), down (felled, at rest), moved (touched but
+# standing: rocking on its base and possibly sliding until S[PEND], then standing again)
+PIN_THROWN, PIN_DOWN, PIN_MOVED = 3, 4, 5
 
 # segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
 # the event that opened the segment (-1 for the segments at t = 0)
@@ -54,8 +62,9 @@ N_SEG_COLUMNS = 13
 def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
                       inertia: np.ndarray, decel: np.ndarray, spin_decel: np.ndarray,
                       law: np.ndarray, roll_decel: np.ndarray | None = None,
-                      thrown_radius: np.ndarray | None = None) -> np.ndarray:
-    """P for n objects."""
+                      thrown_radius: np.ndarray | None = None,
+                      pin_model: np.ndarray | None = None) -> np.ndarray:
+    """P for n objects; `pin_model` (N_PIN_MODEL numbers) fills the PM_* columns of pins."""
     P = np.zeros((len(kinds), NP))
     P[:, R] = radius
     P[:, M] = mass
@@ -67,6 +76,8 @@ def static_properties(kinds: np.ndarray, radius: np.ndarray, mass: np.ndarray,
     if roll_decel is not None:
         P[:, RDECEL] = roll_decel
     P[:, R2] = radius if thrown_radius is None else thrown_radius
+    if pin_model is not None and len(pin_model):
+        P[np.asarray(law) == LAW_PIN, PM_HG:PM_G + 1] = pin_model
     return P
 
 

@@ -64,16 +64,28 @@ PIN_WIDEST_DIAMETER = 0.0095  # m, 9-10 mm (issue 3): the middle of the range
 PIN_HEAD_DIAMETER = 0.0065  # m, 6-7 mm (issue 3): the middle of the range
 PIN_WIDEST_HEIGHT = 0.008  # m, estimate: the belly a third of the way up
 PIN_NECK_HEIGHT = 0.01925  # m, estimate: the neck just under the head (its width is derived)
-PIN_DENSITY = 750.0  # kg/m^3, estimate: turned hardwood (beech/boxwood); pins weigh ~1 g
+# The rules and the sources found give the pin's shape (25 mm tall on a 7 mm flat round base:
+# the UMB 5-pin rules as quoted by Wikipedia, "Five-pin billiards") but no mass: the mass is
+# the turned profile's volume times the density of air-dry beech, the usual turned hardwood:
+# 45 lb/ft^3 = 721 kg/m^3 for American beech (air-dried weight; USDA Forest Products
+# Laboratory, Wood Handbook, as quoted by Keim's domestic wood library): 0.72 g (the earlier
+# comment's "~1 g" / "~0.9 g" overstated it).
+PIN_DENSITY = 720.0  # kg/m^3
 PIN_PASS_CLEARANCE = 0.0002  # m, estimate: "just passes" = 0.1 mm to spare on each side
 PIN_IDS = ("pin_centre", "pin_top", "pin_right", "pin_bottom", "pin_left")
-# A knocked pin (the model of cuesim.sim.resolve.pin): thrown by the impact, it slides and
-# tumbles to rest and knocks the standing pins it reaches.
-PIN_MU = 0.6  # estimate: a tumbling wooden pin on cloth stops within a few centimetres
+# A touched pin (the model of cuesim.sim.resolve.pin): a rigid pin standing on its base rim,
+# struck on its head; it topples or rocks back (Housner 1963), a toppled one is thrown, flies,
+# lands and slides to rest, knocking the standing pins it reaches (12.3).
+PIN_MU_CLOTH = 0.3  # estimate, no measurement found: dry hardwood sliding on worsted cloth,
+#                     a little above a phenolic ball's 0.2 on the same cloth (Alciatore TP A-4,
+#                     BallPhysics.mu_slide). It must stay below the base's r_b / h_G = 0.34 for
+#                     a pin pushed low to slide upright (a sliding block tips when mu h_G > r_b);
+#                     a ball's hit on the head slips the base (the rim would need 0.43 to stick)
+PIN_CLOTH_RESTITUTION = 0.2  # estimate: a light wooden pin landing on cloth over slate (it
+#                              only bounds the landing's friction impulse, mu (1 + e) v_z)
 E_BALL_PIN = 0.7  # estimate: hardwood pin against a phenolic ball
 E_PIN_PIN = 0.5  # estimate: wood on wood, glancing
 E_PIN_CUSHION = 0.5  # estimate
-THROWN_PIN_REACH = PIN_HEIGHT / 2  # m, estimate: a pin lying down reaches half its length
 
 
 def pin_radius_at(h: float | np.ndarray) -> np.ndarray:
@@ -132,12 +144,37 @@ def pin_spacing(ball_radius: float = BALL_RADIUS) -> float:
 
 def pin_mass_and_inertia(samples: int = 25_001) -> tuple[float, float]:
     """(mass, moment of inertia about the pin's axis) of a solid pin of PIN_DENSITY:
-    m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (~0.9 g)."""
+    m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (0.72 g)."""
     h = np.linspace(0.0, PIN_HEIGHT, samples)
     r = pin_radius_at(h)
     mass = PIN_DENSITY * math.pi * _trapezoid(r**2, h)
     inertia = 0.5 * PIN_DENSITY * math.pi * _trapezoid(r**4, h)
     return mass, inertia
+
+
+def pin_tipping_properties(samples: int = 25_001) -> tuple[float, float]:
+    """(h_G, I_G): the height of the pin's centre of mass and its moment of inertia about a
+    horizontal axis through it, from the turned profile (slices: dI = dm (r^2 / 4 + (h -
+    h_G)^2)): 10.2 mm and 45 mm^2 times its mass."""
+    h = np.linspace(0.0, PIN_HEIGHT, samples)
+    r = pin_radius_at(h)
+    dm = PIN_DENSITY * math.pi * r**2
+    mass = _trapezoid(dm, h)
+    hg = _trapezoid(dm * h, h) / mass
+    return hg, _trapezoid(dm * (r**2 / 4 + (h - hg) ** 2), h)
+
+
+def pin_model(g: float) -> tuple[float, ...]:
+    """The numbers of the standing-pin impact model, in the order of the PM_* columns of
+    cuesim.sim.state: h_G, I_G, base radius, head-centre height, head radius, wood-on-cloth
+    friction, the cloth's restitution for a landing pin, the centre-of-mass height of a pin
+    lying on its belly (its widest radius), the height at which a thrown (lying) pin strikes a
+    standing one (its belly's radius), and g."""
+    hg, ig = pin_tipping_properties()
+    a = PIN_HEAD_DIAMETER / 2
+    belly = PIN_WIDEST_DIAMETER / 2
+    return (hg, ig, PIN_BASE_DIAMETER / 2, PIN_HEIGHT - a, a, PIN_MU_CLOTH,
+            PIN_CLOTH_RESTITUTION, belly, belly, g)
 
 
 def _trapezoid(y: np.ndarray, x: np.ndarray) -> float:
@@ -211,9 +248,10 @@ class CaromTable(PieceTable):
         raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
 
     def kind_coefficients(self) -> KindCoefficients:
-        """Balls as on every ball table; pins standing until knocked, then thrown (discs with
-        the tumbling deceleration PIN_MU g) with the knocked-pin reach so that a thrown pin
-        touches a standing one at the widest pin diameter."""
+        """Balls as on every ball table; pins standing until touched (then felled and thrown,
+        or rocked and moved: cuesim.sim.resolve.pin, with `pin_model`); a thrown pin slides
+        with the wood-on-cloth deceleration PIN_MU_CLOTH g after its first bounce and reaches
+        a standing pin at the widest pin diameter."""
         balls = ball_kind_coefficients(self.physics, self.piece_spec("ball"),
                                        self.cushion_height)
         pin = self.piece_spec("pin")
@@ -222,7 +260,7 @@ class CaromTable(PieceTable):
         return replace(
             balls,
             kinds=("ball", "pin"),
-            decel=(*balls.decel, PIN_MU * p.g),
+            decel=(*balls.decel, PIN_MU_CLOTH * p.g),
             spin_decel=(*balls.spin_decel, 0.0),
             e_pair=((p.e_ball, e_bp), (e_bp, E_PIN_PIN)),
             mu_pair=((mu_bp, mu_bp), (mu_bp, mu_bp)),
@@ -231,6 +269,7 @@ class CaromTable(PieceTable):
             law=(1, 2),
             roll_decel=(*balls.roll_decel, 0.0),
             thrown_radius=(self.piece_spec("ball").radius, PIN_WIDEST_DIAMETER - pin.radius),
+            pin_model=pin_model(p.g),
         )
 
     def contact_distance(self, kind_a: str, kind_b: str) -> float:

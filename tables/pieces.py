@@ -59,6 +59,7 @@ class KindCoefficients:
     friction_fit    ball-ball friction mu(v) = a + b exp(-c v): (a, b, c)
     cushion_height  height of the cushion nose above the cloth (m), for balls
     thrown_radius[k] the contact radius of a knocked pin against a standing one (pins)
+    pin_model       the standing-pin impact model's numbers (cuesim.sim.state PM_* order)
     """
 
     kinds: tuple[str, ...]
@@ -74,3 +75,4 @@ class KindCoefficients:
     friction_fit: tuple[float, float, float] = (0.0, 0.0, 0.0)
     cushion_height: float = 0.0
     thrown_radius: tuple[float, ...] = ()
+    pin_model: tuple[float, ...] = ()

@@ -105,3 +105,57 @@ def test_scripted_game_between_two_players():
         assert lay is not None
     assert g.state.shot > 1
     assert SPOTS["top_spot"]
+
+
+def _graze_left_pin(speed):
+    """The white rolls up past the left pin, its path 3 mm inside the ball-pin contact
+    distance; the yellow and the red far away."""
+    from cuesim.sim import run_motion
+    from cuesim.tables.layout import Piece
+    px, py = PINS["pin_left"]
+    x = px - (TABLE.contact_distance("ball", "pin") - 0.003)
+    lay = layout(white=[x, py - 0.1], yellow=[1.2, 2.5], red=[1.1, 2.2])
+    lay = lay.without([p for p in lay.ids() if p.startswith("pin")])
+    for pid, (qx, qy) in PINS.items():
+        lay = lay.with_piece(Piece(pid, "pin", qx, qy, "red" if pid == "pin_centre" else "white"))
+    return run_motion(TABLE, lay, {"white": (0.0, speed, -speed / BALL_RADIUS, 0.0, 0.0)},
+                      struck="white")
+
+
+def test_grazed_pin_moved_not_knocked_from_physics_12_4():
+    """A slow grazing touch: the left pin rocks and its base slips but it stands (a collide
+    event, no pin event): not counted, set back on its mark (12.4), without any declaration."""
+    res = _graze_left_pin(0.2)
+    kinds = {(e.kind.name, e.b) for e in res.event_log()}
+    assert ("COLLIDE", "pin_left") in kinds and ("PIN", "pin_left") not in kinds
+    g = game_in_play()
+    out = g.play(shot_from_result(res))
+    assert "5-pins 15.3.г" in out.ruling.articles  # the yellow was missed
+    assert out.ruling.points == {"B": 2}  # the miss only: the moved pin scores nothing
+    assert any("12.4" in n and "pin_left" in n for n in out.ruling.notes)
+    assert {"id": "pin_left", "x": PINS["pin_left"][0], "y": PINS["pin_left"][1],
+            "article": "5-pins 12.4"} in out.spotted
+    back = out.layout.get("pin_left")
+    assert (back.x, back.y) == PINS["pin_left"]
+
+
+def test_faster_graze_fells_the_pin_12_1():
+    """The same path at 1 m/s: the impulse topples the left pin, which counts (12.1, 8.1)."""
+    res = _graze_left_pin(1.0)
+    assert ("PIN", "pin_left") in {(e.kind.name, e.b) for e in res.event_log()}
+    out = game_in_play().play(shot_from_result(res))
+    assert out.ruling.points == {"B": 2 + 2}
+
+
+def test_pin_hit_but_left_in_place_12_5():
+    """A pin hit that stays exactly on its place (its rim stuck: it only rocked) is not
+    knocked (12.5): a note, nothing to set back, no points."""
+    from cuesim.rules.fivepins import FivePinsShot
+    from tests.fivepins_util import hit, strike
+    lay = layout(white=[0.5, 1.0], yellow=[0.71, 2.0], red=[1.1, 2.4])
+    shot = FivePinsShot(events=[strike(), hit(0.3, "white", "pin_left"),
+                                hit(0.9, "white", "yellow")], initial=lay, final=lay)
+    out = game_in_play().play(shot)
+    assert out.ruling.legal and out.ruling.points == {}
+    assert any("12.5" in n and "pin_left" in n for n in out.ruling.notes)
+    assert not [s for s in out.spotted if s["id"] == "pin_left"]

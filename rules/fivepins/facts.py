@@ -1,7 +1,8 @@
 """What one shot's event log says in the terms of 5-pins articles 5-8, 12 and 15: the ball the
 cue struck, when the striker's ball first touched the opponent's ball and the red, the first
 carom (8.2), every pin knocked with the ball whose chain of thrown pins knocked it (12.1,
-12.3), and the striker's first contact (10.1, 10.2)."""
+12.3), the pins touched but left standing (12.4, 12.5: a `collide` event with a pin and no
+`pin` event for it), and the striker's first contact (10.1, 10.2)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ class ShotFacts:
     carom_t: float | None = None
     both_on_red: bool = False  # 5.7: the direct carom and the opponent's ball on the red at once
     first_contact: Event | None = None  # the striker's ball's first collision or cushion
+    touched: list[str] = field(default_factory=list)  # pins hit but left standing (12.4, 12.5)
 
     @staticmethod
     def from_events(events: list[Event], striker: str, opponent: str) -> ShotFacts:
@@ -65,6 +67,11 @@ class ShotFacts:
                 by = e.a
                 origin[e.b] = origin.get(by, by) if by in PINS else by
                 f.pins.append(KnockedPin(e.b, e.t, by, origin[e.b]))
+            elif e.kind == EventKind.COLLIDE and (e.a in PINS or e.b in PINS):
+                for pid in (e.a, e.b):
+                    if pid in PINS and pid not in f.touched:
+                        f.touched.append(pid)
+        f.touched = [p for p in f.touched if p not in origin]
         f._find_carom()
         return f
 

@@ -37,6 +37,7 @@ from cuesim.rules.fivepins.placement import (
     reset_pins,
     spot_for_offender,
     spot_of_half,
+    touched_pins,
     wholly_in,
 )
 from cuesim.rules.fivepins.scoring import FOUL_POINTS
@@ -392,8 +393,16 @@ class FivePinsGame:
                                 f"({art}) or may have the {mine} ball put on the {spot} "
                                 "(5-pins 13.5)")
         knocked = [k.pin for k in facts.pins]
-        layout, pins, removed = reset_pins(layout, shot.initial or base,
-                                           shot.declaration.moved_pins, knocked)
+        moved, only_hit = touched_pins(facts.touched, shot.initial, shot.final)
+        if moved:
+            ruling.notes.append(f"pins moved but still standing, not knocked down: "
+                                f"{', '.join(moved)}; set back on their marks (5-pins 12.4)")
+        if only_hit:
+            ruling.notes.append(f"pins hit but still on their base, not knocked down: "
+                                f"{', '.join(only_hit)} (5-pins 12.5)")
+        declared = [p for p in shot.declaration.moved_pins if p not in moved]
+        layout, pins, removed = reset_pins(layout, shot.initial or base, [*declared, *moved],
+                                           knocked)
         return layout, spotted + pins, removed
 
     # -- games and the match ------------------------------------------------------------------

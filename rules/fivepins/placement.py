@@ -143,6 +143,23 @@ def reset_pins(layout: Layout, before: Layout | None = None, moved: Iterable[str
     return Layout(TABLE, tuple(out)), spotted, removed
 
 
+def touched_pins(touched: Iterable[str], initial: Layout | None, final: Layout | None
+                 ) -> tuple[list[str], list[str]]:
+    """(moved, only_hit): of the pins a shot touched but left standing, those whose base slid
+    off its place (12.4: set back before the next shot) and those that only rocked on it
+    (12.5). Exact comparison of the simulated positions: a pin that only rocked is not moved
+    by the physics at all."""
+    moved, hit = [], []
+    for pid in touched:
+        a = initial.get(pid) if initial is not None and pid in initial.ids() else None
+        b = final.get(pid) if final is not None and pid in final.ids() else None
+        if a is not None and b is not None and (a.x, a.y) != (b.x, b.y):
+            moved.append(pid)
+        else:
+            hit.append(pid)
+    return moved, hit
+
+
 def opening_layout(opponent_ball: str, breaker_ball: str | None = None,
                    breaker_xy: tuple[float, float] | None = None) -> Layout:
     """The opening position (4.1): the opponent's ball on the top spot, the red on its spot,

@@ -7,7 +7,20 @@ from numba import njit
 
 from cuesim.sim.motion.ball import start_ball_segment
 from cuesim.sim.motion.disc import start_disc_segment
-from cuesim.sim.state import LAW, LAW_BALL, LAW_PIN, MST, PIN_THROWN, R2, R
+from cuesim.sim.state import (
+    LAW,
+    LAW_BALL,
+    LAW_PIN,
+    MST,
+    PEND,
+    PIN_DOWN,
+    PIN_MOVED,
+    PIN_THROWN,
+    R2,
+    REST,
+    TEND,
+    R,
+)
 
 
 @njit(cache=True)
@@ -15,22 +28,29 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Open object i's next polynomial segment at time t under its own motion law."""
     if P[i, LAW] == LAW_BALL:
         start_ball_segment(S, P, i, t)
-    else:  # discs, and pins (at rest unless thrown: then they slide like discs)
-        start_disc_segment(S, P, i, t)
+        return
+    if P[i, LAW] == LAW_PIN and S[i, PEND] > 0.0 and S[i, MST] == PIN_DOWN:
+        S[i, MST] = REST  # a touched pin came to rest on its base: it stands again (12.4)
+        S[i, PEND] = 0.0
+    # discs, and pins (at rest unless thrown or moved: then they slide like discs)
+    start_disc_segment(S, P, i, t)
+    if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_MOVED:
+        S[i, TEND] = S[i, PEND]  # a touched pin rocks (and slides) until then
 
 
 @njit(cache=True)
 def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
-    """Whether i and j can touch: balls and discs always; a pin only while standing, against
-    a ball or a thrown pin (balls pass over lying and flying pins)."""
+    """Whether i and j can touch: balls and discs always; a pin only while standing still,
+    against a ball or a thrown pin (balls pass over lying and flying pins; a touched pin,
+    rocking on its base, touches nothing until it stands again)."""
     li, lj = P[i, LAW], P[j, LAW]
     if li != LAW_PIN and lj != LAW_PIN:
         return True
     if li == LAW_PIN and lj == LAW_PIN:
-        return (S[i, MST] == PIN_THROWN and S[j, MST] == 0) or (
-            S[j, MST] == PIN_THROWN and S[i, MST] == 0)
+        return (S[i, MST] == PIN_THROWN and S[j, MST] == REST) or (
+            S[j, MST] == PIN_THROWN and S[i, MST] == REST)
     pin = i if li == LAW_PIN else j
-    return S[pin, MST] == 0
+    return S[pin, MST] == REST
 
 
 @njit(cache=True)
