@@ -60,6 +60,13 @@ class Arrays:
         radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
+        # normal contact laws F = k delta^eta (tables.contact), for the multi-impact model and
+        # the soft reference; empty when a table gives none
+        nk = len(c.kinds)
+        self.k_pair = np.array(c.stiffness_pair, dtype=np.float64).reshape(-1, nk)
+        self.eta_pair = np.array(c.exponent_pair, dtype=np.float64).reshape(-1, nk)
+        self.k_rail = np.array(c.stiffness_rail, dtype=np.float64)
+        self.eta_rail = np.array(c.exponent_rail, dtype=np.float64)
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
         self.feature_names = {
             int(EventKind.RAIL): [r.name for r in geo.rails] + [k.name for k in geo.knuckles],

@@ -59,6 +59,9 @@ class KindCoefficients:
     friction_fit    ball-ball friction mu(v) = a + b exp(-c v): (a, b, c)
     cushion_height  height of the cushion nose above the cloth (m), for balls
     thrown_radius[k] the contact radius of a knocked pin against a standing one (pins)
+    stiffness_pair[k, l], exponent_pair[k, l]  normal contact law F = k delta^eta between
+                    kinds k and l (N, m; tables.contact): Hertz 3/2 for balls, 1 for discs
+    stiffness_rail[k], exponent_rail[k]  the same law for kind k on a rail or knuckle
     """
 
     kinds: tuple[str, ...]
@@ -74,3 +77,7 @@ class KindCoefficients:
     friction_fit: tuple[float, float, float] = (0.0, 0.0, 0.0)
     cushion_height: float = 0.0
     thrown_radius: tuple[float, ...] = ()
+    stiffness_pair: tuple[tuple[float, ...], ...] = ()
+    exponent_pair: tuple[tuple[float, ...], ...] = ()
+    stiffness_rail: tuple[float, ...] = ()
+    exponent_rail: tuple[float, ...] = ()
