@@ -165,12 +165,12 @@ def test_mirror_symmetric_layouts_give_mirrored_results():
 
 
 def test_halving_the_step_changes_final_positions_by_less_than_a_tenth_mm():
-    """Step convergence on a small cluster (a 3-puck cradle: one puck into a touching pair).
-    The differences halve with the step (first order: the friction ramp, the onset of the
-    damping and the static-friction stop depend on it); at 320 steps per contact a halving
-    moves no piece by 0.1 mm (at the default 40, by ~0.3 mm)."""
-    case = ag.cradle(3)
-    a = soft_simulate(case.table, case.layout, case.initial, steps_per_contact=320)
+    """Step convergence on a small cluster (a puck into a touching row of 3 on a rail,
+    end-on). Without friction at work the scheme is of the second order (halving the default
+    step moves no piece by 0.1 mm; here at 80 steps per contact, ~0.02 mm); the friction
+    ramp is of the first order (the striker into a touching pair: ~1 mm at the default)."""
+    case = ag.row_end_on(3)
+    a = soft_simulate(case.table, case.layout, case.initial, steps_per_contact=80)
     b = soft_simulate(case.table, case.layout, case.initial, dt=a.dt / 2)
     assert a.at_rest and b.at_rest
     assert np.abs(a.final_positions - b.final_positions).max() < 1e-4
@@ -190,6 +190,43 @@ def test_touching_row_struck_end_on_is_not_a_train():
     res = soft_simulate(case.table, case.layout, case.initial)
     x = {pid: res.final_positions[k, 0] for k, pid in enumerate(case.layout.ids())}
     assert x["p3"] - x["p2"] > 0.05
+
+
+def test_order_of_pieces_in_the_layout_does_not_matter():
+    case = ag.row_broadside(4)
+    order = (3, 1, 4, 0, 2)
+    permuted = Layout(case.layout.table, tuple(case.layout.pieces[k] for k in order))
+    a = soft_simulate(case.table, case.layout, case.initial)
+    b = soft_simulate(case.table, permuted, case.initial)
+    for pid in case.layout.ids():
+        assert np.allclose(a.position(pid), b.position(pid), atol=1e-7)
+
+
+def test_no_energy_gain_in_a_cluster_without_cloth():
+    """A striker into a touching row on a rail, cloth off: after the impacts the kinetic
+    energy (with rotation) is below the initial energy."""
+    case = ag.row_broadside(4)
+    res = soft_simulate(case.table, case.layout, case.initial, bed_friction=False,
+                        t_max=0.3)
+    specs = [case.table.piece_spec(p.kind) for p in case.layout.pieces]
+    m = np.array([s.mass for s in specs])
+    inertia = np.array([s.inertia for s in specs])
+    energy = 0.5 * (m * (res.final_velocities**2).sum(axis=1)).sum() + \
+        0.5 * (inertia * res.final_spins[:, 2] ** 2).sum()
+    initial = 0.5 * specs[0].mass * 4.0**2
+    assert 0.0 < energy < initial
+
+
+def test_the_reference_is_independent_of_the_event_core():
+    """sim/soft must not use the event core's loop, detection or resolution."""
+    from pathlib import Path
+
+    import cuesim.sim.soft as soft
+
+    for path in Path(soft.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        for banned in ("sim.loop", "sim.resolve", "sim.detect", "sim.engine"):
+            assert banned not in text, f"{path.name} imports {banned}"
 
 
 def test_pins_are_refused():

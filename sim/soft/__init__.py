@@ -148,10 +148,9 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
                 steps.append(contact_duration(1.0, er[a]) * ts / steps_per_contact)
                 steps.append(0.3 * ts / max(damping_ratio(e_rail[a], er[a]), 1e-9))
         dt = min(steps)
-    cp = np.array([[damping_coefficient(c.e_pair[a][b], ep[a, b], kp[a, b], m_pair[a][b], dt)
+    cp = np.array([[damping_coefficient(c.e_pair[a][b], ep[a, b], kp[a, b], m_pair[a][b])
                     for b in range(nk)] for a in range(nk)])
-    cr = np.array([damping_coefficient(e_rail[a], er[a], kr[a], m_rail[a], dt)
-                   for a in range(nk)])
+    cr = np.array([damping_coefficient(e_rail[a], er[a], kr[a], m_rail[a]) for a in range(nk)])
     fit = np.array(c.friction_fit, dtype=np.float64)
 
     geo = table.geometry

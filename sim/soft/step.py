@@ -15,7 +15,8 @@ against a hole circle: a capture is tested on the whole straight path of the ste
 
 Normal force of a contact with overlap delta (tables.contact, sim.soft.damping):
     F_n = max(0, k delta^eta + c delta^((eta-1)/2) d(delta)/dt w),
-w = min(1, delta / (|d(delta)/dt| dt)) letting the damping rise over a contact's first step.
+w = sim.soft.damping.onset: 1/2 + (time since touch)/dt over a contact's first step, then 1
+(the dashpot's force jumps at first touch; the weight keeps its impulse second-order).
 Tangential friction at the contact point, against the slip s of the surfaces there:
     F_t = -min(mu F_n, relax |s| / (k_t dt)) s/|s|,  k_t = 1/m_i + 1/m_j + R_i^2/I_i + R_j^2/I_j
 i.e. Coulomb friction regularised by a steep linear ramp: below the slip that one step of
