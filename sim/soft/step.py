@@ -20,9 +20,11 @@ w = sim.soft.damping.onset: 1/2 + (time since touch)/dt over a contact's first s
 Tangential friction at the contact point, against the slip s of the surfaces there:
     F_t = -min(mu F_n, relax |s| / (k_t dt)) s/|s|,  k_t = 1/m_i + 1/m_j + R_i^2/I_i + R_j^2/I_j
 i.e. Coulomb friction regularised by a steep linear ramp: below the slip that one step of
-mu F_n would stop, the force is proportional to the slip (half of what stops it in one step,
-relax = 1/2, shared among the contacts of the busier piece: divided by its number of
-contacts, so several sticking contacts on one piece do not overshoot together).
+mu F_n would stop, the force is proportional to the slip (what stops it in one step,
+relax = 1, shared among the contacts acting on that slip: divided by N_i + N_j - 1, N the
+number of contacts of a piece, so sticking contacts on one piece do not overshoot
+together). The ramp is of the first order in the step (the stick-slip transitions are
+resolved to a step); without friction the scheme is of the second order.
 Discs: mu = mu_pair / mu_rail. Balls: mu(s) = a + b exp(-c |s|) between balls (the core's
 friction_fit, with the slip at that instant), mu_rail on a cushion; the slip is 3-D (spin
 about all three axes).
@@ -57,7 +59,7 @@ from cuesim.sim.soft.damping import onset
 
 LAW_DISC = 0
 LAW_BALL = 1
-RELAX = 0.5  # fraction of the slip the friction ramp may remove in one step
+RELAX = 1.0  # fraction of the slip the friction ramp may remove in one step
 STATUS_REST = 0
 STATUS_PAUSED = 1  # reached the requested time (a sample)
 STATUS_TIME_LIMIT = 2
@@ -136,7 +138,7 @@ def _friction(F: np.ndarray, T: np.ndarray, i: int, j: int, rix: float, riy: flo
               sz: float, fmax: float, kt: float, dt: float, balls: bool, share: float) -> None:
     """Friction at a contact whose slip (surface of i minus surface of j, tangential) is s;
     i's contact point at r_i, j's at r_j (j < 0: a fixed cushion); `share` divides the ramp
-    among the contacts of the busier piece."""
+    among the contacts acting on this slip."""
     slip = math.sqrt(sx * sx + sy * sy + sz * sz)
     if slip == 0.0 or fmax <= 0.0:
         return
@@ -320,7 +322,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             kt = (1.0 / mass[i] + 1.0 / mass[j] + ri * ri / inertia[i]
                   + rj * rj / inertia[j])
             _friction(F, T, i, j, rix, riy, 0.0, rjx, rjy, 0.0, sx, sy, sz, mu * fn, kt, dt,
-                      balls, max(count[i], count[j]))
+                      balls, count[i] + count[j] - 1.0)
         # rails: segments, contact only where the foot of the centre lies on the face
         px, py = X[i, 0], X[i, 1]
         for q in range(rails.shape[0]):
