@@ -56,7 +56,8 @@ class SoftResult:
     at_rest: bool  # False when the time limit stopped the run
     dt: float  # s, the contact step
     steps: int
-    times: np.ndarray  # (s,) sample times (empty without sampling)
+    times: np.ndarray  # (s,) sample times: 0, the first step end at or after each multiple of
+    #                    sample_dt, and t_end (empty without sampling)
     trajectory: np.ndarray  # (s, n, 2) positions at the sample times
 
     def position(self, pid: str) -> tuple[float, float]:
