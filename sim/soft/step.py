@@ -234,7 +234,10 @@ def _contact_counts(X: np.ndarray, on: np.ndarray, rad: np.ndarray, rails: np.nd
         for q in range(rails.shape[0]):
             s = rails[q, 4] * (X[i, 0] - rails[q, 0]) + rails[q, 5] * (X[i, 1] - rails[q, 1])
             if -rad[i] < s < rad[i]:
-                c += 1.0
+                ex, ey = rails[q, 2] - rails[q, 0], rails[q, 3] - rails[q, 1]
+                along = (X[i, 0] - rails[q, 0]) * ex + (X[i, 1] - rails[q, 1]) * ey
+                if 0.0 <= along <= ex * ex + ey * ey:
+                    c += 1.0
         for q in range(knuckles.shape[0]):
             rsum = rad[i] + knuckles[q, 2]
             dx, dy = X[i, 0] - knuckles[q, 0], X[i, 1] - knuckles[q, 1]
