@@ -18,8 +18,8 @@ Normal force of a contact with overlap delta (tables.contact, sim.soft.damping):
 w = sim.soft.damping.onset: 1/2 + (time since touch)/dt over a contact's first step, then 1
 (the dashpot's force jumps at first touch; the weight keeps its impulse second-order).
 Tangential friction at the contact point, against the slip s of the surfaces there:
-    F_t = -min(mu F_n, relax |s| / (k_t dt)) s/|s|,  k_t = 1/m_i + 1/m_j + R_i^2/I_i + R_j^2/I_j
-i.e. Coulomb friction regularised by a steep linear ramp: below the slip that one step of
+    F_t = -min(mu F_n, relax |s| / (k_t dt N)) s/|s|,  k_t = 1/m_i + 1/m_j + R_i^2/I_i + R_j^2/I_j
+(N below), i.e. Coulomb friction regularised by a steep linear ramp: below the slip that one step of
 mu F_n would stop, the force is proportional to the slip (what stops it in one step,
 relax = 1, shared among the contacts acting on that slip: divided by N_i + N_j - 1, N the
 number of contacts of a piece, so sticking contacts on one piece do not overshoot
