@@ -61,7 +61,16 @@ class Arrays:
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.pin_model = np.array(c.pin_model, dtype=np.float64)
         self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
-        self.stiffness, self.exponent = _compliance(self.law)
+        # normal contact laws F = k delta^eta (tables.contact), for the multi-impact model and
+        # the soft reference; empty when a table gives none
+        nk = len(c.kinds)
+        self.k_pair = np.array(c.stiffness_pair, dtype=np.float64).reshape(-1, nk)
+        self.eta_pair = np.array(c.exponent_pair, dtype=np.float64).reshape(-1, nk)
+        self.k_rail = np.array(c.stiffness_rail, dtype=np.float64)
+        self.eta_rail = np.array(c.exponent_rail, dtype=np.float64)
+        # the core's layout of the same laws: kind pairs, then each kind on a rail (last row)
+        self.stiffness = np.vstack([self.k_pair, self.k_rail[None, :]])
+        self.exponent = np.vstack([self.eta_pair, self.eta_rail[None, :]])
         self.specs = {k: table.piece_spec(k) for k in c.kinds}
         self.feature_names = {
             int(EventKind.RAIL): [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
@@ -69,19 +78,6 @@ class Arrays:
             int(EventKind.LINE): [s.name for s in geo.lines],
             int(EventKind.CIRCLE): [s.name for s in geo.circles],
         }
-
-
-def _compliance(law: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """TEMPORARY compliance laws K delta^eta (rows: kinds, last row: rails)."""
-    nk = len(law)
-    stiff = np.empty((nk + 1, nk))
-    expo = np.empty((nk + 1, nk))
-    for a in range(nk + 1):
-        for b in range(nk):
-            ball = law[b] == 1
-            stiff[a, b] = (4.5e8 if a < nk else 2e7) if ball else (1e8 if a < nk else 2e8)
-            expo[a, b] = 1.5 if ball else 1.0
-    return stiff, expo
 
 
 @lru_cache(maxsize=64)

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, replace
 
 from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
+from cuesim.tables.contact import PHENOLIC_RESIN, hertz_spheres, sphere_on_cushion
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
@@ -85,7 +86,10 @@ class BallPhysics:
 def ball_kind_coefficients(physics: BallPhysics, spec: PieceSpec,
                            cushion_height: float) -> KindCoefficients:
     """The core's numbers for a table whose only piece kind is one ball: sliding deceleration
-    mu_s g, rolling mu_r g, spin about the vertical 5 mu_sp g / (2 R)."""
+    mu_s g, rolling mu_r g, spin about the vertical 5 mu_sp g / (2 R); contacts Hertz
+    (phenolic on phenolic, phenolic on cushion rubber: tables.contact)."""
+    k_pair, eta_pair = hertz_spheres(spec.radius, PHENOLIC_RESIN, spec.radius, PHENOLIC_RESIN)
+    k_rail, eta_rail = sphere_on_cushion(spec.radius, PHENOLIC_RESIN)
     return KindCoefficients(
         kinds=(spec.kind,),
         decel=(physics.mu_slide * physics.g,),
@@ -100,4 +104,8 @@ def ball_kind_coefficients(physics: BallPhysics, spec: PieceSpec,
         friction_fit=(physics.ball_friction_a, physics.ball_friction_b,
                       physics.ball_friction_c),
         cushion_height=cushion_height,
+        stiffness_pair=((k_pair,),),
+        exponent_pair=((eta_pair,),),
+        stiffness_rail=(k_rail,),
+        exponent_rail=(eta_rail,),
     )

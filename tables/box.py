@@ -103,6 +103,10 @@ class BoxTable(PieceTable):
             e_rail=(novus.e_rail[k],),
             mu_rail=(novus.mu_rail[k],),
             v_stick=novus.v_stick,
+            stiffness_pair=((novus.stiffness_pair[k][k],),),
+            exponent_pair=((novus.exponent_pair[k][k],),),
+            stiffness_rail=(novus.stiffness_rail[k],),
+            exponent_rail=(novus.exponent_rail[k],),
         )
 
     @property

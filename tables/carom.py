@@ -19,6 +19,7 @@ import numpy as np
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
 from cuesim.tables.base import PieceTable
+from cuesim.tables.contact import PHENOLIC_RESIN, PIN_WOOD, hertz_spheres, sphere_on_cushion
 from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -257,6 +258,12 @@ class CaromTable(PieceTable):
         pin = self.piece_spec("pin")
         p = self.physics
         e_bp, mu_bp = E_BALL_PIN, balls.mu_pair[0][0]
+        # pins: Hertz with the pin's belly as a sphere of its widest radius (an approximation:
+        # the belly is a barrel, its curvature along the axis is of the same order)
+        r_pin = PIN_WIDEST_DIAMETER / 2
+        k_bp, eta_bp = hertz_spheres(BALL_RADIUS, PHENOLIC_RESIN, r_pin, PIN_WOOD)
+        k_pp, eta_pp = hertz_spheres(r_pin, PIN_WOOD, r_pin, PIN_WOOD)
+        k_pr, eta_pr = sphere_on_cushion(r_pin, PIN_WOOD)
         return replace(
             balls,
             kinds=("ball", "pin"),
@@ -270,6 +277,10 @@ class CaromTable(PieceTable):
             roll_decel=(*balls.roll_decel, 0.0),
             thrown_radius=(self.piece_spec("ball").radius, PIN_WIDEST_DIAMETER - pin.radius),
             pin_model=pin_model(p.g),
+            stiffness_pair=((balls.stiffness_pair[0][0], k_bp), (k_bp, k_pp)),
+            exponent_pair=((balls.exponent_pair[0][0], eta_bp), (eta_bp, eta_pp)),
+            stiffness_rail=(balls.stiffness_rail[0], k_pr),
+            exponent_rail=(balls.exponent_rail[0], eta_pr),
         )
 
     def contact_distance(self, kind_a: str, kind_b: str) -> float:

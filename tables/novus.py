@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from cuesim.tables.base import PieceTable
 from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
+from cuesim.tables.contact import BIRCH, HARDWOOD, disc_on_rail, disc_pair
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -167,6 +168,7 @@ class NovusTable(PieceTable):
             # torque mu m g r_f over inertia m (R^2 + r^2)/2 (uniform pressure on the ring)
             spin.append(a * spec.friction_arm() / (spec.inertia / spec.mass))
         e_sp = p.e_striker_puck
+        k_pair, eta_pair, k_rail, eta_rail = self.contact_laws()
         return KindCoefficients(
             kinds=self.kinds,
             decel=tuple(decel),
@@ -176,7 +178,24 @@ class NovusTable(PieceTable):
             e_rail=(p.e_rail, p.e_rail),
             mu_rail=(p.mu_rail_impact, p.mu_rail_impact),
             v_stick=p.v_stick,
+            stiffness_pair=k_pair,
+            exponent_pair=eta_pair,
+            stiffness_rail=k_rail,
+            exponent_rail=eta_rail,
         )
+
+    def contact_laws(self) -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...],
+                                    tuple[float, ...], tuple[float, ...]]:
+        """(k_pair, eta_pair, k_rail, eta_rail) of the kinds: disc edges in line contact
+        (tables.contact.disc_pair) and disc on the hardwood rail (RAIL_HEIGHT, 24.1)."""
+        mats = {"striker": HARDWOOD, "puck": BIRCH}
+        specs = [self.piece_spec(k) for k in self.kinds]
+        laws = [[disc_pair(a.thickness, mats[a.kind], b.thickness, mats[b.kind]) for b in specs]
+                for a in specs]
+        rail = [disc_on_rail(a.thickness, mats[a.kind], RAIL_HEIGHT, HARDWOOD) for a in specs]
+        return (tuple(tuple(k for k, _ in row) for row in laws),
+                tuple(tuple(e for _, e in row) for row in laws),
+                tuple(k for k, _ in rail), tuple(e for _, e in rail))
 
     # -- frames and zones ---------------------------------------------------------------------
     def to_table(self, side: str, u: float, w: float) -> tuple[float, float]:

@@ -60,6 +60,9 @@ class KindCoefficients:
     cushion_height  height of the cushion nose above the cloth (m), for balls
     thrown_radius[k] the contact radius of a knocked pin against a standing one (pins)
     pin_model       the standing-pin impact model's numbers (cuesim.sim.state PM_* order)
+    stiffness_pair[k, l], exponent_pair[k, l]  normal contact law F = k delta^eta between
+                    kinds k and l (N, m; tables.contact): Hertz 3/2 for balls, 1 for discs
+    stiffness_rail[k], exponent_rail[k]  the same law for kind k on a rail or knuckle
     """
 
     kinds: tuple[str, ...]
@@ -76,3 +79,7 @@ class KindCoefficients:
     cushion_height: float = 0.0
     thrown_radius: tuple[float, ...] = ()
     pin_model: tuple[float, ...] = ()
+    stiffness_pair: tuple[tuple[float, ...], ...] = ()
+    exponent_pair: tuple[tuple[float, ...], ...] = ()
+    stiffness_rail: tuple[float, ...] = ()
+    exponent_rail: tuple[float, ...] = ()

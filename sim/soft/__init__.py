@@ -1,0 +1,195 @@
+"""The soft-contact (discrete-element) reference: an independent time-stepped simulation of
+the same tables and pieces, the ground truth for touching contacts (issue 12, item 3).
+
+Every contact is compliant, F = k delta^eta with the stiffness of tables.contact, damped so
+that each pair's binary impact has the table's restitution (sim.soft.damping), with Coulomb
+friction at the contact point; the bed laws are the core's; rails are segments of their real
+extent plus the jaw knuckles; a piece is captured when its centre enters a hole circle.
+Nothing here uses the event core (sim/loop.py, sim/detect, sim/resolve). The kernel and its
+integration scheme are described in sim.soft.step.
+
+    result = soft_simulate(table, layout, {"striker": (0.0, 6.0, 0.0)})
+    result.final_positions, result.final_on, result.pocketed
+
+Limits: pins (5-pins) are not modelled (a layout with pins is refused); a rail is a segment
+in the plane with its nose at the cushion height (a ball is free vertically while it presses
+the nose, as in Han's model; the slate takes the vertical motion when it leaves); the cloth's
+load and friction do not change during an impact (as in the core).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cuesim.sim.soft.damping import (
+    contact_duration,
+    damping_coefficient,
+    damping_ratio,
+    time_scale,
+)
+from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
+from cuesim.tables.layout import Layout
+
+STEPS_PER_CONTACT = 40  # contact step: the shortest elastic contact duration / this (>= 30)
+FREE_STEP_MAX = 1e-3  # s, the longest step between contacts
+FREE_TRAVEL = 2e-3  # m, the farthest a piece moves in one step between contacts
+T_MAX = 120.0  # s, time limit (a rolling ball from 10 m/s stops within ~100 s)
+
+
+@dataclass(frozen=True)
+class SoftResult:
+    """Outcome of a soft-contact run. Positions of pocketed pieces are where they were
+    captured; `pocketed` lists (id, hole name) in the order of capture."""
+
+    ids: tuple[str, ...]
+    final_positions: np.ndarray  # (n, 2) m
+    final_on: np.ndarray  # (n,) bool
+    final_velocities: np.ndarray  # (n, 2) m/s (zero at rest)
+    final_spins: np.ndarray  # (n, 3) rad/s: wx, wy (balls), wz
+    pocketed: tuple[tuple[str, str], ...]
+    t_end: float  # s
+    at_rest: bool  # False when the time limit stopped the run
+    dt: float  # s, the contact step
+    steps: int
+    times: np.ndarray  # (s,) sample times: 0, the first step end at or after each multiple of
+    #                    sample_dt, and t_end (empty without sampling)
+    trajectory: np.ndarray  # (s, n, 2) positions at the sample times
+
+    def position(self, pid: str) -> tuple[float, float]:
+        k = self.ids.index(pid)
+        return float(self.final_positions[k, 0]), float(self.final_positions[k, 1])
+
+    def pocketed_ids(self) -> frozenset[str]:
+        return frozenset(pid for pid, _ in self.pocketed)
+
+
+def _cushion_sin(height: float, r: float) -> float:
+    """sin(theta) of a ball's contact with a nose at `height` (Han 2005); 0 without a nose."""
+    if height <= 0.0:
+        return 0.0
+    return min(max((height - r) / r, -1.0), 1.0)
+
+
+def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float, ...]], *,
+                  t_max: float = T_MAX, sample_dt: float | None = None,
+                  steps_per_contact: int = STEPS_PER_CONTACT, stiffness_scale: float = 1.0,
+                  dt: float | None = None, bed_friction: bool = True,
+                  check: bool = True) -> SoftResult:
+    """Run the soft-contact reference from `layout` with the initial motions `initial` (as
+    `cuesim.sim.run_motion`: (vx, vy, w) or, for balls, (vx, vy, wx, wy, wz)) until every
+    piece rests or `t_max` s. `sample_dt` records positions every so often; `dt` overrides the
+    contact step; `stiffness_scale` multiplies every contact stiffness (same exponents and
+    ratios); `bed_friction=False` switches off the cloth (for closed-form checks)."""
+    if check:
+        table.check_layout(layout)
+    c = table.kind_coefficients()
+    kinds = list(c.kinds)
+    if not c.stiffness_pair:
+        raise ValueError(f"table {table.name!r} gives no contact stiffness")
+    n = len(layout)
+    specs = {k: table.piece_spec(k) for k in kinds}
+    laws = list(c.law) if c.law else [0] * len(kinds)
+    kind = np.array([kinds.index(p.kind) for p in layout.pieces], dtype=np.int64)
+    if any(laws[k] not in (0, 1) for k in kind):
+        raise ValueError("the soft reference models discs and balls, not pins")
+    X = layout.positions().astype(np.float64).copy()
+    V = np.zeros((n, 2))
+    W = np.zeros((n, 3))
+    for pid, value in initial.items():
+        k = layout.index(pid)
+        value = tuple(float(v) for v in value)
+        if len(value) not in (3, 5) or not all(math.isfinite(v) for v in value):
+            raise ValueError(f"initial motion of {pid!r} must be 3 or 5 finite numbers")
+        V[k] = value[:2]
+        W[k, 2] = value[-1]
+        if len(value) == 5:
+            W[k, :2] = value[2:4]
+    rad = np.array([specs[kinds[k]].radius for k in kind])
+    mass = np.array([specs[kinds[k]].mass for k in kind])
+    inertia = np.array([specs[kinds[k]].inertia for k in kind])
+    law = np.array([laws[k] for k in kind], dtype=np.int64)
+    decel = np.array([c.decel[k] for k in kind])
+    sdecel = np.array([c.spin_decel[k] for k in kind])
+    rdecel = np.array([(c.roll_decel[k] if c.roll_decel else 0.0) for k in kind])
+
+    nk = len(kinds)
+    present = sorted(set(int(k) for k in kind))
+    kp = np.array(c.stiffness_pair, dtype=np.float64) * stiffness_scale
+    ep = np.array(c.exponent_pair, dtype=np.float64)
+    kr = np.array(c.stiffness_rail, dtype=np.float64) * stiffness_scale
+    er = np.array(c.exponent_rail, dtype=np.float64)
+    mup = np.array(c.mu_pair, dtype=np.float64)
+    mur = np.array(c.mu_rail, dtype=np.float64)
+    sinr = np.array([_cushion_sin(c.cushion_height, specs[k].radius) if laws[i] == 1 else 0.0
+                     for i, k in enumerate(kinds)])
+    m_kind = [specs[k].mass for k in kinds]
+    m_pair = [[m_kind[a] * m_kind[b] / (m_kind[a] + m_kind[b]) for b in range(nk)]
+              for a in range(nk)]
+    # a ball on a nose is free along the contact normal (Han): its mass there is m
+    m_rail = list(m_kind)
+    e_rail = [float(e) for e in c.e_rail]
+
+    speed = max([1.0] + [float(np.linalg.norm(V[i]) + rad[i] * np.linalg.norm(W[i]))
+                         for i in range(n)])
+    v_ref = 2.0 * speed
+    if dt is None:
+        steps = []
+        for a in present:
+            for b in present:
+                ts = time_scale(ep[a, b], kp[a, b], m_pair[a][b], v_ref)
+                steps.append(contact_duration(1.0, ep[a, b]) * ts / steps_per_contact)
+                steps.append(0.3 * ts / max(damping_ratio(c.e_pair[a][b], ep[a, b]), 1e-9))
+            if kr[a] > 0.0:
+                ts = time_scale(er[a], kr[a], m_rail[a], v_ref)
+                steps.append(contact_duration(1.0, er[a]) * ts / steps_per_contact)
+                steps.append(0.3 * ts / max(damping_ratio(e_rail[a], er[a]), 1e-9))
+        dt = min(steps)
+    cp = np.array([[damping_coefficient(c.e_pair[a][b], ep[a, b], kp[a, b], m_pair[a][b])
+                    for b in range(nk)] for a in range(nk)])
+    cr = np.array([damping_coefficient(e_rail[a], er[a], kr[a], m_rail[a]) for a in range(nk)])
+    fit = np.array(c.friction_fit, dtype=np.float64)
+
+    geo = table.geometry
+    rails, knuckles, holes = geo.rail_array(), geo.knuckle_array(), geo.hole_array()
+    on = np.ones(n)
+    F = np.zeros((n, 3))
+    Z = np.zeros((n, 2))
+    T = np.zeros((n, 3))
+    cap_t = np.full(n, np.inf)
+    cap_hole = np.full(n, -1, dtype=np.int64)
+    clock = np.array([0.0, 1.0, dt, 0.0])
+    times, frames = [], []
+    while True:
+        if sample_dt is not None:
+            times.append(clock[0])
+            frames.append(X.copy())
+            until = clock[0] + sample_dt
+        else:
+            until = t_max
+        status = run_soft(X, V, W, Z, on, rad, mass, inertia, law, kind, decel, sdecel, rdecel,
+                          kp, ep, cp, mup, kr, er, cr, mur, sinr, fit, rails, knuckles, holes,
+                          F, T, cap_t, cap_hole, clock, dt, FREE_STEP_MAX, FREE_TRAVEL,
+                          min(until, t_max), t_max, bed_friction)
+        if status != STATUS_PAUSED or clock[0] >= t_max:
+            break
+    if sample_dt is not None:
+        times.append(clock[0])
+        frames.append(X.copy())
+    order = sorted((cap_t[i], i) for i in range(n) if on[i] == 0.0)
+    ids = layout.ids()
+    return SoftResult(
+        ids=tuple(ids), final_positions=X, final_on=on != 0.0, final_velocities=V,
+        final_spins=W,
+        pocketed=tuple((ids[i], geo.holes[int(cap_hole[i])].name) for _, i in order),
+        t_end=float(clock[0]), at_rest=status not in (STATUS_TIME_LIMIT, STATUS_PAUSED),
+        dt=float(dt), steps=int(clock[3]), times=np.array(times),
+        trajectory=np.array(frames) if frames else np.zeros((0, n, 2)),
+    )
+
+
+__all__ = ["SoftResult", "soft_simulate"]
