@@ -92,7 +92,7 @@ def _layout_for(game: str, path: str | None) -> Layout:
 
 def summary(result: ShotResult, struck: str = "striker") -> str:
     """A readable account of one shot."""
-    lines = [f"{result.n_events} events in {result.duration:.3f} s"
+    lines = [f"{result.n_events} events, {result.duration:.3f} s of simulated time"
              + (" (stopped at the event limit)" if result.truncated else "")]
     first = result.first_contact(struck)
     if first is not None:
