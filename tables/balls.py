@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
+MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
 
 
 def ball_spec(kind: str, diameter: float, mass: float) -> PieceSpec:
