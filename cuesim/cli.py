@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 
@@ -161,10 +162,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
     handler = handlers.get(args.command) or args.handler
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not at interpreter exit
+        return status
     except (CliError, ShotError, LayoutError, SimulationError, ValueError) as exc:
         print(f"cuesim: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # writing failed: one line, never a traceback
+        _silence_stdout()
+        where = f"{exc.filename}: " if exc.filename else "standard output: "
+        print(f"cuesim: error: cannot write {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush of what could not
+    be written raises nothing more (the idiom of Python's signal documentation)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import sys
 
 from cuesim.api import GAME_NAMES
 from cuesim.commands import positive_int
+from cuesim.output import OutputError, check_writable, remove_partial
 
 NO_DISPLAY = (
     "cuesim play: no display found (DISPLAY / WAYLAND_DISPLAY are unset), so no window can "
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot is not None:
         if not args.screenshot.lower().endswith(".png"):
             raise ValueError(f"--screenshot needs a .png file name, got {args.screenshot!r}")
+        check_writable(args.screenshot, "--screenshot")
         if not _has_display():
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -95,8 +97,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.screenshot is not None:
         app.step([], 0.0)
-        path = app.screenshot(args.screenshot)
-        pygame.quit()
+        try:
+            path = app.screenshot(args.screenshot)
+        except (pygame.error, OSError) as exc:  # e.g. the disk is full
+            remove_partial(args.screenshot)
+            raise OutputError(f"--screenshot {args.screenshot!r} could not be written ({exc}); "
+                              "nothing was saved") from None
+        finally:
+            pygame.quit()
         print(f"saved {path}")
         return 0
     app.run()
