@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-import json
+import math
 from pathlib import Path
 from typing import Any
+
+from cuesim.tables.jsonfile import read_json as _read_json
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
               "9ball", "straight")
 FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
+class ScenarioError(ValueError):
+    """A scenario file or object that cannot be ruled on: the message names the file, the
+    field's path and what was expected."""
+
+
 def read_json(path: str | Path, what: str = "scenario") -> Any:
-    """Parsed JSON of a file, or a ValueError naming the file and the problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read {what} {path}: {exc.strerror}") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} {path} is not valid JSON (line {exc.lineno}, column "
-                         f"{exc.colno}: {exc.msg})") from exc
+    """Parsed JSON of a file, or a ScenarioError naming the file and the problem (binary
+    files, NaN, nesting too deep included: cuesim.tables.jsonfile)."""
+    return _read_json(path, what, ScenarioError)
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
@@ -127,3 +126,111 @@ def players_and_options(data: dict[str, Any], option_keys: set[str]
     if not isinstance(players, list):
         raise ValueError("scenario.players must be a list of two names")
     return players, options
+
+
+def _feature_names(table: Any) -> dict[Any, set[str]]:
+    """The names an event's `feature` may take on `table`, by event kind."""
+    from cuesim.sim.events import EventKind
+
+    geo = table.geometry
+    return {
+        EventKind.RAIL: {r.name for r in geo.rails} | {k.name for k in geo.knuckles},
+        EventKind.POCKET: {h.name for h in geo.holes},
+        EventKind.LINE: {s.name for s in geo.lines},
+        EventKind.CIRCLE: {c.name for c in geo.circles},
+    }
+
+
+def check_event_log(events: list[Any], pieces: list[str], where: str,
+                    table: Any = None) -> None:
+    """Refuse an event log that cannot have happened: times not finite, negative or out of
+    order; a piece that is not on the table before the shot; an event of a piece after it
+    dropped into a pocket; a cushion, pocket or line the table does not have."""
+    from cuesim.sim.events import EventKind
+
+    names = _feature_names(table) if table is not None else {}
+    known = set(pieces)
+    gone: dict[str, float] = {}
+    last = 0.0
+    for k, e in enumerate(events):
+        at = f"{where}.events[{k}]"
+        if not math.isfinite(e.t) or e.t < 0.0:
+            raise ScenarioError(f"{at}.t must be a finite time >= 0 s, got {e.t}")
+        if e.t < last:
+            raise ScenarioError(f"{at}.t = {e.t} s comes before the previous event ({last} s): "
+                                "events must be in time order")
+        last = e.t
+        for role, pid in (("a", e.a), ("b", e.b)):
+            if pid is None:
+                continue
+            if pid not in known:
+                raise ScenarioError(f"{at}.{role}: unknown piece id {pid!r} (not on the table "
+                                    f"before the shot); pieces are {sorted(known)}")
+            if pid in gone:
+                raise ScenarioError(f"{at}: {pid!r} has an event at {e.t} s after it dropped "
+                                    f"into a pocket at {gone[pid]} s")
+        allowed = names.get(e.kind)
+        if allowed is not None and e.feature is not None and e.feature not in allowed:
+            kind = e.kind.name.lower()
+            raise ScenarioError(f"{at}.feature: unknown {kind} {e.feature!r}; the table's "
+                                f"{kind} names are {sorted(allowed)}")
+        if e.kind == EventKind.POCKET:
+            gone.setdefault(e.a, e.t)
+
+
+def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
+                       where: str) -> None:
+    """The layouts of one shot are legal on its table (on the bed, no overlaps), the pieces
+    after it were there before it, and no piece that dropped is still on the table."""
+    from cuesim.sim.events import EventKind
+    from cuesim.tables.layout import LayoutError
+
+    for name, layout in (("before", before), ("after", after)):
+        if layout is None:
+            continue
+        try:
+            table.check_layout(layout)
+        except LayoutError as exc:
+            raise ScenarioError(f"{where}.{name}: {exc}") from None
+    if before is None or after is None:
+        return
+    extra = sorted(set(after.ids()) - set(before.ids()))
+    if extra:
+        raise ScenarioError(f"{where}.after has pieces that were not on the table before the "
+                            f"shot: {extra}")
+    dropped = sorted({e.a for e in events if e.kind == EventKind.POCKET} & set(after.ids()))
+    if dropped:
+        raise ScenarioError(f"{where}.after still has {dropped} on the table, but the events "
+                            "pocket them")
+
+
+def table_of(layout: Any, where: str) -> Any:
+    """The table a scenario layout names ('novus', 'carom', 'pool_9ft', 'pool_8ft', ...)."""
+    from cuesim.tables.carom import CaromTable
+    from cuesim.tables.novus import NovusTable
+    from cuesim.tables.pool import pool_table
+
+    name = layout.table
+    if name == "novus":
+        return NovusTable()
+    if name == "carom":
+        return CaromTable()
+    if name.startswith("pool_"):
+        try:
+            return pool_table(name[len("pool_"):])
+        except (ValueError, KeyError):
+            pass
+    raise ScenarioError(f"{where}.table: unknown table {name!r}; tables are novus, carom, "
+                        "pool_9ft, pool_8ft, pool_7ft")
+
+
+def check_shot(events: list[Any], before: Any, after: Any, where: str) -> None:
+    """check_event_log and check_shot_layouts on the table `before` names."""
+    if before is None:
+        return
+    table = table_of(before, f"{where}.before")
+    if after is not None and after.table != before.table:
+        raise ScenarioError(f"{where}.after is for table {after.table!r}, 'before' for "
+                            f"{before.table!r}")
+    check_event_log(events, before.ids(), where, table)
+    check_shot_layouts(table, before, after, events, where)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
+    check_shot,
     parse_event,
     players_and_options,
     read_json,
@@ -132,6 +133,7 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
             raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    check_shot(events, initial, final, where)
     return FivePinsShot(events, initial, final, decl, infractions)
 
 

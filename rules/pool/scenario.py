@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
+    check_shot,
     parse_event,
     players_and_options,
     read_json,
@@ -134,6 +135,7 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         final = initial.without(gone)
     else:
         final = None
+    check_shot(events, initial, final, where)
     return PoolShot(events, initial, final, decl, infractions)
 
 
