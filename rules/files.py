@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,21 @@ def read_json(path: str | Path, what: str = "scenario") -> Any:
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
-    """Rule on a parsed scenario of any game (its "game" field picks the referee)."""
+    """Rule on a parsed scenario of any game (its "game" field picks the referee); every
+    problem with the scenario is a ScenarioError."""
+    try:
+        return _adjudicate(data)
+    except ScenarioError:
+        raise
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
+    except (TypeError, KeyError, AttributeError, IndexError) as exc:
+        # a field of a type no check above foresaw: still one clear line, never a traceback
+        raise ScenarioError(f"a field has a value of the wrong type or shape ({type(exc).__name__}"
+                            f": {exc}); see the schema in the referee's README") from None
+
+
+def _adjudicate(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError("scenario must be a JSON object with a 'game' field")
     game = str(data.get("game", ""))
@@ -46,8 +62,13 @@ def adjudicate(data: Any) -> dict[str, Any]:
 
 
 def adjudicate_file(path: str | Path) -> dict[str, Any]:
-    """`cuesim adjudicate FILE.json`: rule on a scenario file of any game."""
-    return adjudicate(read_json(path))
+    """`cuesim adjudicate FILE.json`: rule on a scenario file of any game; a ScenarioError
+    names the file."""
+    data = read_json(path)
+    try:
+        return adjudicate(data)
+    except ScenarioError as exc:
+        raise ScenarioError(f"scenario {path}: {exc}") from None
 
 
 def scenario_steps(data: dict[str, Any], top_shot_keys: set[str]
@@ -112,19 +133,29 @@ def parse_event(item: Any, where: str) -> Any:
                  direction=direction)
 
 
-def players_and_options(data: dict[str, Any], option_keys: set[str]
+def players_and_options(data: dict[str, Any], option_keys: set[str], game: Any = None
                         ) -> tuple[list[str], dict[str, Any]]:
-    """A new game's players (default two, A and B) and options from a scenario, checked."""
+    """A new game's players (default two, A and B) and options from a scenario, checked: two
+    different names; each option of the type `game.__init__` declares for it."""
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise ValueError("scenario.options must be an object")
+        raise ScenarioError("scenario.options must be an object")
     unknown = sorted(set(options) - option_keys)
     if unknown:
-        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
-                         f"{sorted(option_keys)}")
+        raise ScenarioError(f"scenario.options: unknown option(s) {unknown}; options are "
+                            f"{sorted(option_keys)}")
     players = data.get("players", ["A", "B"])
-    if not isinstance(players, list):
-        raise ValueError("scenario.players must be a list of two names")
+    if (not isinstance(players, list) or len(players) != 2
+            or not all(isinstance(p, str) and p.strip() for p in players)
+            or players[0] == players[1]):
+        raise ScenarioError(f"scenario.players must be a list of two different names, got "
+                            f"{players!r}")
+    if game is not None:
+        check_types(options, game.__init__, "scenario.options")
+    if "breaker" in options and options["breaker"] is not None \
+            and options["breaker"] not in players:
+        raise ScenarioError(f"scenario.options.breaker {options['breaker']!r} is not one of the "
+                            f"players {players}")
     return players, options
 
 
@@ -180,16 +211,23 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
 
 def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
                        where: str) -> None:
-    """The layouts of one shot are legal on its table (on the bed, no overlaps), the pieces
-    after it were there before it, and no piece that dropped is still on the table."""
+    """The layouts of one shot are legal on its table (on the bed, no overlaps; after a novus
+    shot pucks may lie stacked), the pieces after it were there before it, and no piece that
+    dropped is still on the table."""
     from cuesim.sim.events import EventKind
-    from cuesim.tables.layout import LayoutError
+    from cuesim.tables.layout import Layout, LayoutError
 
     for name, layout in (("before", before), ("after", after)):
         if layout is None:
             continue
         try:
-            table.check_layout(layout)
+            if name == "after" and layout.table == "novus":
+                # a puck may come to rest on another (stacked, novus 12): each piece alone must
+                # lie on the board, off the holes; the referee rules on the overlap
+                for piece in layout.pieces:
+                    table.check_layout(Layout(layout.table, (piece,)))
+            else:
+                table.check_layout(layout)
         except LayoutError as exc:
             raise ScenarioError(f"{where}.{name}: {exc}") from None
     if before is None or after is None:
@@ -234,3 +272,66 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str) -> None:
                             f"{before.table!r}")
     check_event_log(events, before.ids(), where, table)
     check_shot_layouts(table, before, after, events, where)
+
+
+COUNTS = {"race_to", "points_to", "games", "sets", "inning", "frame", "game", "shot",
+          "set_number"}  # whole numbers >= 1 wherever they appear
+
+
+def _describe(tp: Any) -> str:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(a) for a in args)
+    if origin is list or origin is tuple:
+        return f"a list of {_describe(args[0])}" if args else "a list"
+    if origin is dict:
+        return f"an object of {_describe(args[1])}" if len(args) == 2 else "an object"
+    return {int: "a whole number", float: "a number", bool: "true or false", str: "a string",
+            type(None): "null"}.get(tp, "a value")
+
+
+def _matches(value: Any, tp: Any) -> bool:
+    if tp is Any:
+        return True
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, a) for a in args)
+    if origin is typing.Literal:
+        return value in args
+    if tp is type(None):
+        return value is None
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return (isinstance(value, int | float) and not isinstance(value, bool)
+                and math.isfinite(value))
+    if tp is str:
+        return isinstance(value, str)
+    if origin is list or (origin is tuple and (len(args) != 2 or args[1] is Ellipsis)):
+        return isinstance(value, list) and all(_matches(v, args[0]) for v in value) \
+            if args else isinstance(value, list)
+    if origin is tuple:
+        return (isinstance(value, list) and len(value) == len(args)
+                and all(_matches(v, a) for v, a in zip(value, args, strict=True)))
+    if origin is dict:
+        return isinstance(value, dict) and (not args or all(
+            isinstance(k, str) and _matches(v, args[1]) for k, v in value.items()))
+    return True  # a type JSON cannot hold (a Layout, a state object): checked by its reader
+
+
+def check_types(data: dict[str, Any], owner: Any, where: str) -> None:
+    """Each field of `data` against the type annotated for it on `owner` (a dataclass or a
+    function such as a game's __init__): a ScenarioError naming the field's path, what was
+    expected and what was given. Counts (COUNTS) must also be >= 1."""
+    hints = typing.get_type_hints(owner)
+    for key, value in data.items():
+        tp = hints.get(key)
+        if tp is None:
+            continue
+        if not _matches(value, tp):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ScenarioError(f"{where}.{key} must be {_describe(tp)}, got {shown}")
+        if key in COUNTS and isinstance(value, int) and value < 1:
+            raise ScenarioError(f"{where}.{key} must be a whole number >= 1, got {value}")

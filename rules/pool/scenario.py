@@ -9,6 +9,7 @@ from typing import Any
 
 from cuesim.rules.files import (
     check_shot,
+    check_types,
     parse_event,
     players_and_options,
     read_json,
@@ -51,12 +52,13 @@ def make_game(data: dict[str, Any]) -> PoolGame:
     if "state" in data:
         if not isinstance(data["state"], dict):
             raise ValueError("scenario.state must be an object")
+        check_types(data["state"], PoolState, "scenario.state")
         state = dict(data["state"])
         state.setdefault("game", name)
         if state["game"] != name:
             raise ValueError(f"scenario.state.game {state['game']!r} differs from game {name!r}")
         return cls(state=PoolState.from_dict(state))
-    players, options = players_and_options(data, OPTION_KEYS)
+    players, options = players_and_options(data, OPTION_KEYS, cls)
     return cls(players=players, **options)
 
 
@@ -90,6 +92,7 @@ def parse_declaration(data: Any, where: str) -> Declaration:
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; fields are "
                          f"{sorted(DECLARATION_KEYS)}")
+    check_types(data, Declaration, where)
     values = dict(data)
     for key in ("called_ball", "called_pocket", "choice"):
         if values.get(key) is not None:
