@@ -210,18 +210,18 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
 
 
 def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
-                       where: str) -> None:
+                       where: str, names: tuple[str, str] = ("before", "after")) -> None:
     """The layouts of one shot are legal on its table (on the bed, no overlaps; after a novus
     shot pucks may lie stacked), the pieces after it were there before it, and no piece that
     dropped is still on the table."""
     from cuesim.sim.events import EventKind
     from cuesim.tables.layout import Layout, LayoutError
 
-    for name, layout in (("before", before), ("after", after)):
+    for name, layout in zip(names, (before, after), strict=True):
         if layout is None:
             continue
         try:
-            if name == "after" and layout.table == "novus":
+            if layout is after and layout.table == "novus":
                 # a puck may come to rest on another (stacked, novus 12): each piece alone must
                 # lie on the board, off the holes; the referee rules on the overlap
                 for piece in layout.pieces:
@@ -234,12 +234,12 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
         return
     extra = sorted(set(after.ids()) - set(before.ids()))
     if extra:
-        raise ScenarioError(f"{where}.after has pieces that were not on the table before the "
-                            f"shot: {extra}")
+        raise ScenarioError(f"{where}.{names[1]} has pieces that were not on the table "
+                            f"before the shot: {extra}")
     dropped = sorted({e.a for e in events if e.kind == EventKind.POCKET} & set(after.ids()))
     if dropped:
-        raise ScenarioError(f"{where}.after still has {dropped} on the table, but the events "
-                            "pocket them")
+        raise ScenarioError(f"{where}.{names[1]} still has {dropped} on the table, but the "
+                            "events pocket them")
 
 
 def table_of(layout: Any, where: str) -> Any:
@@ -262,16 +262,18 @@ def table_of(layout: Any, where: str) -> Any:
                         "pool_9ft, pool_8ft, pool_7ft")
 
 
-def check_shot(events: list[Any], before: Any, after: Any, where: str) -> None:
-    """check_event_log and check_shot_layouts on the table `before` names."""
+def check_shot(events: list[Any], before: Any, after: Any, where: str,
+               names: tuple[str, str] = ("before", "after")) -> None:
+    """check_event_log and check_shot_layouts on the table `before` names; `names` are the
+    scenario's own keys for the two layouts, for the messages."""
     if before is None:
         return
     table = table_of(before, f"{where}.before")
     if after is not None and after.table != before.table:
-        raise ScenarioError(f"{where}.after is for table {after.table!r}, 'before' for "
-                            f"{before.table!r}")
+        raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
+                            f"for {before.table!r}")
     check_event_log(events, before.ids(), where, table)
-    check_shot_layouts(table, before, after, events, where)
+    check_shot_layouts(table, before, after, events, where, names)
 
 
 COUNTS = {"race_to", "points_to", "games", "sets", "inning", "frame", "game", "shot",
@@ -285,7 +287,8 @@ def _describe(tp: Any) -> str:
     if origin is list or origin is tuple:
         return f"a list of {_describe(args[0])}" if args else "a list"
     if origin is dict:
-        return f"an object of {_describe(args[1])}" if len(args) == 2 else "an object"
+        return f"an object of {_describe(args[1])}" if len(args) == 2 and args[1] is not Any \
+            else "an object"
     return {int: "a whole number", float: "a number", bool: "true or false", str: "a string",
             type(None): "null"}.get(tp, "a value")
 

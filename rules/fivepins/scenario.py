@@ -136,7 +136,7 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
             raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
-    check_shot(events, initial, final, where)
+    check_shot(events, initial, final, where, ("initial", "final"))
     return FivePinsShot(events, initial, final, decl, infractions)
 
 

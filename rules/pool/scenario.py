@@ -138,7 +138,7 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         final = initial.without(gone)
     else:
         final = None
-    check_shot(events, initial, final, where)
+    check_shot(events, initial, final, where, ("initial", "final"))
     return PoolShot(events, initial, final, decl, infractions)
 
 
