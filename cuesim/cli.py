@@ -73,9 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
     layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
 
-    judge = sub.add_parser("adjudicate", help="rule on a scenario file (event log + layouts)")
+    judge = sub.add_parser(
+        "adjudicate", help="rule on a scenario file (event log + layouts)",
+        description="Rule on a scenario file of any referee; its 'game' field picks it: novus, "
+                    "eight_ball / nine_ball / straight_pool, five_pins. Every field is checked "
+                    "(types, ranges, an event log that can have happened, layouts legal on "
+                    "their table); a problem is one line naming the file and the field, exit 2.")
     judge.add_argument("scenario", help="scenario JSON (schemas: rules/novus/README.md, "
-                                        "rules/pool/README.md)")
+                                        "rules/pool/README.md, rules/fivepins/README.md)")
 
     from cuesim.commands import register_all
 
