@@ -26,9 +26,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from numba.core import config
-from numba.core.caching import _CacheLocator
 
 ROOT = Path(__file__).resolve().parent
+
+
+def _cache_subpath(source: str) -> str:
+    """numba's folder name for the cache of a source file under CACHE_DIR: the source
+    folder's name and the sha1 of its absolute path (`_CacheLocator.get_suitable_cache_subpath`,
+    whose own function is used when numba still has it)."""
+    try:
+        from numba.core.caching import _CacheLocator
+    except ImportError:
+        folder = os.path.dirname(os.path.abspath(source))
+        digest = hashlib.sha1(folder.encode()).hexdigest()
+        return "_".join([os.path.split(folder)[-1], digest])
+    return _CacheLocator.get_suitable_cache_subpath(source)
 
 
 def cache_dir() -> Path:
@@ -68,7 +80,7 @@ def cache_folders(root: Path = ROOT, cache: Path | None = None) -> list[Path]:
     """numba's cache folder for every source folder of `root` (the locator's own naming)."""
     cache = cache_dir() if cache is None else cache
     folders = sorted({path.parent for path in root.rglob("*.py")})
-    return [cache / _CacheLocator.get_suitable_cache_subpath(str(f / "x.py")) for f in folders]
+    return [cache / _cache_subpath(str(f / "x.py")) for f in folders]
 
 
 def stamp_path(root: Path = ROOT, cache: Path | None = None) -> Path:
