@@ -243,3 +243,43 @@ def test_mutated_saves_never_give_a_traceback(saved, data):
         session_from_dict(data.draw(mutated([saved])))
     except SaveFileError:
         pass
+
+
+# -- the lag (WPA 3.6) in a scenario file ------------------------------------------------------
+LAG = {
+    "game": "nine_ball", "players": ["Ann", "Bob"],
+    "steps": [{
+        "request": "lag", "balls": {"Ann": "cue", "Bob": "1"},
+        "initial": {"cue": [0.4, 0.5], "1": [0.9, 0.5]},
+        "events": [{"t": 0.0, "kind": "strike", "a": "cue"},
+                   {"t": 0.0, "kind": "strike", "a": "1"},
+                   {"t": 1.1, "kind": "rail", "a": "cue", "feature": "foot_rail"},
+                   {"t": 1.2, "kind": "rail", "a": "1", "feature": "foot_rail"}],
+        "final": {"cue": [0.4, 0.30], "1": [0.9, 0.5]},
+    }],
+}
+
+
+def test_the_lag_is_ruled_from_a_scenario_file(tmp_path, capsys):
+    path = tmp_path / "lag.json"
+    path.write_text(json.dumps(LAG))
+    assert main(["adjudicate", str(path)]) == 0
+    ruling = json.loads(capsys.readouterr().out)["steps"][0]["ruling"]
+    assert ruling["winner"] == "Ann" and ruling["next_player"] == "Ann"
+    long_rail = changed(LAG, lambda d: d["steps"][0]["events"].insert(
+        3, {"t": 1.15, "kind": "rail", "a": "cue", "feature": "right_foot_rail"}))
+    ruling = adjudicate(long_rail)["steps"][0]["ruling"]
+    assert ruling["winner"] == "Bob"
+    assert [v["article"] for v in ruling["violations"]] == ["WPA 3.6 (e)"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue"}), "must map each player"),
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue", "Bob": "cue"}), "must map each player"),
+    (lambda d: d["steps"][0].pop("final"), "a lag needs 'final'"),
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue", "Bob": "2"}), "has no lag ball"),
+    (lambda d: d["steps"][0].update(off_table=["9"]), "off_table must list lag balls"),
+])
+def test_a_bad_lag_is_refused(change, message):
+    with pytest.raises(ScenarioError, match=message):
+        adjudicate(changed(LAG, change))
