@@ -7,8 +7,8 @@ writes into the source tree or site-packages (see `numba_cache`).
 
 from cuesim.sim import numba_cache
 
-with numba_cache.core_cache_dir():
-    numba_cache.refresh()  # first: clears this copy's stale compiled cache
+with numba_cache.core_cache_dir() as _folder:
+    numba_cache.refresh(cache=_folder)  # first: clears this copy's stale compiled cache
     from cuesim.sim import batch_kernel, pymunk_backend  # noqa: F401  (decorated in the block)
     from cuesim.sim.engine import SimulationError, run_motion
     from cuesim.sim.events import EventKind

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,11 +55,31 @@ def cache_dir() -> Path:
     return base / "cuesim" / "numba"
 
 
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def usable_cache_dir() -> Path:
+    """`cache_dir()`, or when it cannot be written (a read-only home) a per-user folder in
+    the temporary directory: numba would otherwise fall back to writing beside the sources."""
+    folder = cache_dir()
+    if _writable(folder):
+        return folder
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"cuesim-numba-{uid}"
+
+
 @contextmanager
 def core_cache_dir() -> Iterator[Path]:
-    """Within the block, functions decorated with `cache=True` cache under `cache_dir()`;
-    numba's setting is restored afterwards, so other numba code in the process is untouched."""
-    folder = cache_dir()
+    """Within the block, functions decorated with `cache=True` cache under
+    `usable_cache_dir()`; numba's setting is restored afterwards, so other numba code in the
+    process is untouched."""
+    folder = usable_cache_dir()
     previous = config.CACHE_DIR
     config.CACHE_DIR = str(folder)
     try:

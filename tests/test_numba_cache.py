@@ -9,6 +9,7 @@ import pkgutil
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -164,3 +165,18 @@ def test_a_shot_writes_compiled_code_only_under_the_user_cache(tmp_path):
     assert {p.parent for p in written} <= set(cache_folders(PACKAGE, cache))
     assert int(hits) > 0 or written != seeded  # loaded from there, or compiled into there
     assert stamp_path(PACKAGE, cache).exists()
+
+
+def test_an_unwritable_cache_directory_falls_back_to_the_temporary_folder(tmp_path):
+    """Never beside the sources: a read-only XDG cache sends the code to a per-user temp folder."""
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("a file where the cache folder would go")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(blocked)
+    probe = "from cuesim.sim.loop import run_events; print(run_events.stats.cache_path)"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    path = Path(done.stdout.strip())
+    assert path.parent.name.startswith("cuesim-numba-")
+    assert path.parent.parent == Path(tempfile.gettempdir())
