@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, run_motion
 from cuesim.sim.result import ShotResult
@@ -25,6 +27,13 @@ def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
     >>> result.n_events > 0
     True
     """
+    if not isinstance(layout, Layout):
+        raise ShotError(f"simulate needs a Layout of the pieces on the table (e.g. "
+                        f"start_layout(game, table) or Layout.load(path)), got "
+                        f"{type(layout).__name__}")
+    if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
+            or max_events < 1:
+        raise ShotError(f"max_events must be a whole number >= 1, got {max_events!r}")
     if isinstance(table, PoolTable | CaromTable):
         if not isinstance(shot, CueShot):
             raise ShotError(f"expected a CueShot for table {table.name!r}, got "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -76,9 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
     layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
 
-    judge = sub.add_parser("adjudicate", help="rule on a scenario file (event log + layouts)")
+    judge = sub.add_parser(
+        "adjudicate", help="rule on a scenario file (event log + layouts)",
+        description="Rule on a scenario file of any referee; its 'game' field picks it: novus, "
+                    "eight_ball / nine_ball / straight_pool, five_pins. Every field is checked "
+                    "(types, ranges, an event log that can have happened, layouts legal on "
+                    "their table); a problem is one line naming the file and the field, exit 2.")
     judge.add_argument("scenario", help="scenario JSON (schemas: rules/novus/README.md, "
-                                        "rules/pool/README.md)")
+                                        "rules/pool/README.md, rules/fivepins/README.md)")
 
     from cuesim.commands import register_all
 
@@ -101,10 +107,10 @@ def summary(result: ShotResult, struck: str = "striker") -> str:
     """A readable account of one shot. A truncated shot says so first and shows no final
     layout (its pieces may still move or overlap)."""
     if result.truncated:
-        lines = [result.truncation_message(), f"{result.n_events} events in "
-                 f"{result.duration:.3f} s (stopped at the event limit)"]
+        lines = [result.truncation_message(), f"{result.n_events} events, "
+                 f"{result.duration:.3f} s of simulated time (stopped at the event limit)"]
     else:
-        lines = [f"{result.n_events} events in {result.duration:.3f} s"]
+        lines = [f"{result.n_events} events, {result.duration:.3f} s of simulated time"]
     first = result.first_contact(struck)
     if first is not None:
         other = first.b if first.a == struck else first.a
@@ -183,10 +189,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
     handler = handlers.get(args.command) or args.handler
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not at interpreter exit
+        return status
     except (CliError, ShotError, LayoutError, SimulationError, ValueError) as exc:
         print(f"cuesim: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # writing failed: one line, never a traceback
+        _silence_stdout()
+        where = f"{exc.filename}: " if exc.filename else "standard output: "
+        print(f"cuesim: error: cannot write {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush of what could not
+    be written raises nothing more (the idiom of Python's signal documentation)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from cuesim.tables.balls import MAX_CUE_SPEED
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, NovusTable
 
@@ -120,9 +121,6 @@ class NovusShot:
         return layout.with_piece(Piece("striker", "striker", x, y))
 
 
-MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
-
-
 @dataclass(frozen=True)
 class CueShot:
     """A cue shot on a ball table (pool, carom).
@@ -166,6 +164,10 @@ class CueShot:
         """The layout with the struck ball where this shot plays it, checked."""
         if self.ball not in layout.ids():
             raise ShotError(f"no ball {self.ball!r} on the table; balls are {layout.ids()}")
+        if layout.get(self.ball).kind != "ball":
+            balls = [p.id for p in layout.pieces if p.kind == "ball"]
+            raise ShotError(f"the cue strikes a ball, and {self.ball!r} is a "
+                            f"{layout.get(self.ball).kind}; balls are {balls}")
         placed = layout
         if self.position is not None:
             x, y = (float(v) for v in self.position)

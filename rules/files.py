@@ -2,31 +2,46 @@
 
 from __future__ import annotations
 
-import json
+import math
+import types
+import typing
 from pathlib import Path
 from typing import Any
+
+from cuesim.tables.jsonfile import read_json as _read_json
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
               "9ball", "straight")
 FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
+class ScenarioError(ValueError):
+    """A scenario file or object that cannot be ruled on: the message names the file, the
+    field's path and what was expected."""
+
+
 def read_json(path: str | Path, what: str = "scenario") -> Any:
-    """Parsed JSON of a file, or a ValueError naming the file and the problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read {what} {path}: {exc.strerror}") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} {path} is not valid JSON (line {exc.lineno}, column "
-                         f"{exc.colno}: {exc.msg})") from exc
+    """Parsed JSON of a file, or a ScenarioError naming the file and the problem (binary
+    files, NaN, nesting too deep included: cuesim.tables.jsonfile)."""
+    return _read_json(path, what, ScenarioError)
 
 
 def adjudicate(data: Any) -> dict[str, Any]:
-    """Rule on a parsed scenario of any game (its "game" field picks the referee)."""
+    """Rule on a parsed scenario of any game (its "game" field picks the referee); every
+    problem with the scenario is a ScenarioError."""
+    try:
+        return _adjudicate(data)
+    except ScenarioError:
+        raise
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
+    except (TypeError, KeyError, AttributeError, IndexError) as exc:
+        # a field of a type no check above foresaw: still one clear line, never a traceback
+        raise ScenarioError(f"a field has a value of the wrong type or shape ({type(exc).__name__}"
+                            f": {exc}); see the schema in the referee's README") from None
+
+
+def _adjudicate(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError("scenario must be a JSON object with a 'game' field")
     game = str(data.get("game", ""))
@@ -47,8 +62,13 @@ def adjudicate(data: Any) -> dict[str, Any]:
 
 
 def adjudicate_file(path: str | Path) -> dict[str, Any]:
-    """`cuesim adjudicate FILE.json`: rule on a scenario file of any game."""
-    return adjudicate(read_json(path))
+    """`cuesim adjudicate FILE.json`: rule on a scenario file of any game; a ScenarioError
+    names the file."""
+    data = read_json(path)
+    try:
+        return adjudicate(data)
+    except ScenarioError as exc:
+        raise ScenarioError(f"scenario {path}: {exc}") from None
 
 
 def scenario_steps(data: dict[str, Any], top_shot_keys: set[str]
@@ -113,17 +133,208 @@ def parse_event(item: Any, where: str) -> Any:
                  direction=direction)
 
 
-def players_and_options(data: dict[str, Any], option_keys: set[str]
+def players_and_options(data: dict[str, Any], option_keys: set[str], game: Any = None
                         ) -> tuple[list[str], dict[str, Any]]:
-    """A new game's players (default two, A and B) and options from a scenario, checked."""
+    """A new game's players (default two, A and B) and options from a scenario, checked: two
+    different names; each option of the type `game.__init__` declares for it."""
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise ValueError("scenario.options must be an object")
+        raise ScenarioError("scenario.options must be an object")
     unknown = sorted(set(options) - option_keys)
     if unknown:
-        raise ValueError(f"scenario.options: unknown option(s) {unknown}; options are "
-                         f"{sorted(option_keys)}")
+        raise ScenarioError(f"scenario.options: unknown option(s) {unknown}; options are "
+                            f"{sorted(option_keys)}")
     players = data.get("players", ["A", "B"])
-    if not isinstance(players, list):
-        raise ValueError("scenario.players must be a list of two names")
+    if (not isinstance(players, list) or len(players) != 2
+            or not all(isinstance(p, str) and p.strip() for p in players)
+            or players[0] == players[1]):
+        raise ScenarioError(f"scenario.players must be a list of two different names, got "
+                            f"{players!r}")
+    if game is not None:
+        check_types(options, game.__init__, "scenario.options")
+    if "breaker" in options and options["breaker"] is not None \
+            and options["breaker"] not in players:
+        raise ScenarioError(f"scenario.options.breaker {options['breaker']!r} is not one of the "
+                            f"players {players}")
     return players, options
+
+
+def _feature_names(table: Any) -> dict[Any, set[str]]:
+    """The names an event's `feature` may take on `table`, by event kind."""
+    from cuesim.sim.events import EventKind
+
+    geo = table.geometry
+    return {
+        EventKind.RAIL: {r.name for r in geo.rails} | {k.name for k in geo.knuckles},
+        EventKind.POCKET: {h.name for h in geo.holes},
+        EventKind.LINE: {s.name for s in geo.lines},
+        EventKind.CIRCLE: {c.name for c in geo.circles},
+    }
+
+
+def check_event_log(events: list[Any], pieces: list[str], where: str,
+                    table: Any = None) -> None:
+    """Refuse an event log that cannot have happened: times not finite, negative or out of
+    order; a piece that is not on the table before the shot; an event of a piece after it
+    dropped into a pocket; a cushion, pocket or line the table does not have."""
+    from cuesim.sim.events import EventKind
+
+    names = _feature_names(table) if table is not None else {}
+    known = set(pieces)
+    gone: dict[str, float] = {}
+    last = 0.0
+    for k, e in enumerate(events):
+        at = f"{where}.events[{k}]"
+        if not math.isfinite(e.t) or e.t < 0.0:
+            raise ScenarioError(f"{at}.t must be a finite time >= 0 s, got {e.t}")
+        if e.t < last:
+            raise ScenarioError(f"{at}.t = {e.t} s comes before the previous event ({last} s): "
+                                "events must be in time order")
+        last = e.t
+        for role, pid in (("a", e.a), ("b", e.b)):
+            if pid is None:
+                continue
+            if pid not in known:
+                raise ScenarioError(f"{at}.{role}: unknown piece id {pid!r} (not on the table "
+                                    f"before the shot); pieces are {sorted(known)}")
+            if pid in gone:
+                raise ScenarioError(f"{at}: {pid!r} has an event at {e.t} s after it dropped "
+                                    f"into a pocket at {gone[pid]} s")
+        allowed = names.get(e.kind)
+        if allowed is not None and e.feature is not None and e.feature not in allowed:
+            kind = e.kind.name.lower()
+            raise ScenarioError(f"{at}.feature: unknown {kind} {e.feature!r}; the table's "
+                                f"{kind} names are {sorted(allowed)}")
+        if e.kind == EventKind.POCKET:
+            gone.setdefault(e.a, e.t)
+
+
+def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
+                       where: str, names: tuple[str, str] = ("before", "after")) -> None:
+    """The layouts of one shot are legal on its table (on the bed, no overlaps; after a novus
+    shot pucks may lie stacked), the pieces after it were there before it, and no piece that
+    dropped is still on the table."""
+    from cuesim.sim.events import EventKind
+    from cuesim.tables.layout import Layout, LayoutError
+
+    for name, layout in zip(names, (before, after), strict=True):
+        if layout is None:
+            continue
+        try:
+            if layout is after and layout.table == "novus":
+                # a puck may come to rest on another (stacked, novus 12): each piece alone must
+                # lie on the board, off the holes; the referee rules on the overlap
+                for piece in layout.pieces:
+                    table.check_layout(Layout(layout.table, (piece,)))
+            else:
+                table.check_layout(layout)
+        except LayoutError as exc:
+            raise ScenarioError(f"{where}.{name}: {exc}") from None
+    if before is None or after is None:
+        return
+    extra = sorted(set(after.ids()) - set(before.ids()))
+    if extra:
+        raise ScenarioError(f"{where}.{names[1]} has pieces that were not on the table "
+                            f"before the shot: {extra}")
+    dropped = sorted({e.a for e in events if e.kind == EventKind.POCKET} & set(after.ids()))
+    if dropped:
+        raise ScenarioError(f"{where}.{names[1]} still has {dropped} on the table, but the "
+                            "events pocket them")
+
+
+def table_of(layout: Any, where: str) -> Any:
+    """The table a scenario layout names ('novus', 'carom', 'pool_9ft', 'pool_8ft', ...)."""
+    from cuesim.tables.carom import CaromTable
+    from cuesim.tables.novus import NovusTable
+    from cuesim.tables.pool import pool_table
+
+    name = layout.table
+    if name == "novus":
+        return NovusTable()
+    if name == "carom":
+        return CaromTable()
+    if name.startswith("pool_"):
+        try:
+            return pool_table(name[len("pool_"):])
+        except (ValueError, KeyError):
+            pass
+    raise ScenarioError(f"{where}.table: unknown table {name!r}; tables are novus, carom, "
+                        "pool_9ft, pool_8ft, pool_7ft")
+
+
+def check_shot(events: list[Any], before: Any, after: Any, where: str,
+               names: tuple[str, str] = ("before", "after")) -> None:
+    """check_event_log and check_shot_layouts on the table `before` names; `names` are the
+    scenario's own keys for the two layouts, for the messages."""
+    if before is None:
+        return
+    table = table_of(before, f"{where}.before")
+    if after is not None and after.table != before.table:
+        raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
+                            f"for {before.table!r}")
+    check_event_log(events, before.ids(), where, table)
+    check_shot_layouts(table, before, after, events, where, names)
+
+
+COUNTS = {"race_to", "points_to", "games", "sets", "inning", "frame", "game", "shot",
+          "set_number"}  # whole numbers >= 1 wherever they appear
+
+
+def _describe(tp: Any) -> str:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(a) for a in args)
+    if origin is list or origin is tuple:
+        return f"a list of {_describe(args[0])}" if args else "a list"
+    if origin is dict:
+        return f"an object of {_describe(args[1])}" if len(args) == 2 and args[1] is not Any \
+            else "an object"
+    return {int: "a whole number", float: "a number", bool: "true or false", str: "a string",
+            type(None): "null"}.get(tp, "a value")
+
+
+def _matches(value: Any, tp: Any) -> bool:
+    if tp is Any:
+        return True
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, a) for a in args)
+    if origin is typing.Literal:
+        return value in args
+    if tp is type(None):
+        return value is None
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return (isinstance(value, int | float) and not isinstance(value, bool)
+                and math.isfinite(value))
+    if tp is str:
+        return isinstance(value, str)
+    if origin is list or (origin is tuple and (len(args) != 2 or args[1] is Ellipsis)):
+        return isinstance(value, list) and all(_matches(v, args[0]) for v in value) \
+            if args else isinstance(value, list)
+    if origin is tuple:
+        return (isinstance(value, list) and len(value) == len(args)
+                and all(_matches(v, a) for v, a in zip(value, args, strict=True)))
+    if origin is dict:
+        return isinstance(value, dict) and (not args or all(
+            isinstance(k, str) and _matches(v, args[1]) for k, v in value.items()))
+    return True  # a type JSON cannot hold (a Layout, a state object): checked by its reader
+
+
+def check_types(data: dict[str, Any], owner: Any, where: str) -> None:
+    """Each field of `data` against the type annotated for it on `owner` (a dataclass or a
+    function such as a game's __init__): a ScenarioError naming the field's path, what was
+    expected and what was given. Counts (COUNTS) must also be >= 1."""
+    hints = typing.get_type_hints(owner)
+    for key, value in data.items():
+        tp = hints.get(key)
+        if tp is None:
+            continue
+        if not _matches(value, tp):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ScenarioError(f"{where}.{key} must be {_describe(tp)}, got {shown}")
+        if key in COUNTS and isinstance(value, int) and value < 1:
+            raise ScenarioError(f"{where}.{key} must be a whole number >= 1, got {value}")

@@ -49,6 +49,12 @@ class Infraction:
     def from_dict(data: dict[str, Any]) -> Infraction:
         if "code" not in data:
             raise ValueError(f"infraction {data!r} has no 'code'")
+        for key in ("code", "player", "note"):
+            if not isinstance(data.get(key, ""), str):
+                raise ValueError(f"infraction.{key} must be a string, got {data[key]!r}")
+        pieces = data.get("pieces", [])
+        if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
+            raise ValueError(f"infraction.pieces must be a list of piece ids, got {pieces!r}")
         return Infraction(str(data["code"]), str(data.get("player", "")),
                           tuple(str(p) for p in data.get("pieces", ())), str(data.get("note", "")))
 

@@ -4,6 +4,7 @@ compiled loop (growing its buffers if they fill), and wraps what it wrote."""
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Mapping
 from functools import lru_cache
@@ -11,19 +12,25 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
 from cuesim.sim.result import ShotResult
-from cuesim.sim.state import LAW_DISC, N_SEG_COLUMNS, ON, X, Y, build_state, static_properties
+from cuesim.sim.state import (
+    LAW_BALL,
+    LAW_DISC,
+    N_SEG_COLUMNS,
+    ON,
+    X,
+    Y,
+    build_state,
+    static_properties,
+)
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 DEFAULT_MAX_EVENTS = 20_000
-
-
-class SimulationError(ValueError):
-    """Input the core cannot simulate (non-finite velocity, unknown piece, ...)."""
 
 
 class Table(Protocol):
@@ -80,6 +87,40 @@ class Arrays:
         }
 
 
+def motion_limits(arr: Arrays, kind: str) -> tuple[float, float, str]:
+    """The fastest centre speed (m/s) and spin (rad/s) a cue can give a piece of this kind, and
+    what it is. Discs: the striker's bound MAX_STRIKE_SPEED, w = m v d / I with the tip offset
+    d below the radius. Balls: the centre hit of a cue at MAX_CUE_SPEED (sim.cue.strike),
+    |w| <= j d / I with d within the miscue limit; pins, which only a ball sets moving, take
+    the ball's bounds."""
+    from cuesim.sim.cue import MISCUE_LIMIT, strike
+    from cuesim.tables.balls import MAX_CUE_SPEED
+    from cuesim.tables.novus import MAX_STRIKE_SPEED
+
+    k = arr.kinds.index(kind)
+    if arr.law[k] == LAW_DISC:
+        spec = arr.specs[kind]
+        v = MAX_STRIKE_SPEED
+        return v, spec.mass * v * spec.radius / spec.inertia, "a cue gives a striker"
+    ball = kind if arr.law[k] == LAW_BALL else arr.kinds[list(arr.law).index(LAW_BALL)]
+    spec = arr.specs[ball]
+    v = strike(spec, MAX_CUE_SPEED, 0.0)[0]
+    return v, spec.mass * v * MISCUE_LIMIT * spec.radius / spec.inertia, \
+        f"a cue at {MAX_CUE_SPEED:g} m/s gives a ball"
+
+
+def _check_cue_limits(arr: Arrays, piece: Any, value: tuple[float, ...]) -> None:
+    """Refuse an initial motion no cue can give (speeds far beyond play only lose events)."""
+    v_max, w_max, what = motion_limits(arr, piece.kind)
+    speed, spin = math.hypot(value[0], value[1]), math.sqrt(sum(w * w for w in value[2:]))
+    if speed > v_max:
+        raise SimulationError(f"initial motion of {piece.id!r}: speed {speed:g} m/s is beyond "
+                              f"what {what} (at most {v_max:.3g} m/s)")
+    if spin > w_max:
+        raise SimulationError(f"initial motion of {piece.id!r}: spin {spin:g} rad/s is beyond "
+                              f"what {what} (at most {w_max:.4g} rad/s)")
+
+
 @lru_cache(maxsize=64)
 def table_arrays(table: Table) -> Arrays:
     """Arrays of a table, cached per table (tables are frozen, hence hashable)."""
@@ -95,6 +136,16 @@ def run_motion(table: Table, layout: Layout,
     names the piece the cue hit (logged as the STRIKE event at t = 0). A shot that reaches
     `max_events` before everything rests comes back with `truncated` set (and a
     RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
+    if not isinstance(layout, Layout):
+        raise SimulationError(f"run_motion needs a Layout, got {type(layout).__name__}")
+    if not isinstance(initial, Mapping):
+        raise SimulationError("initial must map piece ids to (vx, vy, w) or (vx, vy, wx, wy, "
+                              f"wz), got {type(initial).__name__}")
+    if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
+            or max_events < 1:
+        raise SimulationError(f"max_events must be a whole number >= 1, got {max_events!r}")
+    if struck is not None and struck not in layout.ids():
+        raise SimulationError(f"struck piece {struck!r} is not in the layout {layout.ids()}")
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
@@ -113,6 +164,7 @@ def run_motion(table: Table, layout: Layout,
                                   f"(vx, vy, wx, wy, wz), got {len(value)} numbers")
         if not all(math.isfinite(v) for v in value):
             raise SimulationError(f"initial motion of {pid!r} is not finite: {value}")
+        _check_cue_limits(arr, layout.pieces[k], value)
         vel[k] = value[:2]
         spins[k] = value[-1]
         if len(value) == 5:

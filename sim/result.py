@@ -3,11 +3,13 @@ segments, from which positions_at(t) evaluates every position at any time."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import (
     COL_A,
     COL_B,
@@ -159,7 +161,14 @@ class ShotResult:
         return None
 
     def positions_at(self, t: float) -> tuple[np.ndarray, np.ndarray]:
-        """(positions (n, 2), on_table (n,) bool) of every piece at time t >= 0, exactly."""
+        """(positions (n, 2), on_table (n,) bool) of every piece at a finite time t >= 0,
+        exactly (after the shot: where everything rests). SimulationError for any other t."""
+        try:
+            t = float(t)
+        except (TypeError, ValueError):
+            raise SimulationError(f"positions_at needs a time in seconds, got {t!r}") from None
+        if not (math.isfinite(t) and t >= 0.0):
+            raise SimulationError(f"positions_at needs a finite time t >= 0 s, got {t}")
         if self._by_obj is None:
             order = np.lexsort((self.segments[:, SEG_T0], self.segments[:, SEG_OBJ]))
             segs = self.segments[order]

@@ -17,6 +17,7 @@ from cuesim.tables.contact import PHENOLIC_RESIN, hertz_spheres, sphere_on_cushi
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
+MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
 
 
 def ball_spec(kind: str, diameter: float, mass: float) -> PieceSpec:

@@ -143,18 +143,10 @@ class Layout:
     @staticmethod
     def load(path: str | Path) -> Layout:
         """Read a layout JSON file; a clear LayoutError if it is missing, not JSON or malformed."""
+        from cuesim.tables.jsonfile import read_json
+
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise LayoutError(f"cannot read layout file {path}: {exc.strerror}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LayoutError(
-                f"layout file {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                f"{exc.msg})"
-            ) from exc
+        data = read_json(path, "layout file", LayoutError)
         return Layout.from_dict(data, source=str(path))
 
     def save(self, path: str | Path) -> None:

@@ -1,20 +1,182 @@
-"""The stale-cache guard: a change in any core source clears the compiled cache."""
+"""The compiled-code cache: it lives in the user's cache directory, never in the package, and a
+change in any core source clears it (one stamp per installed copy of the core)."""
 
 from __future__ import annotations
 
-from cuesim.sim.numba_cache import refresh
+import importlib
+import os
+import pkgutil
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+from numba.core import config
+from numba.core.registry import CPUDispatcher
+
+import cuesim.sim
+from cuesim.sim import numba_cache
+from cuesim.sim.numba_cache import cache_dir, cache_folders, refresh, stamp_path
+
+PACKAGE = Path(cuesim.sim.__file__).resolve().parent
+
+
+def compiled_files(root: Path) -> dict[Path, int]:
+    """Every numba index/code file under `root`, with its modification time."""
+    return {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.suffix in (".nbi", ".nbc")}
 
 
 def test_changed_sources_clear_the_cached_machine_code(tmp_path):
-    (tmp_path / "loop.py").write_text("x = 1\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    stamp = cache / "stamp"
-    assert refresh(tmp_path, stamp) is False  # nothing cached yet, stamp written
-    (cache / "loop.run-1.py311.nbi").write_text("index")
-    (cache / "loop.run-1.py311.1.nbc").write_text("code")
-    assert refresh(tmp_path, stamp) is False  # same sources: the cache stays
-    assert (cache / "loop.run-1.py311.nbi").exists()
-    (tmp_path / "loop.py").write_text("x = 2\n")  # a callee changed
-    assert refresh(tmp_path, stamp) is True
-    assert not list(cache.glob("*.nb*"))
+    root, cache = tmp_path / "core", tmp_path / "cache"
+    root.mkdir()
+    (root / "loop.py").write_text("x = 1\n")
+    assert refresh(root, cache) is False  # nothing cached yet, stamp written
+    assert stamp_path(root, cache).read_text() == numba_cache.source_digest(root)
+    (folder,) = cache_folders(root, cache)
+    folder.mkdir(parents=True)
+    (folder / "loop.run-1.py311.nbi").write_text("index")
+    (folder / "loop.run-1.py311.1.nbc").write_text("code")
+    assert refresh(root, cache) is False  # same sources: the cache stays
+    assert (folder / "loop.run-1.py311.nbi").exists()
+    (root / "loop.py").write_text("x = 2\n")  # a callee changed
+    assert refresh(root, cache) is True
+    assert not list(folder.glob("*.nb*"))
+
+
+def test_two_copies_of_the_core_keep_their_own_stamp_and_cache(tmp_path):
+    cache = tmp_path / "cache"
+    copies = [tmp_path / "checkout-a" / "sim", tmp_path / "checkout-b" / "sim"]
+    for i, root in enumerate(copies):
+        root.mkdir(parents=True)
+        (root / "loop.py").write_text(f"x = {i}\n")
+        refresh(root, cache)
+    assert stamp_path(copies[0], cache) != stamp_path(copies[1], cache)
+    assert cache_folders(copies[0], cache) != cache_folders(copies[1], cache)
+    other = cache_folders(copies[1], cache)[0]
+    other.mkdir(parents=True)
+    (other / "loop.run-1.py311.nbi").write_text("index")
+    (copies[0] / "loop.py").write_text("x = 9\n")  # copy a changes: b's cache is not touched
+    refresh(copies[0], cache)
+    assert refresh(copies[1], cache) is False
+    assert (other / "loop.run-1.py311.nbi").exists()
+
+
+def test_other_files_in_a_shared_cache_directory_survive(tmp_path):
+    root, cache = tmp_path / "core", tmp_path / "cache"
+    root.mkdir()
+    (root / "loop.py").write_text("x = 1\n")
+    foreign = cache / "user_project_0123" / "f.run-1.py311.nbi"
+    foreign.parent.mkdir(parents=True)
+    foreign.write_text("someone else's code")
+    refresh(root, cache)
+    (root / "loop.py").write_text("x = 2\n")
+    refresh(root, cache)
+    assert foreign.exists()
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"XDG_CACHE_HOME": "/xdg"}, Path("/xdg/cuesim/numba")),
+        ({"XDG_CACHE_HOME": "relative/dir"}, Path.home() / ".cache/cuesim/numba"),
+        ({}, Path.home() / ".cache/cuesim/numba"),
+        ({"XDG_CACHE_HOME": "/xdg", "NUMBA_CACHE_DIR": "/explicit"}, Path("/explicit")),
+    ],
+)
+def test_the_cache_directory_follows_xdg_and_numba_cache_dir(monkeypatch, env, expected):
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cache_dir() == expected
+
+
+def test_numba_setting_is_restored_after_the_core_is_decorated():
+    before = config.CACHE_DIR
+    with numba_cache.core_cache_dir() as folder:
+        assert config.CACHE_DIR == str(folder)
+    assert config.CACHE_DIR == before
+
+
+def test_every_compiled_core_function_caches_in_the_cache_directory():
+    """Also catches a core module imported lazily, after the block in `cuesim.sim`."""
+    folder = str(cache_dir())
+    dispatchers = 0
+    for info in pkgutil.walk_packages(cuesim.sim.__path__, "cuesim.sim."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher) and value.__module__ == info.name:
+                cache = value._cache  # numba's FunctionCache (NullCache when cache=False)
+                path = getattr(getattr(cache, "_cache_path", None), "__str__", lambda: "")()
+                assert path.startswith(folder), f"{info.name}.{value.__name__} caches in {path}"
+                dispatchers += 1
+    assert dispatchers > 20
+
+
+RUN_A_SHOT = textwrap.dedent(
+    """
+    import math
+    from cuesim import NovusShot, novus_singles_layout, novus_table, simulate
+    from cuesim.sim.loop import run_events
+    table = novus_table()
+    shot = NovusShot(x=0.5, angle=math.pi / 2, speed=6.0)
+    assert simulate(table, novus_singles_layout(table), shot).n_events > 0
+    print(run_events.stats.cache_path)
+    print(sum(run_events.stats.cache_hits.values()))
+    """
+)
+
+
+def seed(cache: Path) -> None:
+    """Copy this copy's compiled core (and its stamp) from the user's cache, if there is one,
+    so the fresh process loads it instead of compiling for a minute; the cache folders are
+    keyed by the source folders only, so the copy is valid in the new place."""
+    warm = cache_dir()
+    for folder in cache_folders(PACKAGE, warm):
+        if folder.is_dir():
+            shutil.copytree(folder, cache / folder.name)
+    if stamp_path(PACKAGE, warm).exists():
+        shutil.copy2(stamp_path(PACKAGE, warm), stamp_path(PACKAGE, cache))
+
+
+def test_a_shot_writes_compiled_code_only_under_the_user_cache(tmp_path):
+    """Import and run a shot in a fresh process with a temporary XDG_CACHE_HOME: the core's
+    machine code is found (or written) under XDG_CACHE_HOME/cuesim/numba and nothing new
+    appears in the package folder."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    cache = tmp_path / "xdg" / "cuesim" / "numba"
+    cache.mkdir(parents=True)
+    seed(cache)
+    seeded = compiled_files(cache)
+    before = compiled_files(PACKAGE)
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_A_SHOT], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    path, hits = done.stdout.split()
+    assert Path(path).parent == cache
+    assert compiled_files(PACKAGE) == before  # nothing written into the package
+    written = compiled_files(cache)
+    assert any(p.suffix == ".nbi" for p in written) and any(p.suffix == ".nbc" for p in written)
+    assert {p.parent for p in written} <= set(cache_folders(PACKAGE, cache))
+    assert int(hits) > 0 or written != seeded  # loaded from there, or compiled into there
+    assert stamp_path(PACKAGE, cache).exists()
+
+
+def test_an_unwritable_cache_directory_falls_back_to_the_temporary_folder(tmp_path):
+    """Never beside the sources: a read-only XDG cache sends the code to a per-user temp folder."""
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("a file where the cache folder would go")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(blocked)
+    probe = "from cuesim.sim.loop import run_events; print(run_events.stats.cache_path)"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    path = Path(done.stdout.strip())
+    assert path.parent.name.startswith("cuesim-numba-")
+    assert path.parent.parent == Path(tempfile.gettempdir())

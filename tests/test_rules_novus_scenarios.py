@@ -41,7 +41,7 @@ def test_scenario_files(path):
 def test_command_line_prints_ruling_json(capsys):
     assert main([str(FILES[0])]) == 0
     assert "ruling" in json.loads(capsys.readouterr().out)
-    assert main(["/no/such/file.json"]) == 1
+    assert main(["/no/such/file.json"]) == 2  # like `cuesim adjudicate`
 
 
 BASE = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.4, 0.3)]

@@ -63,7 +63,7 @@ def test_scenario_round_trips_through_json():
     (lambda d: d.update(game="snooker"), "unknown game 'snooker'"),
     (lambda d: d.pop("game"), "missing field 'game'"),
     (lambda d: d.pop("shot"), "missing field 'shot' or 'steps'"),
-    (lambda d: d["shot"]["events"][1].update(b="16"), "unknown ball id '16'"),
+    (lambda d: d["shot"]["events"][1].update(b="16"), "unknown piece id '16'"),
     (lambda d: d["shot"]["initial"].update({"cue2": [0.1, 0.1]}), "unknown ball id 'cue2'"),
     (lambda d: d["shot"]["events"][2].update(feature="corner"), "unknown pocket 'corner'"),
     (lambda d: d["shot"]["events"][0].pop("kind"), "missing field 'kind'"),

@@ -6,10 +6,12 @@ from __future__ import annotations
 import atexit
 import concurrent.futures as cf
 import hashlib
+import ipaddress
 import json
 import math
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 import threading
@@ -36,10 +38,13 @@ from cuesim.batch.store import (
     chunk_path,
     done_chunks,
     finish_run,
+    is_finished,
     open_run,
     out_format,
+    read_manifest,
     write_chunk,
 )
+from cuesim.output import check_writable
 from cuesim.shot import ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, table_arrays
 from cuesim.tables.layout import Layout, LayoutError
@@ -270,8 +275,24 @@ def local_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _warm() -> None:
-    """Worker start-up: import the core (its compiled code comes from numba's cache)."""
+PARENT_POLL = 0.5  # s between a worker's checks that the process that started it still lives
+
+
+def _die_with(parent: int) -> None:
+    """Watch the parent (a daemon thread of each worker): when it is gone (killed, even with
+    SIGKILL, which runs no clean-up), the worker is re-parented and ends itself at once."""
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _warm(parent: int | None = None) -> None:
+    """Worker start-up: tie the worker's life to its parent, import the core (its compiled
+    code comes from numba's cache)."""
+    if parent is not None:
+        threading.Thread(target=_die_with, args=(parent,), daemon=True,
+                         name="cuesim-parent-watch").start()
     import cuesim.batch.core  # noqa: F401
     import cuesim.sim.batch_kernel  # noqa: F401
 
@@ -296,7 +317,7 @@ def _pool(workers: int) -> cf.ProcessPoolExecutor:
         return _POOL[1]
     _drop_pool()
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(),
-                                  initializer=_warm)
+                                  initializer=_warm, initargs=(os.getpid(),))
     if not _POOL_EXIT:
         atexit.register(_drop_pool)  # ended before the interpreter tears modules down
         _POOL_EXIT.append(True)
@@ -341,6 +362,35 @@ def _run_local(job: Job, chunks: list[int], workers: int
             _drop_pool()
 
 
+_HOST = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_address(address: str) -> None:
+    """Refuse, at once, a Dask scheduler address that cannot be one: [scheme://]host:port with
+    a known scheme, a host name or IP address and a port in 1..65535 (distributed would try
+    to resolve anything for its whole timeout). `inproc://` addresses pass as they are."""
+    text = address.strip()
+    if text.startswith("inproc://"):
+        return
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    hint = "expected [scheme://]host:port, such as tcp://10.0.0.5:8786"
+    if scheme not in SCHEMES:
+        raise BatchError(f"cluster address {address!r}: unknown scheme {scheme!r}; {hint}")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise BatchError(f"cluster address {address!r} has no valid port; {hint}")
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+    except ValueError:
+        if not _HOST.fullmatch(host):
+            raise BatchError(f"cluster address {address!r}: {host!r} is not a host name or IP "
+                             f"address; {hint}") from None
+
+
 def connect(cluster: Any, timeout: float | None = None) -> tuple[Any, bool]:
     """A dask.distributed Client for `cluster` (an address or a Client); True when it was
     opened here (and must be closed)."""
@@ -354,6 +404,7 @@ def connect(cluster: Any, timeout: float | None = None) -> tuple[Any, bool]:
     if not isinstance(cluster, str) or not cluster.strip():
         raise BatchError(f"cluster must be a scheduler address such as tcp://host:8786 or a "
                          f"distributed.Client, got {cluster!r}")
+    check_address(cluster)
     timeout = CLUSTER_TIMEOUT if timeout is None else timeout
     try:
         client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
@@ -455,12 +506,18 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
                      on_chunk: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Like simulate_many, streaming each chunk to disk and writing `out` (.parquet or .npz)
     only when every chunk is done (see cuesim.batch.store). An interrupted run resumes from
-    its chunks when run again with the same settings. Returns the manifest."""
+    its chunks when run again with the same settings; a finished `out` of the same settings is
+    left as it is (nothing to do). Returns the manifest, with "already_complete": True in the
+    second case."""
     out_format(out)
     job = _make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors)
     n_workers = _workers(workers)
     manifest = _manifest(job, n_workers, cluster if isinstance(cluster, str) else None)
     manifest["game"] = game
+    if not overwrite and is_finished(out, manifest):
+        done = read_manifest(out) or {}
+        return {**json.loads(json.dumps(done)), "already_complete": True}
+    check_writable(out, "output", BatchError)
     client, own = connect(cluster) if cluster is not None else (None, False)
     try:
         _stream(job, out, manifest, overwrite, n_workers, client, progress, on_chunk)

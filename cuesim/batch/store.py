@@ -23,7 +23,7 @@ import json
 import os
 import shutil
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,18 +118,53 @@ def _storable(a: np.ndarray) -> np.ndarray:
 
 
 # -- chunks -----------------------------------------------------------------------------------
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
                 kinds: tuple[str, ...]) -> None:
-    """Write one chunk atomically (temporary name, then rename)."""
+    """Write one chunk atomically and durably: a temporary name, fsync, rename, fsync of the
+    folder; so a chunk that exists after a crash is whole (and `chunk_ok` checks it)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    if path.suffix == ".parquet":
-        pa = _pyarrow()
-        cols = to_columns({k: _storable(v) for k, v in arrays.items()}, ids, kinds)
-        pa.parquet.write_table(pa.table(cols), tmp)
-    else:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **{k: _storable(v) for k, v in arrays.items()})
-    os.replace(tmp, path)
+    try:
+        if path.suffix == ".parquet":
+            pa = _pyarrow()
+            cols = to_columns({k: _storable(v) for k, v in arrays.items()}, ids, kinds)
+            pa.parquet.write_table(pa.table(cols), tmp)
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        else:
+            with open(tmp, "wb") as fh:
+                np.savez(fh, **{k: _storable(v) for k, v in arrays.items()})
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+
+
+def chunk_ok(path: Path, rows: int) -> bool:
+    """Whether a chunk file is whole: readable, with `rows` shots (a file truncated by a crash
+    loses the zip directory or the Parquet footer at its end)."""
+    try:
+        if path.suffix == ".parquet":
+            return int(_pyarrow().parquet.ParquetFile(path).metadata.num_rows) == rows
+        with np.load(path, allow_pickle=False) as data:
+            return data["shot"].shape == (rows,)
+    except Exception:  # any damage: the chunk is simply done again
+        return False
 
 
 def read_chunk(path: Path, ids: list[str], kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
@@ -142,14 +177,67 @@ def read_chunk(path: Path, ids: list[str], kinds: tuple[str, ...]) -> dict[str, 
         return {k: data[k] for k in data.files}
 
 
-def done_chunks(parts: Path, fmt: str) -> set[int]:
+def done_chunks(parts: Path, fmt: str, rows: Callable[[int], int] | None = None) -> set[int]:
+    """The chunks already written; with `rows` (chunk -> shots), a damaged chunk is removed
+    and left out, so a resumed run writes it again."""
     out = set()
     for p in parts.glob(f"chunk-*{fmt}"):
         try:
-            out.add(int(p.name[len("chunk-"):-len(fmt)]))
+            index = int(p.name[len("chunk-"):-len(fmt)])
         except ValueError:
             continue
+        if rows is not None and not chunk_ok(p, rows(index)):
+            p.unlink(missing_ok=True)
+            continue
+        out.add(index)
     return out
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Remove temporary files a killed run left behind: `.OUT.tmp-PID` (the final file being
+    assembled) beside `out` and `.chunk-*.tmp-PID` in its folder, when process PID is gone."""
+    parts = parts_dir(out)
+    candidates = list(out.parent.glob(f".{out.name}.tmp-*"))
+    if parts.is_dir():
+        candidates += list(parts.glob(".chunk-*.tmp-*")) + list(parts.glob(f".{MANIFEST}.tmp"))
+    removed = []
+    for p in candidates:
+        pid = p.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and _pid_alive(int(pid)) and int(pid) != os.getpid():
+            continue  # another run is writing it right now
+        p.unlink(missing_ok=True)
+        removed.append(p)
+    return removed
+
+
+def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The manifest stored in a finished result file, or None when it has none or is not
+    readable (read from the Parquet footer or the npz member only, not the data)."""
+    path = Path(path)
+    try:
+        if path.suffix.lower() == ".parquet":
+            meta = _pyarrow().parquet.read_schema(path).metadata or {}
+            return json.loads(meta[b"cuesim"]) if b"cuesim" in meta else None
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(str(data["manifest"])) if "manifest" in data.files else None
+    except Exception:
+        return None
+
+
+def is_finished(out: str | os.PathLike[str], manifest: dict[str, Any]) -> bool:
+    """Whether `out` is the finished result of this very run (same settings)."""
+    old = read_manifest(out) if Path(out).is_file() else None
+    return old is not None and _comparable(old) == _comparable(json.loads(json.dumps(manifest)))
 
 
 # -- manifest and the run's folder ---------------------------------------------------------
@@ -160,14 +248,15 @@ def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
 def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
              overwrite: bool) -> tuple[Path, set[int]]:
     """Prepare the chunk folder of a run writing `out`: refuse an existing output unless
-    overwrite, resume a matching interrupted run, refuse a different one. Returns the folder
-    and the chunks already written."""
+    overwrite, resume a matching interrupted run (removing what a kill left half-written),
+    refuse a different one. Returns the folder and the whole chunks already written."""
     out = Path(out)
     fmt = out_format(out)
     if out.is_dir():
         raise BatchError(f"output {os.fspath(out)!r} is a folder")
     if not out.parent.is_dir():
         raise BatchError(f"output folder {os.fspath(out.parent)!r} does not exist")
+    remove_stale_temporaries(out)
     if out.exists() and not overwrite:
         raise BatchError(f"output {os.fspath(out)!r} exists; pass --overwrite "
                          "(overwrite=True) to replace it")
@@ -178,7 +267,9 @@ def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
         except (OSError, ValueError):
             old = None
         if old is not None and _comparable(old) == _comparable(json.loads(json.dumps(manifest))):
-            return parts, done_chunks(parts, fmt)  # the same run, interrupted: resume it
+            n, size = manifest["n_shots"], manifest["chunk_size"]
+            whole = done_chunks(parts, fmt, lambda c: min(n, (c + 1) * size) - c * size)
+            return parts, whole  # the same run, interrupted: resume it
         if not overwrite:
             if old is None:
                 raise BatchError(f"{os.fspath(parts)!r} holds no readable manifest: it is not "
@@ -212,7 +303,10 @@ def finish_run(out: str | os.PathLike[str], parts: Path, manifest: dict[str, Any
             _assemble_parquet(tmp, paths, manifest)
         else:
             _assemble_npz(tmp, paths, manifest, ids, kinds)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
         os.replace(tmp, out)
+        _fsync_dir(out.parent)
     finally:
         tmp.unlink(missing_ok=True)
     shutil.rmtree(parts)

@@ -14,6 +14,17 @@ import importlib
 import pkgutil
 
 
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1 (counts such as --candidates, --sets)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
 def register_all(subparsers: argparse._SubParsersAction) -> None:
     """Let every module of this package add its subcommand."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

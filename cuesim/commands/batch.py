@@ -182,8 +182,9 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from cuesim.api import GAME_NAMES, game_table, start_layout
-    from cuesim.batch.run import simulate_to_file
+    from cuesim.batch.run import check_address, simulate_to_file
     from cuesim.batch.store import out_format
+    from cuesim.output import check_writable
 
     if args.game not in GAME_NAMES:
         raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
@@ -191,6 +192,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out_format(args.out)
     if args.cluster is not None and args.workers is not None:
         raise BatchError("--workers is for local runs; a cluster brings its own workers")
+    if args.cluster is not None:
+        check_address(args.cluster)
+    check_writable(args.out, "--out", BatchError)
     fixed = parse_fixed(args.fixed, family)
     shots: Any
     if args.params is not None:
@@ -231,6 +235,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"\nbatch: interrupted; {args.out} was not written. Run the same command again "
               "to resume from the chunks already done.", file=sys.stderr)
         return 130
-    if not args.quiet:
+    if manifest.get("already_complete"):
+        print(f"batch: {args.out} is already complete with these settings; nothing to do "
+              "(--overwrite runs it again)")
+    elif not args.quiet:
         print(f"batch: wrote {manifest['n_shots']} shots to {args.out}")
     return 0

@@ -13,6 +13,12 @@ import sys
 from pathlib import Path
 
 import cuesim
+from cuesim.output import (
+    OutputError,
+    check_folder_writable,
+    check_writable,
+    remove_partial,
+)
 
 NOT_A_CHECKOUT = ("cuesim bench runs from a source checkout: no bench/suite.py next to the "
                   "installed cuesim package ({where}); clone the repository and "
@@ -43,7 +49,18 @@ def run_bench(args: argparse.Namespace) -> int:
     root = checkout_root()
     if root is None:
         raise ValueError(NOT_A_CHECKOUT.format(where=Path(cuesim.__file__).resolve().parent))
+    if args.json is not None:  # before minutes of measuring, not after
+        check_writable(args.json, "--json")
+    if args.plots is not None:
+        check_folder_writable(args.plots, "--plots")
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     suite = importlib.import_module("bench.suite")
-    return suite.run(args.quick, args.json, args.plots)
+    try:
+        return suite.run(args.quick, args.json, args.plots)
+    except OSError as exc:  # e.g. the disk filled up while the figures were written
+        if args.json is not None and exc.filename == args.json:
+            remove_partial(args.json)
+            raise OutputError(f"--json {args.json!r} could not be written ({exc.strerror}); "
+                              "it was removed") from None
+        raise

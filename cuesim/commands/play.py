@@ -8,6 +8,8 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
+from cuesim.commands import positive_int
+from cuesim.output import OutputError, check_writable, remove_partial
 
 NO_DISPLAY = (
     "cuesim play: no display found (DISPLAY / WAYLAND_DISPLAY are unset), so no window can "
@@ -30,11 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="render the opening screen to a PNG and exit (works without a display)")
     p.add_argument("--players", nargs="+", metavar="NAME",
                    help="player names (2; novus doubles 4: a1 a2 b1 b2)")
-    p.add_argument("--sets", type=int, default=1, help="novus: sets in the match (default 1)")
-    p.add_argument("--race-to", type=int, default=1, help="pool: games to win (default 1)")
-    p.add_argument("--points-to", type=int, default=None,
+    p.add_argument("--sets", type=positive_int, default=1,
+                   help="novus: sets in the match (default 1)")
+    p.add_argument("--race-to", type=positive_int, default=1, help="pool: games to win (default 1)")
+    p.add_argument("--points-to", type=positive_int, default=None,
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
-    p.add_argument("--candidates", type=int, default=300,
+    p.add_argument("--candidates", type=positive_int, default=300,
                    help="shots the computer simulates before it plays (default 300)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
@@ -58,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot is not None:
         if not args.screenshot.lower().endswith(".png"):
             raise ValueError(f"--screenshot needs a .png file name, got {args.screenshot!r}")
+        check_writable(args.screenshot, "--screenshot")
         if not _has_display():
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -93,8 +97,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.screenshot is not None:
         app.step([], 0.0)
-        path = app.screenshot(args.screenshot)
-        pygame.quit()
+        try:
+            path = app.screenshot(args.screenshot)
+        except (pygame.error, OSError) as exc:  # e.g. the disk is full
+            remove_partial(args.screenshot)
+            raise OutputError(f"--screenshot {args.screenshot!r} could not be written ({exc}); "
+                              "nothing was saved") from None
+        finally:
+            pygame.quit()
         print(f"saved {path}")
         return 0
     app.run()

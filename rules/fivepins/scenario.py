@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
+    check_shot,
+    check_types,
     parse_event,
     players_and_options,
     read_json,
@@ -47,11 +49,12 @@ def make_game(data: dict[str, Any]) -> FivePinsGame:
     if "state" in data:
         if not isinstance(data["state"], dict):
             raise ValueError("scenario.state must be an object")
+        check_types(data["state"], FivePinsState, "scenario.state")
         game = FivePinsGame(state=FivePinsState.from_dict(data["state"]))
         if "table" in data:
             game.layout = parse_layout(data["table"], "scenario.table")
         return game
-    players, options = players_and_options(data, OPTION_KEYS)
+    players, options = players_and_options(data, OPTION_KEYS, FivePinsGame)
     return FivePinsGame(players=players, **options)
 
 
@@ -94,6 +97,7 @@ def parse_declaration(data: Any, where: str) -> Declaration:
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; fields are "
                          f"{sorted(DECLARATION_KEYS)}")
+    check_types(data, Declaration, where)
     for key in ("in_contact", "moved_pins"):
         if not isinstance(data.get(key, []), list):
             raise ValueError(f"{where}.{key} must be a list of ids")
@@ -132,6 +136,7 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
             raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    check_shot(events, initial, final, where, ("initial", "final"))
     return FivePinsShot(events, initial, final, decl, infractions)
 
 

@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         out = adjudicate_file(args[0])
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.files import read_json
+from cuesim.rules.files import check_shot, read_json
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.novus.shotlog import ShotRecord, event_from_dict
 from cuesim.rules.novus.terms import SIDES
@@ -156,10 +156,8 @@ def load_scenario(data: Any) -> tuple[NovusGame, ShotRecord | None, list[Infract
     if pocketed is not None and not (isinstance(pocketed, list)
                                      and all(isinstance(p, str) for p in pocketed)):
         raise ValueError("scenario 'pocketed' must be a list of piece ids")
+    check_shot(events, before, after, "scenario")
     record = ShotRecord.from_parts(before, after, events, pocketed)
-    unknown_after = set(after.ids()) - set(before.ids())
-    if unknown_after:
-        raise ValueError(f"scenario.after has pieces not in 'before': {sorted(unknown_after)}")
     return game, record, infractions
 
 

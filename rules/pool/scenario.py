@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
+    ScenarioError,
+    check_shot,
+    check_types,
     parse_event,
     players_and_options,
     read_json,
@@ -30,7 +33,7 @@ GAMES: dict[str, type[PoolGame]] = {
 GAME_ALIASES = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool",
                 "8ball": "eight_ball", "9ball": "nine_ball", "straight": "straight_pool"}
 STEP_KEYS = {"events", "initial", "final", "before", "after", "declaration", "infractions",
-             "request", "ball", "note", "description", "expect"}
+             "request", "ball", "balls", "off_table", "note", "description", "expect"}
 # The novus scenario's single-shot form: these keys at the top level make one step.
 TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration", "infractions"}
 DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
@@ -50,12 +53,13 @@ def make_game(data: dict[str, Any]) -> PoolGame:
     if "state" in data:
         if not isinstance(data["state"], dict):
             raise ValueError("scenario.state must be an object")
+        check_types(data["state"], PoolState, "scenario.state")
         state = dict(data["state"])
         state.setdefault("game", name)
         if state["game"] != name:
             raise ValueError(f"scenario.state.game {state['game']!r} differs from game {name!r}")
         return cls(state=PoolState.from_dict(state))
-    players, options = players_and_options(data, OPTION_KEYS)
+    players, options = players_and_options(data, OPTION_KEYS, cls)
     return cls(players=players, **options)
 
 
@@ -89,6 +93,7 @@ def parse_declaration(data: Any, where: str) -> Declaration:
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; fields are "
                          f"{sorted(DECLARATION_KEYS)}")
+    check_types(data, Declaration, where)
     values = dict(data)
     for key in ("called_ball", "called_pocket", "choice"):
         if values.get(key) is not None:
@@ -134,13 +139,51 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         final = initial.without(gone)
     else:
         final = None
+    check_shot(events, initial, final, where, ("initial", "final"))
     return PoolShot(events, initial, final, decl, infractions)
 
 
+def run_lag(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
+    """The lag for the break (WPA 3.6): `balls` maps each player to his ball's id, `initial`
+    and `final` the layouts, `events` the log, `off_table` the balls that left the table.
+    The ruling names the winner, who breaks or passes the break (3.7); the game is unchanged."""
+    from cuesim.rules.pool.general import adjudicate_lag
+
+    balls = step.get("balls")
+    players = list(game.state.players)
+    if (not isinstance(balls, dict) or sorted(balls) != sorted(players)
+            or not all(isinstance(b, str) for b in balls.values())
+            or len(set(balls.values())) != 2):
+        raise ScenarioError(f"{where}.balls must map each player {players} to his own ball's "
+                            f"id, got {balls!r}")
+    off_table = step.get("off_table", [])
+    if not isinstance(off_table, list) or not all(b in balls.values() for b in off_table):
+        raise ScenarioError(f"{where}.off_table must list lag balls, got {off_table!r}")
+    for key, alias in (("initial", "before"), ("final", "after")):
+        if key not in step and alias not in step:
+            raise ScenarioError(f"{where}: a lag needs {key!r} (the layout {alias} it)")
+    initial = parse_layout(step.get("initial", step.get("before")), f"{where}.initial")
+    final = parse_layout(step.get("final", step.get("after")), f"{where}.final")
+    missing = sorted(set(balls.values()) - set(initial.ids()))
+    if missing:
+        raise ScenarioError(f"{where}.initial has no lag ball {missing}")
+    events_data = step.get("events", [])
+    if not isinstance(events_data, list):
+        raise ScenarioError(f"{where}.events must be a list")
+    events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
+    check_shot(events, initial, final, where, ("initial", "final"))
+    lag = adjudicate_lag(events, final, dict(balls), tuple(off_table))
+    assert lag.ruling is not None
+    return Outcome(lag.ruling, game.state, final)
+
+
 def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
+    if isinstance(step, dict) and step.get("request") == "lag":
+        return run_lag(game, step, where)
     if isinstance(step, dict) and step.get("request") is not None:
         if step["request"] != "kitchen_spot" or not isinstance(game, StraightPool):
-            raise ValueError(f"{where}.request: only 'kitchen_spot' (14.1, 6.7.7) is known")
+            raise ValueError(f"{where}.request: 'lag' (3.6) or, in 14.1, 'kitchen_spot' "
+                             "(6.7.7)")
         if "initial" not in step:
             raise ValueError(f"{where}: a kitchen_spot request needs 'initial'")
         out = game.request_kitchen_spot(parse_layout(step["initial"], f"{where}.initial"),

@@ -1,0 +1,72 @@
+"""Reading a JSON file that a person may have written, edited or damaged: the one reader of
+every file kind (layouts, scenarios, saved games), so each refuses the same things the same way.
+
+Refused, with the file's name in the message: an unreadable file, a file that is not UTF-8
+text (a binary file), text that is not JSON (with line and column), the non-JSON constants
+NaN and Infinity and numbers too large for a float (1e999 would become inf), and nesting deeper
+than MAX_DEPTH (Python's parser would otherwise hit its recursion limit).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+MAX_DEPTH = 64  # nesting levels; the deepest cuesim file (a saved game) uses under 10
+
+
+def _depth_ok(text: str, limit: int) -> bool:
+    """Whether brackets outside strings nest at most `limit` deep (a linear scan)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def read_json(path: str | Path, what: str, error: type[ValueError] = ValueError) -> Any:
+    """The parsed content of the JSON file `path` (`what` names its kind in messages), or
+    `error` saying what is wrong with it."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} {path} is not UTF-8 text (byte {exc.start}); is it a binary "
+                    "file?") from None
+    if not _depth_ok(text, MAX_DEPTH):
+        raise error(f"{what} {path} nests objects or lists more than {MAX_DEPTH} deep")
+
+    def constant(name: str) -> Any:
+        raise error(f"{what} {path}: {name} is not a JSON number; write a finite number")
+
+    def number(token: str) -> float:
+        value = float(token)
+        if value in (float("inf"), float("-inf")):
+            raise error(f"{what} {path}: the number {token} is too large")
+        return value
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=number)
+    except json.JSONDecodeError as exc:
+        raise error(f"{what} {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                    f"{exc.msg})") from None
+    except RecursionError:
+        raise error(f"{what} {path} nests too deeply") from None

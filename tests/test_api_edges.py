@@ -1,0 +1,145 @@
+"""The API's doors refuse what cannot be played or asked, each with its documented exception
+(all subclasses of ValueError) and a message that says what was expected."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cuesim import (
+    CueShot,
+    Layout,
+    NovusShot,
+    Piece,
+    ShotError,
+    SimulationError,
+    novus_table,
+    simulate,
+    start_layout,
+)
+from cuesim.cli import main
+from cuesim.sim import run_motion
+from cuesim.sim.engine import motion_limits, table_arrays
+from cuesim.tables import pool_table
+from cuesim.tables.balls import MAX_CUE_SPEED
+from cuesim.tables.carom import CaromTable
+from cuesim.tables.novus import MAX_STRIKE_SPEED
+
+
+@pytest.fixture(scope="module")
+def table():
+    return novus_table()
+
+
+@pytest.fixture(scope="module")
+def one_puck():
+    return Layout("novus", (Piece("a", "puck", 0.3, 0.5, "red"),))
+
+
+def test_public_exceptions_are_value_errors():
+    assert issubclass(ShotError, ValueError) and issubclass(SimulationError, ValueError)
+
+
+@pytest.mark.parametrize("speed", [1e300, MAX_STRIKE_SPEED * 1.01])
+def test_run_motion_refuses_speeds_no_cue_can_give(table, one_puck, speed):
+    with pytest.raises(SimulationError, match=r"beyond what a cue gives a striker \(at most 15"):
+        run_motion(table, one_puck, {"a": (speed, 0.0, 0.0)})
+
+
+def test_run_motion_refuses_spins_no_cue_can_give(table, one_puck):
+    v_max, w_max, _ = motion_limits(table_arrays(table), "puck")
+    assert v_max == MAX_STRIKE_SPEED
+    with pytest.raises(SimulationError, match="spin .* rad/s is beyond"):
+        run_motion(table, one_puck, {"a": (1.0, 0.0, 1.01 * w_max)})
+
+
+def test_run_motion_at_the_limit_still_moves(table, one_puck):
+    result = run_motion(table, one_puck, {"a": (MAX_STRIKE_SPEED, 0.0, 0.0)})
+    assert result.n_events > 0
+
+
+def test_ball_limits_are_what_the_strongest_cue_gives():
+    """The centre hit of a cue at MAX_CUE_SPEED: v = (1 + e) V / (m (1/M + 1/m))."""
+    from cuesim.sim.cue import CUE_MASS, MISCUE_LIMIT, TIP_RESTITUTION
+
+    pool = pool_table("9ft")
+    v_max, w_max, what = motion_limits(table_arrays(pool), "ball")
+    spec = pool.piece_spec("ball")
+    expected = (1 + TIP_RESTITUTION) * MAX_CUE_SPEED / (spec.mass * (1 / CUE_MASS + 1 / spec.mass))
+    assert v_max == pytest.approx(expected, rel=1e-12)
+    assert w_max == pytest.approx(spec.mass * v_max * MISCUE_LIMIT * spec.radius / spec.inertia)
+    assert "15 m/s" in what
+    layout = start_layout("9-ball", pool)
+    with pytest.raises(SimulationError, match="at most 20.9 m/s"):
+        run_motion(pool, layout, {"cue": (1e300, 0.0, 0.0, 0.0, 0.0)})
+    carom = CaromTable()
+    assert motion_limits(table_arrays(carom), "pin")[:2] == motion_limits(
+        table_arrays(carom), "ball")[:2]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t, l: run_motion(t, None, {}), "run_motion needs a Layout, got NoneType"),
+        (lambda t, l: run_motion(t, l, [("a", (1, 0, 0))]), "initial must map piece ids"),
+        (lambda t, l: run_motion(t, l, {}, struck="b"), "struck piece 'b' is not in the layout"),
+        (lambda t, l: run_motion(t, l, {}, max_events=0), "max_events must be a whole number"),
+        (lambda t, l: run_motion(t, l, {"zz": (1, 0, 0)}), "zz"),
+    ],
+)
+def test_run_motion_says_what_it_expects(table, one_puck, call, message):
+    with pytest.raises(SimulationError, match=message):
+        call(table, one_puck)
+
+
+def test_cue_shot_refuses_to_cue_a_pin():
+    carom = CaromTable()
+    layout = start_layout("5-pins", carom)
+    with pytest.raises(ShotError, match=r"'pin_centre' is a pin; balls are \['white'"):
+        simulate(carom, layout, CueShot(angle=1.0, speed=2.0, ball="pin_centre"))
+
+
+@pytest.mark.parametrize("t", [math.nan, -0.1, math.inf, "soon", None])
+def test_positions_at_refuses_what_is_not_a_time(table, t):
+    result = simulate(table, start_layout("novus"), NovusShot(x=0.5, angle=1.5, speed=2.0))
+    with pytest.raises(SimulationError, match="positions_at needs a (finite )?time"):
+        result.positions_at(t)
+
+
+def test_positions_after_the_shot_are_where_everything_rests(table):
+    result = simulate(table, start_layout("novus"), NovusShot(x=0.5, angle=1.5, speed=2.0))
+    pos, on = result.positions_at(result.duration + 10.0)
+    assert np.allclose(pos[on], result.final.positions(), atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", [None, "novus", {"pieces": []}])
+def test_simulate_says_a_layout_is_expected(table, layout):
+    with pytest.raises(ShotError, match="simulate needs a Layout .* got"):
+        simulate(table, layout, NovusShot(x=0.5, angle=1.5, speed=2.0))
+
+
+@pytest.mark.parametrize("max_events", [0, -5, 2.5, True])
+def test_simulate_refuses_a_meaningless_event_limit(table, max_events):
+    with pytest.raises(ShotError, match="max_events must be a whole number >= 1"):
+        simulate(table, start_layout("novus"), NovusShot(x=0.5, angle=1.5, speed=2.0),
+                 max_events=max_events)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--candidates", "-1", "'-1' must be at least 1"),
+        ("--candidates", "0", "'0' must be at least 1"),
+        ("--candidates", "many", "'many' is not a whole number"),
+        ("--sets", "0", "'0' must be at least 1"),
+        ("--race-to", "-2", "'-2' must be at least 1"),
+        ("--points-to", "0", "'0' must be at least 1"),
+    ],
+)
+def test_play_refuses_counts_below_one(option, value, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "novus", option, value, "--screenshot", "never.png"])
+    assert exc.value.code == 2
+    assert f"argument {option}: {message}" in capsys.readouterr().err

@@ -1,0 +1,285 @@
+"""Every file kind has one validation layer: scenarios of the three referees, layouts, saved
+games. Each bad input found in hand-written files is refused with the file, the field's path and
+what was expected: `cuesim adjudicate` prints one line and exits 2, the API raises the door's
+ValueError subclass. Random mutations of valid files never give a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cuesim.cli import main
+from cuesim.rules.files import ScenarioError, adjudicate
+from cuesim.rules.novus.__main__ import main as novus_main
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.viewer.session import SaveFileError, load_session, new_session, session_from_dict
+
+HERE = Path(__file__).resolve().parent
+NOVUS = json.loads((HERE / "novus_scenarios" / "pocket_keeps_turn.json").read_text())
+POOL_14 = json.loads((HERE / "scenarios" / "pool" / "straight_pool_third_foul.json").read_text())
+POOL_9 = json.loads((HERE / "scenarios" / "pool" / "nine_ball_push_out.json").read_text())
+FIVE = json.loads((HERE / "scenarios" / "fivepins" / "opening_foul_and_spot.json").read_text())
+SCENARIOS = [NOVUS, POOL_14, POOL_9, FIVE]
+
+
+def changed(base, change):
+    data = copy.deepcopy(base)
+    change(data)
+    return data
+
+
+def novus_events(data, events):
+    data["events"] = events
+
+
+def set_path(data, path, value):
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+STRIKE = {"t": 0.0, "kind": "strike", "a": "striker"}
+BAD_SCENARIOS = [
+    # wrong types
+    (POOL_14, lambda d: set_path(d, ["state", "scores", "Ann"], "twenty"),
+     "scenario.state.scores must be an object of a whole number"),
+    (POOL_14, lambda d: set_path(d, ["state", "scores"], None), "scenario.state.scores must be"),
+    (POOL_14, lambda d: set_path(d, ["state", "fouls"], ["Ann", 2]),
+     "scenario.state.fouls must be an object"),
+    (POOL_14, lambda d: set_path(d, ["state", "pending"], "choice"),
+     "scenario.state.pending must be an object or null, got 'choice'"),
+    (POOL_14, lambda d: d.pop("state") and d.update(players=["Ann", "Bob"],
+                                                    options={"race_to": "3"}),
+     "scenario.options.race_to must be a whole number, got '3'"),
+    (FIVE, lambda d: d.pop("state", None) or d.update(options={"points_to": "60"}),
+     "scenario.options.points_to must be a whole number, got '60'"),
+    (FIVE, lambda d: d.pop("state", None) or d.update(options={"games": 2.5}),
+     "scenario.options.games must be a whole number, got 2.5"),
+    (POOL_9, lambda d: set_path(d, ["steps", 0, "declaration", "push_out"], "yes"),
+     r"steps\[0\]\.declaration\.push_out must be true or false, got 'yes'"),
+    (POOL_14, lambda d: set_path(d, ["shot", "infractions"], [{"code": "touched_ball",
+                                                                "pieces": "red1"}]),
+     "infraction.pieces must be a list of piece ids, got 'red1'"),
+    (POOL_14, lambda d: set_path(d, ["state", "players"], ["Ann", "Ann"]),
+     "two different names"),
+    # event logs that cannot have happened
+    (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.05, "kind": "pocket", "a": "red1",
+                                                "feature": "north_east"},
+                                       {"t": 0.2, "kind": "collide", "a": "striker",
+                                        "b": "red1"}]),
+     "'red1' has an event at 0.2 s after it dropped into a pocket at 0.05 s"),
+    (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.3, "kind": "pocket", "a": "striker",
+                                                "feature": "south_west"},
+                                       {"t": 0.4, "kind": "collide", "a": "striker",
+                                        "b": "red2"}]),
+     "'striker' has an event at 0.4 s after it dropped"),
+    (NOVUS, lambda d: novus_events(d, [dict(STRIKE, t=-1.0), {"t": -0.5, "kind": "collide",
+                                                              "a": "striker", "b": "red1"}]),
+     r"events\[0\]\.t must be a time >= 0"),
+    (POOL_14, lambda d: set_path(d, ["shot", "events", 1, "t"], math.nan),
+     r"shot\.events\[1\]\.t must be a finite time >= 0 s, got nan"),
+    (POOL_14, lambda d: d["shot"]["events"].reverse(), "events must be in time order"),
+    (POOL_9, lambda d: set_path(d, ["steps", 2, "events", 2, "feature"], "ceiling"),
+     "unknown rail 'ceiling'"),
+    (POOL_14, lambda d: set_path(d, ["shot", "events", 1, "b"], "16"),
+     "unknown piece id '16'"),
+    # layouts against their table
+    (NOVUS, lambda d: set_path(d, ["after", "pieces", 1, "x"], 1.7),
+     r"scenario\.after: piece 'red2' at \(1\.7000, 0\.7000\) is not wholly on the board"),
+    (POOL_14, lambda d: set_path(d, ["shot", "final"], {"cue": [0.635, 1.0], "5": [0.635, 1.01],
+                                                        "6": [0.3, 2.0]}),
+     r"shot\.final: pieces 'cue' and '5' overlap"),
+    (POOL_14, lambda d: (d["shot"]["events"].append(
+        {"t": 1.0, "kind": "pocket", "a": "6", "feature": "foot_left"}),
+        set_path(d, ["shot", "final"], {"cue": [0.635, 1.0], "5": [0.635, 1.5],
+                                        "6": [0.3, 2.0]})),
+     r"shot\.final still has \['6'\] on the table, but the events pocket them"),
+]
+
+
+@pytest.mark.parametrize(("base", "change", "message"), BAD_SCENARIOS)
+def test_bad_scenarios_are_refused_naming_the_field(base, change, message, tmp_path, capsys):
+    data = changed(base, change)
+    with pytest.raises(ScenarioError, match=message):
+        adjudicate(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))  # NaN is written as the non-JSON constant NaN
+    assert main(["adjudicate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert str(path) in err
+
+
+def test_nan_and_huge_numbers_in_a_file_are_refused_by_name(tmp_path, capsys):
+    for text, message in (('{"game": "novus", "t": NaN}', "NaN is not a JSON number"),
+                          ('{"game": "novus", "t": 1e999}', "the number 1e999 is too large")):
+        path = tmp_path / "n.json"
+        path.write_text(text)
+        assert main(["adjudicate", str(path)]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_deep_nesting_and_binary_files_name_the_file(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    binary = tmp_path / "scenario.json"
+    binary.write_bytes(bytes(range(256)) * 4)
+    for path, message in ((deep, "nests objects or lists more than"),
+                          (binary, "is not UTF-8 text")):
+        assert main(["adjudicate", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and str(path) in err and len(err.strip().splitlines()) == 1
+        with pytest.raises(LayoutError, match=message):
+            Layout.load(path)
+        with pytest.raises(SaveFileError, match=message):
+            load_session(path)
+
+
+def test_novus_module_command_exits_2_like_adjudicate(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(changed(NOVUS, lambda d: set_path(
+        d, ["after", "pieces", 1, "x"], 1.7))))
+    assert novus_main([str(path)]) == 2
+    assert "scenario.after" in capsys.readouterr().err
+
+
+# -- saved games -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def saved():
+    session = new_session("novus", ["Anna", "Boris"])
+    session.play(session.struck_position(), math.pi / 2, 2.0)
+    return session.to_dict()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["actions"][0].update(speed="fast"), r"actions\[0\]\.speed must be a finite"),
+    (lambda d: d.update(players=5), "players must be a list of 2 different names, got 5"),
+    (lambda d: d.update(actions=["shot"]), r"actions\[0\] must be an object whose kind"),
+    (lambda d: d["actions"][0].update(declaration="x"),
+     r"actions\[0\]\.declaration must be an object"),
+    (lambda d: d["actions"][0].update(player="Mallory"),
+     r"actions\[0\]\.player must be one of the players"),
+    (lambda d: d.update(players=["Boris", "Anna"]), "is not the shooter at that point"),
+    (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number >= 1"),
+    (lambda d: d.update(game="chess"), "game must be one of"),
+])
+def test_tampered_saved_games_are_refused(saved, change, message, tmp_path, capsys):
+    data = changed(saved, change)
+    with pytest.raises(SaveFileError, match=message):
+        session_from_dict(data)
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(data))
+    assert main(["play", "novus", "--load", str(path), "--screenshot",
+                 str(tmp_path / "s.png")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and str(path) in err
+
+
+def test_a_valid_save_still_loads(saved, tmp_path):
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(saved))
+    assert len(load_session(path).actions) == 1
+
+
+# -- random mutations never give a traceback ----------------------------------------------
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=True),
+                 st.text(max_size=4), st.just([]), st.just({}), st.just(["red1"]))
+
+
+@st.composite
+def mutated(draw, bases):
+    data = copy.deepcopy(draw(st.sampled_from(bases)))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(data) if p]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        action = draw(st.sampled_from(["replace", "delete", "shuffle", "move"]))
+        if action == "replace":
+            parent[path[-1]] = draw(JUNK)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif action == "shuffle" and isinstance(parent[path[-1]], list):
+            draw(st.randoms(use_true_random=False)).shuffle(parent[path[-1]])
+        elif action == "move" and isinstance(parent[path[-1]], int | float) \
+                and not isinstance(parent[path[-1]], bool):
+            parent[path[-1]] = parent[path[-1]] + draw(st.floats(-2.0, 2.0))
+    return data
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated(SCENARIOS))
+def test_mutated_scenarios_never_give_a_traceback(data):
+    try:
+        adjudicate(data)
+    except ScenarioError:
+        pass
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_saves_never_give_a_traceback(saved, data):
+    try:
+        session_from_dict(data.draw(mutated([saved])))
+    except SaveFileError:
+        pass
+
+
+# -- the lag (WPA 3.6) in a scenario file ------------------------------------------------------
+LAG = {
+    "game": "nine_ball", "players": ["Ann", "Bob"],
+    "steps": [{
+        "request": "lag", "balls": {"Ann": "cue", "Bob": "1"},
+        "initial": {"cue": [0.4, 0.5], "1": [0.9, 0.5]},
+        "events": [{"t": 0.0, "kind": "strike", "a": "cue"},
+                   {"t": 0.0, "kind": "strike", "a": "1"},
+                   {"t": 1.1, "kind": "rail", "a": "cue", "feature": "foot_rail"},
+                   {"t": 1.2, "kind": "rail", "a": "1", "feature": "foot_rail"}],
+        "final": {"cue": [0.4, 0.30], "1": [0.9, 0.5]},
+    }],
+}
+
+
+def test_the_lag_is_ruled_from_a_scenario_file(tmp_path, capsys):
+    path = tmp_path / "lag.json"
+    path.write_text(json.dumps(LAG))
+    assert main(["adjudicate", str(path)]) == 0
+    ruling = json.loads(capsys.readouterr().out)["steps"][0]["ruling"]
+    assert ruling["winner"] == "Ann" and ruling["next_player"] == "Ann"
+    long_rail = changed(LAG, lambda d: d["steps"][0]["events"].insert(
+        3, {"t": 1.15, "kind": "rail", "a": "cue", "feature": "right_foot_rail"}))
+    ruling = adjudicate(long_rail)["steps"][0]["ruling"]
+    assert ruling["winner"] == "Bob"
+    assert [v["article"] for v in ruling["violations"]] == ["WPA 3.6 (e)"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue"}), "must map each player"),
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue", "Bob": "cue"}), "must map each player"),
+    (lambda d: d["steps"][0].pop("final"), "a lag needs 'final'"),
+    (lambda d: d["steps"][0].update(balls={"Ann": "cue", "Bob": "2"}), "has no lag ball"),
+    (lambda d: d["steps"][0].update(off_table=["9"]), "off_table must list lag balls"),
+])
+def test_a_bad_lag_is_refused(change, message):
+    with pytest.raises(ScenarioError, match=message):
+        adjudicate(changed(LAG, change))
