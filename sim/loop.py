@@ -366,9 +366,9 @@ def run_events(
                                       rails, knuckles, ci, cj, cnx, cny, affected, in_cluster)
             n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
                                          ci, cj, cnx, cny, n_given)
-            resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, affected, n_aff, e_pair, mu_pair,
-                           e_rail, mu_rail, stiffness, exponent, v_stick, ball_params, work,
-                           slow, impulse, vpeak)
+            resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff, e_pair,
+                           mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick, ball_params,
+                           work, slow, impulse, vpeak)
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)

@@ -132,14 +132,7 @@ def test_novus_and_pool_with_every_restitution_and_impact_friction_at_a_bound(e,
     _sound(_pool_break(_balls_at(e, mu)))
 
 
-@pytest.mark.parametrize("e, mu", [
-    pytest.param(e, mu, marks=pytest.mark.xfail(strict=True, reason=(
-        "core limitation, not a coefficient check: with e_cushion = 0 and a rough cushion a "
-        "spinning ball is left touching the cushion with zero normal speed while the cloth "
-        "drives it into it; rail_time predicts the contact again at once, the Han impact "
-        "changes nothing (v_x <= 0), and the loop repeats that event at one instant until "
-        "the event cap (sustained ball-cushion contact, issue 12 item 2)")))
-    if (e, mu) == (0.0, 2.0) else (e, mu) for e, mu in EXTREMES])
+@pytest.mark.parametrize("e, mu", EXTREMES)
 def test_five_pins_with_every_restitution_and_impact_friction_at_a_bound(e, mu):
     _sound(_five_pins(_balls_at(e, mu)))
 

@@ -198,14 +198,11 @@ def test_side_pocket_rattle_no_longer_runs_down_the_rail_inside_the_rubber():
     assert pos[res.initial.index("5"), 0] <= POOL.geometry.width - RB + 1e-9
 
 
-CLUSTER = pytest.mark.xfail(reason="cluster rule, issue 12 item 2", strict=False)
-
-
-@CLUSTER
 def test_nine_ball_rack_runaway_of_the_issue():
-    """Issue 12: ball 1 pressed against right_head_rail by its own spin bounces ever more
-    slowly (a Zeno series of ball-cushion impacts) until the event limit. It needs the
-    sustained ball-cushion contact of item 2."""
+    """Issue 12: ball 1 pressed against right_head_rail by its own spin bounced ever more
+    slowly (a Zeno series of ball-cushion impacts) until the event limit; a slow pressing
+    contact is now inelastic and the cushion's sustained friction ends the slip into it
+    (resolve.cluster), so the shot plays out."""
     layout = nine_ball_rack(POOL, cue=Piece("cue", "ball", 0.03278313253012049,
                                             1.916698795180723))
     with warnings.catch_warnings():
@@ -227,9 +224,9 @@ TUNNEL_SEEDS = [("9-ball", 1006), ("8-ball", 1524), ("9-ball", 84), ("9-ball", 1
                 ("5-pins", 60), ("9-ball", 2380), ("8-ball", 2041), ("8-ball", 3309),
                 ("14.1", 2094), ("14.1", 2202)]
 CLEAN_SEEDS = [("9-ball", 1006), ("8-ball", 1524)]
-# seeds that run away: a ball pressed into a cushion by its own cloth friction (spin) bounces
-# ever more slowly at one place (a Zeno series of impacts: no sustained ball-cushion contact
-# yet), or a ball wedged between a cushion, a jaw and another ball does the same
+# seeds that ran away: a ball pressed into a cushion by its own cloth friction (spin) bounced
+# ever more slowly at one place (a Zeno series of impacts), or a ball wedged between a cushion,
+# a jaw and another ball did the same; slow pressing contacts now end such series
 RUNAWAY_SEEDS = [("9-ball", 59), ("9-ball", 84), ("9-ball", 86), ("9-ball", 172),
                  ("9-ball", 1264), ("8-ball", 71), ("14.1", 24), ("14.1", 32), ("14.1", 86),
                  ("14.1", 1024), ("5-pins", 60), ("9-ball", 2380), ("8-ball", 2041),
@@ -256,7 +253,6 @@ def test_hunter_tunnel_seeds_that_now_play_out(game, seed):
     assert not r["truncated"] and r["depth"] <= DEPTH
 
 
-@CLUSTER
 @pytest.mark.parametrize(("game", "seed"), RUNAWAY_SEEDS)
 def test_hunter_runaway_seeds(game, seed):
     r = _hunted(game, seed)

@@ -30,7 +30,6 @@ from cuesim.sim.state import (
     KSEG,
     LAW,
     LAW_BALL,
-    T0,
     VX,
     VY,
     W0,
@@ -49,23 +48,20 @@ def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
 
 
 @njit(cache=True)
-def _stop_slip_into(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float,
-                    v_stick: float) -> None:
+def _slip_into(S: np.ndarray, i: int, nx: float, ny: float,
+               v_stick: float) -> tuple[float, float, float, float]:
     """A ball whose own slip drives it slowly into a cushion (n toward it): the sustained
-    contact's friction ends that slip. Its normal velocity (if closing slower than v_stick) and
-    the spin component about m = (n_y, -n_x), which makes the cloth push it in
-    (u . n = v . n + R w . m), are removed: both only lower the energy."""
+    contact's friction ends that slip. Returns the changes (dvx, dvy, dwx, dwy) that remove its
+    normal velocity (if closing slower than v_stick) and the spin component about
+    m = (n_y, -n_x) that makes the cloth push it in (the slip u . n = v . n + R w . m < 0: the
+    friction -mu g u/|u| points into the cushion); both only lower the energy."""
     vn = S[i, VX] * nx + S[i, VY] * ny
     if vn > v_stick:
-        return
-    if vn > 0.0:
-        S[i, VX] -= vn * nx
-        S[i, VY] -= vn * ny
+        return 0.0, 0.0, 0.0, 0.0
+    dvx, dvy = (-vn * nx, -vn * ny) if vn > 0.0 else (0.0, 0.0)
     wm = S[i, WX] * ny - S[i, WY] * nx
-    if wm > 0.0:
-        S[i, WX] -= wm * ny
-        S[i, WY] += wm * nx
-    start_segment(S, P, i, S[i, T0])
+    dwx, dwy = (-wm * ny, wm * nx) if wm < 0.0 else (0.0, 0.0)
+    return dvx, dvy, dwx, dwy
 
 
 @njit(cache=True)
@@ -78,11 +74,12 @@ def _root(parent: np.ndarray, a: int) -> int:
 
 @njit(cache=True)
 def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
-                 nx: np.ndarray, ny: np.ndarray, n_c: int, slow: np.ndarray,
+                 nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray,
                  v_stick: float, objs: np.ndarray, n_obj: int) -> int:
     """After an impact: join the pieces of every slow pressing contact (slow[k]) that is still
     pressed and closing or parting slower than v_stick, and give each joined group its common
-    motion. The members objs[:n_obj] are at time t. Returns the number of contacts joined."""
+    motion; the first n_due contacts were found pressed by detection and count as pressed. The
+    members objs[:n_obj] are at time t. Returns the number of contacts joined."""
     n = S.shape[0]
     for m in range(n_obj):  # each piece's own motion law from its new velocity
         start_segment(S, P, objs[m], t)
@@ -93,20 +90,41 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
         if not slow[k]:
             continue
         if j < 0:
-            if P[i, LAW] == LAW_BALL and pressing(S, i, j, nx[k], ny[k]):
-                _stop_slip_into(S, P, i, nx[k], ny[k], v_stick)
             continue
         vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
-        if abs(vn) <= v_stick and pressing(S, i, j, nx[k], ny[k]):
+        if abs(vn) <= v_stick and (k < n_due or pressing(S, i, j, nx[k], ny[k])):
             ra, rb = _root(parent, i), _root(parent, j)
             if ra != rb:
                 parent[rb] = ra
                 joined += 1
-    if joined == 0:
-        return 0
+    if joined > 0:
+        _merge(S, P, parent, objs, n_obj)
+    # balls pressed into a cushion by their own slip: the change applies to the whole group
+    for k in range(n_c):
+        i = ci[k]
+        if cj[k] >= 0 or not slow[k] or P[i, LAW] != LAW_BALL:
+            continue
+        if not (k < n_due or pressing(S, i, cj[k], nx[k], ny[k])):
+            continue
+        dvx, dvy, dwx, dwy = _slip_into(S, i, nx[k], ny[k], v_stick)
+        root = _root(parent, i)
+        for q in range(n_obj):
+            a = objs[q]
+            if _root(parent, a) == root:
+                S[a, VX] += dvx
+                S[a, VY] += dvy
+                S[a, WX] += dwx
+                S[a, WY] += dwy
+    return joined
+
+
+@njit(cache=True)
+def _merge(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
+           n_obj: int) -> None:
+    """Give every joined group (parent's trees) its common motion."""
     for m in range(n_obj):
-        root = _root(parent, objs[m])
-        if root != objs[m] or _root(parent, root) != root:
+        root = objs[m]
+        if _root(parent, root) != root:
             continue
         mass, px, py, kmass, iw, lx, ly, lz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for q in range(n_obj):
@@ -129,4 +147,3 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
             S[a, VX], S[a, VY], S[a, KSEG] = px / mass, py / mass, kmass / mass
             if P[a, LAW] == LAW_BALL and iw > 0.0:
                 S[a, WX], S[a, WY], S[a, W0] = lx / iw, ly / iw, lz / iw
-    return joined

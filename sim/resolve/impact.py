@@ -31,12 +31,15 @@ def approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
 
 @njit(cache=True)
 def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
-                   nx: np.ndarray, ny: np.ndarray, n_c: int, objs: np.ndarray, n_obj: int,
+                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, objs: np.ndarray,
+                   n_obj: int,
                    e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
                    mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
                    v_stick: float, ball_params: np.ndarray, work: np.ndarray,
                    slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
-    """Resolve the touching system (its pieces objs[:n_obj] advanced to t). Writes each
+    """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
+    contacts the ones detection found due now: a due contact that does not close is pressed,
+    detect.pairs/rails, and counts as slow and pressing whatever the sign test). Writes each
     contact's normal impulse (impulse[k] > 0: the contact acted) and its largest approach speed
     (vpeak[k]). `work` is a float array of at least 4 n_c; stiffness/exponent hold the compliance
     law K delta^eta of kind pairs (rows < n_kinds) and of each kind on a rail (last row)."""
@@ -56,7 +59,8 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
             e[k], mu[k] = e_rail[ka], mu_rail[ka]
             kk[k], eta[k] = stiffness[n_kinds, ka], exponent[n_kinds, ka]
         v0 = approach(S, i, j, nx[k], ny[k])
-        slow[k] = v0 <= v_stick and pressing(S, i, j, nx[k], ny[k])
+        pressed = pressing(S, i, j, nx[k], ny[k]) or (k < n_due and v0 <= 0.0)
+        slow[k] = v0 <= v_stick and pressed
         if slow[k]:
             e[k] = 0.0
     if n_c == 1:
@@ -78,4 +82,4 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
     else:
         solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, ball_params,
                            impulse, vpeak)
-    join_pressed(S, P, t, ci, cj, nx, ny, n_c, slow, v_stick, objs, n_obj)
+    join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj)
