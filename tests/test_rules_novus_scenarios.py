@@ -80,7 +80,7 @@ def test_simulated_opening_shot_is_correct_and_keeps_the_turn():
     other, no foul) is correct and keeps the turn. The shots are simulated, so the test plays a
     small fan of them and rules on every one that pockets only own pucks."""
     found = 0
-    for x, deg, speed in [(0.3, 70, 5.0), (0.35, 80, 6.0), (0.3, 75, 6.0), (0.4, 75, 7.0)]:
+    for x, deg, speed in [(0.3, 85, 5.0), (0.3, 70, 5.0), (0.35, 80, 6.0), (0.4, 75, 7.0)]:
         g = NovusGame(["Anna", "Boris"], sets=1)
         out = g.play(NovusShot(x=x, angle=math.radians(deg), speed=speed))
         an = out.analysis
