@@ -100,6 +100,9 @@ def test_rail_time_is_the_first_descent_on_the_segment(g0, along, vx, vy, ax, ay
     if abs(g0) <= 10 * TOUCH:
         return
     px, py = along, RB + g0
+    ends = [px + vx * r + 0.5 * ax * r * r for r in np.roots([0.5 * ay, vy, g0]).real]
+    if any(min(abs(e), abs(e - 1.0)) <= 1e-6 for e in ends):
+        return  # the contact point at a segment's end: within the extent's own tolerance
     tau = _rail(px, py, vx, vy, ax, ay, h)
     c = [0.5 * ay, vy, g0]  # g(t)
     roots = sorted(r.real for r in np.roots(c) if abs(r.imag) < 1e-12 and 0 <= r.real <= h)

@@ -13,7 +13,7 @@ of the stored energy (the energetic restitution coefficient of the contact):
 with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
-time (velocity Verlet, ~STEPS_PER_CONTACT steps per contact duration) rather than in the
+time (velocity Verlet, ~3 STEPS_PER_CONTACT steps per contact duration) rather than in the
 normal-impulse domain, which is the same solution reparametrised, and lets contacts that start
 unloaded (a frozen row ahead of the struck piece) take part without a 0/0 ratio. The outcome
 depends only on the stiffness ratios when every contact starts closed. It gives Newton's
@@ -39,7 +39,7 @@ from numba import njit
 from cuesim.sim.resolve.ball_ball import apply_ball_ball_friction, ball_ball_friction_impulse
 from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
 
-STEPS_PER_CONTACT = 100  # integration steps per characteristic contact time
+STEPS_PER_CONTACT = 100  # steps per characteristic contact time delta*/v (~300 per contact)
 MAX_STEPS = 400_000  # a bound on one impact's steps (a wave along 16 pieces needs ~20,000)
 
 
