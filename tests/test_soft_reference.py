@@ -1,7 +1,6 @@
 """The soft-contact (discrete-element) reference, sim/soft (issue 12, item 3): closed-form
 checks of the reference itself, its convergence in the step and the stiffness, and its
-agreement with the event core on small clusters (xfail where today's core moves touching
-pieces as rigid blocks)."""
+agreement with the event core's multiple impact on small clusters."""
 
 from __future__ import annotations
 
