@@ -34,15 +34,20 @@ def check_writable(path: str | os.PathLike[str], what: str,
         raise error(f"{what} {shown!r}: {os.fspath(folder)!r} is not a folder")
     if p.exists() and not p.is_file():
         raise error(f"{what} {shown!r} exists and is not a regular file")
+    _probe(folder, what, shown, error)
+    if p.exists() and not os.access(p, os.W_OK):
+        raise error(f"{what} {shown!r} exists and is read-only")
+    return p
+
+
+def _probe(folder: Path, what: str, shown: str, error: type[ValueError]) -> None:
+    """Write and remove a temporary file in `folder`, or raise `error` saying why not."""
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".cuesim-probe-"):
             pass
     except OSError as exc:
         raise error(f"{what} {shown!r}: cannot write in the folder {os.fspath(folder)!r} "
                     f"({exc.strerror or exc})") from None
-    if p.exists() and not os.access(p, os.W_OK):
-        raise error(f"{what} {shown!r} exists and is read-only")
-    return p
 
 
 def check_folder_writable(path: str | os.PathLike[str], what: str,
@@ -56,12 +61,7 @@ def check_folder_writable(path: str | os.PathLike[str], what: str,
         existing = existing.parent
     if not existing.is_dir():
         raise error(f"{what} {shown!r}: {os.fspath(existing)!r} is not a folder")
-    try:
-        with tempfile.NamedTemporaryFile(dir=existing, prefix=".cuesim-probe-"):
-            pass
-    except OSError as exc:
-        raise error(f"{what} {shown!r}: cannot write in the folder {os.fspath(existing)!r} "
-                    f"({exc.strerror or exc})") from None
+    _probe(existing, what, shown, error)
     return p
 
 

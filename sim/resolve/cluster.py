@@ -81,6 +81,11 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
     motion; the first n_due contacts were found pressed by detection and count as pressed. The
     members objs[:n_obj] are at time t. Returns the number of contacts joined."""
     n = S.shape[0]
+    any_slow = False
+    for k in range(n_c):
+        any_slow = any_slow or slow[k]
+    if not any_slow:
+        return 0
     for m in range(n_obj):  # each piece's own motion law from its new velocity
         start_segment(S, P, objs[m], t)
     parent = np.arange(n)

@@ -1,0 +1,117 @@
+"""The viewer's novus game (singles and doubles) over `cuesim.rules.novus.NovusGame`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cuesim.rules.ruling import Infraction, Ruling
+from cuesim.shot import NovusShot, ShotError
+from cuesim.sim.result import ShotResult
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.viewer.session import Session
+
+
+class NovusSession(Session):
+    """Novus singles or doubles with `cuesim.rules.novus.NovusGame`."""
+
+    struck = "striker"
+    max_speed = 6.0
+    tip_vertical = False
+
+    def __init__(self, game: str, players: list[str], computer: tuple[str, ...] = (),
+                 options: dict[str, Any] | None = None) -> None:
+        from cuesim.rules.novus import NovusGame
+
+        self.game = game
+        super().__init__(players, computer, options)
+        self.ref = NovusGame(list(players), doubles=game == "novus-doubles",
+                             sets=int(self.options.get("sets", 1)))
+
+    def shooter(self) -> str:
+        return self.ref.shooter
+
+    def side(self) -> str:
+        return self.ref.side_of(self.ref.shooter)
+
+    def layout(self) -> Layout:
+        layout = self.ref.layout
+        return layout.without(["striker"]) if "striker" in layout.ids() else layout
+
+    def struck_position(self) -> tuple[float, float]:
+        layout = self.ref.layout
+        if "striker" in layout.ids():
+            p = layout.get("striker")
+            if self.check_place(p.x, p.y) is None:
+                return p.x, p.y
+        return self.default_place()
+
+    def placement(self) -> str | None:
+        return "own_zone"
+
+    def place_area(self) -> list[tuple[float, float]]:
+        (u0, u1), (w0, w1) = self.table.striker_strip()
+        side = self.side()
+        return [self.table.to_table(side, u, w) for u, w in
+                ((u0, w0), (u1, w0), (u1, w1), (u0, w1))]
+
+    def check_place(self, x: float, y: float) -> str | None:
+        u, w = self.table.from_table(self.side(), x, y)
+        try:
+            NovusShot(x=u, y=w, angle=0.0, speed=1.0, side=self.side()).place(
+                self.table, self.layout())
+        except (ShotError, LayoutError) as exc:
+            return str(exc)
+        return None
+
+    def _shot(self, action: dict[str, Any]) -> NovusShot:
+        side = self.side()
+        u, w = self.table.from_table(side, action["x"], action["y"])
+        angle = action["angle"] - self.table.direction_to_table(side, 0.0)
+        offset = action.get("side", 0.0) * self.table.piece_spec("striker").radius * 0.95
+        return NovusShot(x=u, y=w, angle=angle, speed=action["speed"], offset=offset, side=side)
+
+    def _shot_layout(self, action: dict[str, Any]) -> Layout:
+        return self.ref.layout
+
+    def _adjudicate(self, ref: Any, result: ShotResult, action: dict[str, Any]) -> tuple[
+            Ruling, Any]:
+        infractions = [Infraction.from_dict(i) for i in action.get("infractions", [])]
+        out = ref.adjudicate(result, infractions)
+        return out.ruling, out
+
+    def _declare_now(self, infraction: Infraction) -> Ruling:
+        return self.ref.adjudicate(None, [infraction]).ruling
+
+    def over(self) -> bool:
+        return bool(self.ref.match_over)
+
+    def infraction_codes(self) -> dict[str, str]:
+        from cuesim.rules.novus.infractions import INFRACTIONS
+
+        return {code: f"novus {art}: {text}" for code, (art, _, text) in INFRACTIONS.items()}
+
+    def scoreboard(self) -> list[str]:
+        g = self.ref
+        lines = [f"Set {g.set_number} of {g.sets}" + (f" (replays {g.replays})" if g.replays
+                                                        else "")]
+        on_table = self.layout()
+        for team in g.teams():
+            colour = g.colour_of_team(team)
+            left = sum(1 for p in on_table.pieces if p.group == colour)
+            lines.append(f"{team} [{colour}]: sets {g.sets_won.get(team, 0)}, pucks {left}, "
+                         f"debt {g.debt.get(colour, 0)}")
+        seats = ", ".join(f"{side} {name}" for side, name in g.seats.items())
+        lines.append(f"Seats: {seats}")
+        warned = {p: n for p, n in g.warnings.items() if n}
+        if warned:
+            lines.append("Warnings: " + ", ".join(f"{p} {n}" for p, n in warned.items()))
+        if g.match_over:
+            lines.append(f"Match over: {g.winner or 'a draw'}")
+        return lines
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.ref.to_dict()
+
+    def pieces_of(self, player: str) -> list[str]:
+        colour = self.ref.colour_of(player)
+        return [p.id for p in self.layout().pieces if p.group == colour]

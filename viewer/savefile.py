@@ -1,0 +1,101 @@
+"""The saved-game file's validation layer: every field's type, range and name is checked
+before a saved game is replayed (viewer.session.load_session, session_from_dict); an error
+names the file, the field's path and what was expected."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+SESSION_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
+SAVE_FORMAT = "cuesim-game"
+
+
+class SaveFileError(ValueError):
+    """A saved game that cannot be loaded: the message names the file, the field's path and
+    what was expected."""
+
+
+SAVE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
+SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
+
+
+def _number(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def check_save(data: Any, source: str = "saved game") -> None:
+    """Check every field of a saved game's JSON (types, ranges, names) before anything is
+    replayed; SaveFileError naming the first problem."""
+    def fail(where: str, expected: str, got: Any) -> SaveFileError:
+        shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+        return SaveFileError(f"{source}: {where} must be {expected}, got {shown}")
+
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError(f"{source}: not a cuesim saved game (expected an object with "
+                            f"\"format\": \"{SAVE_FORMAT}\")")
+    for key in ("game", "players", "actions"):
+        if key not in data:
+            raise SaveFileError(f"{source}: missing field {key!r}")
+    if data.get("version", 1) != 1:
+        raise fail("version", "1", data.get("version"))
+    game = data["game"]
+    if game not in SESSION_GAMES:
+        raise fail("game", f"one of {list(SESSION_GAMES)}", game)
+    players = data["players"]
+    n = 4 if game == "novus-doubles" else 2
+    if (not isinstance(players, list) or len(players) != n
+            or not all(isinstance(p, str) and p.strip() for p in players)
+            or len(set(players)) != n):
+        raise fail("players", f"a list of {n} different names", players)
+    computer = data.get("computer", [])
+    if not isinstance(computer, list) or not all(c in players for c in computer):
+        raise fail("computer", "a list of the players the computer plays", computer)
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise fail("options", "an object", options)
+    for key, value in options.items():
+        if key not in SAVE_OPTIONS:
+            raise fail(f"options.{key}", f"one of the options {list(SAVE_OPTIONS)}", key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise fail(f"options.{key}", "a whole number >= 1", value)
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise fail("actions", "a list of actions", actions)
+    for k, action in enumerate(actions):
+        _check_action(action, f"actions[{k}]", players, fail)
+
+
+def _check_action(action: Any, where: str, players: list[str], fail: Any) -> None:
+    kinds = {"shot": ("player", *SHOT_NUMBERS), "choice": ("option",),
+             "infraction": ("code",), "request": ("name",)}
+    if not isinstance(action, dict) or action.get("kind") not in kinds:
+        raise fail(where, f"an object whose kind is one of {list(kinds)}", action)
+    for key in kinds[action["kind"]]:
+        if key not in action:
+            raise SaveFileError(f"{where} ({action['kind']}) is missing field {key!r}")
+    if action["kind"] == "shot":
+        for key in SHOT_NUMBERS:
+            if not _number(action[key]):
+                raise fail(f"{where}.{key}", "a finite number", action[key])
+        if action["speed"] <= 0:
+            raise fail(f"{where}.speed", "a speed > 0 in m/s", action["speed"])
+        if not isinstance(action.get("declaration", {}), dict):
+            raise fail(f"{where}.declaration", "an object", action.get("declaration"))
+        infractions = action.get("infractions", [])
+        if not isinstance(infractions, list) or not all(
+                isinstance(i, dict) and isinstance(i.get("code"), str) for i in infractions):
+            raise fail(f"{where}.infractions", "a list of objects with a 'code'", infractions)
+        for i, item in enumerate(infractions):
+            if item.get("player", "") not in ("", *players):
+                raise fail(f"{where}.infractions[{i}].player", f"one of {players}",
+                           item.get("player"))
+    else:
+        key = kinds[action["kind"]][0]
+        if not isinstance(action[key], str):
+            raise fail(f"{where}.{key}", "a string", action[key])
+    player = action.get("player", "")
+    if action["kind"] in ("shot", "infraction") and player not in (
+            ("", *players) if action["kind"] == "infraction" else players):
+        raise fail(f"{where}.player", f"one of the players {players}", player)
