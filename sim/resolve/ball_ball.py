@@ -22,13 +22,11 @@ from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R, X, Y
 
 
 @njit(cache=True)
-def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float,
-                               fit_a: float, fit_b: float, fit_c: float,
+def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
+                               ny: float, jn: float, fit_a: float, fit_b: float, fit_c: float,
                                relax: float) -> tuple[float, float, float]:
-    """The friction impulse F on ball i (-F on j) of a contact whose normal impulse is jn."""
-    dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
-    dist = math.sqrt(dx * dx + dy * dy)
-    nx, ny = dx / dist, dy / dist
+    """The friction impulse F on ball i (-F on j) of a contact whose normal impulse is jn
+    (n: the unit normal from i to j)."""
     ri, rj = P[i, R], P[j, R]
     # surface velocities at the contact point (w x n = (-wz ny, wz nx, wx ny - wy nx))
     cix = S[i, VX] - ri * S[i, W0] * ny
@@ -44,40 +42,38 @@ def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, jn:
     if slip == 0.0 or jn <= 0.0:
         return 0.0, 0.0, 0.0
     mu = fit_a + fit_b * math.exp(-fit_c * slip)
-    k = 3.5 / P[i, M] + 3.5 / P[j, M]
-    f = min(mu * jn, relax * slip / k)
-    return -f * sx / slip, -f * sy / slip, -f * sz / slip
+    k = 3.5 * (P[i, M] + P[j, M]) / (P[i, M] * P[j, M])
+    g = -min(mu * jn, relax * slip / k) / slip
+    return g * sx, g * sy, g * sz
 
 
 @njit(cache=True)
-def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, fx: float,
-                             fy: float, fz: float) -> None:
+def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
+                             ny: float, fx: float, fy: float, fz: float) -> None:
     """F on ball i at its contact point R n, -F on ball j at -R n."""
-    dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]
-    dist = math.sqrt(dx * dx + dy * dy)
-    nx, ny = dx / dist, dy / dist
-    ri, rj = P[i, R], P[j, R]
-    S[i, VX] += fx / P[i, M]
-    S[i, VY] += fy / P[i, M]
-    S[j, VX] -= fx / P[j, M]
-    S[j, VY] -= fy / P[j, M]
+    mi, mj = 1.0 / P[i, M], 1.0 / P[j, M]
+    S[i, VX] += fx * mi
+    S[i, VY] += fy * mi
+    S[j, VX] -= fx * mj
+    S[j, VY] -= fy * mj
     # n x F = (ny fz, -nx fz, nx fy - ny fx)
     tx, ty, tz = ny * fz, -nx * fz, nx * fy - ny * fx
-    S[i, WX] += ri * tx / P[i, INERTIA]
-    S[i, WY] += ri * ty / P[i, INERTIA]
-    S[i, W0] += ri * tz / P[i, INERTIA]
-    S[j, WX] += rj * tx / P[j, INERTIA]
-    S[j, WY] += rj * ty / P[j, INERTIA]
-    S[j, W0] += rj * tz / P[j, INERTIA]
+    ci, cj = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
+    S[i, WX] += ci * tx
+    S[i, WY] += ci * ty
+    S[i, W0] += ci * tz
+    S[j, WX] += cj * tx
+    S[j, WY] += cj * ty
+    S[j, W0] += cj * tz
 
 
 @njit(cache=True)
-def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, jn: float, fit_a: float,
-                       fit_b: float, fit_c: float, relax: float) -> None:
+def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
+                       jn: float, fit_a: float, fit_b: float, fit_c: float, relax: float) -> None:
     """Apply the friction impulse of a contact whose normal impulse was jn."""
-    fx, fy, fz = ball_ball_friction_impulse(S, P, i, j, jn, fit_a, fit_b, fit_c, relax)
+    fx, fy, fz = ball_ball_friction_impulse(S, P, i, j, nx, ny, jn, fit_a, fit_b, fit_c, relax)
     if fx != 0.0 or fy != 0.0 or fz != 0.0:
-        apply_ball_ball_friction(S, P, i, j, fx, fy, fz)
+        apply_ball_ball_friction(S, P, i, j, nx, ny, fx, fy, fz)
 
 
 @njit(cache=True)
@@ -95,5 +91,5 @@ def resolve_ball_ball(S: np.ndarray, P: np.ndarray, i: int, j: int, e: float, fi
     S[i, VY] -= jn * ny / P[i, M]
     S[j, VX] += jn * nx / P[j, M]
     S[j, VY] += jn * ny / P[j, M]
-    ball_ball_friction(S, P, i, j, jn, fit_a, fit_b, fit_c, 1.0)
+    ball_ball_friction(S, P, i, j, nx, ny, jn, fit_a, fit_b, fit_c, 1.0)
     return vn

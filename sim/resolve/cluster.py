@@ -65,7 +65,7 @@ def _slip_into(S: np.ndarray, i: int, nx: float, ny: float,
 
 
 @njit(cache=True)
-def _root(parent: np.ndarray, a: int) -> int:
+def find_root(parent: np.ndarray, a: int) -> int:
     while parent[a] != a:
         parent[a] = parent[parent[a]]
         a = parent[a]
@@ -98,7 +98,7 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
             continue
         vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
         if abs(vn) <= v_stick and (k < n_due or pressing(S, i, j, nx[k], ny[k])):
-            ra, rb = _root(parent, i), _root(parent, j)
+            ra, rb = find_root(parent, i), find_root(parent, j)
             if ra != rb:
                 parent[rb] = ra
                 joined += 1
@@ -112,10 +112,10 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
         if not (k < n_due or pressing(S, i, cj[k], nx[k], ny[k])):
             continue
         dvx, dvy, dwx, dwy = _slip_into(S, i, nx[k], ny[k], v_stick)
-        root = _root(parent, i)
+        root = find_root(parent, i)
         for q in range(n_obj):
             a = objs[q]
-            if _root(parent, a) == root:
+            if find_root(parent, a) == root:
                 S[a, VX] += dvx
                 S[a, VY] += dvy
                 S[a, WX] += dwx
@@ -129,12 +129,12 @@ def _merge(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
     """Give every joined group (parent's trees) its common motion."""
     for m in range(n_obj):
         root = objs[m]
-        if _root(parent, root) != root:
+        if find_root(parent, root) != root:
             continue
         mass, px, py, kmass, iw, lx, ly, lz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for q in range(n_obj):
             a = objs[q]
-            if _root(parent, a) != root:
+            if find_root(parent, a) != root:
                 continue
             mass += P[a, M]
             px += P[a, M] * S[a, VX]
@@ -147,7 +147,7 @@ def _merge(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
                 lz += P[a, INERTIA] * S[a, W0]
         for q in range(n_obj):
             a = objs[q]
-            if _root(parent, a) != root:
+            if find_root(parent, a) != root:
                 continue
             S[a, VX], S[a, VY], S[a, KSEG] = px / mass, py / mass, kmass / mass
             if P[a, LAW] == LAW_BALL and iw > 0.0:

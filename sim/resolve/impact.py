@@ -3,7 +3,9 @@
 The touching system (detect.touching) holds every contact due now and every contact chained to
 them by touching pieces, rails and knuckles. A system of one contact is a binary impact, resolved
 in closed form (resolve.disc_disc, disc_rail, ball_ball, and Han's model for a ball on a cushion
-or knuckle: resolve.ball_cushion); a larger one is one multiple impact (resolve.multi_impact).
+or knuckle: resolve.ball_cushion); a larger one is one multiple impact (resolve.multi_impact),
+unless only one contact is due and no other contact closes before or after its binary impact:
+then the others carry no force and the binary impact is the multiple impact's solution.
 Slow pressing contacts are perfectly inelastic and their pieces then move on together
 (resolve.cluster).
 """
@@ -15,7 +17,7 @@ from numba import njit
 
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
-from cuesim.sim.resolve.cluster import join_pressed, pressing
+from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.resolve.multi_impact import solve_multi_impact
@@ -27,6 +29,130 @@ def approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
     """(v_i - v_j) . n: positive when the contact closes (j < 0: a fixed body)."""
     vjx, vjy = (S[j, VX], S[j, VY]) if j >= 0 else (0.0, 0.0)
     return (S[i, VX] - vjx) * nx + (S[i, VY] - vjy) * ny
+
+
+@njit(cache=True)
+def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, e: float,
+            mu: float, ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
+    """One contact alone: the closed-form binary impact of its model (impulse[0] = 1 when it
+    acted; its size is not needed)."""
+    vn = approach(S, i, j, nx, ny)
+    vpeak[0] = max(vn, 0.0)
+    impulse[0] = 0.0
+    if vn <= 0.0:
+        return
+    impulse[0] = 1.0
+    if j >= 0 and P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
+        resolve_ball_ball(S, P, i, j, e, ball_params[0], ball_params[1], ball_params[2])
+    elif j >= 0:
+        resolve_disc_disc(S, P, i, j, e, mu)
+    elif P[i, LAW] == LAW_BALL:
+        resolve_ball_cushion(S, P, i, -nx, -ny, e, mu, ball_params[3])
+    else:
+        resolve_disc_rail(S, P, i, -nx, -ny, e, mu)
+
+
+@njit(cache=True)
+def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                  nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
+                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> bool:
+    """The due contact 0 resolved alone, when no other contact of the system ever closes.
+
+    The binary impact changes the velocities of its two pieces along its normal in proportion
+    to its impulse, which only grows; so an other contact's approach speed moves linearly from
+    its value before to its value after. Not closing at both ends, it never closes, carries no
+    force in the multiple impact, and the binary impact is that impact's exact solution. Returns
+    False (the state untouched) when some contact would close: the multiple impact is needed."""
+    for k in range(1, n_c):
+        if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
+            return False
+    i, j = ci[0], cj[0]
+    saved_i = S[i].copy()
+    saved_j = S[j].copy() if j >= 0 else saved_i
+    _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
+    for k in range(1, n_c):
+        if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
+            S[i] = saved_i
+            if j >= 0:
+                S[j] = saved_j
+            return False
+    for k in range(1, n_c):
+        impulse[k] = 0.0
+        vpeak[k] = 0.0
+    return True
+
+
+@njit(cache=True)
+def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                    nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
+                    mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
+                    n_obj: int, ball_params: np.ndarray, impulse: np.ndarray,
+                    vpeak: np.ndarray) -> None:
+    """One connected system: a binary impact, or one multiple impact."""
+    if n_c == 1:
+        _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
+    elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, ball_params,
+                                           impulse, vpeak)):
+        solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, ball_params,
+                           impulse, vpeak)
+
+
+@njit(cache=True)
+def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarray) -> int:
+    """Label the contacts by connected system (comp[k] = 0, 1, ...): two contacts belong to
+    one system when a chain of contacts between pieces joins them; fixed bodies join nothing
+    (two balls on one cushion are two impacts). Returns the number of systems."""
+    parent = np.arange(n)
+    for k in range(n_c):
+        if cj[k] >= 0:
+            a, b = find_root(parent, ci[k]), find_root(parent, cj[k])
+            if a != b:
+                parent[b] = a
+    label = np.full(n, -1, np.int64)
+    n_comp = 0
+    for k in range(n_c):
+        r = find_root(parent, ci[k])
+        if label[r] < 0:
+            label[r] = n_comp
+            n_comp += 1
+        comp[k] = label[r]
+    return n_comp
+
+
+@njit(cache=True)
+def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                  nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
+                  mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
+                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
+    """Resolve each connected system on its own (its due contacts first, as listed)."""
+    lci, lcj = np.empty(n_c, np.int64), np.empty(n_c, np.int64)
+    lnx, lny, le, lmu = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
+    lkk, leta, limp, lvp = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
+    index = np.empty(n_c, np.int64)
+    lobjs = np.empty(2 * n_c, np.int64)
+    listed = np.zeros(S.shape[0], np.bool_)
+    n_comp = 0
+    for k in range(n_c):
+        n_comp = max(n_comp, comp[k] + 1)
+    for c in range(n_comp):
+        m, due, n_obj = 0, 0, 0
+        for k in range(n_c):
+            if comp[k] != c:
+                continue
+            lci[m], lcj[m], lnx[m], lny[m] = ci[k], cj[k], nx[k], ny[k]
+            le[m], lmu[m], lkk[m], leta[m] = e[k], mu[k], kk[k], eta[k]
+            index[m] = k
+            due += k < n_due
+            m += 1
+            for a in (ci[k], cj[k]):
+                if a >= 0 and not listed[a]:
+                    listed[a] = True
+                    lobjs[n_obj] = a
+                    n_obj += 1
+        _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs, n_obj,
+                        ball_params, limp, lvp)
+        for q in range(m):
+            impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
 
 
 @njit(cache=True)
@@ -63,23 +189,11 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         slow[k] = v0 <= v_stick and pressed
         if slow[k]:
             e[k] = 0.0
-    if n_c == 1:
-        i, j = ci[0], cj[0]
-        vn = approach(S, i, j, nx[0], ny[0])
-        vpeak[0] = max(vn, 0.0)
-        impulse[0] = 0.0
-        if vn > 0.0:
-            impulse[0] = 1.0  # a binary impact acted (its size is not needed)
-            if j >= 0 and P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
-                resolve_ball_ball(S, P, i, j, e[0], ball_params[0], ball_params[1],
-                                  ball_params[2])
-            elif j >= 0:
-                resolve_disc_disc(S, P, i, j, e[0], mu[0])
-            elif P[i, LAW] == LAW_BALL:
-                resolve_ball_cushion(S, P, i, -nx[0], -ny[0], e[0], mu[0], ball_params[3])
-            else:
-                resolve_disc_rail(S, P, i, -nx[0], -ny[0], e[0], mu[0])
+    comp = np.empty(n_c, np.int64)
+    if _components(ci, cj, n_c, S.shape[0], comp) == 1:
+        _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs, n_obj,
+                        ball_params, impulse, vpeak)
     else:
-        solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, ball_params,
-                           impulse, vpeak)
+        _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, ball_params,
+                      impulse, vpeak)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj)

@@ -44,45 +44,52 @@ MAX_STEPS = 400_000  # a bound on one impact's steps (a wave along 16 pieces nee
 
 
 @njit(cache=True)
-def _inv_mass(P: np.ndarray, j: int) -> float:
-    return 1.0 / P[j, M] if j >= 0 else 0.0
-
-
-@njit(cache=True)
 def _approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
     vjx, vjy = (S[j, VX], S[j, VY]) if j >= 0 else (0.0, 0.0)
     return (S[i, VX] - vjx) * nx + (S[i, VY] - vjy) * ny
 
 
 @njit(cache=True)
-def _force(delta: float, dmax: float, k: float, eta: float, e: float) -> float:
-    """Normal force of a contact at compression delta whose largest compression was dmax."""
+def _power(x: float, eta: float) -> float:
+    """x^eta for x > 0, without the general power where the law is Hertz's or linear."""
+    if eta == 1.5:
+        return x * math.sqrt(x)
+    if eta == 1.0:
+        return x
+    return x**eta
+
+
+@njit(cache=True)
+def _force(delta: float, dmax: float, k: float, k_unload: float, eta: float, e: float) -> float:
+    """Normal force of a contact at compression delta whose largest compression was dmax
+    (k_unload = k e^(-2 eta), the unloading law's stiffness)."""
     if delta <= 0.0:
         return 0.0
     if delta >= dmax:
-        return k * delta**eta
+        return k * _power(delta, eta)
     if e <= 0.0:
         return 0.0
     dr = (1.0 - e * e) * dmax
     if delta <= dr:
         return 0.0
-    return k * e ** (-2.0 * eta) * (delta - dr) ** eta
+    return k_unload * _power(delta - dr, eta)
 
 
 @njit(cache=True)
-def _kick(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
-          ny: np.ndarray, f: np.ndarray, n_c: int, h: float) -> None:
+def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.ndarray,
+          f: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray, n_c: int, h: float) -> None:
     """Apply the impulses f_k h along the normals (-on ci, + on cj)."""
     for k in range(n_c):
         if f[k] == 0.0:
             continue
         p = f[k] * h
+        px, py = p * nx[k], p * ny[k]
         i, j = ci[k], cj[k]
-        S[i, VX] -= p * nx[k] / P[i, M]
-        S[i, VY] -= p * ny[k] / P[i, M]
+        S[i, VX] -= px * inv_mi[k]
+        S[i, VY] -= py * inv_mi[k]
         if j >= 0:
-            S[j, VX] += p * nx[k] / P[j, M]
-            S[j, VY] += p * ny[k] / P[j, M]
+            S[j, VX] += px * inv_mj[k]
+            S[j, VY] += py * inv_mj[k]
 
 
 @njit(cache=True)
@@ -172,7 +179,8 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
         i, j = ci[k], cj[k]
         if P[i, LAW] == LAW_BALL and j >= 0:
             fr[k, 0], fr[k, 1], fr[k, 2] = ball_ball_friction_impulse(
-                S, P, i, j, dp[k], ball_params[0], ball_params[1], ball_params[2], relax[k])
+                S, P, i, j, nx[k], ny[k], dp[k], ball_params[0], ball_params[1], ball_params[2],
+                relax[k])
         elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
             fr[k, 0], fr[k, 1], fr[k, 2] = ball_fixed_friction(
                 S, P, i, nx[k], ny[k], dp[k], mu[k], ball_params[3], relax[k])
@@ -183,7 +191,7 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
             continue
         i, j = ci[k], cj[k]
         if P[i, LAW] == LAW_BALL and j >= 0:
-            apply_ball_ball_friction(S, P, i, j, fr[k, 0], fr[k, 1], fr[k, 2])
+            apply_ball_ball_friction(S, P, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2])
         elif P[i, LAW] == LAW_BALL:
             _apply_ball_fixed_friction(S, P, i, nx[k], ny[k], ball_params[3], fr[k, 0],
                                        fr[k, 1], fr[k, 2])
@@ -224,17 +232,26 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         impulse[k] = 0.0
     if v_scale <= 0.0:
         return 0
+    inv_mi = np.empty(n_c)
+    inv_mj = np.zeros(n_c)
+    k_unload = np.zeros(n_c)
+    fixed, with_friction = False, False
     dt = math.inf
     for k in range(n_c):
         i, j = ci[k], cj[k]
-        m_eff = 1.0 / (1.0 / P[i, M] + _inv_mass(P, j))
+        inv_mi[k] = 1.0 / P[i, M]
+        if j >= 0:
+            inv_mj[k] = 1.0 / P[j, M]
+        fixed = fixed or j < 0
+        if e[k] > 0.0:
+            k_unload[k] = stiff[k] * e[k] ** (-2.0 * expo[k])
+        with_friction = with_friction or mu[k] > 0.0 or (
+            j >= 0 and P[i, LAW] == LAW_BALL and ball_params[0] + ball_params[1] > 0.0)
+        m_eff = 1.0 / (inv_mi[k] + inv_mj[k])
         dt = min(dt, contact_time_scale(m_eff, stiff[k], expo[k], v_scale))
     dt /= STEPS_PER_CONTACT
     ke0 = _energy(S, P, objs, n_obj)
     px0, py0, m_free = 0.0, 0.0, 0.0
-    fixed = False
-    for k in range(n_c):
-        fixed = fixed or cj[k] < 0
     delta = np.zeros(n_c)
     dmax = np.zeros(n_c)
     f = np.zeros(n_c)
@@ -250,31 +267,32 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     relax = np.empty(n_c)
     for k in range(n_c):
         relax[k] = 1.0 / max(deg[ci[k]], deg[cj[k]] if cj[k] >= 0 else 1.0)
+    v_open = 1e-9 * v_scale
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
-        _kick(S, P, ci, cj, nx, ny, f, n_c, 0.5 * dt)
+        _kick(S, ci, cj, nx, ny, f, inv_mi, inv_mj, n_c, 0.5 * dt)
         loaded = False
         for k in range(n_c):
-            vk = _approach(S, ci[k], cj[k], nx[k], ny[k])
-            delta[k] += vk * dt
+            delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * dt
             if delta[k] > dmax[k]:
                 dmax[k] = delta[k]
-            f_new[k] = _force(delta[k], dmax[k], stiff[k], expo[k], e[k])
+            f_new[k] = _force(delta[k], dmax[k], stiff[k], k_unload[k], expo[k], e[k])
             loaded = loaded or f_new[k] > 0.0
-        _kick(S, P, ci, cj, nx, ny, f_new, n_c, 0.5 * dt)
+        _kick(S, ci, cj, nx, ny, f_new, inv_mi, inv_mj, n_c, 0.5 * dt)
         for k in range(n_c):
             dp[k] = 0.5 * (f[k] + f_new[k]) * dt
             f[k] = f_new[k]
             impulse[k] += dp[k]
-        _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, ball_params, fr)
+        if with_friction:
+            _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, ball_params, fr)
         approaching = False
         for k in range(n_c):
             vk = _approach(S, ci[k], cj[k], nx[k], ny[k])
             if vk > vpeak[k]:
                 vpeak[k] = vk
             # an open contact that still closes keeps the impact going
-            approaching = approaching or vk > 1e-9 * v_scale
+            approaching = approaching or vk > v_open
         if not loaded and not approaching:
             break
     # remove an integration surplus of energy (never a physical gain): scale the velocities
