@@ -23,7 +23,13 @@ from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
 from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, LAW, LAW_BALL, NP, NS, ON, TEND, VX, VY, R, X
-from cuesim.tables import nine_ball_rack, novus_singles_layout, novus_table, pool_table
+from cuesim.tables import (
+    nine_ball_rack,
+    novus_doubles_layout,
+    novus_singles_layout,
+    novus_table,
+    pool_table,
+)
 from cuesim.tables.carom import carom_table, five_pins_layout
 from cuesim.tables.layout import Piece
 from tests.test_balls_properties import random_layout
@@ -187,6 +193,18 @@ def test_pair_touching_and_leaving_meets_again_where_the_true_gap_closes(gap):
     assert pair_time(S, P, 0, 1, 0.0) == pytest.approx(want, abs=1e-12)
 
 
+@pytest.mark.parametrize("sunk", [2e-9, 1e-8])
+def test_pair_sunk_deeper_than_touch_and_moving_together_is_not_due(sunk):
+    """Two pieces moving as one (same velocity and acceleration) that overlap by more than
+    TOUCH press nothing: their overlap does not grow, so no contact is due now (it was, at
+    every pass, and a novus opening ran to the idle guard)."""
+    S, P = _pair_state(-sunk, (0.3, 0.1), (-0.9, -0.3))
+    S[0, VX], S[0, VY], S[0, AX], S[0, AY], S[0, TEND] = 0.3, 0.1, -0.9, -0.3, 1.0
+    assert pair_time(S, P, 0, 1, 0.0) > 0.0
+    S[1, VX] -= 1e-6  # sinking further: pressed now
+    assert pair_time(S, P, 0, 1, 0.0) == 0.0
+
+
 # --- seeds: the issue's and the hunter's ---------------------------------------------------
 def test_side_pocket_rattle_no_longer_runs_down_the_rail_inside_the_rubber():
     """Issue 12: ball 5 rattled in the side pocket's mouth, then ran 6.1 mm inside the right
@@ -199,6 +217,18 @@ def test_side_pocket_rattle_no_longer_runs_down_the_rail_inside_the_rubber():
     assert depth <= DEPTH, where
     pos, _ = res.positions_at(1.3224)
     assert pos[res.initial.index("5"), 0] <= POOL.geometry.width - RB + 1e-9
+
+
+def test_novus_doubles_opening_row_on_the_rail_runaway():
+    """A row of four black pucks sliding off the west rail as one group, two of them sunk
+    1e-9 m deeper than TOUCH into each other: detection called the pair due at every pass,
+    the impact found nothing to do, and the shot hit the idle guard (seed 129 of the opening
+    spread test with the 40-step multiple impact)."""
+    table = novus_table()
+    res = simulate(table, novus_doubles_layout(table), NovusShot(
+        x=0.4982897733987185, angle=1.6102244949298685, speed=6.37365132739978,
+        offset=-0.007694615975243544))
+    assert not res.truncated
 
 
 def test_nine_ball_rack_runaway_of_the_issue():

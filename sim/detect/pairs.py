@@ -89,10 +89,12 @@ def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float
 def _pressing(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
               rs: float, h: float) -> bool:
     """A resting contact is pressed when, left alone, the pieces would overlap by more than
-    TOUCH before their relative motion turns (the end of the first monotone piece of f)."""
+    TOUCH beyond their present overlap (if any) before their relative motion turns (the end of
+    the first monotone piece of f): a pair already sunk deeper than TOUCH and not sinking
+    further presses nothing."""
     c1 = 2.0 * (dx * dvx + dy * dvy)
     c2 = dvx * dvx + dvy * dvy + dx * dax + dy * day
     c3 = dvx * dax + dvy * day
     c4 = 0.25 * (dax * dax + day * day)
     q = first_piece_end(c1, c2, c3, c4, h)
-    return poly(c0, c1, c2, c3, c4, q) < -2.0 * rs * TOUCH
+    return poly(c0, c1, c2, c3, c4, q) < min(c0, 0.0) - 2.0 * rs * TOUCH
