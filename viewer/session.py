@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.api import game_table, simulate
+from cuesim.output import write_atomic
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot, ShotError
 from cuesim.sim.engine import run_motion
@@ -276,8 +277,9 @@ class Session:
         return {}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+        """Write the saved game whole or not at all (a full disk leaves an earlier save as it
+        was: cuesim.output.write_atomic)."""
+        write_atomic(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
 
     # -- for the computer player -------------------------------------------------------
     def pieces_of(self, player: str) -> list[str]:
