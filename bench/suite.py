@@ -53,6 +53,7 @@ import numpy as np  # noqa: E402
 import cuesim  # noqa: E402
 import cuesim.sim.engine as engine  # noqa: E402
 from bench import scenarios as sc  # noqa: E402
+from cuesim.output import write_atomic  # noqa: E402
 from cuesim.sim import run_motion  # noqa: E402
 
 TARGETS = {
@@ -782,9 +783,8 @@ def run(quick: bool, json_path: str | None = None, plots_dir: str | None = None,
     cfg = cfg or Config.make(quick)
     results = run_suite(cfg)
     print(format_report(results), flush=True)
-    if json_path:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump(results, fh, indent=1)
+    if json_path:  # whole or not at all; a full disk raises OSError naming json_path
+        write_atomic(json_path, json.dumps(results, indent=1))
         log(f"wrote {json_path}")
     if plots_dir:
         from bench.plots import PlotsUnavailable, write_plots

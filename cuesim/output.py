@@ -4,8 +4,10 @@
 written: a missing or read-only folder, a folder given as the file, an existing file that is not
 a regular file (a device, a socket) or that is read-only. It probes the folder by creating and
 removing a temporary file, so it is right for every user (root included) and file system (a
-read-only mount). A disk that fills up later is reported by the writer itself (OSError), and
-`remove_partial` makes sure nothing half-written is left under the final name.
+read-only mount). A disk that fills up later is reported by the writer itself (OSError):
+`write_atomic` writes through a temporary file (flushed and fsynced, so a full disk shows before
+the rename) and leaves nothing under the final name when it fails, and `remove_partial` cleans
+up after writers that cannot do that.
 """
 
 from __future__ import annotations
@@ -71,3 +73,23 @@ def remove_partial(path: str | os.PathLike[str]) -> None:
         Path(path).unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write `data` (text as UTF-8) to `path` whole or not at all: into a temporary file in the
+    same folder, flushed and fsynced (a full disk may only show there), then renamed over
+    `path`. On failure the temporary is removed, an existing `path` is left as it was, and the
+    OSError is raised with `filename` = `path`, so callers can name what could not be written."""
+    final = Path(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from None
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -165,6 +165,32 @@ def nine_ball_rack(table: PoolTable | None = None, order: Sequence[str] | None =
     return _layout(table, order, _spread(diamond_places(table), gap, gen, True), cue)
 
 
+def straight_pool_order(ball_ids: Sequence[str], apex: bool = True,
+                        rng: RngLike = None) -> tuple[str, ...]:
+    """The balls of a 14.1 rack place by place (WPA 6.4): the 1 in the racker's right back
+    corner (index 10), the 5 in his left (index 14), the others at random with `rng` (without
+    it in the order of STRAIGHT_POOL_ORDER, which it then returns for all 15). `apex=False`
+    is the 14-ball re-rack of 6.7.3: places 1-14, the apex place on the foot spot left empty;
+    a corner whose ball is not racked (the 15th ball left on the table) takes another ball."""
+    ids = list(ball_ids)
+    places = list(range(0 if apex else 1, 15))
+    if len(ids) != len(places) or len(set(ids)) != len(ids):
+        raise LayoutError(f"a 14.1 {'rack' if apex else 're-rack'} holds {len(places)} "
+                          f"different balls (6.4, 6.7.3), got {ids}")
+    at: dict[int, str] = {}
+    for ball, corner in (("1", 10), ("5", 14)):
+        if ball in ids:
+            at[corner] = ball
+            ids.remove(ball)
+    if rng is None:
+        rank = {b: k for k, b in enumerate(STRAIGHT_POOL_ORDER)}
+        ids.sort(key=lambda b: (rank.get(b, len(rank)), b))
+    else:
+        ids = [ids[int(k)] for k in _rng(rng).permutation(len(ids))]
+    rest = iter(ids)
+    return tuple(at[k] if k in at else next(rest) for k in places)
+
+
 def straight_pool_rack(table: PoolTable | None = None, order: Sequence[str] | None = None,
                        rng: RngLike = None, gap: float = 0.0, cue: Piece | None = None) -> Layout:
     """The 14.1 triangle (6.4): the apex on the foot spot, the 1 in the racker's right back
@@ -172,11 +198,8 @@ def straight_pool_rack(table: PoolTable | None = None, order: Sequence[str] | No
     table = table or pool_table()
     gen = _rng(rng)
     if order is None:
-        if rng is None:
-            order = STRAIGHT_POOL_ORDER
-        else:
-            rest = [str(b) for b in gen.permutation([str(n) for n in range(2, 16) if n != 5])]
-            order = (*rest[:10], "1", *rest[10:], "5")
+        order = straight_pool_order([str(n) for n in range(1, 16)], rng=gen if rng is not None
+                                    else None)
     order = tuple(order)
     _check_ids(order, (str(n) for n in range(1, 16)), "14.1")
     if order[10] != "1" or order[14] != "5":
@@ -191,16 +214,17 @@ def straight_pool_rerack(table: PoolTable | None = None, ball_ids: Sequence[str]
     """The 14.1 re-rack (6.7.3): 14 balls in the triangle with the apex place (on the foot spot)
     empty. `ball_ids` lists the balls place by place (places 1-14 of the triangle); default
     '1'..'15' without the first id of `others` that is an object ball (the 15th ball left on
-    the table), in this order, or shuffled with `rng`. `others` (the cue ball and the 15th
-    ball where they lie) join the layout; the whole is checked, so a ball in the way is
-    refused (6.7.6 says where it goes instead)."""
+    the table), placed as 6.4 racks them ("as before", 6.7.3: `straight_pool_order`), at
+    random with `rng`. `others` (the cue ball and the 15th ball where they lie) join the
+    layout; the whole is checked, so a ball in the way is refused (6.7.6 says where it goes
+    instead)."""
     table = table or pool_table()
     gen = _rng(rng)
     others = tuple(others)
     if ball_ids is None:
         left = next((p.id for p in others if p.id != CUE), None)
         ids = [str(n) for n in range(1, 16) if str(n) != left][:14]
-        ball_ids = ids if rng is None else [str(b) for b in gen.permutation(ids)]
+        ball_ids = straight_pool_order(ids, apex=False, rng=gen if rng is not None else None)
     ball_ids = tuple(ball_ids)
     if len(ball_ids) != 14 or len(set(ball_ids)) != 14:
         raise LayoutError(f"the 14.1 re-rack holds 14 different balls (6.7.3), got "

@@ -17,8 +17,14 @@ from hypothesis import strategies as st
 from cuesim.cli import main
 from cuesim.rules.files import ScenarioError, adjudicate
 from cuesim.rules.novus.__main__ import main as novus_main
-from cuesim.tables.layout import Layout, LayoutError
-from cuesim.viewer.session import SaveFileError, load_session, new_session, session_from_dict
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.viewer.session import (
+    SaveFileError,
+    free_spot,
+    load_session,
+    new_session,
+    session_from_dict,
+)
 
 HERE = Path(__file__).resolve().parent
 NOVUS = json.loads((HERE / "novus_scenarios" / "pocket_keeps_turn.json").read_text())
@@ -162,6 +168,7 @@ def saved():
     (lambda d: d["actions"][0].update(speed="fast"), r"actions\[0\]\.speed must be a finite"),
     (lambda d: d.update(players=5), "players must be a list of 2 different names, got 5"),
     (lambda d: d.update(actions=["shot"]), r"actions\[0\] must be an object whose kind"),
+    (lambda d: d["actions"][0].update(kind=[]), r"actions\[0\] must be an object whose kind"),
     (lambda d: d["actions"][0].update(declaration="x"),
      r"actions\[0\]\.declaration must be an object"),
     (lambda d: d["actions"][0].update(player="Mallory"),
@@ -169,6 +176,18 @@ def saved():
     (lambda d: d.update(players=["Boris", "Anna"]), "is not the shooter at that point"),
     (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number >= 1"),
     (lambda d: d.update(game="chess"), "game must be one of"),
+    # the saved layout, checked like every layout (types, the game's table, the bed, overlaps)
+    (lambda d: d["layout"].update(pieces="red1"), "layout: 'pieces' must be a list"),
+    (lambda d: d["layout"]["pieces"][0].update(x="left"),
+     r"layout: pieces\[0\]\.x must be a number in metres, got 'left'"),
+    (lambda d: d["layout"].update(table="pool_9ft"),
+     "layout is for table 'pool_9ft'; a novus game is played on 'novus'"),
+    (lambda d: d["layout"]["pieces"][0].update(x=1.7),
+     r"layout: piece 'red1' at \(1\.7000, .*is not wholly on the board"),
+    (lambda d: d["layout"]["pieces"][1].update(x=d["layout"]["pieces"][0]["x"] + 0.01,
+                                               y=d["layout"]["pieces"][0]["y"]), "overlap"),
+    (lambda d: d["layout"].update(pieces=d["layout"]["pieces"][1:]),
+     r"layout lacks \['red1'\], which are on the table in the replayed game"),
 ])
 def test_tampered_saved_games_are_refused(saved, change, message, tmp_path, capsys):
     data = changed(saved, change)
@@ -180,6 +199,34 @@ def test_tampered_saved_games_are_refused(saved, change, message, tmp_path, caps
                  str(tmp_path / "s.png")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and str(path) in err
+
+
+def test_saved_layout_with_a_pocketed_ball_is_refused(tmp_path, capsys):
+    """WPA 3.11 (a pocketed ball stays off the table): a saved 9-ball game whose layout still
+    shows a ball the replayed break pocketed is refused in one line, exit 2."""
+    for turn in (-0.002, 0.002, 0.005, 0.0, -0.005):  # a break that pockets a ball
+        session = new_session("9-ball", ["Ann", "Bob"])
+        session.play(session.struck_position(), math.pi / 2 + turn, 8.0)
+        down = sorted(set(map(str, range(1, 10))) - set(session.layout().ids()))
+        if down:
+            break
+    assert down, "no break pocketed a ball: try other breaks"
+    data = session.to_dict()
+    session_from_dict(copy.deepcopy(data))  # the honest save loads
+    free = next((x, y) for x in (0.2, 0.4, 0.6, 0.8, 1.0) for y in (0.2, 0.4, 0.6)
+                if free_spot(session.table, session.layout(),
+                             Piece(down[0], "ball", x, y, "ball")) is None)
+    data["layout"]["pieces"].append({"id": down[0], "kind": "ball", "group": "ball",
+                                     "x": free[0], "y": free[1]})
+    with pytest.raises(SaveFileError, match=rf"layout has \['{down[0]}'\] on the table, but "
+                       "in the replayed game they were pocketed"):
+        session_from_dict(data)
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(data))
+    assert main(["play", "9-ball", "--load", str(path), "--screenshot",
+                 str(tmp_path / "s.png")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "pocketed" in err
 
 
 def test_a_valid_save_still_loads(saved, tmp_path):

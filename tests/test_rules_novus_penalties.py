@@ -3,6 +3,8 @@ turn) and the declared infractions of 17.1, 18.1 and 16.1."""
 
 from __future__ import annotations
 
+import pytest
+
 from cuesim.rules.novus.placement import circle_spot, rail_spot
 from cuesim.tables.layout import Layout
 from tests.novus_util import (
@@ -234,3 +236,55 @@ def test_12_illegal_striker_placement_is_refused():
     assert not out["ruling"]["turn_passes"]
     before = [striker(0.5, 0.07), puck("red1", 0.5, 0.10725), *BLACK]  # touching
     assert articles(rule(before, before, MISS)) == ["novus 12"]
+
+
+def test_17_1_d_striker_over_the_rail_cites_17_1_d_not_18_1_v():
+    """novus 17.1.д: the striker declared over the rail costs a penalty puck (and so the turn,
+    18.1.г); 18.1.в is about pucks and is not cited. Declared both ways, 17.1.д is cited once."""
+    after = drop(BASE, "red1", "striker")
+    events = [hit(0.1, "red1"), pocket(0.3, "red1")]
+    for infractions in ([{"code": "puck_off_table", "pieces": ["striker"]}],
+                        [{"code": "striker_off_table"}],
+                        [{"code": "striker_off_table"},
+                         {"code": "puck_off_table", "pieces": ["striker"]}]):
+        out = rule(BASE, after, events, infractions=infractions)
+        assert articles(out) == ["novus 17.1.д"], infractions
+        assert out["ruling"]["turn_passes"] and len(spotted(out)) == 1
+    # a puck and the striker over the rail: 17.1.д and 18.1.в
+    out = rule(BASE, drop(BASE, "red1", "red2", "striker"),
+               [hit(0.1, "red2"), hit(0.2, "red1"), pocket(0.3, "red1")],
+               infractions=[{"code": "puck_off_table", "pieces": ["striker", "red2"]}])
+    assert sorted(articles(out)) == ["novus 17.1.д", "novus 18.1.в"]
+
+
+def test_17_1_p_opponent_infraction_alone_leaves_the_shot_legal():
+    """novus 17.1.п: a correct shot that pockets an own puck, with only the opponent's
+    infraction declared, is legal; the opponent's violation is listed under 17.1.п and ruled
+    on its own (his penalty puck when the series ends); the shooter keeps the turn."""
+    after = drop(BASE, "red1")
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+               infractions=[{"code": "double_hit", "player": "B"}])
+    assert out["ruling"]["legal"] and not out["ruling"]["turn_passes"]
+    assert articles(out) == ["novus 17.1.п"]
+    # the shooter's own infraction still makes the shot illegal
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+               infractions=[{"code": "double_hit", "player": "B"}, {"code": "not_tip"}])
+    assert not out["ruling"]["legal"] and out["ruling"]["turn_passes"]
+
+
+def test_16_1_opponent_loss_of_set_leaves_the_shooter_legal():
+    """novus 16.1.б: the opponent shook the table: the set is his loss; the shooter committed
+    nothing, so his shot is legal."""
+    out = rule(BASE, None, state={"sets": 3},
+               infractions=[{"code": "shook_table", "player": "B"}])
+    assert articles(out) == ["novus 16.1.б"] and out["ruling"]["winner"] == "A"
+    assert out["ruling"]["legal"]
+
+
+def test_18_1_loss_of_turn_declared_for_the_opponent_is_refused():
+    """novus 18.1: the turn is lost by the player who has it; 18.1.е declared for the opponent
+    is refused rather than taken from the shooter."""
+    after = drop(BASE, "red1")
+    with pytest.raises(ValueError, match=r"18\.1\.е.*B does not have the turn"):
+        rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+             infractions=[{"code": "out_of_zone", "player": "B"}])

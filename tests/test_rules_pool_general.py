@@ -158,6 +158,39 @@ def test_3_28_ball_off_the_table_is_a_foul():
     assert "WPA 3.28" in articles(out) and "WPA 5.11" in articles(out)
 
 
+ALL15 = [str(n) for n in range(1, 16)]
+
+
+@pytest.mark.parametrize("game,ids,game_article", [
+    (NineBall, NINE, "WPA 5.11"),
+    (EightBall, ALL15, "WPA 4.17"),
+    (StraightPool, ALL15, "WPA 6.9"),
+])
+def test_3_28_ball_off_the_table_cited_once(game, ids, game_article):
+    """3.28: a ball driven off the table is one foul under 3.28, cited once (not once for the
+    declaration and again for the ball), with the game's own article for object balls off the
+    table (4.17, 5.11, 6.9); two balls off in one shot, declared apart, are still one 3.28."""
+    g = game(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    if game is EightBall:
+        g.state.groups = {"Ann": "solids", "Bob": "stripes"}
+    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], spread(ids),
+                      infractions=[foul("off_table", "2"), foul("off_table", "3")]))
+    arts = articles(out)
+    assert arts.count("WPA 3.28") == 1 and game_article in arts
+    v = next(v for v in out.ruling.violations if v.article == "WPA 3.28")
+    assert v.text == "ball(s) off the table: 2, 3"
+
+
+def test_3_28_cue_ball_off_the_table_cited_once():
+    """3.28: the cue ball off the table is a foul cited once; the incoming player has ball in
+    hand (9-ball 5.7)."""
+    out = nine_in_play().play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], spread(NINE),
+                                   infractions=[foul("off_table", "cue")]))
+    assert articles(out) == ["WPA 3.28"]
+    assert out.state.ball_in_hand == "table" and out.state.shooter == "Bob"
+
+
 @pytest.mark.parametrize("code", sorted(set(INFRACTIONS) - {"interference",
                                                              "deliberate_interference"}))
 def test_declared_infractions_are_fouls_with_their_article(code):

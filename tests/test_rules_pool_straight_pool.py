@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from cuesim.rules.pool import StraightPool
@@ -11,6 +13,7 @@ from cuesim.tables.pool_spots import (
     HEAD_SPOT,
     PLAYING_WIDTH,
     in_rack_area,
+    triangle_positions,
 )
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -202,35 +205,48 @@ def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
 
 
 CASES = [
-    # (15th ball, cue ball) -> (15th goes to, cue goes to, full 15-ball rack)
-    ("rack", IN_RACK, "rack", IN_RACK, FOOT_SPOT, "kitchen", True),
-    ("rack", IN_RACK, "head", HEAD_SPOT, CENTER_SPOT, HEAD_SPOT, False),
-    ("rack", IN_RACK, "elsewhere", ELSEWHERE, HEAD_SPOT, ELSEWHERE, False),
-    ("pocketed", None, "rack", IN_RACK, FOOT_SPOT, "kitchen", True),
-    ("pocketed", None, "elsewhere", ELSEWHERE, FOOT_SPOT, ELSEWHERE, True),
-    ("pocketed", None, "head", HEAD_SPOT, FOOT_SPOT, HEAD_SPOT, True),
-    ("kitchen", IN_KITCHEN, "rack", IN_RACK, IN_KITCHEN, HEAD_SPOT, False),
-    ("elsewhere", ELSEWHERE, "rack", IN_RACK, ELSEWHERE, "kitchen", False),
-    ("head", HEAD_SPOT, "rack", IN_RACK, HEAD_SPOT, CENTER_SPOT, False),
-    ("elsewhere", ELSEWHERE, "kitchen", IN_KITCHEN, ELSEWHERE, IN_KITCHEN, False),
+    # (15th ball, cue ball) -> (15th goes to, cue goes to): the table of 6.7.3
+    ("rack", IN_RACK, "rack", IN_RACK, FOOT_SPOT, "kitchen"),
+    ("rack", IN_RACK, "head", HEAD_SPOT, CENTER_SPOT, HEAD_SPOT),
+    ("rack", IN_RACK, "elsewhere", ELSEWHERE, HEAD_SPOT, ELSEWHERE),
+    ("pocketed", None, "rack", IN_RACK, FOOT_SPOT, "kitchen"),
+    ("pocketed", None, "elsewhere", ELSEWHERE, FOOT_SPOT, ELSEWHERE),
+    ("pocketed", None, "head", HEAD_SPOT, FOOT_SPOT, HEAD_SPOT),
+    ("kitchen", IN_KITCHEN, "rack", IN_RACK, IN_KITCHEN, HEAD_SPOT),
+    ("elsewhere", ELSEWHERE, "rack", IN_RACK, ELSEWHERE, "kitchen"),
+    ("head", HEAD_SPOT, "rack", IN_RACK, HEAD_SPOT, CENTER_SPOT),
+    ("elsewhere", ELSEWHERE, "kitchen", IN_KITCHEN, ELSEWHERE, IN_KITCHEN),
 ]
 
 
-@pytest.mark.parametrize("b_case,b_at,c_case,c_at,b_to,c_to,full", CASES,
+def assert_rack_6_4(lay, fifteenth: str, with_apex: bool = False) -> None:
+    """The racked balls stand on the triangle's places, the apex place empty unless
+    `with_apex`, the 1 in the racker's right back corner and the 5 in his left (6.4)."""
+    places = triangle_positions(5)
+    racked = {p.id: (p.x, p.y) for p in lay.pieces if p.id not in ("cue", fifteenth)}
+    assert len(racked) == (15 if with_apex else 14)
+    on = {b: min(range(15), key=lambda k: math.dist(places[k], xy)) for b, xy in racked.items()}
+    assert all(math.dist(places[on[b]], xy) < 1e-9 for b, xy in racked.items())
+    assert len(set(on.values())) == len(on) and (0 in on.values()) == with_apex
+    for ball, corner in (("1", 10), ("5", 14)):
+        if ball != fifteenth:
+            assert on[ball] == corner, (ball, on[ball])
+
+
+@pytest.mark.parametrize("b_case,b_at,c_case,c_at,b_to,c_to", CASES,
                          ids=[f"15th_{c[0]}-cue_{c[2]}" for c in CASES])
-def test_6_7_6_rerack_table(b_case, b_at, c_case, c_at, b_to, c_to, full):
+def test_6_7_6_rerack_table(b_case, b_at, c_case, c_at, b_to, c_to):
+    """6.7.3 (its table, applied by 6.7.6): 14 balls racked with the apex place empty, the 15th
+    ball and the cue ball where the table puts them."""
     g = in_play()
     out = g.play(last_ball_shot(c_at, b_at or (0, 0), make_fifteenth=b_case == "pocketed"))
     lay = out.layout
     assert out.ruling.points["Ann"] >= 1 and not out.ruling.turn_passes
     balls = [p for p in lay.pieces if p.id != "cue"]
     assert len(balls) == 15
-    if full:
-        assert any((p.x, p.y) == pytest.approx(FOOT_SPOT) for p in balls)
-    else:
-        seven = lay.get("7")
-        assert (seven.x, seven.y) == pytest.approx(b_to)
-        assert not any((p.x, p.y) == pytest.approx(FOOT_SPOT) for p in balls)  # apex empty
+    seven = lay.get("7")
+    assert (seven.x, seven.y) == pytest.approx(b_to)
+    assert_rack_6_4(lay, "7")
     if c_to == "kitchen":
         assert "cue" not in lay.ids() and out.state.ball_in_hand == "kitchen"
     else:
@@ -245,6 +261,63 @@ def test_6_7_3_fourteen_racked_without_apex():
     out = g.play(last_ball_shot(ELSEWHERE, (PLAYING_WIDTH - 0.1, 0.9)))
     racked = [p for p in out.layout.pieces if p.id not in ("cue", "7")]
     assert len(racked) == 14 and all(in_rack_area(p.x, p.y) for p in racked)
+
+
+def test_6_7_3_fifteenth_in_a_pocket_goes_to_the_foot_spot_not_a_full_rack():
+    """6.7.3, table row "in a pocket": the 15th ball dropped with the 14th; the 14 are racked
+    with the apex place empty and the 15th itself goes to the foot spot (it is the last ball to
+    drop: here the 7, not a full rack in number order with the 1 at the apex)."""
+    out = in_play().play(last_ball_shot(ELSEWHERE, None, make_fifteenth=True))
+    seven = out.layout.get("7")
+    assert (seven.x, seven.y) == pytest.approx(FOOT_SPOT)
+    assert_rack_6_4(out.layout, "7")
+    assert {"id": "7", "x": FOOT_SPOT[0], "y": FOOT_SPOT[1],
+            "article": "WPA 6.7.3"} in out.ruling.spotted
+    assert any("foot spot (WPA 6.7.3)" in n for n in out.ruling.notes)
+
+
+def test_6_7_3_fifteenth_in_the_rack_area_with_the_cue_ball_goes_to_the_foot_spot():
+    """6.7.3 table, 15th ball and cue ball both in the rack area: the 15th goes to the foot
+    spot (WPA 6.7.6), the cue ball in hand in the kitchen, the 14 racked around it."""
+    out = in_play().play(last_ball_shot(IN_RACK, (FOOT_SPOT[0] - 0.03, FOOT_SPOT[1] + 0.2)))
+    seven = out.layout.get("7")
+    assert (seven.x, seven.y) == pytest.approx(FOOT_SPOT)
+    assert_rack_6_4(out.layout, "7")
+    assert any(s["id"] == "7" and s["article"] == "WPA 6.7.6" for s in out.ruling.spotted)
+
+
+@pytest.mark.parametrize("fifteenth", ["1", "5", "9"])
+def test_14_1_rack_6_4_corners_when_the_15th_is_left(fifteenth):
+    """6.4 / 6.7.3: the 14 are racked "as before": the 1 in the racker's right back corner and
+    the 5 in his left unless that ball is the 15th left on the table; the rest at random, the
+    same for the same game state."""
+    def play():
+        g = in_play(scores={"Ann": 13, "Bob": 0})
+        pos = {"cue": (0.3, 1.5), "4": (0.15, 2.3), fifteenth: (0.5, 1.0)}
+        ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
+        return g.play(shot(ev, pos, final={"cue": ELSEWHERE, fifteenth: (0.5, 1.0)},
+                           called_ball="4", called_pocket="foot_left"))
+
+    out = play()
+    assert_rack_6_4(out.layout, fifteenth)
+    assert out.layout.to_dict() == play().layout.to_dict()  # reproducible
+
+
+def test_14_1_rack_6_4_order_random_but_legal():
+    """6.4: the 1 at index 10, the 5 at index 14, the others at random; seeded, reproducible;
+    the 14-ball re-rack of 6.7.3 leaves the apex place empty."""
+    from cuesim.tables.racks import STRAIGHT_POOL_ORDER, straight_pool_order
+
+    every = [str(n) for n in range(1, 16)]
+    assert straight_pool_order(every) == STRAIGHT_POOL_ORDER
+    orders = {straight_pool_order(every, rng=seed) for seed in range(20)}
+    assert len(orders) > 1
+    assert all(o[10] == "1" and o[14] == "5" and sorted(o) == sorted(every) for o in orders)
+    assert straight_pool_order(every, rng=3) == straight_pool_order(every, rng=3)
+    fourteen = straight_pool_order([b for b in every if b != "1"], apex=False, rng=2)
+    assert len(fourteen) == 14 and fourteen[13] == "5" and "1" not in fourteen
+    with pytest.raises(ValueError, match="holds 14 different balls"):
+        straight_pool_order(every, apex=False)
 
 
 def test_whole_scripted_game_to_five_points():

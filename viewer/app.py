@@ -10,12 +10,14 @@ options), 'over' (the match is over).
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from typing import Any
 
 import pygame
 
+from cuesim.output import write_atomic
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
 from cuesim.sim.events import EventKind
@@ -171,9 +173,15 @@ class App:
     def key(self, key: int, mod: int = 0) -> None:
         ctrl = bool(mod & pygame.KMOD_CTRL)
         if key == pygame.K_F12 or (ctrl and key == pygame.K_p):
-            self.screenshot()
+            try:
+                self.screenshot()
+            except (OSError, pygame.error) as exc:  # e.g. a full disk: nothing was saved
+                self.say(f"Screenshot not saved: {getattr(exc, 'strerror', None) or exc}", True)
         elif key == pygame.K_F5 or (ctrl and key == pygame.K_s):
-            self.save()
+            try:
+                self.save()
+            except OSError as exc:  # the previous save, if any, is left as it was
+                self.say(f"Game not saved: {exc.strerror or exc}", True)
         elif key == pygame.K_F9 or (ctrl and key == pygame.K_l):
             self.load()
         elif key == pygame.K_u or (ctrl and key == pygame.K_z):
@@ -455,7 +463,9 @@ class App:
             self.screenshots += 1
             path = self.screenshot_dir / f"cuesim-{self.session.game}-{self.screenshots}.png"
         path = Path(path)
-        pygame.image.save(self.screen, str(path))
+        png = io.BytesIO()  # pygame reports no write error (a full disk gave an empty file)
+        pygame.image.save(self.screen, png, "png")
+        write_atomic(path, png.getvalue())
         self.say(f"Screenshot saved to {path}")
         return path
 

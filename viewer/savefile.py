@@ -1,11 +1,17 @@
 """The saved-game file's validation layer: every field's type, range and name is checked
 before a saved game is replayed (viewer.session.load_session, session_from_dict); an error
-names the file, the field's path and what was expected."""
+names the file, the field's path and what was expected. The saved `layout` (the table when the
+game was saved) is checked like every layout: its fields (`Layout.from_dict`), on the bed of the
+game's table with no overlaps (the table's `check_layout`, as for scenarios), and, after the
+replay, no piece on it that the game has pocketed or put off the table (`check_replayed_layout`).
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+from cuesim.tables.layout import Layout, LayoutError
 
 SESSION_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
 SAVE_FORMAT = "cuesim-game"
@@ -65,12 +71,54 @@ def check_save(data: Any, source: str = "saved game") -> None:
         raise fail("actions", "a list of actions", actions)
     for k, action in enumerate(actions):
         _check_action(action, f"actions[{k}]", players, fail)
+    if "layout" in data:
+        saved_layout(data, source)
+
+
+def saved_layout(data: dict[str, Any], source: str = "saved game") -> Layout | None:
+    """The saved game's `layout` field (None when the file has none), its types checked by
+    `Layout.from_dict` and its pieces by the table's `check_layout`: the game's table, every
+    piece wholly on the bed and off the pockets and holes, no two overlapping."""
+    from cuesim.api import game_table
+
+    if "layout" not in data:
+        return None
+    table = game_table(str(data["game"]))
+    try:
+        layout = Layout.from_dict(data["layout"], source="layout")
+        if layout.table != table.name:
+            raise LayoutError(f"layout is for table {layout.table!r}; a {data['game']} game is "
+                              f"played on {table.name!r}")
+        table.check_layout(layout)
+    except LayoutError as exc:
+        first = str(exc).splitlines()[0]  # one line: the schema follows in Layout's messages
+        if not first.startswith("layout"):
+            first = f"layout: {first}"
+        raise SaveFileError(f"{source}: {first}") from None
+    return layout
+
+
+def check_replayed_layout(saved: Layout | None, replayed: Layout,
+                          source: str = "saved game") -> None:
+    """The saved layout holds the pieces the replayed game has on the table: none that was
+    pocketed or left the table during the game, none missing."""
+    if saved is None:
+        return
+    gone = sorted(set(saved.ids()) - set(replayed.ids()))
+    if gone:
+        raise SaveFileError(f"{source}: layout has {gone} on the table, but in the replayed "
+                            "game they were pocketed or left the table")
+    missing = sorted(set(replayed.ids()) - set(saved.ids()))
+    if missing:
+        raise SaveFileError(f"{source}: layout lacks {missing}, which are on the table in the "
+                            "replayed game")
 
 
 def _check_action(action: Any, where: str, players: list[str], fail: Any) -> None:
     kinds = {"shot": ("player", *SHOT_NUMBERS), "choice": ("option",),
              "infraction": ("code",), "request": ("name",)}
-    if not isinstance(action, dict) or action.get("kind") not in kinds:
+    if (not isinstance(action, dict) or not isinstance(action.get("kind"), str)
+            or action["kind"] not in kinds):
         raise fail(where, f"an object whose kind is one of {list(kinds)}", action)
     for key in kinds[action["kind"]]:
         if key not in action:

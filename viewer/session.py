@@ -21,13 +21,21 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.api import game_table, simulate
+from cuesim.output import write_atomic
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot, ShotError
 from cuesim.sim.engine import run_motion
 from cuesim.sim.result import ShotResult
 from cuesim.tables.jsonfile import read_json
 from cuesim.tables.layout import Layout, LayoutError, Piece
-from cuesim.viewer.savefile import SAVE_FORMAT, SESSION_GAMES, SaveFileError, check_save
+from cuesim.viewer.savefile import (
+    SAVE_FORMAT,
+    SESSION_GAMES,
+    SaveFileError,
+    check_replayed_layout,
+    check_save,
+    saved_layout,
+)
 
 COMPUTER = "Computer"
 
@@ -269,8 +277,9 @@ class Session:
         return {}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+        """Write the saved game whole or not at all (a full disk leaves an earlier save as it
+        was: cuesim.output.write_atomic)."""
+        write_atomic(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
 
     # -- for the computer player -------------------------------------------------------
     def pieces_of(self, player: str) -> list[str]:
@@ -314,7 +323,9 @@ def load_session(path: str | Path) -> Session:
 
 def session_from_dict(data: Any, source: str = "saved game") -> Session:
     """A session replayed from a saved game's JSON, checked first (check_save); an action
-    that cannot be replayed (not the shooter's turn, a refused shot) is a SaveFileError too."""
+    that cannot be replayed (not the shooter's turn, a refused shot) or a saved layout with
+    pieces the replayed game does not have on the table (or lacking some) is a SaveFileError
+    too."""
     check_save(data, source)
     session = new_session(str(data["game"]), list(data["players"]),
                           tuple(data.get("computer", ())), data.get("options") or {})
@@ -326,6 +337,7 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
             session.apply(action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
             raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc}") from None
+    check_replayed_layout(saved_layout(data, source), session.layout(), source)
     return session
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from cuesim.batch.params import BatchError
+from cuesim.output import write_atomic
 
 FORMATS = (".parquet", ".npz")
 MANIFEST = "manifest.json"
@@ -150,6 +151,8 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
                 fh.flush()
                 os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # a full disk: name the chunk (numpy's writes name no file)
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from None
     finally:
         tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
@@ -209,7 +212,8 @@ def remove_stale_temporaries(out: Path) -> list[Path]:
     parts = parts_dir(out)
     candidates = list(out.parent.glob(f".{out.name}.tmp-*"))
     if parts.is_dir():
-        candidates += list(parts.glob(".chunk-*.tmp-*")) + list(parts.glob(f".{MANIFEST}.tmp"))
+        candidates += (list(parts.glob(".chunk-*.tmp-*")) + list(parts.glob(f".{MANIFEST}.tmp"))
+                       + list(parts.glob(f".{MANIFEST}.tmp-*")))
     removed = []
     for p in candidates:
         pid = p.name.rsplit("-", 1)[-1]
@@ -282,9 +286,11 @@ def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
                              "again, or run the same command to resume it")
         shutil.rmtree(parts)
     parts.mkdir()
-    tmp = parts / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=1))
-    os.replace(tmp, parts / MANIFEST)
+    try:
+        write_atomic(parts / MANIFEST, json.dumps(manifest, indent=1))
+    except OSError:  # e.g. a full disk: leave no chunk folder that no run can resume
+        shutil.rmtree(parts, ignore_errors=True)
+        raise
     return parts, set()
 
 
@@ -307,6 +313,9 @@ def finish_run(out: str | os.PathLike[str], parts: Path, manifest: dict[str, Any
             os.fsync(fh.fileno())
         os.replace(tmp, out)
         _fsync_dir(out.parent)
+    except OSError as exc:  # a full disk: name the file (zip and Parquet writes name none)
+        name = exc.filename if exc.filename not in (None, os.fspath(tmp)) else os.fspath(out)
+        raise OSError(exc.errno, exc.strerror or str(exc), name) from None
     finally:
         tmp.unlink(missing_ok=True)
     shutil.rmtree(parts)

@@ -235,6 +235,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"\nbatch: interrupted; {args.out} was not written. Run the same command again "
               "to resume from the chunks already done.", file=sys.stderr)
         return 130
+    except OSError as exc:  # e.g. a full disk: chunks are written whole or not at all
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise BatchError(f"--out {args.out!r} was not written: {exc.strerror or exc}{where}; "
+                         "whole chunks already done are kept: run the same command again to "
+                         "resume") from None
     if manifest.get("already_complete"):
         print(f"batch: {args.out} is already complete with these settings; nothing to do "
               "(--overwrite runs it again)")

@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
             path = app.screenshot(args.screenshot)
         except (pygame.error, OSError) as exc:  # e.g. the disk is full
             remove_partial(args.screenshot)
-            raise OutputError(f"--screenshot {args.screenshot!r} could not be written ({exc}); "
+            why = getattr(exc, "strerror", None) or exc
+            raise OutputError(f"--screenshot {args.screenshot!r} could not be written ({why}); "
                               "nothing was saved") from None
         finally:
             pygame.quit()

@@ -46,12 +46,13 @@ Choices on ambiguous rules (see also the module docstrings of classify and place
   yet played (15.3), which ends the match.
 * The next layout leaves the striker out: the next player places it in his own zone (12).
 
-The Ruling fields are used as: `legal` = no violation; `turn_passes`; `next_player`;
-`placement` = 'own_zone'; `spotted` = pucks the referee put on the table (penalty pucks,
-pucks back from off the table, restored pucks) with the article; `frame_over` = the set ended
-(or is replayed); `winner` = the match winner when the match is over, else the set winner.
-Game state the Ruling has no field for (sets won, debt, replays) is in `notes` and in the
-outcome's `state`.
+The Ruling fields are used as: `legal` = the shooter's side committed no violation (warnings
+and the other side's violations, e.g. 17.1.п, are listed but ruled on their own articles);
+`turn_passes`; `next_player`; `placement` = 'own_zone'; `spotted` = pucks the referee put on
+the table (penalty pucks, pucks back from off the table, restored pucks) with the article;
+`frame_over` = the set ended (or is replayed); `winner` = the match winner when the match is
+over, else the set winner. Game state the Ruling has no field for (sets won, debt, replays) is
+in `notes` and in the outcome's `state`.
 """
 
 from __future__ import annotations
@@ -385,6 +386,9 @@ class _Adjudication:
         self.opp_team = game.other_team(self.team)
         self.opp_colour = game.colour_of_team(self.opp_team)
         self.violations: list[Violation] = []
+        # violations of the other side (17.1.п, 16.1, 15, 14 by the opponent): ruled on their
+        # own articles, they do not make the shooter's shot illegal
+        self.others: list[Violation] = []
         self.notes: list[str] = []
         self.spotted: list[dict[str, Any]] = []
         self.penalty = False
@@ -438,6 +442,9 @@ class _Adjudication:
             g._index(who)
             if consequence in ("disqualification", "loss_of_match"):
                 return self.finish_match(g.team_of(who), article, text)
+            if consequence == "loss_of_turn" and g.team_of(who) != self.team:
+                raise ValueError(f"infraction {inf.code!r} ({art(article)}) costs the turn of "
+                                 f"the player who has it (18.1); {who} does not have the turn")
             if consequence == "warning":
                 g.warnings[who] += 1
                 label = article
@@ -480,8 +487,9 @@ class _Adjudication:
                                               "moved two or more pucks without a shot")
             if consequence == "loss_of_set":
                 if g.team_of(who) != self.team:
-                    return self.finish_set(self.team, art(article), [Violation(
-                        art(article), f"{text} ({who})", "loss_of_set")])
+                    v = Violation(art(article), f"{text} ({who})", "loss_of_set")
+                    self.others.append(v)
+                    return self.finish_set(self.team, art(article), [v])
                 self.add(article, f"{text} ({who})", "loss_of_set")
                 continue
             if g.team_of(who) != self.team and consequence == "penalty_puck":
@@ -563,16 +571,21 @@ class _Adjudication:
                                   "punishable shot, is put back")
 
     def rule_off_table(self, off: list[tuple[str, str]], a: ShotAnalysis | None) -> None:
-        """12, 17.7, 17.1.р, 18.1.в."""
+        """Pieces over the rail: a puck (12, 17.7, 17.1.р) costs the turn by 18.1.в; the
+        striker (17.1.д) a penalty puck, and with it the turn (18.1.г), not 18.1.в, which is
+        about pucks."""
         if not off:
             return
         punishable = a is not None and not a.correct
+        pucks = False
         for pid, exit_side in off:
             piece = self.before.get(pid)
             self.layout = self.layout.without([pid])
             if piece.kind == "striker":
-                self.add("17.1.д", "the striker went over the rail", "penalty_puck")
+                if art("17.1.д") not in (v.article for v in self.violations):
+                    self.add("17.1.д", "the striker went over the rail", "penalty_puck")
                 continue
+            pucks = True
             if piece.group != self.colour and punishable:
                 self.add("17.1.р", f"a punishable shot drove the opponent's puck {pid} off "
                          "the table: it is put back", "penalty_puck")
@@ -583,7 +596,8 @@ class _Adjudication:
                 self.notes.append(f"no free place in the centre circle for {pid}")
                 continue
             self.spot(replace(piece, x=spot[0], y=spot[1]), "17.7")
-        self.add("18.1.в", "a puck went over the rail", "loss_of_turn")
+        if pucks:
+            self.add("18.1.в", "a puck went over the rail", "loss_of_turn")
 
     def rule_stacked(self, stacked: list[Infraction]) -> None:
         """Novus 12: a puck that came to rest on another is put beside it on the side it
@@ -616,9 +630,10 @@ class _Adjudication:
         colour = g.colour_of(who)
         if g.doubles:  # 21.5: the offending pair's player who has or next gets the turn
             who = g.next_after(self.shooter)
-        self.violations.append(Violation(art("17.1.п"), f"{text} ({art(article)}) while the "
-                                         f"opponent had the turn: {who} is penalised",
-                                         "penalty_puck"))
+        v = Violation(art("17.1.п"), f"{text} ({art(article)}) while the opponent had the "
+                      f"turn: {who} is penalised", "penalty_puck")
+        self.violations.append(v)
+        self.others.append(v)
         if team in g.first_clear or any(g.team_of(p) == team for p in g.first_clear):
             # 20.4 note: the interrupted series ends with this violation; penalty at once
             for p in list(g.first_clear):
@@ -779,12 +794,18 @@ class _Adjudication:
         return self.outcome(None, self.shooter, False)
 
     # -- results -------------------------------------------------------------------------------
+    def shooter_legal(self) -> bool:
+        """The shooter (his side) committed no violation: warnings and the other side's
+        violations (ruled on their own articles) do not count."""
+        return not any(v.consequence != "warning" and all(v is not o for o in self.others)
+                       for v in self.violations)
+
     def outcome(self, a: ShotAnalysis | None, next_player: str, passes: bool) -> NovusOutcome:
         g = self.g
         g.shooter = next_player
         g.layout = self.layout
         ruling = Ruling(
-            legal=not any(v.consequence != "warning" for v in self.violations),
+            legal=self.shooter_legal(),
             violations=self.violations, turn_passes=passes, next_player=next_player,
             placement="own_zone", spotted=self.spotted, notes=self.notes)
         if any(d for d in g.debt.values()):
@@ -803,7 +824,7 @@ class _Adjudication:
         g._end_set(winner, article, replay, start_side)
         self.notes.append("sets: " + ", ".join(f"{t} {n}" for t, n in g.sets_won.items()))
         ruling = Ruling(
-            legal=not any(v.consequence != "warning" for v in self.violations),
+            legal=self.shooter_legal(),
             violations=self.violations, turn_passes=True,
             next_player="" if g.match_over else g.shooter,
             placement=None if g.match_over else "own_zone", spotted=self.spotted,
@@ -817,15 +838,19 @@ class _Adjudication:
         g = self.g
         other = g.other_team(loser)
         consequence = "loss_of_sets" if remaining else "loss_of_match"
-        self.violations.append(Violation(art(article), text, consequence))
+        v = Violation(art(article), text, consequence)
+        self.violations.append(v)
+        if loser != self.team:
+            self.others.append(v)
         if remaining:
             g._lose_remaining(loser)
         else:
             g.match_over, g.winner = True, other
             g.history.append({"set": g.set_number, "winner": other, "article": article,
                               "replay": False, "match": True})
-        ruling = Ruling(legal=False, violations=self.violations, turn_passes=True,
-                        next_player="", frame_over=True, match_over=True, winner=other,
+        ruling = Ruling(legal=self.shooter_legal(), violations=self.violations,
+                        turn_passes=True, next_player="", frame_over=True, match_over=True,
+                        winner=other,
                         notes=self.notes + [f"match won by {other} ({art(article)})"])
         return NovusOutcome(ruling, self.layout, None, g.to_dict())
 

@@ -7,14 +7,15 @@ Each code maps to (article, consequence, text). Consequences:
 * 'loss_of_match'   - the game (match) goes to the opponent (15.1, 15.2)
 * 'disqualification' - exclusion from the competition; the match is lost (14.1-14.4)
 * 'warning'         - recorded; the third warning loses the unplayed sets (15.3, 19.3)
-* special: 'puck_off_table' (12, 17.7, 17.1.р, 18.1.в), 'penalty_forgotten' (17.4),
-  'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles), 'touched_puck' (17.1.о, or 16.1.д when
-  two or more pieces are named), 'time_warning' (19.3), 'time_5s' (18.1.ж), 'time_30s'
-  (17.1.т).
+* special: 'puck_off_table' (12, 17.7, 17.1.р, 18.1.в; the striker named: 17.1.д),
+  'penalty_forgotten' (17.4), 'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles),
+  'touched_puck' (17.1.о, or 16.1.д when two or more pieces are named), 'time_warning' (19.3),
+  'time_5s' (18.1.ж), 'time_30s' (17.1.т).
 
 A penalty-puck infraction declared for a player who did not have the turn (`player` is not the
 shooter) is 17.1.п: its penalty puck is placed when the shooter's series ends, and the offender
-misses his next turn.
+misses his next turn. A loss-of-turn infraction (18.1) declared for a player who did not have
+the turn is refused: he has no turn to lose.
 
 Choice (16.1.м vs 17.1.н, which describe the same act): 'touched_moving' (brushed a moving
 puck or striker with hand or cue) is 17.1.н, a penalty puck; 'touched_moving_deliberately' is

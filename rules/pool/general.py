@@ -62,11 +62,15 @@ MATCH_WARNING_CODES = ("break_cue_interference", "intentional_foul")
 
 def declared_violations(infractions: list[Infraction], state: PoolState, shooter: str,
                         overrides: dict[str, str] | None = None) -> list[Violation]:
-    """The shooter's declared infractions as violations. The 3.9 and 3.29 offences carry a
+    """The shooter's declared infractions as violations; balls off the table (3.28) make one
+    violation however many are declared. The 3.9 and 3.29 offences carry a
     warning the first time in a match and loss of the match the second time; the state's
     match_warnings is updated by the caller through `warn_match`."""
     out = []
+    off = [inf for inf in infractions if inf.code == "off_table"]
     for inf in infractions:
+        if inf.code == "off_table":
+            continue
         article, text = INFRACTIONS[inf.code]
         if overrides and inf.code in overrides:
             article = overrides[inf.code]
@@ -77,6 +81,12 @@ def declared_violations(infractions: list[Infraction], state: PoolState, shooter
             consequence = LOSS_OF_MATCH
             text += "; second such offence in the match (3.29)"
         out.append(Violation(article, text, consequence))
+    if off:  # 3.28 once, however many balls or declarations
+        balls = list(dict.fromkeys(b for inf in off for b in inf.pieces))
+        article = (overrides or {}).get("off_table", INFRACTIONS["off_table"][0])
+        text = (f"ball(s) off the table: {', '.join(balls)}" if balls
+                else INFRACTIONS["off_table"][1])
+        out.append(Violation(article, text, FOUL))
     return out
 
 
@@ -119,8 +129,9 @@ def placement_violations(state: PoolState, initial: Layout | None,
 
 
 def stroke_violations(facts: ShotFacts) -> list[Violation]:
-    """Scratch (3.20), the cue ball touching a pocketed ball (3.20), balls off the table
-    (3.28), and a stroke on a ball other than the cue ball (3.21)."""
+    """Scratch (3.20), the cue ball touching a pocketed ball (3.20) and a stroke on a ball
+    other than the cue ball (3.21). Balls off the table (3.28) come in declared and are cited
+    once, by `declared_violations`."""
     out = []
     if facts.struck is not None and facts.struck != CUE:
         out.append(Violation("WPA 3.21", f"the cue tip struck ball {facts.struck}, not the cue "
@@ -131,9 +142,6 @@ def stroke_violations(facts: ShotFacts) -> list[Violation]:
     if hit:
         out.append(Violation("WPA 3.20", f"the cue ball touched ball {hit} after it was "
                              "pocketed", FOUL))
-    if facts.off_table:
-        out.append(Violation("WPA 3.28", f"ball(s) off the table: {', '.join(facts.off_table)}",
-                             FOUL))
     return out
 
 

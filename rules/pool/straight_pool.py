@@ -7,6 +7,7 @@ consecutive fouls (-18 in all, 6.12), negative scores (6.13), the game to `point
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from cuesim.rules.pool.base import PoolGame, effect
@@ -36,6 +37,7 @@ from cuesim.tables.pool_spots import (
     near_spot,
     triangle_positions,
 )
+from cuesim.tables.racks import straight_pool_order
 
 BREAKING_VIOLATION = 2  # 6.6
 FOUL_POINTS = 1  # 6.11
@@ -43,15 +45,22 @@ DELIBERATE_POINTS = 16  # 6.7.5: 1 + 15
 THIRD_FOUL_EXTRA = 15  # 6.12: the third foul costs 1 + 15
 
 
-def rerack_positions(ball_ids: list[str], with_apex: bool) -> list[tuple[str, float, float]]:
-    """14.1 re-rack (6.7.3): the balls in a triangle whose apex is on the foot spot, the apex
-    left empty for 14 balls. The order inside the rack is free (6.4); this referee fills the
-    places row by row in ascending ball numbers."""
+def rerack_positions(ball_ids: list[str], with_apex: bool,
+                     seed: int | None = None) -> list[tuple[str, float, float]]:
+    """A 14.1 rack (6.4): the triangle with its apex on the foot spot, the 1 in the racker's
+    right back corner, the 5 in his left, the others at random (a generator seeded with `seed`,
+    so a ruling is reproducible; without a seed in a fixed order). `with_apex=False` is the
+    re-rack of 6.7.3: 14 balls "as before", the apex place left empty."""
     places = triangle_positions(5)
-    if not with_apex:
-        places = places[1:]
-    ids = sorted(ball_ids, key=int)
-    return [(b, x, y) for b, (x, y) in zip(ids, places, strict=False)]
+    order = straight_pool_order(ball_ids, apex=with_apex, rng=seed)
+    return [(b, *places[k + (0 if with_apex else 1)]) for k, b in enumerate(order)]
+
+
+def rack_seed(st: PoolState) -> int:
+    """A seed for the free places of a re-rack (6.4 "at random") drawn from the game's state,
+    so the same game ruled twice racks the same way."""
+    scores = ",".join(f"{p}={st.scores.get(p, 0)}" for p in st.players)
+    return zlib.crc32(f"14.1 rack {st.frame} {st.inning} {scores}".encode())
 
 
 class StraightPool(PoolGame):
@@ -208,14 +217,21 @@ class StraightPool(PoolGame):
             self._match_over(st, shooter, ruling)
             return self._outcome(st, shooter, shot, facts, ruling)
         out = self._outcome(st, shooter, shot, facts, ruling)
-        return self._maybe_rerack(out)
+        return self._maybe_rerack(out, facts)
 
     def _penalize(self, st: PoolState, player: str, points: int, ruling: Ruling) -> None:
         st.scores[player] = st.scores.get(player, 0) - points  # 6.13: may go negative
         ruling.points = {player: -points}
 
     # -- 6.7.3 / 6.7.6 -------------------------------------------------------------------
-    def _maybe_rerack(self, out: Outcome) -> Outcome:
+    def _maybe_rerack(self, out: Outcome, facts: ShotFacts) -> Outcome:
+        """6.7.3: when the 14th ball of a rack is pocketed, the 14 pocketed balls are racked
+        with the apex place empty (in the 6.4 order) and the 15th ball stays where it is,
+        unless the table of 6.7.3 (applied by 6.7.6) moves it or the cue ball: a 15th ball in
+        the rack area goes to the foot spot (cue ball in the rack area too: the cue ball in
+        hand in the kitchen), else to the head spot, or to the centre spot when the cue ball
+        is on the head spot; a 15th ball pocketed with the 14th goes to the foot spot. The
+        15th ball pocketed with the 14th is the last one to drop."""
         layout = out.layout
         if layout is None:
             return out
@@ -223,45 +239,49 @@ class StraightPool(PoolGame):
         if len(left) > 1:
             return out
         st, ruling = out.state, out.ruling
-        fifteenth = left[0] if left else None
+        if left:
+            fifteenth, where = left[0].id, (left[0].x, left[0].y)
+        elif facts.object_pocketed:
+            fifteenth, where = facts.object_pocketed[-1], None
+        else:  # nothing on the table and nothing pocketed: a whole new rack
+            fifteenth, where = None, None
         cue = layout.get(CUE) if CUE in layout.ids() else None
         cue_in_rack = cue is not None and in_rack_area(cue.x, cue.y)
         cue_on_head = cue is not None and near_spot(cue.x, cue.y, HEAD_SPOT)
         move_15: tuple[float, float] | None = None
         move_cue: tuple[float, float] | str | None = None
-        full = fifteenth is None
+        article = "WPA 6.7.6"
         if fifteenth is None:
             if cue_in_rack:
                 move_cue = "kitchen"
-        elif in_rack_area(fifteenth.x, fifteenth.y):
+        elif where is None:  # 6.7.3 table, row "in a pocket"
+            move_15, article = FOOT_SPOT, "WPA 6.7.3"
             if cue_in_rack:
-                move_15, move_cue, full = FOOT_SPOT, "kitchen", True
+                move_cue = "kitchen"
+        elif in_rack_area(*where):
+            if cue_in_rack:
+                move_15, move_cue = FOOT_SPOT, "kitchen"
             elif cue_on_head:
                 move_15 = CENTER_SPOT
             else:
                 move_15 = HEAD_SPOT
         elif cue_in_rack:
-            if near_spot(fifteenth.x, fifteenth.y, HEAD_SPOT):
+            if near_spot(*where, HEAD_SPOT):
                 move_cue = CENTER_SPOT
-            elif in_kitchen(fifteenth.y):
+            elif in_kitchen(where[1]):
                 move_cue = HEAD_SPOT
             else:
                 move_cue = "kitchen"
-        racked = [b for b in self.ball_ids if b != CUE]
-        if fifteenth is not None and not full:
-            racked.remove(fifteenth.id)
+        racked = [b for b in self.ball_ids if b not in (CUE, fifteenth)]
         new = layout.without(racked)
         spotted = []
         if fifteenth is not None and move_15 is not None:
-            new = new.without([fifteenth.id])
-            if not full:
-                new = new.with_piece(Piece(fifteenth.id, "ball", *move_15,
-                                           ball_group(fifteenth.id)))
-                spotted.append({"id": fifteenth.id, "x": move_15[0], "y": move_15[1],
-                                "article": "WPA 6.7.6"})
-        for bid, x, y in rerack_positions(racked if not full else
-                                          [b for b in self.ball_ids if b != CUE],
-                                          with_apex=full):
+            new = new.without([fifteenth]).with_piece(
+                Piece(fifteenth, "ball", *move_15, ball_group(fifteenth)))
+            spotted.append({"id": fifteenth, "x": move_15[0], "y": move_15[1],
+                            "article": article})
+        full = fifteenth is None
+        for bid, x, y in rerack_positions(racked, with_apex=full, seed=rack_seed(st)):
             new = new.with_piece(Piece(bid, "ball", x, y, ball_group(bid)))
         if move_cue == "kitchen":
             new = new.without([CUE])
@@ -271,8 +291,11 @@ class StraightPool(PoolGame):
             new = new.moved(CUE, *move_cue)
             spotted.append({"id": CUE, "x": move_cue[0], "y": move_cue[1],
                             "article": "WPA 6.7.6"})
-        what = "15 balls" if full else "14 balls"
+        what = "15 balls (WPA 6.4)" if full else "14 balls, the apex place empty (WPA 6.4, 6.7.3)"
         ruling.notes.append(f"Re-rack of {what}; the shooter continues (WPA 6.7.3, 6.7.6)")
+        if fifteenth is not None and where is None:
+            ruling.notes.append(f"Ball {fifteenth} dropped with the 14th: it goes to the foot "
+                                "spot (WPA 6.7.3)")
         ruling.spotted = ruling.spotted + spotted
         out.state = st.copy()
         out.layout = new
