@@ -16,11 +16,13 @@ from cuesim.sim import run_motion
 from cuesim.sim.cue import strike
 from cuesim.sim.events import COL_T
 from cuesim.tables import cue_ball_in_kitchen, eight_ball_rack, nine_ball_rack, pool_table
+from tests.profiles import examples
 
 POOL = pool_table()
 R = POOL.piece_spec("ball").radius
 MOUTHS = [((p.lip_a[0] + p.lip_b[0]) / 2, (p.lip_a[1] + p.lip_b[1]) / 2) for p in POOL.pockets]
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(30), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 shots = st.builds(
     CueShot,
@@ -83,7 +85,7 @@ def test_random_shots_into_random_layouts(shot, seed, n):
     check_invariants(simulate(POOL, random_layout(seed, n), shot))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(shot=shots, seed=st.integers(0, 2**32 - 1))
 def test_same_input_gives_the_same_output(shot, seed):
     layout = random_layout(seed, 12)

@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cuesim.sim.roots import INF, first_descent, quadratic_roots
+from tests.profiles import examples
 
 
 def coeffs_from_roots(*roots: float, scale: float = 1.0) -> tuple[float, ...]:
@@ -59,7 +60,7 @@ def test_first_descent_skips_a_piece_that_starts_at_or_below_zero():
     assert abs(a - 3.0) < 1e-12
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.floats(0.01, 5.0), min_size=1, max_size=4, unique=True),
        st.floats(0.1, 10.0))
 def test_first_descent_matches_numpy_on_random_quartics(roots, scale):
