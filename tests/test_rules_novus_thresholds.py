@@ -73,7 +73,7 @@ def test_17_1_b_opponent_puck_within_the_simultaneity_window(dt, punished):
     assert out["analysis"]["correct"] is not punished
 
 
-# --- 16.1.а: two own pucks knocked out of the dark area, not one ----------------------------------
+# --- 16.1.а: two own pucks knocked out of the dark area, not one ---------------------------------
 @pytest.mark.parametrize("knocked, lost", [(1, False), (2, True)])
 def test_16_1_a_one_dark_puck_knocked_out_is_not_the_set(knocked, lost):
     before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.48, 0.1),
@@ -104,7 +104,7 @@ def test_16_1_g_second_puck_moved_by_more_than_the_tolerance(shift, lost):
         assert out["analysis"]["moved"] == ["red1"]
 
 
-# --- 16.1.д: two or more pucks touched without a shot, not one ------------------------------------
+# --- 16.1.д: two or more pucks touched without a shot, not one -----------------------------------
 @pytest.mark.parametrize("pieces, article, lost", [(["red1"], "novus 17.1.о", False),
                                                    (["red1", "red2"], "novus 16.1.д", True)])
 def test_16_1_d_one_touched_puck_is_a_penalty_two_lose_the_set(pieces, article, lost):
@@ -115,7 +115,7 @@ def test_16_1_d_one_touched_puck_is_a_penalty_two_lose_the_set(pieces, article, 
     assert out["ruling"]["frame_over"] is lost
 
 
-# --- 19 / 15.3: the third warning, not the second -------------------------------------------------
+# --- 19 / 15.3: the third warning, not the second ------------------------------------------------
 @pytest.mark.parametrize("earlier, over", [(1, False), (2, True)])
 def test_19_second_warning_plays_on_third_loses(earlier, over):
     base = [striker(), puck("red1", 0.3, 0.7), *BLACK]
