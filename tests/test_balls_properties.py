@@ -20,7 +20,14 @@ from tests.profiles import examples
 
 POOL = pool_table()
 R = POOL.piece_spec("ball").radius
-MOUTHS = [((p.lip_a[0] + p.lip_b[0]) / 2, (p.lip_a[1] + p.lip_b[1]) / 2) for p in POOL.pockets]
+TOL = 1e-9  # m: a ball centre may sit this far inside a cushion (contacts are caught at 1e-9)
+# The outline a ball centre can never leave: every cushion face and jaw in order around the
+# table (counter-clockwise, the surface on the left); consecutive faces are joined across the
+# knuckles and, behind each fall line, across the pocket's back.
+RAILS = POOL.geometry.rail_array()[:, :4]
+OUTLINE = RAILS.reshape(-1, 2)
+KNUCKLES = [(k.x, k.y, k.radius) for k in POOL.geometry.knuckles]
+FALLS = [h.fall for h in POOL.geometry.holes if h.fall is not None]
 SETTINGS = settings(max_examples=examples(30), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -34,10 +41,64 @@ shots = st.builds(
 )
 
 
-def inside_or_in_a_pocket(p: np.ndarray) -> bool:
-    lo = R - 1e-9
-    inside = lo <= p[0] <= POOL.width - lo and lo <= p[1] <= POOL.length - lo
-    return inside or min(math.hypot(p[0] - x, p[1] - y) for x, y in MOUTHS) < 0.12
+def _inside_outline(x: float, y: float) -> bool:
+    """Point in the outline polygon (even-odd rule)."""
+    inside = False
+    x0, y0 = OUTLINE[-1]
+    for x1, y1 in OUTLINE:
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+        x0, y0 = x1, y1
+    return inside
+
+
+def _segment_distance(x: float, y: float, seg: np.ndarray) -> float:
+    x0, y0, x1, y1 = seg
+    ex, ey = x1 - x0, y1 - y0
+    s = min(max(((x - x0) * ex + (y - y0) * ey) / (ex * ex + ey * ey), 0.0), 1.0)
+    return math.hypot(x - x0 - s * ex, y - y0 - s * ey)
+
+
+def on_the_table(p: np.ndarray) -> bool:
+    """Where the centre of a ball still on the table may be, exactly: inside the outline of
+    the cushions and jaws, at least a radius from every cushion face, jaw and knuckle (to TOL),
+    and not past a pocket's fall line (a ball whose centre crosses it drops). A ball in a
+    pocket's throat passes; one inside a jaw or behind it fails."""
+    x, y = float(p[0]), float(p[1])
+    if not _inside_outline(x, y):
+        return False
+    if any(_segment_distance(x, y, seg) < R - TOL for seg in RAILS):
+        return False
+    if any(math.hypot(x - kx, y - ky) < R + kr - TOL for kx, ky, kr in KNUCKLES):
+        return False
+    for x0, y0, x1, y1 in FALLS:  # the surface lies on the fall line's left
+        ex, ey = x1 - x0, y1 - y0
+        along = (x - x0) * ex + (y - y0) * ey
+        if 0.0 <= along <= ex * ex + ey * ey and (ex * (y - y0) - ey * (x - x0)) < -TOL * \
+                math.hypot(ex, ey):
+            return False
+    return True
+
+
+def test_on_the_table_knows_the_throats_and_the_jaws():
+    """The invariant itself, on planted positions around the foot-right pocket."""
+    pocket = next(q for q in POOL.pockets if q.name == "foot_right")
+    mx, my = (pocket.lip_a[0] + pocket.lip_b[0]) / 2, (pocket.lip_a[1] + pocket.lip_b[1]) / 2
+    ax, ay = pocket.axis
+    assert on_the_table(np.array([0.6, 1.2]))
+    assert on_the_table(np.array([R, 1.0])) and not on_the_table(np.array([R - 1e-6, 1.0]))
+    assert on_the_table(np.array([mx + 0.02 * ax, my + 0.02 * ay]))  # in the throat
+    assert not on_the_table(np.array([mx + 0.05 * ax, my + 0.05 * ay]))  # past the fall line
+    jaw = next(r for r in POOL.geometry.rails if r.name == "foot_right_jaw_a")
+    nx, ny = jaw.normal()  # toward the throat
+    cx, cy = jaw.x1 + 0.15 * (jaw.x0 - jaw.x1), jaw.y1 + 0.15 * (jaw.y0 - jaw.y1)  # near the lip
+    assert on_the_table(np.array([cx + (R + 1e-6) * nx, cy + (R + 1e-6) * ny]))
+    assert not on_the_table(np.array([cx + (R - 1e-6) * nx, cy + (R - 1e-6) * ny]))  # in it
+    assert not on_the_table(np.array([cx - (R + 0.01) * nx, cy - (R + 0.01) * ny]))  # behind
+    k = next(q for q in POOL.geometry.knuckles if q.name == "foot_right_knuckle_b")
+    u = np.array([math.cos(math.radians(165)), math.sin(math.radians(165))])  # on its nose
+    assert on_the_table(np.array([k.x, k.y]) + (R + k.radius + 1e-6) * u)
+    assert not on_the_table(np.array([k.x, k.y]) + (R + k.radius - 1e-6) * u)  # in the knuckle
 
 
 def check_invariants(result) -> None:
@@ -47,7 +108,7 @@ def check_invariants(result) -> None:
     for t in np.append(times, times[-1] + 30.0):
         pos, on = result.positions_at(float(t))
         p = pos[on]
-        assert all(inside_or_in_a_pocket(q) for q in p), t
+        assert all(on_the_table(q) for q in p), (t, [q for q in p if not on_the_table(q)])
         if len(p) > 1:
             d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
             np.fill_diagonal(d, np.inf)
