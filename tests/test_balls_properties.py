@@ -41,43 +41,42 @@ shots = st.builds(
 )
 
 
-def _inside_outline(x: float, y: float) -> bool:
-    """Point in the outline polygon (even-odd rule)."""
-    inside = False
-    x0, y0 = OUTLINE[-1]
-    for x1, y1 in OUTLINE:
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-        x0, y0 = x1, y1
-    return inside
+KNUCKLE_ARRAY = np.array(KNUCKLES)
+FALL_ARRAY = np.array(FALLS)
 
 
-def _segment_distance(x: float, y: float, seg: np.ndarray) -> float:
-    x0, y0, x1, y1 = seg
+def on_the_table(points: np.ndarray) -> np.ndarray:
+    """Where the centre of a ball still on the table may be, exactly, for each of the points
+    (n, 2): inside the outline of the cushions and jaws, at least a radius from every cushion
+    face, jaw and knuckle (to TOL), and not past a pocket's fall line (a ball whose centre
+    crosses it drops). A ball in a pocket's throat passes; one inside a jaw or behind it
+    fails."""
+    p = np.atleast_2d(np.asarray(points, dtype=float))
+    x, y = p[:, 0:1], p[:, 1:2]  # (n, 1) against every edge
+    # inside the outline polygon (even-odd rule)
+    a, b = OUTLINE, np.roll(OUTLINE, -1, axis=0)
+    crosses = (a[:, 1] > y) != (b[:, 1] > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = a[:, 0] + (y - a[:, 1]) * (b[:, 0] - a[:, 0]) / (b[:, 1] - a[:, 1])
+    inside = np.count_nonzero(crosses & (x < at), axis=1) % 2 == 1
+    # a radius clear of every face and jaw (their real extent) and every knuckle
+    x0, y0, x1, y1 = RAILS.T
     ex, ey = x1 - x0, y1 - y0
-    s = min(max(((x - x0) * ex + (y - y0) * ey) / (ex * ex + ey * ey), 0.0), 1.0)
-    return math.hypot(x - x0 - s * ex, y - y0 - s * ey)
+    s = np.clip(((x - x0) * ex + (y - y0) * ey) / (ex * ex + ey * ey), 0.0, 1.0)
+    clear = (np.hypot(x - x0 - s * ex, y - y0 - s * ey) >= R - TOL).all(axis=1)
+    kx, ky, kr = KNUCKLE_ARRAY.T
+    clear &= (np.hypot(x - kx, y - ky) >= R + kr - TOL).all(axis=1)
+    # short of every fall line (the surface lies on its left), between its ends
+    fx0, fy0, fx1, fy1 = FALL_ARRAY.T
+    ex, ey = fx1 - fx0, fy1 - fy0
+    along = (x - fx0) * ex + (y - fy0) * ey
+    behind = ex * (y - fy0) - ey * (x - fx0) < -TOL * np.hypot(ex, ey)
+    short = ~((along >= 0.0) & (along <= ex * ex + ey * ey) & behind).any(axis=1)
+    return inside & clear & short
 
 
-def on_the_table(p: np.ndarray) -> bool:
-    """Where the centre of a ball still on the table may be, exactly: inside the outline of
-    the cushions and jaws, at least a radius from every cushion face, jaw and knuckle (to TOL),
-    and not past a pocket's fall line (a ball whose centre crosses it drops). A ball in a
-    pocket's throat passes; one inside a jaw or behind it fails."""
-    x, y = float(p[0]), float(p[1])
-    if not _inside_outline(x, y):
-        return False
-    if any(_segment_distance(x, y, seg) < R - TOL for seg in RAILS):
-        return False
-    if any(math.hypot(x - kx, y - ky) < R + kr - TOL for kx, ky, kr in KNUCKLES):
-        return False
-    for x0, y0, x1, y1 in FALLS:  # the surface lies on the fall line's left
-        ex, ey = x1 - x0, y1 - y0
-        along = (x - x0) * ex + (y - y0) * ey
-        if 0.0 <= along <= ex * ex + ey * ey and (ex * (y - y0) - ey * (x - x0)) < -TOL * \
-                math.hypot(ex, ey):
-            return False
-    return True
+def _ok(p: np.ndarray) -> bool:
+    return bool(on_the_table(p)[0])
 
 
 def test_on_the_table_knows_the_throats_and_the_jaws():
@@ -85,20 +84,20 @@ def test_on_the_table_knows_the_throats_and_the_jaws():
     pocket = next(q for q in POOL.pockets if q.name == "foot_right")
     mx, my = (pocket.lip_a[0] + pocket.lip_b[0]) / 2, (pocket.lip_a[1] + pocket.lip_b[1]) / 2
     ax, ay = pocket.axis
-    assert on_the_table(np.array([0.6, 1.2]))
-    assert on_the_table(np.array([R, 1.0])) and not on_the_table(np.array([R - 1e-6, 1.0]))
-    assert on_the_table(np.array([mx + 0.02 * ax, my + 0.02 * ay]))  # in the throat
-    assert not on_the_table(np.array([mx + 0.05 * ax, my + 0.05 * ay]))  # past the fall line
+    assert _ok(np.array([0.6, 1.2]))
+    assert _ok(np.array([R, 1.0])) and not _ok(np.array([R - 1e-6, 1.0]))
+    assert _ok(np.array([mx + 0.02 * ax, my + 0.02 * ay]))  # in the throat
+    assert not _ok(np.array([mx + 0.05 * ax, my + 0.05 * ay]))  # past the fall line
     jaw = next(r for r in POOL.geometry.rails if r.name == "foot_right_jaw_a")
     nx, ny = jaw.normal()  # toward the throat
     cx, cy = jaw.x1 + 0.15 * (jaw.x0 - jaw.x1), jaw.y1 + 0.15 * (jaw.y0 - jaw.y1)  # near the lip
-    assert on_the_table(np.array([cx + (R + 1e-6) * nx, cy + (R + 1e-6) * ny]))
-    assert not on_the_table(np.array([cx + (R - 1e-6) * nx, cy + (R - 1e-6) * ny]))  # in it
-    assert not on_the_table(np.array([cx - (R + 0.01) * nx, cy - (R + 0.01) * ny]))  # behind
+    assert _ok(np.array([cx + (R + 1e-6) * nx, cy + (R + 1e-6) * ny]))
+    assert not _ok(np.array([cx + (R - 1e-6) * nx, cy + (R - 1e-6) * ny]))  # in it
+    assert not _ok(np.array([cx - (R + 0.01) * nx, cy - (R + 0.01) * ny]))  # behind
     k = next(q for q in POOL.geometry.knuckles if q.name == "foot_right_knuckle_b")
     u = np.array([math.cos(math.radians(165)), math.sin(math.radians(165))])  # on its nose
-    assert on_the_table(np.array([k.x, k.y]) + (R + k.radius + 1e-6) * u)
-    assert not on_the_table(np.array([k.x, k.y]) + (R + k.radius - 1e-6) * u)  # in the knuckle
+    assert _ok(np.array([k.x, k.y]) + (R + k.radius + 1e-6) * u)
+    assert not _ok(np.array([k.x, k.y]) + (R + k.radius - 1e-6) * u)  # in the knuckle
 
 
 def check_invariants(result) -> None:
@@ -108,7 +107,8 @@ def check_invariants(result) -> None:
     for t in np.append(times, times[-1] + 30.0):
         pos, on = result.positions_at(float(t))
         p = pos[on]
-        assert all(on_the_table(q) for q in p), (t, [q for q in p if not on_the_table(q)])
+        ok = on_the_table(p)
+        assert ok.all(), (t, p[~ok])
         if len(p) > 1:
             d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
             np.fill_diagonal(d, np.inf)
