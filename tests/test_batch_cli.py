@@ -150,3 +150,41 @@ def test_unreachable_cluster(tmp_path, capsys, monkeypatch):
     assert code == 2 and "cannot reach the Dask cluster at 'tcp://127.0.0.1:9'" in err
     assert err.count("\n") == 1
     assert not out.exists() and not parts_dir(out).exists()
+
+
+# Every refusal of options that contradict each other: the run stops before anything is written
+# (without the check, `--params p.csv --shots 1000` wrote the file's 2 shots and exited 0).
+CONTRADICTIONS = [
+    (["--params", "{csv}", "--shots", "1000"], "do not combine it with --shots or --vary"),
+    (["--params", "{csv}", "--vary", "speed=2:8"], "do not combine it with --shots or --vary"),
+    (["--params", "{csv}", "--set", "speed=3"],
+     "--set speed: the parameter file already has column 'speed'"),
+    (["--shots", "5", "--cluster", "tcp://127.0.0.1:9", "--workers", "2"],
+     "--workers is for local runs; a cluster brings its own workers"),
+    (["--shots", "5", "--vary", "speed=2:8", "--vary", "speed=3:4"],
+     "'speed' is varied twice"),
+    (["--shots", "5", "--vary", "speed=2:8", "--set", "speed=3"],
+     "parameter 'speed' is both varied and fixed"),
+]
+
+
+@pytest.mark.parametrize("args, message", CONTRADICTIONS)
+def test_contradictory_options_are_refused(tmp_path, capsys, args, message):
+    params = tmp_path / "p.csv"
+    params.write_text("angle,speed\n90,5\n80,6\n")
+    out = tmp_path / "o.npz"
+    argv = ["novus", *[a.format(csv=params) for a in args], "--out", str(out), "--quiet"]
+    code, stdout, err = run(argv, capsys)
+    assert code == 2, (stdout, err)
+    assert message in err and err.startswith("cuesim: error:") and err.count("\n") == 1
+    assert not out.exists() and not parts_dir(out).exists()
+
+
+def test_a_parameter_file_with_x_but_no_y_for_a_ball_is_refused(tmp_path, capsys):
+    params = tmp_path / "p.csv"
+    params.write_text("angle,speed,x\n90,5,0.6\n")
+    out = tmp_path / "o.npz"
+    code, _, err = run(["9-ball", "--params", str(params), "--out", str(out), "--quiet"],
+                       capsys)
+    assert code == 2 and "gives only one of x and y; give both" in err, err
+    assert not out.exists()

@@ -129,6 +129,7 @@ def no_subprocess(monkeypatch):
     monkeypatch.setattr(suite, "fresh_process", lambda env, repeats: dict(fake))
 
 
+@pytest.mark.truncation  # the box's set-up time is a shot stopped after one event (setup_ms)
 def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
     path = tmp_path / "out.json"
     only = ("novus-midgame", "8-ball-break", "two-ball-pot", "box-puck-16", "box-ball-16",
@@ -161,6 +162,7 @@ def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
     assert data["cold_compile"] is None  # not measured on the tiny run
 
 
+@pytest.mark.truncation  # as above: the boxes' set-up times stop a shot after one event
 def test_suite_plots_or_a_clear_message(tmp_path, no_subprocess, capsys, monkeypatch):
     from bench import plots
 

@@ -48,6 +48,8 @@ def test_layout_command_round_trips(capsys):
     (["shoot", "pool", "--speed", "3"], "unknown game 'pool'"),
     (["shoot", "novus", "--speed", "3", "--layout", "/nonexistent.json"], "cannot read"),
     (["shoot", "novus", "--speed", "3", "--offset", "0.03"], "misses the striker"),
+    (["shoot", "9-ball", "--speed", "3", "--x", "0.6"], "give both --x and --y"),
+    (["shoot", "9-ball", "--speed", "3", "--y", "0.4"], "give both --x and --y"),
 ])
 def test_cli_errors_are_one_clear_line(argv, message, capsys):
     assert main(argv) == 2

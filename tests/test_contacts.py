@@ -15,6 +15,7 @@ from cuesim.sim import run_motion
 from cuesim.tables import pool_table
 from cuesim.tables.balls import BallPhysics
 from tests.physics_helpers import around_event
+from tests.profiles import examples
 
 R_PUCK = 0.015
 
@@ -206,7 +207,7 @@ def _frozen_cluster(draw):
     return pcs, target, angle, speed
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(_frozen_cluster())
 def test_random_frozen_clusters_are_sound(data):
     """Property (issue 12): random frozen clusters against a rail struck by a puck: the shot

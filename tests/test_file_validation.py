@@ -25,6 +25,7 @@ from cuesim.viewer.session import (
     new_session,
     session_from_dict,
 )
+from tests.profiles import examples
 
 HERE = Path(__file__).resolve().parent
 NOVUS = json.loads((HERE / "novus_scenarios" / "pocket_keeps_turn.json").read_text())
@@ -274,7 +275,7 @@ def mutated(draw, bases):
     return data
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(SCENARIOS))
 def test_mutated_scenarios_never_give_a_traceback(data):
     try:
@@ -283,7 +284,7 @@ def test_mutated_scenarios_never_give_a_traceback(data):
         pass
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_saves_never_give_a_traceback(saved, data):
     try:

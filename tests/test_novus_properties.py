@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from cuesim import Layout, NovusShot, Piece, ShotError, novus_table, simulate
 from cuesim.sim.events import COL_T
+from tests.profiles import examples
 
 TABLE = novus_table()
 (U0, U1), (W0, W1) = TABLE.striker_strip()
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 shots = st.builds(
@@ -95,7 +96,7 @@ def test_random_shots_into_random_layouts(table, shot, seed, n):
     check_invariants(result)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(shot=shots.filter(lambda s: s.side == "south"), seed=st.integers(0, 2**32 - 1))
 def test_same_input_gives_the_same_output(table, shot, seed):
     layout = random_layout(seed, 20)

@@ -34,6 +34,7 @@ from cuesim.tables.carom import (
 )
 from cuesim.tables.layout import Layout, Piece
 from tests.physics_helpers import around_event
+from tests.profiles import examples
 
 TABLE = carom_table()
 HG, IG, RB, HC, HA, MU, EF, HL, HPP, G = pin_model(TABLE.physics.g)
@@ -83,7 +84,7 @@ def test_pin_mass_and_shape():
 
 # --- the impulse: momentum and energy ---------------------------------------------------------
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(c=st.floats(0.001, 0.025), th=st.floats(0.0, 0.6), mu=st.floats(0.0, 1.0),
        e=st.floats(0.0, 1.0), vn=st.floats(0.01, 8.0), mk=st.sampled_from([BALL_MASS, MASS]))
 def test_impulse_balances_and_never_gains_energy(c, th, mu, e, vn, mk):

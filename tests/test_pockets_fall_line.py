@@ -18,6 +18,7 @@ from cuesim.sim.detect.holes import hole_time
 from cuesim.tables import cue_ball_in_kitchen, eight_ball_rack, pool_table
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pool import CORNER_SHELF, INCH, SIDE_SHELF
+from tests.profiles import examples
 
 POOL = pool_table()
 R = POOL.piece_spec("ball").radius
@@ -175,7 +176,7 @@ def test_stopping_short_of_the_fall_line_hangs_on_the_shelf(pocket, offset):
     POOL.check_layout(res.final)  # a legal position to play on from
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(pocket=st.sampled_from(["head_left", "head_right", "side_left", "side_right",
                                "foot_left", "foot_right"]),
        lateral=st.floats(-1.0, 1.0), past=st.floats(-0.02, 0.02))

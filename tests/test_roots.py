@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cuesim.sim.roots import INF, first_descent, quadratic_roots
+from tests.profiles import examples
 
 
 def coeffs_from_roots(*roots: float, scale: float = 1.0) -> tuple[float, ...]:
@@ -59,7 +60,7 @@ def test_first_descent_skips_a_piece_that_starts_at_or_below_zero():
     assert abs(a - 3.0) < 1e-12
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.floats(0.01, 5.0), min_size=1, max_size=4, unique=True),
        st.floats(0.1, 10.0))
 def test_first_descent_matches_numpy_on_random_quartics(roots, scale):
@@ -83,3 +84,31 @@ def test_first_descent_matches_numpy_on_random_quartics(roots, scale):
         assert a == INF or f(b) <= 1e-9
     else:
         assert abs(a - expected) < 1e-7
+
+
+# --- the boundaries of `fq <= 0`: a root the piece ends on exactly -----------------------------
+# A double root is defined only to ~sqrt(eps) (f ~ (t - t0)^2 rounds to 0 within 1e-8 of t0).
+def test_first_descent_exact_graze_is_a_root():
+    """(t - 1)^2: the minimum touches zero exactly at t = 1 (a grazing contact). The critical
+    point is a cut and f there is exactly 0: "a minimum that only touches zero is a root"."""
+    a, b = first_descent(1.0, -2.0, 1.0, 0.0, 0.0, 5.0)
+    assert 0.0 < 1.0 - a < 1e-7 and 0.0 <= b - a < 1e-15
+
+
+def test_first_descent_exact_graze_of_a_quartic_is_a_root():
+    """(t - 0.5)^2 (t + 1)(t + 2) / 2: a double root at t = 0.5 where f only touches zero."""
+    c = coeffs_from_roots(0.5, 0.5, -1.0, -2.0, scale=0.5)
+    assert np.polynomial.Polynomial(c)(0.5) == 0.0  # the coefficients are exact
+    a, b = first_descent(*c, 3.0)
+    assert 0.0 < 0.5 - a < 1e-7 and 0.0 <= b - a < 1e-15
+
+
+def test_first_descent_root_exactly_at_the_interval_end():
+    """f = 1 - t on [0, 1]: f(h) = 0 exactly, the root is the interval's end; an interval one
+    float shorter holds no root."""
+    a, b = first_descent(1.0, -1.0, 0.0, 0.0, 0.0, 1.0)
+    assert b == 1.0 and 1.0 - a < 1e-15
+    assert first_descent(1.0, -1.0, 0.0, 0.0, 0.0, float(np.nextafter(1.0, 0.0)))[0] == INF
+    # 4 - t^2 reaches zero exactly at h = 2
+    a, b = first_descent(4.0, 0.0, -1.0, 0.0, 0.0, 2.0)
+    assert b == 2.0 and 2.0 - a < 1e-15

@@ -8,7 +8,7 @@ import math
 import cuesim
 from cuesim.rules.fivepins import FivePinsGame, shot_from_result
 from cuesim.rules.fivepins.placement import HALF_Y
-from cuesim.tables.carom import BALL_RADIUS, SPOTS, carom_table, five_pins_layout, pin_spots
+from cuesim.tables.carom import BALL_RADIUS, carom_table, five_pins_layout, pin_spots
 from tests.fivepins_util import game_in_play, layout
 
 TABLE = carom_table()
@@ -83,6 +83,7 @@ def test_scripted_game_between_two_players():
     lay = g.layout
     totals = {"Ann": 0, "Bob": 0}
     shooter = "Ann"
+    placed = []
     for k in range(6):
         st = g.state
         assert st.shooter == shooter
@@ -90,6 +91,7 @@ def test_scripted_game_between_two_players():
         other = st.balls[st.opponent(shooter)]
         if st.placement is not None:
             lay = _place(lay, own, st.placement)
+            placed.append((k, st.placement))
         speed = 2.0 + 0.3 * k
         res = cuesim.simulate(TABLE, lay, cuesim.CueShot(ball=own, angle=_aim(lay, own, other)
                                                          + 0.02, speed=speed))
@@ -104,7 +106,8 @@ def test_scripted_game_between_two_players():
         lay = out.layout
         assert lay is not None
     assert g.state.shot > 1
-    assert SPOTS["top_spot"]
+    assert g.state.scores == totals and sum(totals.values()) > 0
+    assert placed[0] == (0, "bottom_half")  # the opening: the breaker's ball in hand (4.1)
 
 
 def _graze_left_pin(speed):

@@ -66,8 +66,9 @@ def test_17_1_b_direct_shot_first_on_opponent_puck():
 
 
 def test_17_1_b_own_and_opponent_puck_at_once():
-    """novus 17.1.б: own and opponent's puck met simultaneously."""
-    before = [striker(), puck("red1", 0.485, 0.4), puck("black1", 0.515, 0.4), *RED[1:]]
+    """novus 17.1.б: an own light puck and an opponent's puck met simultaneously (the own puck
+    outside the centre circle: a dark one would make the shot punishable anyway)."""
+    before = [striker(), puck("red1", 0.485, 0.7), puck("black1", 0.515, 0.7), *RED[1:]]
     out = rule(before, before, [hit(0.05, "red1"), hit(0.05, "black1")])
     assert "novus 17.1.б" in articles(out)
     assert not out["analysis"]["correct"]

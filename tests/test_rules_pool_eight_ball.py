@@ -285,3 +285,35 @@ def test_whole_scripted_frame_ends_with_a_legal_win():
     out = g.play(shot([strike(), hit(0.2, "8"), pocket(0.5, "8", "foot_left")],
                       spread(sorted(table)), called_ball="8", called_pocket="foot_left"))
     assert out.ruling.legal and out.ruling.winner == "Ann" and out.ruling.match_over
+
+
+# --- 4.20.4: every way of pocketing the 8 in an undesignated pocket, and the other side ------
+EIGHT_BANK = [strike(), hit(0.2, "8"), rail(0.4, "8", "right_foot_rail"), pocket(0.8, "8")]
+EIGHT_DIRECT = [strike(), hit(0.2, "8"), pocket(0.6, "8", "foot_left")]
+EIGHT_KISS = [strike(), hit(0.2, "8"), hit(0.3, "9", "8"), pocket(0.6, "8")]  # off the 9
+
+
+@pytest.mark.parametrize("events, decl, why", [
+    (EIGHT_BANK, {}, "bank"),  # a bank is no obvious shot (4.2): it needs a called pocket
+    (EIGHT_KISS, {}, "bank or combination"),
+    (EIGHT_DIRECT, {"safety": True}, "declared safety"),
+    (EIGHT_DIRECT, {"called_ball": "9", "called_pocket": "foot_left"}, "ball 9 was called"),
+    (EIGHT_DIRECT, {"called_ball": "8", "called_pocket": "foot_right"}, "called in foot_right"),
+])
+def test_4_20_4_eight_in_an_undesignated_pocket_loses(events, decl, why):
+    out = in_play(ANN_SOLIDS).play(shot(events, spread(ON_EIGHT), **decl))
+    assert articles(out) == ["WPA 4.20.4"], why
+    assert why in out.ruling.violations[0].text
+    assert out.ruling.frame_over and out.ruling.winner == "Bob"
+
+
+@pytest.mark.parametrize("events, decl", [
+    (EIGHT_BANK, {"called_ball": "8", "called_pocket": "foot_left"}),
+    (EIGHT_BANK, {"called_pocket": "foot_left"}),
+    (EIGHT_DIRECT, {}),  # an obvious shot needs no call (4.2)
+    (EIGHT_DIRECT, {"called_ball": "8"}),
+])
+def test_4_20_4_eight_in_the_designated_or_obvious_pocket_wins(events, decl):
+    out = in_play(ANN_SOLIDS).play(shot(events, spread(ON_EIGHT), **decl))
+    assert out.ruling.legal and articles(out) == []
+    assert out.ruling.frame_over and out.ruling.winner == "Ann"

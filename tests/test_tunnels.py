@@ -32,6 +32,7 @@ from cuesim.tables import (
 )
 from cuesim.tables.carom import carom_table, five_pins_layout
 from cuesim.tables.layout import Piece
+from tests.profiles import examples
 from tests.test_balls_properties import random_layout
 
 POOL = pool_table()
@@ -97,7 +98,7 @@ def _signed(hi: float) -> st.SearchStrategy[float]:
     return st.one_of(st.just(0.0), st.floats(1e-6, hi), st.floats(-hi, -1e-6))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(g0=_signed(0.02), along=st.floats(-0.2, 1.2), vx=_signed(3.0), vy=_signed(3.0),
        ax=_signed(5.0), ay=_signed(5.0), h=st.floats(0.01, 2.0))
 def test_rail_time_is_the_first_descent_on_the_segment(g0, along, vx, vy, ax, ay, h):
@@ -238,10 +239,7 @@ def test_nine_ball_rack_runaway_of_the_issue():
     (resolve.cluster), so the shot plays out."""
     layout = nine_ball_rack(POOL, cue=Piece("cue", "ball", 0.03278313253012049,
                                             1.916698795180723))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        res = simulate(POOL, layout, CueShot(angle=-0.0919640925258396,
-                                             speed=8.285076945931161))
+    res = simulate(POOL, layout, CueShot(angle=-0.0919640925258396, speed=8.285076945931161))
     assert not res.truncated
     assert penetration(POOL, res)[0] <= DEPTH
 
@@ -317,12 +315,12 @@ def test_hunter_finds_a_planted_tunnel():
 
 # --- truncated shots ---------------------------------------------------------------------------
 def _truncated_pool():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with pytest.warns(RuntimeWarning, match="TRUNCATED"):
         return simulate(POOL, nine_ball_rack(POOL, cue=Piece("cue", "ball", 0.635, 0.5)),
                         CueShot(angle=math.pi / 2, speed=8.0), max_events=25)
 
 
+@pytest.mark.truncation
 def test_truncated_result_has_no_final_layout():
     res = _truncated_pool()
     assert res.truncated and res.moving()
@@ -333,6 +331,7 @@ def test_truncated_result_has_no_final_layout():
     assert "TRUNCATED" in d["truncation"]
 
 
+@pytest.mark.truncation
 def test_truncated_shot_warns():
     with pytest.warns(RuntimeWarning, match="TRUNCATED"):
         simulate(POOL, nine_ball_rack(POOL, cue=Piece("cue", "ball", 0.635, 0.5)),
@@ -346,6 +345,7 @@ def test_complete_result_is_a_layout():
     assert len(res.final) <= 3 and res.to_dict()["final"] is not None
 
 
+@pytest.mark.truncation
 def test_cli_says_truncated(capsys):
     rc = main(["shoot", "9-ball", "--speed", "8", "--max-events", "25"])
     out = capsys.readouterr().out
@@ -364,6 +364,7 @@ def test_cli_complete_shot_exits_zero(capsys):
     assert "TRUNCATED" not in capsys.readouterr().out
 
 
+@pytest.mark.truncation
 def test_pool_referee_refuses_a_truncated_result():
     from cuesim.rules.pool import shot_from_result
 
@@ -371,12 +372,12 @@ def test_pool_referee_refuses_a_truncated_result():
         shot_from_result(_truncated_pool())
 
 
+@pytest.mark.truncation
 def test_fivepins_referee_refuses_a_truncated_result():
     from cuesim.rules.fivepins import shot_from_result
 
     table = carom_table()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with pytest.warns(RuntimeWarning, match="TRUNCATED"):
         res = simulate(table, five_pins_layout(table), CueShot(angle=1.4, speed=3.0,
                                                                ball="white"), max_events=3)
     assert res.truncated
@@ -384,12 +385,12 @@ def test_fivepins_referee_refuses_a_truncated_result():
         shot_from_result(res)
 
 
+@pytest.mark.truncation
 def test_novus_referee_refuses_a_truncated_result():
     from cuesim.rules.novus import NovusGame
 
     table = novus_table()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with pytest.warns(RuntimeWarning, match="TRUNCATED"):
         res = simulate(table, novus_singles_layout(table), NovusShot(x=0.5, angle=1.5708,
                                                                      speed=6.0), max_events=3)
     assert res.truncated
@@ -397,6 +398,7 @@ def test_novus_referee_refuses_a_truncated_result():
         NovusGame(["A", "B"]).adjudicate(res)
 
 
+@pytest.mark.truncation
 @pytest.mark.parametrize("game", ["9-ball", "5-pins", "novus"])
 def test_viewer_takes_a_truncated_shot_back(game, monkeypatch):
     import cuesim.viewer.session as session_mod
