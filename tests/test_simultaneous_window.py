@@ -10,15 +10,18 @@ rounding puts mirror impacts ~1e-16 s apart. Of 5026 shots compared with and wit
 straight 9-ball break (golden shot `nine_ball_break`), whose balls 4 and 5 meet the long
 cushions 2.2e-16 s apart. With the window they are one impact, without it two, and the outcomes
 differ (4 leaves at 3.742 m/s instead of 3.354 m/s; the break ends after 94 events instead of
-72, the 6 and the 7 pocketed, balls up to 1.3 m elsewhere): impacts of pieces that do not touch,
-resolved together, do not come out as each would alone (the xfail below)."""
+72, the 6 and the 7 pocketed, balls up to 1.3 m elsewhere): impacts of pieces that do not touch
+were resolved together as one multiple impact and did not come out as each would alone. Now
+resolve.impact splits the contacts due at one instant into systems joined by touching pieces
+and resolves each on its own, so each mirror ball rebounds exactly as it would alone, with or
+without the window (the test below); the window only decides at which of two instants 2e-16 s
+apart both are resolved."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import pytest
 
 from cuesim import CueShot, EventKind, Layout, Piece, simulate
 from cuesim.sim import run_motion
@@ -51,11 +54,6 @@ def _opened_at(res, i: int, t: float) -> np.ndarray:
     return segs[(segs[:, SEG_OBJ] == i) & (segs[:, SEG_T0] == t)][0]
 
 
-@pytest.mark.xfail(reason="resolve_impact solves contacts due at one instant as one multiple "
-                          "impact even when no piece joins them: each of two balls meeting "
-                          "opposite cushions at once rebounds differently from a ball alone "
-                          "(the 1e-12 s window of sim/loop.py widens 'one instant'): issue 18, "
-                          "reported, open", strict=False)
 def test_two_balls_meeting_opposite_cushions_at_once_rebound_as_if_alone():
     v = np.array([-1.5, 0.4])
     w = rolling_spin(v)
