@@ -10,6 +10,7 @@ from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_contact, circle_crossing
+from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, first_descent
 
 
@@ -47,6 +48,7 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     (`TableGeometry.hole_array`) with a fall line captures when the centre crosses it
     (`fall_time`), one without when the centre enters its circle."""
     best, kb = INF, -1
+    speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     for k in range(holes.shape[0]):
         if holes[k, 3] != 0.0:
             tau = fall_time(px, py, vx, vy, ax, ay, reach, h, holes[k, 4], holes[k, 5],
@@ -58,6 +60,7 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
             _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
         if tau < best:
             best, kb = tau, k
+            reach = min(reach, travel_bound(speed, accel, tau))
     return best, kb
 
 
@@ -69,6 +72,7 @@ def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: floa
     it keeps the knuckle in view: its next approach in the segment (a spinning ball curving
     back) is predicted like any other (paths.circle_contact)."""
     best, kb = INF, -1
+    speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     for k in range(knuckles.shape[0]):
         cx, cy, rad = knuckles[k, 0], knuckles[k, 1], knuckles[k, 2] + r
         if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
@@ -76,4 +80,5 @@ def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: floa
         tau = circle_contact(px, py, vx, vy, ax, ay, lin, cx, cy, rad, h, TOUCH, V_TOUCH)
         if tau < best:
             best, kb = tau, k
+            reach = min(reach, travel_bound(speed, accel, tau))
     return best, kb

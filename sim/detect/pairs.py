@@ -29,6 +29,15 @@ from cuesim.sim.state import AX, AY, LIN, ON, TEND
 @njit(cache=True)
 def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
+    return pair_time_within(S, P, i, j, t, INF)
+
+
+@njit(cache=True)
+def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
+                     horizon: float) -> float:
+    """pair_time, or INF when the pair cannot meet before `horizon` (an absolute time by which
+    the caller will predict the pair again: the next event that changes the motion of i or
+    j). The horizon only culls: a pair that can meet sooner gets exactly pair_time's answer."""
     if S[i, ON] == 0.0 or S[j, ON] == 0.0 or not interacts(S, P, i, j):
         return INF
     ti, tj = S[i, TEND], S[j, TEND]
@@ -41,7 +50,8 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     rs = contact_radius(S, P, i) + contact_radius(S, P, j)
     dist = math.sqrt(dx * dx + dy * dy)
     gap = dist - rs
-    if gap > reach(S, i, t, h) + reach(S, j, t, h):
+    hc = min(h, horizon - t)
+    if gap > reach(S, i, t, hc) + reach(S, j, t, hc):
         return INF
     vix, viy = velocity(S, i, t)
     vjx, vjy = velocity(S, j, t)
@@ -49,6 +59,8 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     dax, day = S[j, AX] - S[i, AX], S[j, AY] - S[i, AY]
     c0 = gap * (dist + rs)
     skip = 0
+    if gap > TOUCH and _apart(dx, dy, dvx, dvy, dax, day, rs, hc):
+        return INF
     if gap <= TOUCH:
         vn = -(dx * dvx + dy * dvy) / dist  # approach speed
         if vn > V_TOUCH:
@@ -70,6 +82,20 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     if a == INF:
         return INF
     return t + a
+
+
+@njit(cache=True)
+def _apart(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float, rs: float,
+           h: float) -> bool:
+    """The pair stays more than rs (+1e-9) apart over [0, h]: |d0 + dv tau + da tau^2/2| >=
+    min over [0, h] of |d0 + dv tau| (closed form) - |da| h^2 / 2. Only culls: a pair that can
+    meet is never skipped."""
+    vv = dvx * dvx + dvy * dvy
+    tc = 0.0
+    if vv > 0.0:
+        tc = min(max(-(dx * dvx + dy * dvy) / vv, 0.0), h)
+    mx, my = dx + dvx * tc, dy + dvy * tc
+    return math.sqrt(mx * mx + my * my) - 0.5 * math.sqrt(dax * dax + day * day) * h * h > rs + 1e-9
 
 
 @njit(cache=True)

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.detect import TOUCH, V_TOUCH
+from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, descent, first_descent, first_piece_end
 
 EXTENT_TOL = 1e-9  # m: a contact point this far past a segment's end still lies on it
@@ -54,6 +55,7 @@ def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
               reach: float, h: float, rails: np.ndarray) -> tuple[float, int]:
     """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none."""
     best, kb = INF, -1
+    speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     for k in range(rails.shape[0]):
         x0, y0, x1, y1, nx, ny = (rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3],
                                   rails[k, 4], rails[k, 5])
@@ -73,4 +75,5 @@ def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
         along = ((cx - x0) * ex + (cy - y0) * ey) / length
         if -EXTENT_TOL <= along <= length + EXTENT_TOL:
             best, kb = tau, k
+            reach = min(reach, travel_bound(speed, accel, tau))
     return best, kb

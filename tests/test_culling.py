@@ -1,0 +1,72 @@
+"""Culling in detection changes no result (issue 16): a pair looked for only up to a horizon
+(detect.pairs.pair_time_within, with its closest-approach bound) gets exactly pair_time's answer
+whenever that answer comes before the horizon; a root's bracket is still tight and valid."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from cuesim.sim.detect.pairs import pair_time, pair_time_within
+from cuesim.sim.roots import INF, bracket_root, poly
+from cuesim.sim.state import AX, AY, LAW, LAW_BALL, NP, NS, ON, TEND, VX, VY, R, X, Y
+from tests.profiles import examples
+
+RB = 0.028575
+coord = st.floats(0.0, 1.0)
+speed = st.floats(-3.0, 3.0)
+accel = st.floats(-2.0, 2.0)
+
+
+def _state(p0, v0, a0, p1, v1, a1, rest1: bool) -> tuple[np.ndarray, np.ndarray]:
+    S = np.zeros((2, NS))
+    P = np.zeros((2, NP))
+    P[:, R] = RB
+    P[:, LAW] = LAW_BALL
+    S[:, ON] = 1.0
+    for k, (p, v, a) in enumerate(((p0, v0, a0), (p1, v1, a1))):
+        S[k, X], S[k, Y] = p
+        S[k, VX], S[k, VY] = v
+        S[k, AX], S[k, AY] = a
+        S[k, TEND] = 2.0
+    if rest1:
+        S[1, VX] = S[1, VY] = S[1, AX] = S[1, AY] = 0.0
+        S[1, TEND] = INF
+    return S, P
+
+
+@given(p0=st.tuples(coord, coord), v0=st.tuples(speed, speed), a0=st.tuples(accel, accel),
+       p1=st.tuples(coord, coord), v1=st.tuples(speed, speed), a1=st.tuples(accel, accel),
+       rest1=st.booleans(), horizon=st.floats(0.0, 3.0))
+@settings(max_examples=examples(400), deadline=None)
+def test_a_horizon_only_culls_what_comes_after_it(p0, v0, a0, p1, v1, a1, rest1, horizon):
+    assume(np.hypot(p1[0] - p0[0], p1[1] - p0[1]) > 2 * RB)  # pieces apart at the start
+    S, P = _state(p0, v0, a0, p1, v1, a1, rest1)
+    full = pair_time(S, P, 0, 1, 0.0)
+    within = pair_time_within(S, P, 0, 1, 0.0, horizon)
+    if full <= horizon:
+        assert within == full
+    else:
+        assert within in (INF, full)
+
+
+@given(c=st.lists(st.floats(-5.0, 5.0), min_size=3, max_size=3), h=st.floats(1e-3, 10.0))
+@settings(max_examples=examples(300), deadline=None)
+def test_bracket_of_a_quadratic_root_is_valid_and_tight(c, h):
+    """f(tau) = c0 + c1 tau + c2 tau^2 falling through zero on [0, h]: the bracket (a, b) has
+    f(a) > 0 >= f(b) and a width at machine precision."""
+    c0, c1, c2 = 1.0 + abs(c[0]), c[1], c[2]
+    if poly(c0, c1, c2, 0.0, 0.0, h) > 0.0:
+        return
+    # monotone piece: up to the vertex if it lies inside
+    hi = h
+    if c2 != 0.0 and 0.0 < -c1 / (2 * c2) < h:
+        vertex = -c1 / (2 * c2)
+        if poly(c0, c1, c2, 0.0, 0.0, vertex) <= 0.0:
+            hi = vertex
+        else:
+            return
+    a, b = bracket_root(c0, c1, c2, 0.0, 0.0, 0.0, hi)
+    assert poly(c0, c1, c2, 0.0, 0.0, a) > 0.0 >= poly(c0, c1, c2, 0.0, 0.0, b)
+    assert b - a <= 2.5e-16 * max(1.0, abs(b))
