@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect.holes import hole_time, knuckle_time
 from cuesim.sim.detect.pairs import pair_time_within
 from cuesim.sim.detect.rails import rail_time
@@ -82,7 +83,7 @@ STATUS_RUNAWAY = 2  # max_events reached
 _S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE, _S_KNUCKLE = range(7)
 
 
-@njit(cache=True)
+@njit_norc
 def _open_segment(
     S: np.ndarray,
     P: np.ndarray,
@@ -115,7 +116,7 @@ def _open_segment(
     return n_seg + 1
 
 
-@njit(cache=True)
+@njit_norc
 def _single(
     S: np.ndarray,
     P: np.ndarray,
@@ -168,7 +169,7 @@ def _single(
     return best, code, idx, motion
 
 
-@njit(cache=True)
+@njit_norc
 def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
     best, bj = single_t[i], -1
     for j in range(pair_t.shape[0]):
@@ -177,7 +178,7 @@ def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
     return best, bj
 
 
-@njit(cache=True)
+@njit_norc
 def _gather(
     S: np.ndarray,
     P: np.ndarray,
@@ -243,7 +244,7 @@ def _gather(
     return c, n_s
 
 
-@njit(cache=True)
+@njit_norc
 def _log(
     ev: np.ndarray,
     n_ev: int,

@@ -6,15 +6,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_contact, circle_crossing
 from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, first_descent
 
 
-@njit(cache=True)
+@njit_norc
 def fall_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, reach: float,
               h: float, x0: float, y0: float, x1: float, y1: float, nx: float, ny: float
               ) -> float:
@@ -41,7 +41,7 @@ def fall_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     return INF
 
 
-@njit(cache=True)
+@njit_norc
 def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
               reach: float, h: float, holes: np.ndarray) -> tuple[float, int]:
     """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none. A hole row
@@ -64,7 +64,7 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     return best, kb
 
 
-@njit(cache=True)
+@njit_norc
 def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
                  r: float, reach: float, h: float, knuckles: np.ndarray) -> tuple[float, int]:
     """(tau, knuckle index) of the first contact with a jaw knuckle (a fixed circle: the

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.motion.dispatch import contact_radius, interacts
@@ -26,13 +26,13 @@ from cuesim.sim.roots import INF, descent, first_piece_end, poly
 from cuesim.sim.state import AX, AY, LIN, ON, TEND
 
 
-@njit(cache=True)
+@njit_norc
 def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
     return pair_time_within(S, P, i, j, t, INF)
 
 
-@njit(cache=True)
+@njit_norc
 def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
                      horizon: float) -> float:
     """pair_time, or INF when the pair cannot meet before `horizon` (an absolute time by which
@@ -84,7 +84,7 @@ def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     return t + a
 
 
-@njit(cache=True)
+@njit_norc
 def _apart(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float, rs: float,
            h: float) -> bool:
     """The pair stays more than rs (+1e-9) apart over [0, h]: |d0 + dv tau + da tau^2/2| >=
@@ -98,7 +98,7 @@ def _apart(dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
     return math.sqrt(mx * mx + my * my) - 0.5 * math.sqrt(dax * dax + day * day) * h * h > rs + 1e-9
 
 
-@njit(cache=True)
+@njit_norc
 def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
              h: float, skip: int, band: float) -> tuple[float, float]:
     """Descent of |d0 + dv tau + da tau^2/2|^2 - R^2, whose constant term is c0: the first
@@ -111,7 +111,7 @@ def _quartic(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float
     return descent(c0, c1, c2, c3, c4, h, skip, band)
 
 
-@njit(cache=True)
+@njit_norc
 def _pressing(c0: float, dx: float, dy: float, dvx: float, dvy: float, dax: float, day: float,
               rs: float, h: float) -> bool:
     """A resting contact is pressed when, left alone, the pieces would overlap by more than

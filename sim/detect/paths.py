@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.roots import INF, descent, first_piece_end, poly
 
 
-@njit(cache=True)
+@njit_norc
 def tau_of_s(s: float, speed: float, k: float) -> float:
     """Time to cover arc length s at initial speed v and deceleration k:
     s = v tau - k tau^2 / 2  =>  tau = 2 s / (v + sqrt(v^2 - 2 k s))."""
@@ -19,7 +18,7 @@ def tau_of_s(s: float, speed: float, k: float) -> float:
     return 2.0 * s / (speed + math.sqrt(disc if disc > 0.0 else 0.0))
 
 
-@njit(cache=True)
+@njit_norc
 def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: float,
                     lin: bool, cx: float, cy: float, rad: float, sign: float, h: float,
                     skip: int = 0, band: float = 0.0) -> tuple[float, float]:
@@ -51,7 +50,7 @@ def circle_crossing(px: float, py: float, vx: float, vy: float, ax: float, ay: f
     return descent(f0, sign * c1, sign * c2, sign * c3, sign * c4, h, skip, band)
 
 
-@njit(cache=True)
+@njit_norc
 def circle_contact(px: float, py: float, vx: float, vy: float, ax: float, ay: float,
                    lin: bool, cx: float, cy: float, rad: float, h: float, touch: float,
                    v_touch: float) -> float:

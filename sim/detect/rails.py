@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, descent, first_descent, first_piece_end
@@ -31,7 +31,7 @@ from cuesim.sim.roots import INF, descent, first_descent, first_piece_end
 EXTENT_TOL = 1e-9  # m: a contact point this far past a segment's end still lies on it
 
 
-@njit(cache=True)
+@njit_norc
 def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float:
     """Time in [0, h] of the next contact of g(tau) = g0 + g1 tau + g2 tau^2 with zero from
     the front (see the module docstring); on_face: the centre lies within the extent now."""
@@ -50,7 +50,7 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
     return tau
 
 
-@njit(cache=True)
+@njit_norc
 def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, r: float,
               reach: float, h: float, rails: np.ndarray) -> tuple[float, int]:
     """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none."""

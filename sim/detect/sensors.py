@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect.paths import circle_crossing
 from cuesim.sim.roots import INF, first_descent
 
 
-@njit(cache=True)
+@njit_norc
 def line_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, reach: float,
               h: float, lines: np.ndarray, side: np.ndarray) -> tuple[float, int]:
     """(tau, line index) of the first crossing within [0, h]; side is this object's row."""
@@ -34,7 +34,7 @@ def line_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     return best, kb
 
 
-@njit(cache=True)
+@njit_norc
 def circle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, lin: bool,
                 reach: float, h: float, circles: np.ndarray, side: np.ndarray) -> tuple[float, int]:
     """(tau, circle index) of the first entry or exit within [0, h]."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.state import LAW, LAW_PIN, ON, R, X, Y
 
 
-@njit(cache=True)
+@njit_norc
 def segment_contact(px: float, py: float, r: float, rail: np.ndarray
                     ) -> tuple[float, float, float]:
     """(gap, nx, ny) of a disc of radius r at p against the rail segment (x0, y0, x1, y1, ...):
@@ -37,7 +37,7 @@ def segment_contact(px: float, py: float, r: float, rail: np.ndarray
     return d - r, dx / d, dy / d
 
 
-@njit(cache=True)
+@njit_norc
 def _listed(ci: np.ndarray, cj: np.ndarray, n: int, a: int, b: int) -> bool:
     for k in range(n):
         if (ci[k] == a and cj[k] == b) or (ci[k] == b and cj[k] == a):
@@ -45,7 +45,7 @@ def _listed(ci: np.ndarray, cj: np.ndarray, n: int, a: int, b: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit_norc
 def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                     knuckles: np.ndarray, members: np.ndarray, n_seeds: int,
                     flag: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import (
     AWX,
     AWY,
@@ -40,7 +40,7 @@ from cuesim.sim.state import (
 U_ROLL = 1e-9  # m/s: a contact-point slip this small is rolling
 
 
-@njit(cache=True)
+@njit_norc
 def start_ball_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Set the motion state, accelerations and end time of ball i from its velocity and spin
     at time t."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import AX, AY, KSEG, LIN, T0, TEND, VX, VY
 
 
-@njit(cache=True)
+@njit_norc
 def start_disc_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Set the acceleration and end time of disc i whose velocity at time t is set; the
     deceleration is S[i, KSEG] (its own mu g unless it moves stuck to another disc)."""

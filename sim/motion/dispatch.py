@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.motion.ball import start_ball_segment
 from cuesim.sim.motion.disc import start_disc_segment
 from cuesim.sim.state import (
@@ -23,7 +23,7 @@ from cuesim.sim.state import (
 )
 
 
-@njit(cache=True)
+@njit_norc
 def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Open object i's next polynomial segment at time t under its own motion law."""
     if P[i, LAW] == LAW_BALL:
@@ -38,7 +38,7 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
         S[i, TEND] = S[i, PEND]  # a touched pin rocks (and slides) until then
 
 
-@njit(cache=True)
+@njit_norc
 def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
     """Whether i and j can touch: balls and discs always; a pin only while standing still,
     against a ball or a thrown pin (balls pass over lying and flying pins; a touched pin,
@@ -53,7 +53,7 @@ def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
     return S[pin, MST] == REST
 
 
-@njit(cache=True)
+@njit_norc
 def contact_radius(S: np.ndarray, P: np.ndarray, i: int) -> float:
     """The radius object i touches with: a thrown pin reaches farther (P[R2]) than a standing
     one, whose radius is its contact radius against a ball."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import (
     AWX,
     AWY,
@@ -27,7 +27,7 @@ from cuesim.sim.state import (
 )
 
 
-@njit(cache=True)
+@njit_norc
 def position(S: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """p(t) = p0 + v0 tau + a tau^2 / 2."""
     tau = t - S[i, T0]
@@ -35,14 +35,14 @@ def position(S: np.ndarray, i: int, t: float) -> tuple[float, float]:
             S[i, Y] + tau * (S[i, VY] + 0.5 * tau * S[i, AY]))
 
 
-@njit(cache=True)
+@njit_norc
 def velocity(S: np.ndarray, i: int, t: float) -> tuple[float, float]:
     """v(t) = v0 + a tau."""
     tau = t - S[i, T0]
     return S[i, VX] + tau * S[i, AX], S[i, VY] + tau * S[i, AY]
 
 
-@njit(cache=True)
+@njit_norc
 def spin(S: np.ndarray, P: np.ndarray, i: int, t: float) -> float:
     """w(t) = sign(w0) max(|w0| - alpha tau, 0): constant-rate decay about the vertical."""
     w0 = S[i, W0]
@@ -52,7 +52,7 @@ def spin(S: np.ndarray, P: np.ndarray, i: int, t: float) -> float:
     return math.copysign(left, w0)
 
 
-@njit(cache=True)
+@njit_norc
 def reach(S: np.ndarray, i: int, t: float, h: float) -> float:
     """An upper bound of the distance object i travels in [t, t + h] (within its segment)."""
     vx, vy = velocity(S, i, t)
@@ -63,7 +63,7 @@ def reach(S: np.ndarray, i: int, t: float, h: float) -> float:
     return v * h + 0.5 * a * h * h + 1e-12
 
 
-@njit(cache=True)
+@njit_norc
 def travel_bound(speed: float, accel: float, tau: float) -> float:
     """An upper bound of the distance a piece starting at `speed` with a constant acceleration
     of size `accel` travels in tau: |v| tau + |a| tau^2 / 2 (+1e-12 for rounding). A detector
@@ -72,7 +72,7 @@ def travel_bound(speed: float, accel: float, tau: float) -> float:
     return speed * tau + 0.5 * accel * tau * tau + 1e-12
 
 
-@njit(cache=True)
+@njit_norc
 def advance(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     """Make time t the start of object i's segment (position, velocity, spin at t)."""
     x, y = position(S, i, t)

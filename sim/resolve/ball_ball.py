@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R, X, Y
 
 
-@njit(cache=True)
+@njit_norc
 def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
                                ny: float, jn: float, fit_a: float, fit_b: float, fit_c: float,
                                relax: float) -> tuple[float, float, float]:
@@ -47,7 +47,7 @@ def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx:
     return g * sx, g * sy, g * sz
 
 
-@njit(cache=True)
+@njit_norc
 def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
                              ny: float, fx: float, fy: float, fz: float) -> None:
     """F on ball i at its contact point R n, -F on ball j at -R n."""
@@ -67,7 +67,7 @@ def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: f
     S[j, W0] += cj * tz
 
 
-@njit(cache=True)
+@njit_norc
 def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                        jn: float, fit_a: float, fit_b: float, fit_c: float, relax: float) -> None:
     """Apply the friction impulse of a contact whose normal impulse was jn."""
@@ -76,7 +76,7 @@ def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, 
         apply_ball_ball_friction(S, P, i, j, nx, ny, fx, fy, fz)
 
 
-@njit(cache=True)
+@njit_norc
 def resolve_ball_ball(S: np.ndarray, P: np.ndarray, i: int, j: int, e: float, fit_a: float,
                       fit_b: float, fit_c: float) -> float:
     """Resolve the impact of balls i and j (advanced to now); returns the approach speed."""

@@ -23,12 +23,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R
 
 
-@njit(cache=True)
+@njit_norc
 def resolve_ball_cushion(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float,
                          mu: float, height: float) -> float:
     """Ball i (advanced to now) against a cushion whose inward normal is (nx, ny) and whose

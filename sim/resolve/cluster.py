@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.motion.dispatch import start_segment
 from cuesim.sim.state import (
     AX,
@@ -39,7 +40,7 @@ from cuesim.sim.state import (
 )
 
 
-@njit(cache=True)
+@njit_norc
 def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
     """Whether the current segments of i and j (or a fixed body, j < 0) accelerate into each
     other along n (from i toward j)."""
@@ -47,7 +48,7 @@ def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
     return (S[i, AX] - ajx) * nx + (S[i, AY] - ajy) * ny > 0.0
 
 
-@njit(cache=True)
+@njit_norc
 def _slip_into(S: np.ndarray, i: int, nx: float, ny: float,
                v_stick: float) -> tuple[float, float, float, float]:
     """A ball whose own slip drives it slowly into a cushion (n toward it): the sustained
@@ -64,7 +65,7 @@ def _slip_into(S: np.ndarray, i: int, nx: float, ny: float,
     return dvx, dvy, dwx, dwy
 
 
-@njit(cache=True)
+@njit_norc
 def find_root(parent: np.ndarray, a: int) -> int:
     while parent[a] != a:
         parent[a] = parent[parent[a]]
@@ -123,7 +124,7 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
     return joined
 
 
-@njit(cache=True)
+@njit_norc
 def _merge(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
            n_obj: int) -> None:
     """Give every joined group (parent's trees) its common motion."""

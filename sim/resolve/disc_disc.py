@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import INERTIA, VX, VY, W0, M, R, X, Y
 
 
-@njit(cache=True)
+@njit_norc
 def resolve_disc_disc(S: np.ndarray, P: np.ndarray, i: int, j: int, e: float,
                       mu: float) -> float:
     dx, dy = S[j, X] - S[i, X], S[j, Y] - S[i, Y]

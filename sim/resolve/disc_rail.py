@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import INERTIA, VX, VY, W0, M, R
 
 
-@njit(cache=True)
+@njit_norc
 def resolve_disc_rail(
     S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float, mu: float
 ) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
@@ -24,14 +25,14 @@ from cuesim.sim.resolve.multi_impact import solve_multi_impact
 from cuesim.sim.state import KIND, LAW, LAW_BALL, VX, VY
 
 
-@njit(cache=True)
+@njit_norc
 def approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
     """(v_i - v_j) . n: positive when the contact closes (j < 0: a fixed body)."""
     vjx, vjy = (S[j, VX], S[j, VY]) if j >= 0 else (0.0, 0.0)
     return (S[i, VX] - vjx) * nx + (S[i, VY] - vjy) * ny
 
 
-@njit(cache=True)
+@njit_norc
 def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, e: float,
             mu: float, ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
     """One contact alone: the closed-form binary impact of its model (impulse[0] = 1 when it

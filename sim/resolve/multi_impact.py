@@ -44,6 +44,7 @@ import math
 import numpy as np
 from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import apply_ball_ball_friction, ball_ball_friction_impulse
 from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
 
@@ -52,13 +53,13 @@ STICK_TIME = 0.2  # the time constant of sticking, in contact time scales
 MAX_STEPS = 400_000  # a bound on one impact's steps (a wave along 16 pieces needs ~20,000)
 
 
-@njit(cache=True)
+@njit_norc
 def _approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
     vjx, vjy = (S[j, VX], S[j, VY]) if j >= 0 else (0.0, 0.0)
     return (S[i, VX] - vjx) * nx + (S[i, VY] - vjy) * ny
 
 
-@njit(cache=True)
+@njit_norc
 def _power(x: float, eta: float) -> float:
     """x^eta for x > 0, without the general power where the law is Hertz's or linear."""
     if eta == 1.5:
@@ -68,7 +69,7 @@ def _power(x: float, eta: float) -> float:
     return x**eta
 
 
-@njit(cache=True)
+@njit_norc
 def _force(delta: float, dmax: float, k: float, k_unload: float, eta: float, e: float) -> float:
     """Normal force of a contact at compression delta whose largest compression was dmax
     (k_unload = k e^(-2 eta), the unloading law's stiffness)."""
@@ -84,7 +85,7 @@ def _force(delta: float, dmax: float, k: float, k_unload: float, eta: float, e: 
     return k_unload * _power(delta - dr, eta)
 
 
-@njit(cache=True)
+@njit_norc
 def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.ndarray,
           f: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray, n_c: int, h: float) -> None:
     """Apply the impulses f_k h along the normals (-on ci, + on cj)."""
@@ -101,7 +102,7 @@ def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.
             S[j, VY] += py * inv_mj[k]
 
 
-@njit(cache=True)
+@njit_norc
 def _disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                    dp: float, mu: float, relax: float) -> float:
     """Coulomb impulse J_t along t = (-n_y, n_x) on i (-J_t on j; j < 0: fixed), bounded by
@@ -119,7 +120,7 @@ def _disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: 
     return -math.copysign(min(mu * dp, relax * abs(vt) / kt), vt)
 
 
-@njit(cache=True)
+@njit_norc
 def _apply_disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                          jt: float) -> None:
     tx, ty = -ny, nx
@@ -132,7 +133,7 @@ def _apply_disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float
         S[j, W0] += P[j, R] * jt / P[j, INERTIA]
 
 
-@njit(cache=True)
+@njit_norc
 def _nose(r: float, nx: float, ny: float, height: float) -> tuple[float, float, float]:
     """The contact point r_c = R (cos(theta) n + sin(theta) z) of a cushion nose at `height`."""
     sin_t = min(max((height - r) / r, -1.0), 1.0)
@@ -140,7 +141,7 @@ def _nose(r: float, nx: float, ny: float, height: float) -> tuple[float, float, 
     return r * cos_t * nx, r * cos_t * ny, r * sin_t
 
 
-@njit(cache=True)
+@njit_norc
 def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, dp: float,
                         mu: float, height: float, relax: float) -> tuple[float, float, float]:
     """Coulomb impulse F on ball i at a cushion nose at `height` (n toward the cushion): the
@@ -162,7 +163,7 @@ def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: flo
     return -f * sx / slip, -f * sy / slip, -f * sz / slip
 
 
-@njit(cache=True)
+@njit_norc
 def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float,
                                height: float, fx: float, fy: float, fz: float) -> None:
     """v += F_xy / m (the cloth takes F_z), w += r_c x F / I."""
@@ -175,7 +176,7 @@ def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, 
     S[i, W0] += c * (rx * fy - ry * fx)
 
 
-@njit(cache=True)
+@njit_norc
 def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
               ny: np.ndarray, n_c: int, dp: np.ndarray, mu: np.ndarray, relax: np.ndarray,
               ball_params: np.ndarray, fr: np.ndarray) -> None:
@@ -208,7 +209,7 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
             _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[k, 0])
 
 
-@njit(cache=True)
+@njit_norc
 def _energy(S: np.ndarray, P: np.ndarray, objs: np.ndarray, n_obj: int) -> float:
     ke = 0.0
     for m in range(n_obj):
@@ -218,7 +219,7 @@ def _energy(S: np.ndarray, P: np.ndarray, objs: np.ndarray, n_obj: int) -> float
     return ke
 
 
-@njit(cache=True)
+@njit_norc
 def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
     """delta*/v: the largest compression of a binary impact at speed v,
     delta* = ((eta + 1) m_eff v^2 / (2 K))^(1 / (eta + 1)), over v (the contact lasts ~3x it)."""

@@ -43,8 +43,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.state import (
     AX,
     AY,
@@ -75,7 +75,7 @@ from cuesim.sim.state import (
 )
 
 
-@njit(cache=True)
+@njit_norc
 def pin_response(c: float, ct: float, st: float, m: float, hg: float, ig: float, rb: float,
                  mu: float) -> tuple[float, float, float, float, float]:
     """The pin's response to a unit impulse along n = (ct e, -st z) through the point of its
@@ -113,7 +113,7 @@ def pin_response(c: float, ct: float, st: float, m: float, hg: float, ig: float,
     return 0.0, ct / m, 0.0, 0.0, 0.0
 
 
-@njit(cache=True)
+@njit_norc
 def normal_mobility(om: float, u: float, sig: float, c: float, ct: float, st: float,
                     rb: float) -> float:
     """Normal velocity of the struck point per unit impulse: (u + omega c) cos th -
@@ -121,14 +121,14 @@ def normal_mobility(om: float, u: float, sig: float, c: float, ct: float, st: fl
     return (u + om * c) * ct - sig * rb * om * st
 
 
-@njit(cache=True)
+@njit_norc
 def housner(m: float, hg: float, ig: float, rb: float, g: float) -> tuple[float, float]:
     """(p, alpha) of a pin rocking on a base rim: p^2 = m g rho / I_P, alpha = atan(r_b / h_G)."""
     rho2 = rb * rb + hg * hg
     return math.sqrt(m * g * math.sqrt(rho2) / (ig + m * rho2)), math.atan2(rb, hg)
 
 
-@njit(cache=True)
+@njit_norc
 def thrown_travel(vx: float, vz: float, hg: float, hl: float, mu: float, ef: float,
                   g: float) -> tuple[float, float, float]:
     """(D, D_min, D_max): a thrown pin's travel from the knock to rest, and its bounds (the
@@ -141,7 +141,7 @@ def thrown_travel(vx: float, vz: float, hg: float, hl: float, mu: float, ef: flo
     return flight + v1 * v1 / (2.0 * mu * g), flight, flight + v * v / (2.0 * mu * g)
 
 
-@njit(cache=True)
+@njit_norc
 def contact_geometry(P: np.ndarray, knocker: int, pin: int) -> tuple[float, float, float]:
     """(c, cos th, sin th) of a knock: a ball on the head sphere, a thrown pin at h_pp."""
     if P[knocker, LAW] == LAW_PIN:
@@ -151,7 +151,7 @@ def contact_geometry(P: np.ndarray, knocker: int, pin: int) -> tuple[float, floa
     return c, math.sqrt(1.0 - st * st), st
 
 
-@njit(cache=True)
+@njit_norc
 def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
               t: float) -> tuple[float, bool]:
     """Resolve the standing `pin` touched by `knocker` (a ball or a thrown pin; both advanced
