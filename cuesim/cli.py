@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
     shoot.add_argument("--trajectories", action="store_true",
                        help="with --json: include the exact trajectory segments")
+    shoot.add_argument("--save", metavar="FILE",
+                       help="also write the whole result to FILE: .json (readable) or .npz "
+                            "(compact); both reload exactly (ShotResult.load)")
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3)")
@@ -154,9 +157,15 @@ def cmd_shoot(args: argparse.Namespace) -> int:
                        ball=struck, position=position)
     if args.max_events < 1:
         raise CliError(f"--max-events must be at least 1, got {args.max_events}")
+    if args.save is not None:
+        from cuesim.shotfile import check_shot_path
+
+        check_shot_path(args.save, "--save")
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)
+    if args.save is not None:
+        result.save(args.save)
     if args.json:
         print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
     else:
