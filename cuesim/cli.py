@@ -73,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     shoot.add_argument("--save", metavar="FILE",
                        help="also write the whole result to FILE: .json (readable) or .npz "
                             "(compact); both reload exactly (ShotResult.load)")
+    shoot.add_argument("--plot", metavar="IMAGE",
+                       help="also draw the table, the paths and the events into IMAGE (.png, "
+                            ".svg, .pdf, ...; needs the optional extra: pip install "
+                            "\"cuesim[plot]\")")
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3)")
@@ -161,11 +165,17 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         from cuesim.shotfile import check_shot_path
 
         check_shot_path(args.save, "--save")
+    if args.plot is not None:
+        _check_plot(args.plot)
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)
     if args.save is not None:
         result.save(args.save)
+    if args.plot is not None:
+        from cuesim.plot import save_plot
+
+        save_plot(result, args.plot, table=table, what="--plot")
     if args.json:
         print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
     else:
@@ -175,6 +185,19 @@ def cmd_shoot(args: argparse.Namespace) -> int:
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
         return TRUNCATED_STATUS
     return 0
+
+
+def _check_plot(path: str) -> None:
+    """Refuse --plot before simulating: matplotlib missing, a format it cannot write, a path
+    that cannot be written."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CliError("--plot needs matplotlib, an optional extra: pip install "
+                       "\"cuesim[plot]\"")
+    from cuesim.plot import check_plot_path
+
+    check_plot_path(path, "--plot")
 
 
 def cmd_layout(args: argparse.Namespace) -> int:

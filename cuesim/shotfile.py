@@ -286,15 +286,12 @@ def _build(meta: dict[str, Any], arrays: dict[str, np.ndarray], source: str) -> 
 
 def _check_layout(layout: Layout, where: str) -> None:
     """The initial layout must be legal on its table when cuesim knows the table by name."""
-    from cuesim.tables.carom import carom_table
-    from cuesim.tables.novus import novus_table
-    from cuesim.tables.pool import pool_table
+    from cuesim.api import table_named
 
-    known = {"novus": novus_table, "carom": carom_table, "pool_9ft": lambda: pool_table("9ft"),
-             "pool_8ft": lambda: pool_table("8ft"), "pool_7ft": lambda: pool_table("7ft")}
-    if layout.table in known:
+    table = table_named(layout.table)
+    if table is not None:
         try:
-            known[layout.table]().check_layout(layout)
+            table.check_layout(layout)
         except LayoutError as exc:
             raise ShotFileError(f"{where}: {exc}") from None
 
