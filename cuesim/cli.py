@@ -158,12 +158,13 @@ def _referee(args: argparse.Namespace) -> object | None:
         raise CliError("--state gives the game state to rule from: use it with --rule")
     if not args.rule:
         return None
+    from cuesim.rules.files import ScenarioError
     from cuesim.rulings import referee
     from cuesim.tables.jsonfile import read_json
 
     state = None
     if args.state is not None:
-        state = read_json(args.state, "--state file", CliError)
+        state = read_json(args.state, "--state file", ScenarioError)
         if not isinstance(state, dict):
             raise CliError(f"--state {args.state}: expected a JSON object (the 'state' of the "
                            f"game's scenario schema), got {type(state).__name__}")
