@@ -1,5 +1,6 @@
 """cuesim: exact event-based simulator and referee for novus, WPA pool and 5-pins."""
 
+from cuesim import methods
 from cuesim.api import simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim import Event, EventKind, ShotResult, SimulationError, TruncatedShotError
@@ -13,6 +14,9 @@ from cuesim.tables import (
     novus_singles_layout,
     novus_table,
 )
+from cuesim.trajectory import Samples
+
+methods.attach()
 
 __version__ = "0.1.0"
 
@@ -26,6 +30,7 @@ __all__ = [
     "NovusShot",
     "NovusTable",
     "Piece",
+    "Samples",
     "ShotError",
     "ShotResult",
     "SimulationError",

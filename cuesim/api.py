@@ -64,6 +64,23 @@ def game_table(game: str) -> NovusTable | PoolTable | CaromTable:
     raise ShotError(f"unknown game {game!r}; games are {', '.join(GAME_NAMES)}")
 
 
+TABLE_NAMES = ("novus", "pool_9ft", "pool_8ft", "pool_7ft", "carom")
+
+
+def table_named(name: str) -> NovusTable | PoolTable | CaromTable | None:
+    """The default table whose `name` is `name` (what `ShotResult.table` holds), or None when
+    cuesim has no table of that name (a table built with another name)."""
+    if name == "novus":
+        return NovusTable()
+    if name in ("pool_9ft", "pool_8ft", "pool_7ft"):
+        from cuesim.tables.pool import pool_table
+
+        return pool_table(name.removeprefix("pool_"))
+    if name == "carom":
+        return CaromTable()
+    return None
+
+
 def start_layout(game: str, table: NovusTable | PoolTable | CaromTable | None = None) -> Layout:
     """The starting layout of a game by name: 'novus' (singles), 'novus-doubles', '8-ball',
     '9-ball', '14.1' (each rack with the cue ball behind the head string) or '5-pins' (the

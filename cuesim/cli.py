@@ -55,10 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="novus: striker speed (m/s); ball games: cue speed (m/s)")
     shoot.add_argument("--offset", type=_finite, default=0.0,
                        help="novus: cue tip offset right of the striker's centre line (m)")
-    shoot.add_argument("--side", default="south", choices=list(NOVUS_SIDES),
-                       help="novus: the shooting player's side")
+    shoot.add_argument("--side", default=None, choices=list(NOVUS_SIDES),
+                       help="novus: the shooting player's side (default: south; with --rule, "
+                            "the side of the player to shoot)")
     shoot.add_argument("--ball", default=None,
-                       help="ball games: the struck ball (default: cue; 5-pins: white)")
+                       help="ball games: the struck ball (default: cue; 5-pins: white, or with "
+                            "--rule the ball of the player to shoot)")
     shoot.add_argument("--english", type=_finite, default=0.0,
                        help="ball games: tip offset right of centre, fraction of the radius")
     shoot.add_argument("--height", type=_finite, default=0.0,
@@ -70,6 +72,19 @@ def build_parser() -> argparse.ArgumentParser:
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
     shoot.add_argument("--trajectories", action="store_true",
                        help="with --json: include the exact trajectory segments")
+    shoot.add_argument("--rule", action="store_true",
+                       help="print the referee's ruling on the shot after the summary (with "
+                            "--json: as 'ruling' and the referee's next 'referee_state')")
+    shoot.add_argument("--state", metavar="FILE",
+                       help="with --rule: the game state to rule from (JSON: the 'state' object "
+                            "of the game's scenario schema); default: the start of a match")
+    shoot.add_argument("--save", metavar="FILE",
+                       help="also write the whole result to FILE: .json (readable) or .npz "
+                            "(compact); both reload exactly (ShotResult.load)")
+    shoot.add_argument("--plot", metavar="IMAGE",
+                       help="also draw the table, the paths and the events into IMAGE (.png, "
+                            ".svg, .pdf, ...; needs the optional extra: pip install "
+                            "\"cuesim[plot]\")")
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3)")
@@ -85,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "their table); a problem is one line naming the file and the field, exit 2.")
     judge.add_argument("scenario", help="scenario JSON (schemas: rules/novus/README.md, "
                                         "rules/pool/README.md, rules/fivepins/README.md)")
+    judge.add_argument("--json", action="store_true",
+                       help="print the whole adjudication as JSON (rulings, states, layouts) "
+                            "instead of the rulings in words")
 
     from cuesim.commands import register_all
 
@@ -134,18 +152,48 @@ def summary(result: ShotResult, struck: str = "striker") -> str:
     return "\n".join(lines)
 
 
+def _referee(args: argparse.Namespace) -> object | None:
+    """The referee for --rule (from --state when given), or None without --rule."""
+    if args.state is not None and not args.rule:
+        raise CliError("--state gives the game state to rule from: use it with --rule")
+    if not args.rule:
+        return None
+    from cuesim.rules.files import ScenarioError
+    from cuesim.rulings import referee
+    from cuesim.tables.jsonfile import read_json
+
+    state = None
+    if args.state is not None:
+        state = read_json(args.state, "--state file", ScenarioError)
+        if not isinstance(state, dict):
+            raise CliError(f"--state {args.state}: expected a JSON object (the 'state' of the "
+                           f"game's scenario schema), got {type(state).__name__}")
+    try:
+        return referee(args.game, state)
+    except ValueError as exc:
+        where = f"--state {args.state}" if args.state is not None else "--rule"
+        raise CliError(f"{where}: {exc}") from None
+
+
 def cmd_shoot(args: argparse.Namespace) -> int:
     layout = _layout_for(args.game, args.layout)
     table = game_table(args.game)
+    ref = _referee(args)
     if args.game.startswith("novus"):
+        from cuesim.rulings import shooter_side
+
+        side = args.side or (shooter_side(ref) if ref is not None else "south")
         shot: NovusShot | CueShot = NovusShot(
             x=0.5 if args.x is None else args.x, y=args.y, angle=math.radians(args.angle),
-            speed=args.speed, offset=args.offset, side=args.side)
+            speed=args.speed, offset=args.offset, side=side)
         struck = "striker"
         if "striker" in layout.ids():
             layout = layout.without(["striker"])
     else:
-        struck = args.ball or ("white" if args.game == "5-pins" else "cue")
+        from cuesim.rulings import shooter_ball
+
+        own = shooter_ball(ref) if ref is not None and args.game == "5-pins" else None
+        struck = args.ball or own or ("white" if args.game == "5-pins" else "cue")
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
@@ -154,18 +202,60 @@ def cmd_shoot(args: argparse.Namespace) -> int:
                        ball=struck, position=position)
     if args.max_events < 1:
         raise CliError(f"--max-events must be at least 1, got {args.max_events}")
+    if args.save is not None:
+        from cuesim.shotfile import check_shot_path
+
+        check_shot_path(args.save, "--save")
+    if args.plot is not None:
+        _check_plot(args.plot)
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)
+    ruled = None
+    if ref is not None and not result.truncated:
+        from cuesim.rulings import rule
+
+        try:
+            ruled = rule(ref, args.game, result)
+        except ValueError as exc:
+            raise CliError(f"--rule: the referee cannot rule on this shot: {exc}") from None
+    if args.save is not None:
+        result.save(args.save)
+    if args.plot is not None:
+        from cuesim.plot import save_plot
+
+        save_plot(result, args.plot, table=table, what="--plot")
     if args.json:
-        print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1))
+        out = result.to_dict(trajectories=args.trajectories)
+        if ref is not None:
+            out["ruling"] = None if ruled is None else ruled["ruling"]
+            out["referee_state"] = None if ruled is None else ruled["state"]
+        print(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         print(summary(result, struck))
+        if ref is not None:
+            from cuesim.rulings import describe_ruling
+
+            print("ruling: " + ("none: a TRUNCATED shot is not ruled on" if ruled is None
+                                else describe_ruling(ruled["ruling"])))
     if result.truncated:
         if args.json:  # the text summary already led with it
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
         return TRUNCATED_STATUS
     return 0
+
+
+def _check_plot(path: str) -> None:
+    """Refuse --plot before simulating: matplotlib missing, a format it cannot write, a path
+    that cannot be written."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CliError("--plot needs matplotlib, an optional extra: pip install "
+                       "\"cuesim[plot]\"")
+    from cuesim.plot import check_plot_path
+
+    check_plot_path(path, "--plot")
 
 
 def cmd_layout(args: argparse.Namespace) -> int:
@@ -175,12 +265,13 @@ def cmd_layout(args: argparse.Namespace) -> int:
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from cuesim.rules.files import adjudicate_file
+    from cuesim.rulings import describe
 
     try:
         ruling = adjudicate_file(args.scenario)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    print(json.dumps(ruling, indent=1, ensure_ascii=False))
+    print(json.dumps(ruling, indent=1, ensure_ascii=False) if args.json else describe(ruling))
     return 0
 
 

@@ -31,6 +31,29 @@ def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
         raise ShotError(f"{what} speed {speed} m/s is beyond {beyond} (at most {limit} m/s)")
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _fields(data: Any, source: str, required: tuple[str, ...], optional: tuple[str, ...],
+            schema: str) -> dict[str, float]:
+    """The numeric fields of a shot dict as floats (optional ones may be null or absent)."""
+    if not isinstance(data, dict):
+        raise ShotError(f"{source} must be an object with {schema}, got {type(data).__name__}")
+    out = {}
+    for name in required + optional:
+        value = data.get(name)
+        if value is None and name in optional:
+            continue
+        if name not in data:
+            raise ShotError(f"{source} is missing field {name!r} (needs {schema})")
+        if not _is_number(value):
+            raise ShotError(f"{source}.{name} must be a finite number, got {value!r}")
+        out[name] = float(value)
+    return out
+
+
 @dataclass(frozen=True)
 class NovusShot:
     """A novus shot, in the frame of the player on `side` (novus 12).
@@ -55,16 +78,15 @@ class NovusShot:
                 "angle": self.angle, "speed": self.speed, "offset": self.offset}
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> NovusShot:
-        try:
-            return NovusShot(x=float(data["x"]), angle=float(data["angle"]),
-                             speed=float(data["speed"]),
-                             y=None if data.get("y") is None else float(data["y"]),
-                             offset=float(data.get("offset", 0.0)),
-                             side=str(data.get("side", "south")))
-        except KeyError as exc:
-            raise ShotError(f"novus shot is missing field {exc.args[0]!r} "
-                            "(needs x, angle, speed; optional y, offset, side)") from None
+    def from_dict(data: Any, source: str = "shot") -> NovusShot:
+        """The shot of `to_dict`, checked: ShotError naming `source` and the field."""
+        fields = _fields(data, source, ("x", "angle", "speed"), ("y", "offset"),
+                         "x, angle, speed; optional y, offset, side")
+        side = data.get("side", "south")
+        if not isinstance(side, str):
+            raise ShotError(f"{source}.side must be one of {list(NOVUS_SIDES)}, got {side!r}")
+        return NovusShot(x=fields["x"], angle=fields["angle"], speed=fields["speed"],
+                         y=fields.get("y"), offset=fields.get("offset", 0.0), side=side)
 
     def striker_position(self, table: NovusTable) -> tuple[float, float]:
         """The striker's centre in the table frame, checked against the legal strip."""
@@ -146,6 +168,25 @@ class CueShot:
         return {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
                 "height": self.height, "elevation": self.elevation,
                 "position": list(self.position) if self.position else None}
+
+    @staticmethod
+    def from_dict(data: Any, source: str = "shot") -> CueShot:
+        """The shot of `to_dict`, checked: ShotError naming `source` and the field."""
+        fields = _fields(data, source, ("angle", "speed"), ("side", "height", "elevation"),
+                         "angle, speed; optional side, height, elevation, ball, position")
+        ball = data.get("ball", "cue")
+        if not isinstance(ball, str) or not ball:
+            raise ShotError(f"{source}.ball must be the id of the struck ball, got {ball!r}")
+        position = data.get("position")
+        if position is not None:
+            if not (isinstance(position, list | tuple) and len(position) == 2
+                    and all(_is_number(v) for v in position)):
+                raise ShotError(f"{source}.position must be null or [x, y] in metres, got "
+                                f"{position!r}")
+            position = (float(position[0]), float(position[1]))
+        return CueShot(angle=fields["angle"], speed=fields["speed"],
+                       side=fields.get("side", 0.0), height=fields.get("height", 0.0),
+                       elevation=fields.get("elevation", 0.0), ball=ball, position=position)
 
     def ball_motion(self, table: Any) -> tuple[float, float, float, float, float]:
         """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""

@@ -112,7 +112,7 @@ def test_adjudicate_rules_on_scenario_files_of_each_game(path, game, capsys):
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    assert main(["adjudicate", str(root / path)]) == 0
+    assert main(["adjudicate", str(root / path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     if game is None:
         assert "ruling" in out and "articles" not in out

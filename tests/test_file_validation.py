@@ -311,7 +311,7 @@ LAG = {
 def test_the_lag_is_ruled_from_a_scenario_file(tmp_path, capsys):
     path = tmp_path / "lag.json"
     path.write_text(json.dumps(LAG))
-    assert main(["adjudicate", str(path)]) == 0
+    assert main(["adjudicate", str(path), "--json"]) == 0
     ruling = json.loads(capsys.readouterr().out)["steps"][0]["ruling"]
     assert ruling["winner"] == "Ann" and ruling["next_player"] == "Ann"
     long_rail = changed(LAG, lambda d: d["steps"][0]["events"].insert(

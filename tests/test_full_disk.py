@@ -223,7 +223,8 @@ def test_adjudicate_json_onto_a_full_disk_is_one_line():
     exit 2."""
     scenario = ROOT / "tests" / "scenarios" / "pool" / "straight_pool_rerack.json"
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "cuesim", "adjudicate", str(scenario)],
+        done = subprocess.run([sys.executable, "-m", "cuesim", "adjudicate", str(scenario),
+                               "--json"],
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert done.returncode == 2
     assert NO_SPACE in one_line(done.stderr)

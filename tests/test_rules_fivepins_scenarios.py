@@ -17,7 +17,7 @@ HERE = Path(__file__).parent / "scenarios" / "fivepins"
 
 
 def cli(path, capsys):
-    assert main(["adjudicate", str(path)]) == 0
+    assert main(["adjudicate", str(path), "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 

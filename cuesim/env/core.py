@@ -1,0 +1,337 @@
+"""`CueEnv`: one refereed game of novus (singles), 8-ball, 9-ball, 14.1 or 5-pins as a
+Gymnasium environment. The game is the viewer's session (`cuesim.viewer.session`): the
+simulator plays each shot and the game's referee rules on it, so every rule applies as in
+`cuesim play`.
+
+Players: `player0` is the agent; `player1` is the opponent: the built-in computer player
+(`opponent="computer"`, the best of `level` simulated candidates, as `cuesim play
+--vs-computer`), a callable `policy(observation) -> action`, or the agent itself
+(`opponent="self"`: every step is the shot of whoever is to play, `observation["to_play"]`
+says who). Who breaks or opens is drawn from the seed (`agent_first` fixes it).
+
+Default policies for what the action does not hold: a pending choice (WPA 4.5, 5.7, 6.5:
+shoot or pass, accept or re-rack; 5-pins 3, 13.5) is answered by the computer player's rule
+(shoot / accept when allowed: `cuesim.viewer.ai.choose_option`); no push-out and no safety is
+declared; in 14.1 the call is the computer player's (the first object ball near the aim line
+and the pocket nearest its way); a novus striker and a ball in hand go where the action's
+placement says, moved to the nearest legal spot if the rules refuse it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from cuesim.env import act
+from cuesim.env import reward as rewards
+from cuesim.env.games import GAMES, SPECS, fouls, phase, scores, winner
+from cuesim.rules.ruling import Ruling
+from cuesim.shot import ShotError
+from cuesim.sim.engine import SimulationError
+from cuesim.sim.result import TruncatedShotError
+from cuesim.tables.layout import LayoutError
+
+PLAYERS = ("player0", "player1")
+OPTION_KEYS = {"race_to", "points_to", "sets", "games"}
+MAX_RESTARTS = 20  # games the opponent wins before the agent's first shot are dealt again
+
+
+class EnvError(ValueError):
+    """An environment argument or action that does not fit (the message names it and what
+    was expected)."""
+
+
+def _positive_int(name: str, value: Any, upper: int = 10**6) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 1 <= value <= upper:
+        raise EnvError(f"{name} must be a whole number in 1..{upper}, got {value!r}")
+    return int(value)
+
+
+class CueEnv(gymnasium.Env):
+    """A refereed cue-sports game; see the module docstring and README ("Gymnasium
+    environments") for the spaces, the reward and the options.
+
+    game: 'novus', '8-ball', '9-ball', '14.1' or '5-pins'; opponent: 'computer', 'self' or a
+    callable; level: the computer's candidates per shot; reward: 'sparse' or 'shaped' (with
+    `reward_weights`, a RewardWeights or a dict of its fields); max_shots: shots (both
+    players) before the episode is truncated; agent_first: who breaks (None: drawn from the
+    seed); flatten: a flat Box observation instead of the Dict; options: the match (race_to,
+    points_to, sets, games); render_mode: 'rgb_array' or 'human'.
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 2}
+
+    def __init__(self, game: str = "9-ball", *, opponent: str | Callable[[Any], Any] = "computer",
+                 level: int = 16, reward: str = "sparse",
+                 reward_weights: rewards.RewardWeights | dict[str, float] | None = None,
+                 max_shots: int = 200, agent_first: bool | None = None, flatten: bool = False,
+                 options: dict[str, int] | None = None, render_mode: str | None = None) -> None:
+        if game not in SPECS:
+            raise EnvError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+        if not (callable(opponent) or opponent in ("computer", "self")):
+            raise EnvError(f"opponent must be 'computer', 'self' or a callable policy(observation)"
+                           f" -> action, got {opponent!r}")
+        if reward not in _REWARD_KINDS:
+            raise EnvError(f"reward must be one of {', '.join(_REWARD_KINDS)}, got {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EnvError(f"render_mode must be None, 'rgb_array' or 'human', got "
+                           f"{render_mode!r}")
+        for name, flag in (("agent_first", agent_first), ("flatten", flatten)):
+            if flag is not None and not isinstance(flag, bool):
+                raise EnvError(f"{name} must be True or False{' or None' * (name == 'agent_first')}"
+                               f", got {flag!r}")
+        self.spec_game = SPECS[game]
+        self.game = game
+        self.opponent = opponent
+        self.level = _positive_int("level", level, 10_000)
+        self.reward_kind = reward
+        self.weights = _weights(reward_weights)
+        self.max_shots = _positive_int("max_shots", max_shots)
+        self.agent_first = agent_first
+        self.flatten = flatten
+        self.session_options = _options(options)
+        self.render_mode = render_mode
+        self.dict_space = _observation_space(self.spec_game)
+        self.observation_space = (spaces.flatten_space(self.dict_space) if flatten
+                                  else self.dict_space)
+        self.action_space = spaces.Box(-1.0, 1.0, (act.action_size(self.spec_game),),
+                                       dtype=np.float32)
+        self.session: Any = None
+        self._renderer: Any = None
+        self._shots = 0
+        self._ai_seed = 0
+
+    # -- the Gymnasium API ---------------------------------------------------------------
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """A new match; `options` may hold 'agent_first' (True/False) for this episode."""
+        super().reset(seed=seed)
+        first = self.agent_first
+        if options:
+            unknown = set(options) - {"agent_first"}
+            if unknown:
+                raise EnvError(f"reset options: unknown {sorted(unknown)}; known: agent_first")
+            if not isinstance(options.get("agent_first", False), bool):
+                raise EnvError(f"reset options: agent_first must be True or False, got "
+                               f"{options['agent_first']!r}")
+            first = options.get("agent_first", first)
+        if first is None:
+            first = bool(self.np_random.integers(2) == 0)
+        log: list[dict[str, Any]] = []
+        for _ in range(MAX_RESTARTS):  # dealt again while the opponent wins before the agent
+            self._ai_seed = int(self.np_random.integers(2**31 - 1))
+            self._new_game(first)
+            log = []
+            self._settle(log)
+            if self.opponent != "self":
+                self._opponent_turns(log)
+            if not self.session.over():
+                return self._observation(), self._info(log)
+        raise EnvError(f"the opponent won {MAX_RESTARTS} matches in a row before the agent's "
+                       "first shot: give longer matches (options race_to, points_to)")
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.session is None or self.session.over() or self._shots >= self.max_shots:
+            raise EnvError("the episode is over (or never began): call reset() first")
+        actor = self.session.shooter()
+        log: list[dict[str, Any]] = []
+        self._shoot(act.decode(self.session, self.spec_game, self._check_action(action)), log)
+        self._settle(log)
+        if self.opponent != "self":
+            self._opponent_turns(log)
+        me = PLAYERS[0] if self.opponent != "self" else actor
+        total = sum(e["gain"] if e["player"] == me else -e["gain"] for e in log)
+        terminated = bool(self.session.over())
+        truncated = not terminated and self._shots >= self.max_shots
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(total), terminated, truncated, self._info(log)
+
+    def render(self) -> np.ndarray | None:
+        """The table now: an (height, width, 3) uint8 frame ('rgb_array') or a window
+        ('human'); None without a render mode."""
+        if self.render_mode is None or self.session is None:
+            return None
+        if self._renderer is None:
+            from cuesim.env.render import Renderer
+
+            self._renderer = Renderer(self.session.table, self.render_mode == "human")
+        frame = self._renderer.frame(self.session.layout())
+        return frame if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # -- the game ------------------------------------------------------------------------
+    def _new_game(self, agent_first: bool) -> None:
+        from cuesim.viewer.session import new_session
+
+        players = list(PLAYERS) if agent_first else list(reversed(PLAYERS))
+        self.session = new_session(self.game, players, (), self.session_options)
+        self._shots = 0
+
+    def _check_action(self, action: Any) -> np.ndarray:
+        try:
+            a = np.asarray(action, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise EnvError(f"action must be {self.action_space.shape[0]} numbers in [-1, 1], "
+                           f"got {action!r}") from None
+        if a.shape != self.action_space.shape:
+            raise EnvError(f"action must have shape {self.action_space.shape}, got "
+                           f"{np.shape(action)}")
+        if not np.isfinite(a).all():
+            raise EnvError(f"action must be finite, got {a.tolist()}")
+        return a
+
+    def _record(self, log: list[dict[str, Any]], player: str, ruling: Ruling,
+                result: Any) -> None:
+        over = bool(self.session.over())
+        log.append({"player": player, "text": ruling.describe(), "legal": ruling.legal,
+                    "pocketed": list(result.pocketed) if result is not None else [],
+                    "gain": rewards.gain(self.reward_kind, self.weights, self.session, player,
+                                        ruling, result, winner(self.session), over)})
+
+    def _shoot(self, shot: dict[str, Any], log: list[dict[str, Any]]) -> None:
+        """Play a shot action; one the simulator cannot play (a placement refused, a shot
+        stopped at the event limit) is tried again gentler, then from the default place."""
+        player = self.session.shooter()
+        tries = [dict(shot, speed=shot["speed"] * f) for f in (1.0, 0.5, 0.25)]
+        x, y = self.session.default_place() if self.session.placement() else (shot["x"],
+                                                                              shot["y"])
+        tries.append(dict(shot, x=x, y=y, speed=shot["speed"] * 0.25))
+        error: Exception | None = None
+        for attempt in tries:
+            try:
+                ruling = self.session.apply(attempt)
+            except (ShotError, SimulationError, TruncatedShotError, LayoutError) as exc:
+                error = exc
+                continue
+            self._shots += 1
+            self._record(log, player, ruling, self.session.last_result)
+            return
+        raise EnvError(f"the shot could not be played: {error}")
+
+    def _settle(self, log: list[dict[str, Any]]) -> None:
+        """Answer pending choices by the default policy."""
+        from cuesim.viewer import ai
+
+        while not self.session.over() and self.session.pending() is not None:
+            chooser = self.session.pending()[0]
+            ruling = self.session.choose(ai.choose_option(self.session))
+            self._record(log, chooser, ruling, None)
+
+    def _opponent_turns(self, log: list[dict[str, Any]]) -> None:
+        from cuesim.viewer import ai
+
+        while (not self.session.over() and self.session.shooter() != PLAYERS[0]
+               and self._shots < self.max_shots):
+            if self.opponent == "computer":
+                shot = ai.choose_shot(self.session, self.level, seed=self._ai_seed).action
+            else:
+                assert callable(self.opponent)
+                raw = self.opponent(self._observation())
+                shot = act.decode(self.session, self.spec_game, self._check_action(raw))
+            self._shoot(shot, log)
+            self._settle(log)
+
+    # -- observation ---------------------------------------------------------------------
+    def _observation(self) -> Any:
+        obs = observe(self.session, self.spec_game)
+        return spaces.flatten(self.dict_space, obs) if self.flatten else obs
+
+    def _info(self, log: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"shots": [{k: v for k, v in e.items()} for e in log],
+                "to_play": self.session.shooter(), "winner": winner(self.session),
+                "shot_count": self._shots}
+
+
+_REWARD_KINDS = rewards.REWARDS
+
+
+def _weights(value: Any) -> rewards.RewardWeights:
+    if value is None:
+        return rewards.RewardWeights()
+    if isinstance(value, rewards.RewardWeights):
+        return value
+    if not isinstance(value, dict):
+        raise EnvError(f"reward_weights must be a RewardWeights or a dict of point, foul, win; "
+                       f"got {value!r}")
+    known = set(rewards.RewardWeights.__dataclass_fields__)
+    for key, v in value.items():
+        if key not in known:
+            raise EnvError(f"reward_weights: unknown weight {key!r}; weights are {sorted(known)}")
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise EnvError(f"reward_weights.{key} must be a finite number, got {v!r}")
+    return rewards.RewardWeights(**{k: float(v) for k, v in value.items()})
+
+
+def _options(options: Any) -> dict[str, int]:
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise EnvError(f"options must be a dict of {sorted(OPTION_KEYS)}, got {options!r}")
+    out = {}
+    for key, value in options.items():
+        if key not in OPTION_KEYS:
+            raise EnvError(f"options: unknown {key!r}; options are {sorted(OPTION_KEYS)}")
+        out[key] = _positive_int(f"options.{key}", value, 1000)
+    return out
+
+
+def _observation_space(spec: Any) -> spaces.Dict:
+    n = len(spec.pieces)
+    parts: dict[str, spaces.Space[Any]] = {
+        "positions": spaces.Box(0.0, 1.0, (n, 2), dtype=np.float32),
+        "on_table": spaces.MultiBinary(n),
+        "to_play": spaces.Discrete(2),
+        "ball_in_hand": spaces.Discrete(len(spec.placements)),
+        "phase": spaces.Discrete(len(spec.phases)),
+        "scores": spaces.Box(-1e4, 1e4, (2,), dtype=np.float32),
+        "fouls": spaces.Box(0.0, 1e3, (2,), dtype=np.float32),
+    }
+    if spec.game == "8-ball":
+        parts["groups"] = spaces.Discrete(3)
+    if spec.game == "9-ball":
+        parts["push_out"] = spaces.Discrete(2)
+    return spaces.Dict(parts)
+
+
+def observe(session: Any, spec: Any) -> dict[str, Any]:
+    """The Dict observation of a session (see README, "Gymnasium environments")."""
+    n = len(spec.pieces)
+    layout = session.layout()
+    index = {pid: k for k, pid in enumerate(spec.pieces)}
+    pos = np.zeros((n, 2), dtype=np.float32)
+    on = np.zeros(n, dtype=np.int8)
+    geo = session.table.geometry
+    for p in layout.pieces:
+        k = index.get(p.id)
+        if k is None:
+            continue
+        pos[k] = (min(max(p.x / geo.width, 0.0), 1.0), min(max(p.y / geo.length, 0.0), 1.0))
+        on[k] = 1
+    players = list(PLAYERS)
+    obs: dict[str, Any] = {
+        "positions": pos, "on_table": on,
+        "to_play": int(players.index(session.shooter())),
+        "ball_in_hand": int(spec.placements.index(session.placement())
+                            if session.placement() in spec.placements else 0),
+        "phase": int(spec.phases.index(phase(session))),
+        "scores": np.array(scores(session, players), dtype=np.float32),
+        "fouls": np.array(fouls(session, players), dtype=np.float32),
+    }
+    if spec.game == "8-ball":
+        group = session.ref.state.groups.get(PLAYERS[0])
+        obs["groups"] = {None: 0, "solids": 1, "stripes": 2}[group]
+    if spec.game == "9-ball":
+        obs["push_out"] = int(bool(session.ref.state.push_out_available))
+    return obs

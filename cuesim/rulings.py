@@ -1,0 +1,148 @@
+"""Rulings at the command line: the referee of a game ruling on one simulated shot (`cuesim
+shoot GAME ... --rule`), and rulings told in sentences with their articles (`cuesim
+adjudicate`).
+
+`referee(game, state)` is the game's referee at its start, or resumed from the `state` object
+of the game's scenario schema (rules/novus/README.md, rules/pool/README.md,
+rules/fivepins/README.md); `rule(referee, game, result)` rules on a simulated shot and moves
+the referee on; `describe(output)` tells an adjudication (`cuesim.rules.files.adjudicate`)
+or a `rule` output in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cuesim.rules.ruling import Ruling, Violation
+from cuesim.sim.result import ShotResult
+
+POOL = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool"}
+GAME_WORDS = {"novus": "novus", "eight_ball": "8-ball", "nine_ball": "9-ball",
+              "straight_pool": "14.1 continuous", "five_pins": "5-pins"}
+
+
+def referee(game: str, state: dict[str, Any] | None = None) -> Any:
+    """The referee of `game` (a cuesim game name) at the start of a match, or resumed from
+    `state`; a ValueError naming the field when the state does not fit."""
+    if game in ("novus", "novus-doubles"):
+        from cuesim.rules.novus.scenario import game_from_dict
+
+        data = dict(state) if state is not None else {}
+        if state is None and game == "novus-doubles":
+            data["mode"] = "doubles"
+        return game_from_dict(data)
+    if game in POOL:
+        from cuesim.rules.pool.scenario import make_game
+
+        data = {"game": POOL[game]} if state is None else {"game": POOL[game], "state": state}
+        return make_game(data)
+    if game == "5-pins":
+        from cuesim.rules.fivepins.scenario import make_game as make_five_pins
+
+        data = {"game": "five_pins"} if state is None else {"game": "five_pins",
+                                                            "state": state}
+        return make_five_pins(data)
+    raise ValueError(f"no referee for game {game!r}")
+
+
+def shooter_side(ref: Any) -> str:
+    """novus: the side of the player to shoot."""
+    return str(ref.side_of(ref.shooter))
+
+
+def shooter_ball(ref: Any) -> str:
+    """5-pins: the ball of the player to shoot."""
+    return str(ref.state.ball_of(ref.state.shooter))
+
+
+def rule(ref: Any, game: str, result: ShotResult) -> dict[str, Any]:
+    """{"game", "ruling": Ruling.to_dict(), "state": the referee's next state} for a simulated
+    shot (no declaration, no declared infractions)."""
+    if game in ("novus", "novus-doubles"):
+        out = ref.adjudicate(result)
+        return {"game": "novus", "ruling": out.ruling.to_dict(), "state": ref.to_dict()}
+    if game in POOL:
+        from cuesim.rules.pool import shot_from_result
+
+        out = ref.play(shot_from_result(result))
+        return {"game": POOL[game], "ruling": out.ruling.to_dict(), "state": out.state.to_dict()}
+    from cuesim.rules.fivepins import shot_from_result as five_pins_shot
+
+    out = ref.play(five_pins_shot(result))
+    return {"game": "five_pins", "ruling": out.ruling.to_dict(), "state": out.state.to_dict()}
+
+
+def ruling_from_dict(data: dict[str, Any]) -> Ruling:
+    """The Ruling of `Ruling.to_dict()`."""
+    fields = dict(data)
+    fields["violations"] = [Violation.from_dict(v) for v in data.get("violations", [])]
+    known = set(Ruling.__dataclass_fields__)
+    return Ruling(**{k: v for k, v in fields.items() if k in known})
+
+
+def _spotted(items: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for s in items:
+        where = f" at ({s['x']:.3f}, {s['y']:.3f}) m" if "x" in s and "y" in s else ""
+        article = f" ({s['article']})" if s.get("article") else ""
+        out.append(f"The referee puts {s.get('id', 'a piece')} back{where}{article}.")
+    return out
+
+
+PLACES = {
+    "own_zone": "from the own zone",
+    "kitchen": "with the cue ball in hand behind the head string",
+    "table": "with the cue ball in hand anywhere on the table",
+    "half_table": "with the ball in hand in a half of the table",
+    "bottom_half": "with the ball in hand in the bottom half",
+    "top_half": "with the ball in hand in the top half",
+}
+
+
+ARTICLE_PREFIXES = ("novus ", "WPA ", "5-pins ")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    if not text.startswith(ARTICLE_PREFIXES):  # 'novus 17.4: ...' keeps its article's case
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def describe_ruling(data: dict[str, Any]) -> str:
+    """One ruling in sentences, each with the article it comes from: legal or a foul, the
+    violations, the referee's notes, the points, the end of a frame or match, who plays next
+    and from where, and what the referee puts back."""
+    r = ruling_from_dict(data)
+    parts = ["A legal shot." if r.legal else "A foul."]
+    parts += [_sentence(f"{v.text} ({v.article})") for v in r.violations]
+    parts += [_sentence(n) for n in r.notes]
+    for player, points in r.points.items():
+        verb = "scores" if points >= 0 else "loses"
+        parts.append(f"{player} {verb} {abs(points)} point{'s' * (abs(points) != 1)}.")
+    if r.match_over:
+        parts.append(f"The match is over{f', won by {r.winner}' if r.winner else ''}.")
+    elif r.frame_over:
+        parts.append(f"The frame is over{f', won by {r.winner}' if r.winner else ''}.")
+    if r.next_player:
+        where = PLACES.get(r.placement or "", (r.placement or "").replace("_", " "))
+        parts.append(f"{r.next_player} plays next{' ' + where if where else ''}.")
+    parts += _spotted(data.get("spotted", []))
+    return " ".join(p for p in parts if p)
+
+
+def describe(output: dict[str, Any]) -> str:
+    """An adjudication (one ruling, or the steps of a scenario) or a `rule` output in words."""
+    game = GAME_WORDS.get(str(output.get("game", "novus")), str(output.get("game", "")))
+    if "steps" not in output:
+        return f"The {game} referee: {describe_ruling(output['ruling'])}"
+    steps = output["steps"]
+    lines = [f"The {game} referee rules on {len(steps)} step{'s' * (len(steps) != 1)}:"]
+    for k, step in enumerate(steps, 1):
+        text = describe_ruling(step["ruling"])
+        if step.get("rack"):
+            text += f" The balls are racked again ({step['rack']})."
+        lines.append(f"{k}. {text}")
+    return "\n".join(lines)

@@ -1,0 +1,268 @@
+"""cuesim.env: the Gymnasium environments pass Gymnasium's checker, are reproducible from a
+seed, play whole refereed games against the computer, a callable or themselves, and refuse
+bad arguments with an EnvError naming them."""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import cuesim.env
+from cuesim.env import ENV_IDS, GAMES, CueEnv, EnvError, RewardWeights
+from cuesim.env.act import action_size, decode, placement_spot
+from cuesim.env.games import SPECS
+from cuesim.env.reward import gain
+from cuesim.rules.ruling import Ruling, Violation
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+SHORT = {"points_to": 3}  # 14.1 and 5-pins: short matches
+
+
+def _env(game, **kw):
+    kw.setdefault("level", 4)
+    if game in ("14.1", "5-pins"):
+        kw.setdefault("options", SHORT)
+    return CueEnv(game, **kw)
+
+
+def test_every_game_is_registered_twice():
+    assert set(ENV_IDS.values()) == set(GAMES) and len(ENV_IDS) == 2 * len(GAMES)
+    assert "cuesim/NineBall-v0" in gymnasium.registry
+    env = gymnasium.make("cuesim/NineBall-v0", level=2)
+    assert isinstance(env.unwrapped, CueEnv) and env.unwrapped.game == "9-ball"
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_gymnasium_check_env_passes(env_id):
+    env = gymnasium.make(env_id, level=3, render_mode="rgb_array", max_shots=30)
+    check_env(env.unwrapped, skip_render_check=False)
+    frame = env.unwrapped.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    env.close()
+
+
+def _episode(env, seed, steps=6):
+    obs, info = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    out = [(obs, 0.0, info["to_play"])]
+    for _ in range(steps):
+        obs, r, term, trunc, info = env.step(env.action_space.sample())
+        out.append((obs, r, [s["text"] for s in info["shots"]]))
+        if term or trunc:
+            break
+    return out
+
+
+def _same(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_seed_gives_the_same_episode(game):
+    one, two = _episode(_env(game), seed=11), _episode(_env(game), seed=11)
+    assert len(one) == len(two)
+    for (o1, r1, i1), (o2, r2, i2) in zip(one, two, strict=True):
+        assert _same(o1, o2) and r1 == r2 and i1 == i2
+
+
+def test_seeds_draw_who_breaks_and_agent_first_fixes_it():
+    firsts = {CueEnv("9-ball", level=2).reset(seed=s)[1]["shots"] == [] for s in range(8)}
+    assert firsts == {True, False}  # sometimes the opponent broke before the agent's turn
+    env = CueEnv("9-ball", level=2, agent_first=True)
+    for s in range(4):
+        obs, info = env.reset(seed=s)
+        assert info["shots"] == [] and obs["phase"] == 0 and obs["ball_in_hand"] == 1
+    obs, info = env.reset(seed=0, options={"agent_first": False})
+    assert info["shots"] and info["shots"][0]["player"] == "player1"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_whole_games_end_with_a_winner_and_the_sparse_reward(game):
+    env = _env(game, reward="sparse", max_shots=400)
+    obs, _ = env.reset(seed=5)
+    rewards = []
+    for _ in range(400):
+        obs, r, term, trunc, info = env.step(env.action_space.sample())
+        rewards.append(r)
+        assert obs["to_play"] == 0 or term or trunc  # the opponent played its shots
+        if term or trunc:
+            break
+    assert term and info["winner"] in ("player0", "player1")
+    assert all(r == 0.0 for r in rewards[:-1])
+    assert rewards[-1] == (1.0 if info["winner"] == "player0" else -1.0)
+    assert obs["phase"] == SPECS[game].phases.index("match_over")
+    with pytest.raises(EnvError, match="call reset"):
+        env.step(env.action_space.sample())
+
+
+def test_truncated_at_the_shot_limit():
+    env = CueEnv("novus", level=2, max_shots=3)
+    env.reset(seed=0)
+    done = False
+    while not done:
+        _, _, term, trunc, info = env.step(env.action_space.sample())
+        done = term or trunc
+    assert trunc and not term and info["shot_count"] >= 3
+
+
+def test_self_play_alternates_and_rewards_the_player_who_acted():
+    env = CueEnv("9-ball", opponent="self", reward="shaped", agent_first=True)
+    obs, _ = env.reset(seed=2)
+    seen = set()
+    for _ in range(12):
+        who = obs["to_play"]
+        obs, r, term, trunc, info = env.step(env.action_space.sample())
+        shots = info["shots"]
+        assert shots[0]["player"] == f"player{who}"  # the player to play took the step
+        assert r == pytest.approx(sum(s["gain"] if s["player"] == shots[0]["player"]
+                                      else -s["gain"] for s in shots))
+        seen.add(who)
+        if term or trunc:
+            break
+    assert seen == {0, 1}
+
+
+def test_a_callable_opponent_gets_the_observation():
+    calls = []
+
+    def policy(obs):
+        calls.append(obs)
+        return np.zeros(6, dtype=np.float32)
+
+    env = CueEnv("8-ball", opponent=policy, agent_first=False, flatten=True)
+    obs, info = env.reset(seed=0)
+    assert calls and all(o.shape == env.observation_space.shape for o in calls)
+    assert info["shots"][0]["player"] == "player1"
+
+
+def test_flat_observation_is_the_flattened_dict():
+    flat, plain = CueEnv("5-pins", level=2, flatten=True), CueEnv("5-pins", level=2)
+    a, _ = flat.reset(seed=4)
+    b, _ = plain.reset(seed=4)
+    np.testing.assert_array_equal(a, gymnasium.spaces.flatten(plain.observation_space, b))
+    assert flat.observation_space.contains(a)
+
+
+def test_observation_positions_and_order():
+    env = CueEnv("9-ball", agent_first=True)
+    obs, _ = env.reset(seed=0)
+    assert SPECS["9-ball"].pieces == ("cue", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+    layout = env.session.layout()
+    one = layout.get("1")
+    geo = env.session.table.geometry
+    np.testing.assert_allclose(obs["positions"][1], (one.x / geo.width, one.y / geo.length),
+                               rtol=1e-6)
+    assert obs["on_table"].sum() == len(layout)
+    assert obs["push_out"] == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_placements_are_always_legal(game):
+    env = _env(game, agent_first=True)
+    env.reset(seed=0)
+    s, spec = env.session, SPECS[game]
+    for ax in np.linspace(-1, 1, 5):
+        for ay in np.linspace(-1, 1, 5):
+            x, y = placement_spot(s, ax, ay)
+            assert s.check_place(x, y) is None
+    shot = decode(s, spec, np.zeros(action_size(spec)))
+    assert shot["speed"] > 0 and shot["player"] == "player0"
+
+
+def test_the_14_1_call_is_made_for_the_agent():
+    import math
+
+    env = CueEnv("14.1", opponent="self", agent_first=True, options=SHORT)
+    env.reset(seed=0)
+    env.step(np.array([0.0, 0.9, 0, 0, 0, -0.5]))  # the break: no call
+    s = env.session
+    assert s.ref.state.phase == "play"
+    pos = s.struck_position() if s.placement() is None else placement_spot(s, 0.0, 0.0)
+    ball = min((p for p in s.layout().pieces if p.id != "cue"),
+               key=lambda p: math.dist(pos, (p.x, p.y)))
+    a = (math.atan2(ball.y - pos[1], ball.x - pos[0]) - math.pi / 2) / math.pi
+    a = (a + 1) % 2 - 1  # into [-1, 1)
+    shot = decode(s, SPECS["14.1"], np.array([a, 0.0, 0, 0, 0, 0]))
+    assert shot["declaration"]["called_ball"] == ball.id
+    assert shot["declaration"]["called_pocket"] in {p.name for p in s.table.pockets}
+
+
+def test_shaped_reward_terms():
+    w = RewardWeights(point=2.0, foul=-3.0, win=10.0)
+
+    class Session:
+        game = "14.1"
+
+    legal = Ruling(legal=True, points={"A": 3, "B": 1})
+    foul = Ruling(legal=False, violations=[Violation("WPA 6.8", "foul")], points={"A": -1})
+    assert gain("shaped", w, Session(), "A", legal, None, None, False) == 2.0 * (3 - 1)
+    assert gain("shaped", w, Session(), "A", foul, None, None, False) == -2.0 - 3.0
+    assert gain("shaped", w, Session(), "A", legal, None, "A", True) == 4.0 + 10.0
+    assert gain("sparse", w, Session(), "A", legal, None, "B", True) == -1.0
+    assert gain("sparse", w, Session(), "A", legal, None, None, True) == 0.0
+
+
+def test_render_human_with_the_dummy_driver():
+    env = CueEnv("novus", level=2, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    env.step(env.action_space.sample())
+    env.close()
+
+
+def test_vector_env_steps_many_games():
+    envs = gymnasium.make_vec("cuesim/NineBallFlat-v0", num_envs=3, vectorization_mode="sync",
+                              level=2)
+    obs, _ = envs.reset(seed=1)
+    obs, r, term, trunc, _ = envs.step(envs.action_space.sample())
+    assert obs.shape[0] == 3 and r.shape == (3,)
+    envs.close()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"game": "snooker"}, "game must be one of"),
+    ({"opponent": "human"}, "opponent must be"),
+    ({"reward": "dense"}, "reward must be one of"),
+    ({"render_mode": "ansi"}, "render_mode must be"),
+    ({"level": 0}, "level must be a whole number"),
+    ({"level": True}, "level must be a whole number"),
+    ({"max_shots": 2.5}, "max_shots must be"),
+    ({"agent_first": 1}, "agent_first must be True or False"),
+    ({"flatten": "yes"}, "flatten must be True or False"),
+    ({"options": {"race_to": 0}}, r"options.race_to must be"),
+    ({"options": {"frames": 2}}, "options: unknown 'frames'"),
+    ({"options": [1]}, "options must be a dict"),
+    ({"reward_weights": {"pocket": 1}}, "unknown weight 'pocket'"),
+    ({"reward_weights": {"win": float("nan")}}, r"reward_weights.win must be a finite"),
+    ({"reward_weights": 3}, "reward_weights must be"),
+])
+def test_bad_arguments_are_env_errors(kwargs, match):
+    kwargs = {"game": "9-ball", **kwargs}
+    with pytest.raises(EnvError, match=match):
+        CueEnv(**kwargs)
+    assert issubclass(EnvError, ValueError)
+
+
+def test_bad_actions_and_calls():
+    env = CueEnv("9-ball", level=2, agent_first=True)
+    with pytest.raises(EnvError, match="call reset"):
+        env.step(np.zeros(6))
+    env.reset(seed=0)
+    with pytest.raises(EnvError, match=r"shape \(6,\)"):
+        env.step(np.zeros(5))
+    with pytest.raises(EnvError, match="finite"):
+        env.step(np.array([0, 0, 0, 0, 0, np.nan]))
+    with pytest.raises(EnvError, match="numbers in"):
+        env.step("fast")
+    with pytest.raises(EnvError, match="unknown"):
+        env.reset(options={"level": 3})
+    with pytest.raises(EnvError, match="agent_first must be"):
+        env.reset(options={"agent_first": "no"})
+    assert cuesim.env.PLAYERS == ("player0", "player1")

@@ -1,0 +1,134 @@
+"""The research options of the command line: `shoot --save`, `--plot`, `--rule`; the readable
+`adjudicate`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cuesim import ShotResult
+from cuesim.cli import main
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_shoot_save_writes_a_shot_that_reloads(tmp_path, suffix, capsys):
+    path = tmp_path / f"break{suffix}"
+    assert main(["shoot", "9-ball", "--speed", "7", "--save", str(path)]) == 0
+    result = ShotResult.load(path)
+    assert f"{result.n_events} events" in capsys.readouterr().out
+    assert result.shot.speed == 7.0
+
+
+@pytest.mark.parametrize("name, message", [
+    ("shot.txt", "--save '.*shot.txt': the name must end in .json or .npz"),
+    ("missing/shot.json", "the folder '.*missing' does not exist"),
+])
+def test_shoot_save_refuses_a_bad_path_before_simulating(tmp_path, name, message, capsys):
+    assert main(["shoot", "9-ball", "--speed", "7", "--save", str(tmp_path / name)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert "\n" not in err and err.startswith("cuesim: error: --save")
+    assert re.search(message, err)
+
+
+# -- shoot --rule -------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("game, extra", [
+    ("9-ball", []), ("8-ball", []), ("14.1", []), ("novus", ["--angle", "85"]),
+    ("novus-doubles", []), ("5-pins", ["--angle", "60"]),
+])
+def test_shoot_rule_prints_the_ruling_after_the_summary(game, extra, capsys):
+    assert main(["shoot", game, "--speed", "5", "--rule", *extra]) == 0
+    out = capsys.readouterr().out.strip().split("\n")
+    assert "events," in out[0]
+    assert out[-1].startswith("ruling: A legal shot.") or out[-1].startswith("ruling: A foul.")
+    assert " plays next" in out[-1]
+
+
+def test_shoot_rule_json_holds_the_ruling_and_the_next_state(capsys):
+    assert main(["shoot", "9-ball", "--speed", "7", "--rule", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["ruling"]) >= {"legal", "violations", "next_player", "placement"}
+    assert data["referee_state"]["phase"] == "play" and data["events"][0]["kind"] == "strike"
+
+
+def test_shoot_rule_from_a_state_file_plays_the_shooter(tmp_path, capsys):
+    from cuesim.rulings import referee
+
+    novus = tmp_path / "novus.json"
+    novus.write_text(json.dumps({"players": ["Ann", "Bob"], "shooter": "Bob"}))
+    assert main(["shoot", "novus", "--speed", "4", "--rule", "--state", str(novus),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["shot"]["side"] == "north"  # Bob sits north: his side by default
+    state = referee("5-pins").state.to_dict()
+    other = [p for p in state["players"] if p != state["shooter"]][0]
+    state.update(shooter=other, phase="play", placement=None)
+    five = tmp_path / "five.json"
+    five.write_text(json.dumps(state))
+    assert main(["shoot", "5-pins", "--speed", "3", "--angle", "250", "--rule", "--state",
+                 str(five), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["shot"]["ball"] == state["balls"][other] == "yellow"
+
+
+@pytest.mark.parametrize("content, args, message", [
+    (None, ["--state", "s.json"], "--state gives the game state to rule from: use it with "
+                                  "--rule"),
+    ("{oops", ["--rule", "--state", "s.json"], "--state file .*s.json is not valid JSON"),
+    ("[1]", ["--rule", "--state", "s.json"], "expected a JSON object"),
+    ('{"mood": 1}', ["--rule", "--state", "s.json"], "--state .*s.json: .*unknown field"),
+])
+def test_shoot_rule_bad_state_is_one_line(tmp_path, content, args, message, capsys):
+    if content is not None:
+        (tmp_path / "s.json").write_text(content)
+    args = [str(tmp_path / a) if a == "s.json" else a for a in args]
+    assert main(["shoot", "novus", "--speed", "4", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(message, err), err
+
+
+@pytest.mark.truncation
+def test_a_truncated_shot_is_not_ruled(capsys):
+    assert main(["shoot", "9-ball", "--speed", "7", "--rule", "--max-events", "5"]) == 3
+    assert capsys.readouterr().out.strip().endswith("ruling: none: a TRUNCATED shot is not "
+                                                    "ruled on")
+
+
+# -- adjudicate in words -------------------------------------------------------------------------
+@pytest.mark.parametrize("path, first, article", [
+    ("tests/scenarios/pool/nine_ball_push_out.json", "The 9-ball referee rules on 3 steps:",
+     "(WPA 5.6)"),
+    ("tests/scenarios/pool/straight_pool_rerack.json",
+     "The 14.1 continuous referee rules on 1 step:", "(WPA 6.7.6)."),
+    ("tests/scenarios/fivepins/opening_foul_and_spot.json", "The 5-pins referee rules on 3 steps:",
+     "(5-pins 15.3.б)"),
+    ("tests/novus_scenarios/opening_miss.json", "The novus referee: A foul.", "(novus 17.1.а)"),
+])
+def test_adjudicate_prints_the_ruling_in_words(path, first, article, capsys):
+    assert main(["adjudicate", str(ROOT / path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(first) and article in out and "{" not in out
+    assert main(["adjudicate", str(ROOT / path), "--json"]) == 0
+    assert "ruling" in json.dumps(json.loads(capsys.readouterr().out))
+
+
+def test_ruling_words_and_dict_round_trip():
+    from cuesim.rules.ruling import Ruling, Violation
+    from cuesim.rulings import describe_ruling, ruling_from_dict
+
+    r = Ruling(legal=False, violations=[Violation("WPA 6.12", "third consecutive foul")],
+               next_player="Bob", placement="kitchen", points={"Ann": -16}, frame_over=True,
+               winner="Bob", notes=["re-rack"], spotted=[{"id": "7", "x": 0.1, "y": 0.2,
+                                                          "article": "WPA 6.7.6"}])
+    assert ruling_from_dict(r.to_dict()) == r
+    assert describe_ruling(r.to_dict()) == (
+        "A foul. Third consecutive foul (WPA 6.12). Re-rack. Ann loses 16 points. The frame is "
+        "over, won by Bob. Bob plays next with the cue ball in hand behind the head string. "
+        "The referee puts 7 back at (0.100, 0.200) m (WPA 6.7.6).")
