@@ -417,6 +417,8 @@ def run_events(
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
                 S[i, W0] = 0.0
+                S[i, WX] = 0.0  # all spin too: a pocketed ball's last segment is at rest
+                S[i, WY] = 0.0
                 S[i, ON] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_POCKET, i, -1, k, speed, 0.0)
             else:  # sensor crossing: the motion goes on unchanged

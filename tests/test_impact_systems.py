@@ -93,3 +93,23 @@ def test_touching_neighbour_pushed_into_takes_part():
     pos, _ = res.positions_at(0.3)
     assert pos[1, 1] - (y + 2 * R_BALL) > 0.2  # c travelled
     assert pos[0, 1] - y < 0.25 * (pos[1, 1] - (y + 2 * R_BALL))  # b kept a small part
+
+
+def test_a_pocketed_ball_stays_where_it_dropped():
+    """A ball pocketed with side spin left (its horizontal spin components) drifted on its
+    last, open segment: positions_at(30 s) put it hundreds of metres off the table. Pocketed,
+    it rests where it was captured."""
+    from cuesim import CueShot, simulate
+    from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack
+
+    layout = nine_ball_rack(POOL, cue=cue_ball_in_kitchen(POOL))
+    cue = layout.pieces[layout.index("cue")]
+    fx, fy = POOL.foot_spot
+    res = simulate(POOL, layout, CueShot(angle=float(np.arctan2(fy - cue.y, fx - cue.x)),
+                                         speed=8.0))
+    gone = [k for k, on in enumerate(res.final_on) if not on]
+    assert gone  # the break pockets balls
+    for t in (res.event_log()[-1].t, 30.0, 1000.0):
+        pos, on = res.positions_at(t)
+        assert not on[gone].any()
+        np.testing.assert_array_equal(pos[gone], res.final_positions[gone])
