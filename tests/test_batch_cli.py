@@ -141,7 +141,7 @@ def test_bad_parquet_parameter_file(tmp_path, capsys):
 
 def test_unreachable_cluster(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    import cuesim.batch.run as batch_run
+    import cuesim.batch.cluster as batch_run
 
     monkeypatch.setattr(batch_run, "CLUSTER_TIMEOUT", 1.0)
     out = tmp_path / "o.npz"

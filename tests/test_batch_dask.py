@@ -33,7 +33,7 @@ def test_dask_cluster_equals_the_local_run(client, table, singles, tmp_path):
 
 
 def test_an_unreachable_cluster_is_a_clear_error(table, singles, monkeypatch, tmp_path):
-    import cuesim.batch.run as run
+    import cuesim.batch.cluster as run
 
     monkeypatch.setattr(run, "CLUSTER_TIMEOUT", 1.0)
     with pytest.raises(BatchError, match="cannot reach the Dask cluster at 'tcp://127.0.0.1:9'"):

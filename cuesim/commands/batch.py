@@ -182,7 +182,8 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from cuesim.api import GAME_NAMES, game_table, start_layout
-    from cuesim.batch.run import check_address, simulate_to_file
+    from cuesim.batch.cluster import check_address
+    from cuesim.batch.run import simulate_to_file
     from cuesim.batch.store import out_format
     from cuesim.output import check_writable
 
