@@ -148,8 +148,7 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
     piece_ids(setup)  # checks the layout and the struck piece
     if isinstance(shots, ShotSampler | ShotGrid):
         shots.check(family)
-        if isinstance(shots, ShotSampler):
-            probe(setup, shots)
+        probe(setup, shots)
         return Job(setup, int(shots.n), int(chunk_size), gen=shots)
     params = shot_table(family, shots)
     if n_rows(params) == 0:
@@ -157,7 +156,7 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
     return Job(setup, n_rows(params), int(chunk_size), table=params)
 
 
-def probe(setup: Setup, sampler: ShotSampler) -> None:
+def probe(setup: Setup, sampler: Generator) -> None:
     """Check each varied parameter at both ends of its range, the others at their fixed or
     default values: a range that leaves what a shot can be fails before anything runs."""
     base = sampler.chunk(setup.family, 0, 0, 1)
