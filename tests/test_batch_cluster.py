@@ -112,3 +112,27 @@ def test_a_worker_killed_mid_run_has_its_chunks_run_again(cluster, table, single
         if victim.poll() is None:
             victim.kill()
             victim.wait()
+
+
+def test_workers_write_a_dataset_and_a_killed_client_resumes(cluster, tmp_path):
+    import subprocess
+    import sys
+
+    cl, _ = cluster
+    args = ["batch", "novus", "--shots", "3000", "--vary", "speed=3:9", "--vary",
+            "angle=80:100", "--chunk-size", "50", "--quiet", "--dataset", "--events"]
+    out = tmp_path / "ds"
+    proc = subprocess.Popen([sys.executable, "-m", "cuesim", *args, "--cluster", cl.address,
+                             "--out", str(out)], stderr=subprocess.PIPE)
+    try:
+        while proc.poll() is None and not list(out.glob("part-*.parquet")):
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert main([*args, "--cluster", cl.address, "--out", str(out)]) == 0
+    local = tmp_path / "local.parquet"
+    assert main([*args[:-2], "--events", "--workers", "1", "--out", str(local)]) == 0
+    a, b = read_results(local), read_results(out)
+    assert_same(a, b)
+    assert b.manifest["complete"] and b.manifest["done"] == [[0, 60]]

@@ -64,7 +64,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="local worker processes (default: every core)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help="shots per chunk (default 2000; part of what a seed means)")
-    p.add_argument("--out", required=True, help="result file, .parquet or .npz")
+    p.add_argument("--out", required=True,
+                   help="result file, .parquet or .npz; with --dataset a folder or URL")
+    p.add_argument("--dataset", action="store_true",
+                   help="write a partitioned Parquet dataset: --out is a folder every worker "
+                        "reaches (or an fsspec URL such as s3://bucket/run); each worker "
+                        "writes the chunks it simulates (part-NNNNNN.parquet), this process "
+                        "records which are done in _cuesim.json")
+    p.add_argument("--events", action="store_true",
+                   help="keep each shot's whole event log (a nested column 'events')")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
     p.add_argument("--ruling", action="store_true",
                    help="add the referee's ruling of each shot (as a game's first shot)")
@@ -277,9 +285,24 @@ def _layout(args: argparse.Namespace, table: Any, family: str) -> Layout:
     return layout
 
 
+def _check_dataset_out(out: str) -> None:
+    """A dataset's --out: a URL fsspec can open, or a folder (new or existing) to write in."""
+    from cuesim.batch.dataset import MANIFEST, Target
+    from cuesim.output import check_writable
+
+    if "://" in out and not out.startswith("file://"):
+        Target.of(out)
+        return
+    path = Path(out[len("file://"):] if out.startswith("file://") else out)
+    if path.exists() and not path.is_dir():
+        raise BatchError(f"--out {out!r} is a file; a dataset (--dataset) is a folder")
+    check_writable(path / MANIFEST if path.is_dir() else path, "--out", BatchError)
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     from cuesim.api import GAME_NAMES, game_table
     from cuesim.batch.cluster import check_address
+    from cuesim.batch.dataset import simulate_to_dataset
     from cuesim.batch.run import simulate_to_file
     from cuesim.batch.sources import referee_state
     from cuesim.batch.store import out_format
@@ -288,14 +311,20 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.game not in GAME_NAMES:
         raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
     family = _family(args.game)
-    out_format(args.out)
+    if args.dataset:
+        _check_dataset_out(args.out)
+    elif "://" in args.out:
+        raise BatchError(f"--out {args.out!r} is a URL: only a dataset (--dataset) is "
+                         "written to one")
+    else:
+        out_format(args.out)
+        check_writable(args.out, "--out", BatchError)
     if args.cluster is not None and args.workers is not None:
         raise BatchError("--workers is for local runs; a cluster brings its own workers")
     if args.cluster is not None:
         check_address(args.cluster)
     if args.state is not None and not args.ruling:
         raise BatchError("--state is the referee's game state: it needs --ruling")
-    check_writable(args.out, "--out", BatchError)
     shots = _shots(args, family)
     table = game_table(args.game)
     layout = _layout(args, table, family)
@@ -305,17 +334,20 @@ def cmd_batch(args: argparse.Namespace) -> int:
             referee_state(args.game, args.state)
         except BatchError as exc:
             raise BatchError(f"--state: {exc}") from None
+    run = simulate_to_dataset if args.dataset else simulate_to_file
     try:
-        manifest = simulate_to_file(
+        manifest = run(
             table, layout, shots, args.out, workers=args.workers, chunk_size=args.chunk_size,
-            ruling=ruling, cluster=args.cluster, state=args.state,
+            ruling=ruling, cluster=args.cluster, state=args.state, events=args.events,
             errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
             progress=not args.quiet, game=args.game)
     except KeyboardInterrupt:
         import sys
 
-        print(f"\nbatch: interrupted; {args.out} was not written. Run the same command again "
-              "to resume from the chunks already done.", file=sys.stderr)
+        what = (f"the dataset {args.out} is not complete" if args.dataset
+                else f"{args.out} was not written")
+        print(f"\nbatch: interrupted; {what}. Run the same command again to resume from the "
+              "chunks already done.", file=sys.stderr)
         return 130
     except OSError as exc:  # e.g. a full disk: chunks are written whole or not at all
         where = f" ({exc.filename})" if exc.filename else ""
