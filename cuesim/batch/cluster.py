@@ -96,14 +96,20 @@ def connect(cluster: Any, timeout: float | None = None) -> tuple[Any, bool]:
 
 
 def dashboard(client: Any) -> str | None:
-    """The address of the scheduler's dashboard, or None when it runs none."""
+    """The address of the scheduler's dashboard, or None when it runs none (the port the
+    scheduler reports: a busy default port makes it serve on another one)."""
     try:
-        if not client.scheduler_info().get("services", {}).get("dashboard"):
+        info = client.scheduler_info()
+        port = info.get("services", {}).get("dashboard")
+        if not port:
             return None
-        link = client.dashboard_link
-    except Exception:  # no scheduler information, or no dashboard service
+        from distributed.utils import format_dashboard_link
+
+        protocol, _, rest = str(info.get("address") or client.scheduler.address).partition("://")
+        host = "localhost" if protocol == "inproc" else rest.rsplit(":", 1)[0]
+        return str(format_dashboard_link(host.strip("[]"), port))
+    except Exception:  # no scheduler information: no link rather than no run
         return None
-    return str(link) if link else None
 
 
 def _threads(client: Any) -> int:
