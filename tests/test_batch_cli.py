@@ -136,7 +136,7 @@ def test_bad_parquet_parameter_file(tmp_path, capsys):
     assert code == 2 and "does not exist" in err
     code, _, err = run(["novus", "--params", str(params), "--vary", "speed=1:2", "--out",
                         str(tmp_path / "o.npz")], capsys)
-    assert code == 2 and "do not combine it with --shots or --vary" in err
+    assert code == 2 and "do not combine it with --shots, --vary or --grid" in err
 
 
 def test_unreachable_cluster(tmp_path, capsys, monkeypatch):

@@ -72,7 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "writes the chunks it simulates (part-NNNNNN.parquet), this process "
                         "records which are done in _cuesim.json")
     p.add_argument("--events", action="store_true",
-                   help="keep each shot's whole event log (a nested column 'events')")
+                   help="keep each shot's whole event log (a nested column 'events'; each "
+                        "shot then runs through simulate, which is slower)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
     p.add_argument("--ruling", action="store_true",
                    help="add the referee's ruling of each shot (as a game's first shot)")
