@@ -89,3 +89,18 @@ def test_the_dashboard_link_and_a_closed_client(table, singles):
         c.close()
         with pytest.raises(BatchError, match="the Dask client is closed, not running"):
             simulate_many(table, singles, SAMPLER, cluster=c)
+
+
+def test_a_bad_shot_on_the_cluster_is_one_clear_error(client, table, singles, tmp_path):
+    import numpy as np
+
+    from cuesim.batch.dataset import simulate_to_dataset
+
+    shots = {"x": np.full(6, 0.5), "angle": np.full(6, 1.5),
+             "speed": np.array([3.0, 3, 3, 40, 3, 3])}
+    with pytest.raises(BatchError, match="^shot 3: ") as err:
+        simulate_many(table, singles, shots, chunk_size=2, cluster=client)
+    assert "\n" not in str(err.value)
+    with pytest.raises(BatchError, match="^shot 3: "):
+        simulate_to_dataset(table, singles, shots, tmp_path / "ds", chunk_size=2,
+                            cluster=client)
