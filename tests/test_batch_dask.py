@@ -65,6 +65,7 @@ def test_task_sizer():
         sizer.add({"worker": "a", "shots": 100, "seconds": seconds})
     assert sizer.cost == pytest.approx(1e-3)
     assert sizer.group(1000, 4) == 20  # 2 s / (1 ms x 100 shots)
+    assert sizer.group(1000, 4, cap=3) == 3  # a table of shots: tasks of a few MiB
     assert sizer.group(40, 4) == 5  # near the end: two tasks per worker thread still
     assert sizer.group(10, 4) == 1
     for _ in range(32):  # the median of the last 32 tasks

@@ -34,6 +34,7 @@ TASK_SECONDS = 2.0  # compute time aimed at per task
 MAX_GROUP = 256  # chunks per task at most
 IN_FLIGHT_PER_THREAD = 2  # tasks submitted per worker thread at a time
 REFRESH = 2.0  # s between looks at the number of workers
+PAYLOAD = 4 * 2**20  # bytes of shot parameters a task carries at most (tables of shots)
 
 _HOST = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
@@ -137,13 +138,13 @@ class TaskSizer:
         """Median seconds per shot of the recent tasks (None before any was measured)."""
         return statistics.median(self.costs) if self.costs else None
 
-    def group(self, remaining: int, threads: int) -> int:
+    def group(self, remaining: int, threads: int, cap: int = MAX_GROUP) -> int:
         cost = self.cost
         if cost is None or cost <= 0:
             return 1
         size = round(self.target / (cost * self.chunk_size))
         spread = remaining // (IN_FLIGHT_PER_THREAD * max(1, threads))
-        return max(1, min(size, MAX_GROUP, spread))
+        return max(1, min(size, cap, spread))
 
 
 def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
@@ -164,9 +165,12 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
     token = os.urandom(4).hex()
     ac = distributed.as_completed(loop=client.loop)
     threads, looked = max(1, _threads(client)), time.monotonic()
+    cap = MAX_GROUP  # a table of shots travels with its tasks: keep them a few MiB
+    if job.table is not None:
+        cap = min(cap, max(1, PAYLOAD // (8 * len(job.table) * job.chunk_size)))
 
     def submit() -> None:
-        size = sizer.group(len(todo), threads)
+        size = sizer.group(len(todo), threads, cap)
         group = [todo.popleft() for _ in range(min(size, len(todo)))]
         parts = [job.task(c)[1:] for c in group]
         fut = client.submit(run_group, job.setup, parts, sink, pure=False,
@@ -188,7 +192,8 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
                 raise
             except distributed.KilledWorker as exc:
                 raise BatchError(f"chunks {group[0]}-{group[-1]}: their worker died each time "
-                                 f"they ran ({one_line(exc)}); the chunks done are kept") from None
+                                 f"they ran ({one_line(exc)}); a run to a file or dataset "
+                                 "resumes from the chunks done") from None
             except Exception as exc:
                 raise BatchError(f"chunks {group[0]}-{group[-1]} failed on the cluster: "
                                  f"{type(exc).__name__}: {one_line(exc)}") from None
