@@ -10,7 +10,12 @@ worker processes started inside the timing):
   for comparison; the speed-up of 2 workers over 1 (the target is 1.8x);
 - the Dask path against the local path on the same chunks (same seed, same chunk size):
   a LocalCluster of 2 worker processes with 1 thread each, started and warmed before the
-  timing, against 2 local workers; overhead = dask time / local time - 1 (target < 10%);
+  timing, against 2 local workers; overhead = dask time / local time - 1 (target < 5%), with
+  the results coming back to the client (simulate_many) and with the workers writing a
+  partitioned Parquet dataset themselves (simulate_to_dataset), side by side;
+- the figures of the scaling model in bench/README.md: the compute cost per shot and per
+  chunk, the scheduler's cost per task (a few hundred empty tasks through the same cluster,
+  2 in flight per worker thread), and the Parquet bytes per shot;
 - the peak memory of a run streamed to Parquet (`cuesim batch novus ... --out x.parquet` in
   a fresh process): the driver's peak RSS and the largest worker's, from getrusage.
 """
@@ -33,6 +38,7 @@ import cuesim
 from cuesim import simulate, start_layout
 from cuesim.api import game_table
 from cuesim.batch import ShotSampler, simulate_many
+from cuesim.batch.dataset import simulate_to_dataset
 
 NOVUS_VARY = {"x": (0.2, 0.8), "angle": (math.radians(80), math.radians(100)),
               "speed": (3.0, 9.0)}
@@ -140,6 +146,23 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
     return row
 
 
+def _noop(k):
+    return k
+
+
+def _best(label, n, local, dask):
+    tl, td = min(local), min(dask)
+    ml, md = float(np.median(local)), float(np.median(dask))
+    row = {"shots": n, "local_s": local, "dask_s": dask, "overhead": td / tl - 1.0,
+           "median_overhead": md / ml - 1.0}
+    print(f"dask    {label}, best of {len(local)}: local 2 workers {tl:.2f} s "
+          f"({n / tl:,.0f} shots/s) | LocalCluster 2x1 {td:.2f} s ({n / td:,.0f} shots/s) | "
+          f"overhead {100 * row['overhead']:+.1f}% (medians: {100 * row['median_overhead']:+.1f}%)"
+          f"\n        (all runs, s: local {', '.join(f'{t:.2f}' for t in local)}; "
+          f"dask {', '.join(f'{t:.2f}' for t in dask)})")
+    return row
+
+
 def dask_overhead(n, chunk_sizes, repeats):
     import distributed
 
@@ -166,21 +189,76 @@ def dask_overhead(n, chunk_sizes, repeats):
                     assert np.array_equal(a[k], b[k], equal_nan=True), k
                 local.append(tl)
                 dask.append(td)
-            tl, td = min(local), min(dask)
-            ml, md = float(np.median(local)), float(np.median(dask))
-            row = {"shots": n, "chunk_size": chunk_size, "repeats": repeats, "local_s": local,
-                   "dask_s": dask, "overhead": td / tl - 1.0, "median_overhead": md / ml - 1.0}
-            print(f"dask    {n} novus shots, chunks of {chunk_size}, best of {repeats}: local 2 "
-                  f"workers {tl:.2f} s ({n / tl:,.0f} shots/s) | LocalCluster 2x1 {td:.2f} s "
-                  f"({n / td:,.0f} shots/s) | overhead {100 * row['overhead']:+.1f}% (medians: "
-                  f"{100 * row['median_overhead']:+.1f}%)\n"
-                  f"        (all runs, s: local {', '.join(f'{t:.2f}' for t in local)}; "
-                  f"dask {', '.join(f'{t:.2f}' for t in dask)})")
-            rows.append(row)
+            row = _best(f"{n} novus shots to memory, chunks of {chunk_size}", n, local, dask)
+            rows.append({**row, "chunk_size": chunk_size, "output": "memory"})
+        rows.append(dataset_overhead(client, table, layout, sampler, repeats))
+        rows.append(scale_figures(client, table, layout))
     finally:
         client.close()
         cluster.close()
     return rows
+
+
+def dataset_overhead(client, table, layout, sampler, repeats, chunk_size=10_000):
+    """Workers writing a partitioned dataset: the local pool against the cluster."""
+    local, dask = [], []
+    with tempfile.TemporaryDirectory() as d:
+        for r in range(repeats):
+            tl, _ = timed(lambda r=r: simulate_to_dataset(
+                table, layout, sampler, os.path.join(d, f"l{r}"), workers=2,
+                chunk_size=chunk_size))
+            td, _ = timed(lambda r=r: simulate_to_dataset(
+                table, layout, sampler, os.path.join(d, f"d{r}"), cluster=client,
+                chunk_size=chunk_size))
+            local.append(tl)
+            dask.append(td)
+        parts = [os.path.join(d, "d0", f) for f in os.listdir(os.path.join(d, "d0"))
+                 if f.startswith("part-")]
+        size = sum(os.path.getsize(p) for p in parts)
+    row = _best(f"{sampler.n} novus shots to a dataset written by the workers, chunks of "
+                f"{chunk_size}", sampler.n, local, dask)
+    return {**row, "chunk_size": chunk_size, "output": "dataset",
+            "parquet_bytes_per_shot": size / sampler.n}
+
+
+def scale_figures(client, table, layout, chunk_size=2000, tasks=400):
+    """The inputs of the scaling model: compute cost per shot and per chunk (one chunk here,
+    in this process), and the scheduler's cost per task (empty tasks, 2 in flight per
+    worker thread, as the batch keeps them)."""
+    import distributed
+
+    from cuesim.batch.core import Setup
+    from cuesim.batch.job import run_task
+
+    setup = Setup(table, layout, "striker")
+    sampler = ShotSampler(chunk_size, NOVUS_VARY, seed=3)
+    run_task(setup, sampler, 0, 0, chunk_size)  # warm
+    per_chunk = min(timed(lambda: run_task(setup, sampler, 0, 0, chunk_size))[0]
+                    for _ in range(3))
+    threads = sum(client.nthreads().values())
+    t0 = time.perf_counter()
+    ac = distributed.as_completed(loop=client.loop)
+    submitted = 0
+    for _ in range(2 * threads):
+        ac.add(client.submit(_noop, submitted, pure=False))
+        submitted += 1
+    for _ in ac:
+        if submitted < tasks:
+            ac.add(client.submit(_noop, submitted, pure=False))
+            submitted += 1
+    per_task = (time.perf_counter() - t0) / tasks
+    many = 10 * tasks  # all at once: the scheduler's throughput, not the round trip
+    t0 = time.perf_counter()
+    client.gather(client.map(_noop, range(many), pure=False))
+    throughput = many / (time.perf_counter() - t0)
+    row = {"chunk_size": chunk_size, "chunk_s": per_chunk, "shot_s": per_chunk / chunk_size,
+           "round_trip_s": per_task, "tasks_per_s": throughput, "threads": threads}
+    print(f"scale   one chunk of {chunk_size} novus shots: {per_chunk * 1e3:.0f} ms "
+          f"({per_chunk / chunk_size * 1e6:.1f} us/shot, one core); the scheduler: "
+          f"{per_task * 1e3:.2f} ms per task with 2 in flight per worker thread (the round "
+          f"trip through the client, {tasks} empty tasks, {threads} worker threads), "
+          f"{throughput:,.0f} tasks/s with {many} submitted at once")
+    return row
 
 
 def streamed_memory(n):
@@ -215,6 +293,8 @@ def main() -> None:
     ap.add_argument("--memory-shots", type=int, default=None)
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--no-local", action="store_true", help="skip the 1-vs-2 worker rates")
+    ap.add_argument("--repeats", type=int, default=None, help="runs per figure (default 5)")
     a = ap.parse_args()
     q = a.quick
     n_novus = a.novus_shots or (4000 if q else 40_000)
@@ -225,19 +305,21 @@ def main() -> None:
           f"{platform.machine()} | {os.cpu_count()} CPUs visible | load average at start "
           f"{os.getloadavg()[0]:.2f} (other processes share the CPUs)")
     out: dict[str, object] = {}
+    repeats = a.repeats or (1 if q else 5)
     table = cuesim.novus_table()
-    out["novus"] = local_rates("novus", table, start_layout("novus", table),
-                               ShotSampler(n_novus, NOVUS_VARY, seed=1), 300 if q else 2000,
-                               2000, 1 if q else 5)
-    pool = game_table("9-ball")
-    out["nine_ball_break"] = local_rates("9-ball", pool, start_layout("9-ball", pool),
-                                         ShotSampler(n_break, nine_ball_vary(), seed=1),
-                                         50 if q else 300, 200, 1 if q else 5)
+    if not a.no_local:
+        out["novus"] = local_rates("novus", table, start_layout("novus", table),
+                                   ShotSampler(n_novus, NOVUS_VARY, seed=1),
+                                   300 if q else 2000, 2000, repeats)
+        pool = game_table("9-ball")
+        out["nine_ball_break"] = local_rates("9-ball", pool, start_layout("9-ball", pool),
+                                             ShotSampler(n_break, nine_ball_vary(), seed=1),
+                                             50 if q else 300, 200, repeats)
     if not a.no_memory:  # before Dask: a LocalCluster started here changes what the
         # fresh process of the memory run measures (its environment)
         out["memory"] = [streamed_memory(n_mem // 10), streamed_memory(n_mem)]
     if not a.no_dask:
-        out["dask"] = dask_overhead(n_dask, (2000, 10000), 1 if q else 5)
+        out["dask"] = dask_overhead(n_dask, (2000, 10000), repeats)
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     if a.json:
         with open(a.json, "w") as fh:

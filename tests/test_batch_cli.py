@@ -136,12 +136,12 @@ def test_bad_parquet_parameter_file(tmp_path, capsys):
     assert code == 2 and "does not exist" in err
     code, _, err = run(["novus", "--params", str(params), "--vary", "speed=1:2", "--out",
                         str(tmp_path / "o.npz")], capsys)
-    assert code == 2 and "do not combine it with --shots or --vary" in err
+    assert code == 2 and "do not combine it with --shots, --vary or --grid" in err
 
 
 def test_unreachable_cluster(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    import cuesim.batch.run as batch_run
+    import cuesim.batch.cluster as batch_run
 
     monkeypatch.setattr(batch_run, "CLUSTER_TIMEOUT", 1.0)
     out = tmp_path / "o.npz"

@@ -3,8 +3,9 @@
 Each shot is placed and checked by the same code as `cuesim.simulate` (NovusShot /
 CueShot: striker_position, striker_motion, ball_motion, place), then the whole chunk runs in
 the compiled loop of `cuesim.sim.batch_kernel`, so the numbers equal a Python loop of
-`simulate`. With a ruling, each shot goes through `simulate` itself (the referee needs the
-whole result) and then the game's referee rules on it as the first shot of a fresh game.
+`simulate`. With a ruling or event logs, each shot goes through `simulate` itself (the
+referee needs the whole result) and the game's referee rules on it as the first shot of a
+fresh game, or in the game state given (`Setup.state`).
 The table's arrays and the layout's static arrays are built once per process and reused.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 from cuesim.batch.params import BatchError
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _static_arrays, table_arrays
-from cuesim.sim.events import EventKind
+from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import NovusTable
 
@@ -33,7 +34,9 @@ KIND_NAMES = tuple(k.name.lower() for k in sorted(EventKind))
 class Setup:
     """What every chunk of a run shares: the table, the layout before each shot, the struck
     piece, the referee (a game name, or None) and the event limit. `errors`: 'raise' stops at
-    the first shot that cannot be played; 'mark' gives it status 1 and NaN results."""
+    the first shot that cannot be played; 'mark' gives it status 1 and NaN results. `side`:
+    the novus shooter's side; `state`: the referee's game state as JSON text (None: a fresh
+    game); `events`: keep each shot's whole event log."""
 
     table: Any
     layout: Layout
@@ -41,6 +44,9 @@ class Setup:
     ruling: str | None = None
     max_events: int = DEFAULT_MAX_EVENTS
     errors: str = "raise"
+    side: str = "south"
+    state: str | None = None
+    events: bool = False
 
     @property
     def family(self) -> str:
@@ -94,7 +100,7 @@ class Prepared:
             if setup.struck != "striker":
                 raise BatchError(f"novus shots strike the striker, not {setup.struck!r}")
             # the layout the shots are played on: the striker moved (or added at the end)
-            template = NovusShot(x=0.5, angle=math.pi / 2, speed=1.0)
+            template = NovusShot(x=0.5, angle=math.pi / 2, speed=1.0, side=setup.side)
             has = "striker" in layout.ids()
             self.others = layout.without(["striker"]) if has else layout
             try:
@@ -148,7 +154,7 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
         y = float(params["y"][k])
         return NovusShot(x=float(params["x"][k]), angle=float(params["angle"][k]),
                          speed=float(params["speed"][k]), y=None if math.isnan(y) else y,
-                         offset=float(params["offset"][k]))
+                         offset=float(params["offset"][k]), side=setup.side)
     x, y = float(params["x"][k]), float(params["y"][k])
     return CueShot(angle=float(params["angle"][k]), speed=float(params["speed"][k]),
                    side=float(params["side"][k]), height=float(params["height"][k]),
@@ -156,7 +162,8 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
                    position=None if math.isnan(x) else (x, y))
 
 
-def empty_summary(n_shots: int, n: int, ruling: bool) -> dict[str, np.ndarray]:
+def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False
+                  ) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {
         "status": np.zeros(n_shots, np.int8),
         "final_xy": np.full((n_shots, n, 2), np.nan),
@@ -174,6 +181,8 @@ def empty_summary(n_shots: int, n: int, ruling: bool) -> dict[str, np.ndarray]:
         out["legal"] = np.zeros(n_shots, np.bool_)
         out["turn_passes"] = np.zeros(n_shots, np.bool_)
         out["articles"] = np.full(n_shots, "", dtype=object)  # str array once filled
+    if events:  # every shot's event log, one after the other (n_events rows each)
+        out["events"] = np.zeros((0, N_EVENT_COLUMNS))
     return out
 
 
@@ -198,9 +207,9 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
     prep = prepared(setup)
     n_shots = len(params["angle"])
     n = len(prep.ids)
-    out = empty_summary(n_shots, n, setup.ruling is not None)
-    if setup.ruling is not None:
-        _rule_chunk(setup, prep, params, first, out)
+    out = empty_summary(n_shots, n, setup.ruling is not None, setup.events)
+    if setup.ruling is not None or setup.events:
+        _full_chunk(setup, prep, params, first, out)
     else:
         place = np.repeat(prep.base_pos[prep.struck_index][None, :], n_shots, axis=0)
         motion = np.zeros((n_shots, 5))
@@ -248,7 +257,11 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
     return out
 
 
-def _referee(game: str) -> Any:
+def _referee(game: str, state: str | None = None) -> Any:
+    if state is not None:
+        from cuesim.batch.sources import referee_from_state
+
+        return referee_from_state(game, state)
     if game in ("novus", "novus-doubles"):
         from cuesim.rules.novus import NovusGame
 
@@ -259,9 +272,9 @@ def _referee(game: str) -> Any:
     return {"8-ball": EightBall, "9-ball": NineBall, "14.1": StraightPool}[game](["A", "B"])
 
 
-def rule(game: str, result: Any) -> Any:
-    """The ruling on `result` as the first shot of a fresh game."""
-    ref = _referee(game)
+def rule(game: str, result: Any, state: str | None = None) -> Any:
+    """The ruling on `result` as the first shot of a fresh game, or in `state` (JSON)."""
+    ref = _referee(game, state)
     if game.startswith("novus"):
         return ref.adjudicate(result).ruling
     from cuesim.rules.pool import shot_from_result
@@ -269,12 +282,14 @@ def rule(game: str, result: Any) -> Any:
     return ref.play(shot_from_result(result)).ruling
 
 
-def _rule_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], first: int,
+def _full_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], first: int,
                 out: dict[str, np.ndarray]) -> None:
+    """Each shot through `simulate`: summarized like the compiled path, then ruled on and its
+    event log kept as asked."""
     from cuesim.api import simulate
     from cuesim.sim.batch_kernel import summarize
 
-    assert setup.ruling is not None
+    logs: list[np.ndarray] = []
     for k in range(len(params["angle"])):
         try:
             result = simulate(setup.table, setup.layout, make_shot(setup, params, k),
@@ -288,8 +303,18 @@ def _rule_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], fir
         summarize(result.final_positions, result.final_on.astype(np.float64), result.events,
                   len(result.events), prep.struck_index, result.truncated, k,
                   *_summary_args(out))
-        ruling = rule(setup.ruling, result)
+        if setup.events:
+            logs.append(np.asarray(result.events, dtype=np.float64))
+        if setup.ruling is None:
+            continue
+        try:
+            ruling = rule(setup.ruling, result, setup.state)
+        except ValueError as exc:  # the referee refuses the shot in this state
+            raise BatchError(f"shot {first + k}: the {setup.ruling} referee: {exc}") from None
         out["legal"][k] = ruling.legal
         out["turn_passes"][k] = ruling.turn_passes
         out["articles"][k] = ";".join(ruling.articles)
-    out["articles"] = np.array([str(a) for a in out["articles"]], dtype=str)
+    if setup.ruling is not None:
+        out["articles"] = np.array([str(a) for a in out["articles"]], dtype=str)
+    if setup.events and logs:
+        out["events"] = np.concatenate(logs).reshape(-1, N_EVENT_COLUMNS)

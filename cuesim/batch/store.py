@@ -12,9 +12,11 @@ removed; so FILE exists only when complete.
 
 Parquet: one row per shot; a per-piece array becomes one column per piece, named
 '<name>.<piece id>' (final_x.red1, pocketed.cue, ...), event counts 'events.<kind>'; the
-manifest is in the schema metadata under b'cuesim'. npz: the arrays as they are
-(final_xy (N, n, 2), pocketed (N, n), ...), the manifest as the JSON string 'manifest'.
-`read_results` reads either back into a BatchResult.
+manifest is in the schema metadata under b'cuesim'; with event logs, 'events' is a nested
+column: per shot, a list of {t, kind, a, b, index, speed, direction} (cuesim.sim.events). npz:
+the arrays as they are (final_xy (N, n, 2), pocketed (N, n), events (sum of n_events, 7),
+...), the manifest as the JSON string 'manifest'. `read_results` reads either back into a
+BatchResult, and a partitioned dataset (cuesim.batch.dataset) too.
 """
 
 from __future__ import annotations
@@ -112,6 +114,39 @@ def from_columns(cols: dict[str, np.ndarray], ids: list[str],
     return out
 
 
+EVENT_FIELDS = (("t", "float64"), ("kind", "int8"), ("a", "int16"), ("b", "int16"),
+                ("index", "int16"), ("speed", "float64"), ("direction", "int8"))
+
+
+def arrow_table(arrays: dict[str, np.ndarray], ids: list[str], kinds: tuple[str, ...]) -> Any:
+    """The Parquet table of a chunk: flat columns, and the event logs as a list column."""
+    pa = _pyarrow()
+    cols = to_columns({k: _storable(v) for k, v in arrays.items() if k != "events"}, ids, kinds)
+    table = pa.table(cols)
+    if "events" in arrays:
+        events, counts = arrays["events"], arrays["n_events"]
+        offsets = np.zeros(len(counts) + 1, np.int32)
+        np.cumsum(counts, out=offsets[1:])
+        fields = [pa.array(events[:, j].astype(dtype)) for j, (_, dtype) in
+                  enumerate(EVENT_FIELDS)]
+        struct = pa.StructArray.from_arrays(fields, names=[n for n, _ in EVENT_FIELDS])
+        table = table.append_column("events", pa.ListArray.from_arrays(pa.array(offsets),
+                                                                       struct))
+    return table
+
+
+def arrow_arrays(table: Any, ids: list[str], kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The inverse of arrow_table."""
+    names = [n for n in table.column_names if n != "events"]
+    out = from_columns({n: table.column(n).to_numpy() for n in names}, ids, kinds)
+    if "events" in table.column_names:
+        flat = table.column("events").combine_chunks().flatten()
+        out["events"] = np.stack(
+            [flat.field(j).to_numpy(zero_copy_only=False).astype(np.float64)
+             for j in range(len(EVENT_FIELDS))], axis=1).reshape(-1, len(EVENT_FIELDS))
+    return out
+
+
 def _storable(a: np.ndarray) -> np.ndarray:
     if a.dtype == object:  # strings (the ruling's articles)
         return np.array([str(v) for v in a], dtype=str) if len(a) else np.zeros(0, "U1")
@@ -141,8 +176,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
     try:
         if path.suffix == ".parquet":
             pa = _pyarrow()
-            cols = to_columns({k: _storable(v) for k, v in arrays.items()}, ids, kinds)
-            pa.parquet.write_table(pa.table(cols), tmp)
+            pa.parquet.write_table(arrow_table(arrays, ids, kinds), tmp)
             with open(tmp, "rb+") as fh:
                 os.fsync(fh.fileno())
         else:
@@ -173,9 +207,7 @@ def chunk_ok(path: Path, rows: int) -> bool:
 def read_chunk(path: Path, ids: list[str], kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
     if path.suffix == ".parquet":
         pa = _pyarrow()
-        table = pa.parquet.read_table(path)
-        return from_columns({n: table.column(n).to_numpy() for n in table.column_names}, ids,
-                            kinds)
+        return arrow_arrays(pa.parquet.read_table(path), ids, kinds)
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
 
@@ -388,11 +420,18 @@ def _assemble_npz(tmp: Path, paths: list[Path], manifest: dict[str, Any], ids: l
 
 # -- reading results back ---------------------------------------------------------------------
 def read_results(path: str | os.PathLike[str]) -> Any:
-    """A finished result file (.parquet or .npz) as a BatchResult."""
+    """A finished result file (.parquet or .npz), or a complete dataset (a folder or URL, see
+    cuesim.batch.dataset), as a BatchResult."""
     from cuesim.batch.run import BatchResult
 
+    if "://" in os.fspath(path) or Path(path).is_dir():
+        from cuesim.batch.dataset import read_dataset
+
+        return read_dataset(path)
     path = Path(path)
     fmt = out_format(path)
+    if not path.is_file():
+        raise BatchError(f"result file {os.fspath(path)!r} does not exist")
     if fmt == ".parquet":
         pa = _pyarrow()
         table = pa.parquet.read_table(path)
@@ -400,8 +439,7 @@ def read_results(path: str | os.PathLike[str]) -> Any:
         if b"cuesim" not in meta:
             raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
         manifest = json.loads(meta[b"cuesim"])
-        cols = {n: table.column(n).to_numpy() for n in table.column_names}
-        arrays = from_columns(cols, manifest["ids"], tuple(manifest["event_kinds"]))
+        arrays = arrow_arrays(table, manifest["ids"], tuple(manifest["event_kinds"]))
     else:
         with np.load(path, allow_pickle=False) as data:
             if "manifest" not in data.files:

@@ -1,8 +1,11 @@
-"""`cuesim batch GAME ...`: many shots from a game's starting layout, to Parquet or .npz.
+"""`cuesim batch GAME ...`: many shots from a game's starting layout (or any layout, in any
+game state), to Parquet or .npz.
 
     cuesim batch novus --shots 100000 --vary speed=2:8 --vary angle=80:100 --seed 1 \\
         --out shots.parquet
     cuesim batch 9-ball --params shots.csv --ruling --out rulings.npz
+    cuesim batch 9-ball --layout table.json --state state.json --ruling \\
+        --grid angle=80:100:41 --grid speed=2:8:13 --out grid.parquet
 
 Angles (angle, elevation) are in degrees here, in options and in parameter files; the
 results hold them in radians like every other SI quantity.
@@ -20,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
+from cuesim.batch.sources import ShotGrid
+from cuesim.tables.layout import Layout, LayoutError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,11 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser(
         "batch", help="simulate many shots (sampled or from a file) to Parquet or .npz",
-        description="Simulate many shots from a game's starting layout on every local core "
-                    "(or a Dask cluster), streaming chunks to disk; an interrupted run resumes "
-                    "when the same command is run again. Novus parameters: x, y, angle, speed, "
-                    "offset; ball games: angle, speed, side, height, elevation, x, y. Angles "
-                    "in degrees.")
+        description="Simulate many shots from a game's starting layout (or --layout FILE) on "
+                    "every local core (or a Dask cluster), streaming chunks to disk; an "
+                    "interrupted run resumes when the same command is run again. Shots are "
+                    "sampled (--shots, --vary), a grid (--grid) or read (--params). Novus "
+                    "parameters: x, y, angle, speed, offset; ball games: angle, speed, side, "
+                    "height, elevation, x, y. Angles in degrees.")
     p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("--shots", type=int, default=None, help="number of shots to sample")
     p.add_argument("--vary", action="append", default=[], metavar="NAME=LO:HI",
@@ -41,12 +47,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--params", default=None, metavar="FILE",
                    help="shot parameters from a CSV (header row) or Parquet file, one shot a "
                         "row, instead of sampling")
-    p.add_argument("--seed", type=int, default=0, help="sampler seed (default 0)")
+    p.add_argument("--grid", action="append", default=[], metavar="NAME=LO:HI:N",
+                   help="N evenly spaced values of NAME from LO to HI, ends included "
+                        "(repeatable): one shot for every combination, the first NAME "
+                        "varying slowest")
+    p.add_argument("--seed", type=int, default=None, help="sampler seed (default 0)")
+    p.add_argument("--layout", default=None, metavar="FILE",
+                   help="play every shot from this layout (JSON, as `cuesim layout` prints) "
+                        "instead of the game's start")
+    p.add_argument("--state", default=None, metavar="FILE",
+                   help="with --ruling: rule each shot in this game state (JSON: the 'state' "
+                        "of a scenario or of `cuesim adjudicate` output) instead of as a "
+                        "game's first shot; novus shots are then played from the shooter's "
+                        "side")
     p.add_argument("--workers", type=int, default=None,
                    help="local worker processes (default: every core)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help="shots per chunk (default 2000; part of what a seed means)")
-    p.add_argument("--out", required=True, help="result file, .parquet or .npz")
+    p.add_argument("--out", required=True,
+                   help="result file, .parquet or .npz; with --dataset a folder or URL")
+    p.add_argument("--dataset", action="store_true",
+                   help="write a partitioned Parquet dataset: --out is a folder every worker "
+                        "reaches (or an fsspec URL such as s3://bucket/run); each worker "
+                        "writes the chunks it simulates (part-NNNNNN.parquet), this process "
+                        "records which are done in _cuesim.json")
+    p.add_argument("--events", action="store_true",
+                   help="keep each shot's whole event log (a nested column 'events'; each "
+                        "shot then runs through simulate, which is slower)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
     p.add_argument("--ruling", action="store_true",
                    help="add the referee's ruling of each shot (as a game's first shot)")
@@ -96,6 +123,32 @@ def parse_vary(specs: list[str], family: str) -> dict[str, tuple[float, float]]:
             raise BatchError(f"--vary {spec}: the range is empty; use --set {name}={lo:g} for "
                              "a constant")
         out[name] = (_to_si(name, lo), _to_si(name, hi))
+    return out
+
+
+def parse_grid(specs: list[str], family: str) -> dict[str, tuple[float, float, int]]:
+    out: dict[str, tuple[float, float, int]] = {}
+    for spec in specs:
+        name, eq, rng = spec.partition("=")
+        fields = rng.split(":")
+        if not eq or len(fields) != 3:
+            raise BatchError(f"--grid {spec!r}: expected NAME=LO:HI:N, e.g. speed=2:8:13")
+        name = name.strip()
+        check_names(family, [name], f"--grid {spec}")
+        if name in out:
+            raise BatchError(f"--grid {spec!r}: {name!r} is on the grid twice")
+        lo = _number(fields[0], f"--grid {spec}")
+        hi = _number(fields[1], f"--grid {spec}")
+        try:
+            count = int(fields[2])
+        except ValueError:
+            raise BatchError(f"--grid {spec}: N = {fields[2]!r} is not a whole number") from None
+        if count < 2:
+            raise BatchError(f"--grid {spec}: N must be at least 2; use --set {name}={lo:g} "
+                             "for a constant")
+        if hi <= lo:
+            raise BatchError(f"--grid {spec}: LO must be below HI")
+        out[name] = (_to_si(name, lo), _to_si(name, hi), count)
     return out
 
 
@@ -180,27 +233,13 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
     return out
 
 
-def cmd_batch(args: argparse.Namespace) -> int:
-    from cuesim.api import GAME_NAMES, game_table, start_layout
-    from cuesim.batch.run import check_address, simulate_to_file
-    from cuesim.batch.store import out_format
-    from cuesim.output import check_writable
-
-    if args.game not in GAME_NAMES:
-        raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
-    family = _family(args.game)
-    out_format(args.out)
-    if args.cluster is not None and args.workers is not None:
-        raise BatchError("--workers is for local runs; a cluster brings its own workers")
-    if args.cluster is not None:
-        check_address(args.cluster)
-    check_writable(args.out, "--out", BatchError)
+def _shots(args: argparse.Namespace, family: str) -> Any:
+    """The shots asked for: a parameter table (--params), a grid (--grid) or a sampler."""
     fixed = parse_fixed(args.fixed, family)
-    shots: Any
     if args.params is not None:
-        if args.vary or args.shots is not None:
-            raise BatchError("--params gives the shots; do not combine it with --shots or "
-                             "--vary")
+        if args.vary or args.grid or args.shots is not None:
+            raise BatchError("--params gives the shots; do not combine it with --shots, "
+                             "--vary or --grid")
         cols = read_params(args.params, family)
         for name in fixed:
             if name in cols:
@@ -214,26 +253,102 @@ def cmd_batch(args: argparse.Namespace) -> int:
         for name in ("angle", "speed"):
             if name not in cols:
                 cols[name] = np.full(n, defaults(family)[name])
-        shots = cols
-    else:
-        if args.shots is None:
-            raise BatchError("give --shots N (with --vary NAME=LO:HI) or --params FILE")
-        if args.shots < 1:
-            raise BatchError(f"--shots must be at least 1, got {args.shots}")
-        shots = ShotSampler(args.shots, parse_vary(args.vary, family), fixed, args.seed)
-    table = game_table(args.game)
-    layout = start_layout(args.game, table)
+        return cols
+    if args.grid:
+        if args.vary or args.shots is not None or args.seed is not None:
+            raise BatchError("--grid gives the shots (every combination); do not combine it "
+                             "with --shots, --vary or --seed")
+        axes = parse_grid(args.grid, family)
+        for name in fixed:
+            if name in axes:
+                raise BatchError(f"--set {name}: {name!r} is already on the grid")
+        return ShotGrid(axes, fixed)
+    if args.shots is None:
+        raise BatchError("give --shots N (with --vary NAME=LO:HI), --grid NAME=LO:HI:N or "
+                         "--params FILE")
+    if args.shots < 1:
+        raise BatchError(f"--shots must be at least 1, got {args.shots}")
+    seed = 0 if args.seed is None else args.seed
+    return ShotSampler(args.shots, parse_vary(args.vary, family), fixed, seed)
+
+
+def _layout(args: argparse.Namespace, table: Any, family: str) -> Layout:
+    from cuesim.api import start_layout
+
+    if args.layout is None:
+        return start_layout(args.game, table)
     try:
-        manifest = simulate_to_file(
+        layout = Layout.load(args.layout)
+        # the striker is placed by each shot (novus); everything else must stand legally
+        table.check_layout(layout.without(["striker"]) if family == "novus" else layout)
+    except LayoutError as exc:  # its schema hint spans lines: the first says what is wrong
+        raise BatchError(f"--layout: {str(exc).splitlines()[0]}") from None
+    return layout
+
+
+def _check_dataset_out(out: str) -> None:
+    """A dataset's --out: a URL fsspec can open, or a folder (new or existing) to write in."""
+    from cuesim.batch.dataset import MANIFEST, Target
+    from cuesim.output import check_writable
+
+    if "://" in out and not out.startswith("file://"):
+        Target.of(out)
+        return
+    path = Path(out[len("file://"):] if out.startswith("file://") else out)
+    if path.exists() and not path.is_dir():
+        raise BatchError(f"--out {out!r} is a file; a dataset (--dataset) is a folder")
+    check_writable(path / MANIFEST if path.is_dir() else path, "--out", BatchError)
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from cuesim.api import GAME_NAMES, game_table
+    from cuesim.batch.cluster import check_address
+    from cuesim.batch.dataset import simulate_to_dataset
+    from cuesim.batch.run import simulate_to_file
+    from cuesim.batch.sources import referee_state
+    from cuesim.batch.store import out_format
+    from cuesim.output import check_writable
+
+    if args.game not in GAME_NAMES:
+        raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
+    family = _family(args.game)
+    if args.dataset:
+        _check_dataset_out(args.out)
+    elif "://" in args.out:
+        raise BatchError(f"--out {args.out!r} is a URL: only a dataset (--dataset) is "
+                         "written to one")
+    else:
+        out_format(args.out)
+        check_writable(args.out, "--out", BatchError)
+    if args.cluster is not None and args.workers is not None:
+        raise BatchError("--workers is for local runs; a cluster brings its own workers")
+    if args.cluster is not None:
+        check_address(args.cluster)
+    if args.state is not None and not args.ruling:
+        raise BatchError("--state is the referee's game state: it needs --ruling")
+    shots = _shots(args, family)
+    table = game_table(args.game)
+    layout = _layout(args, table, family)
+    ruling = args.game if args.ruling else False
+    if args.state is not None:
+        try:
+            referee_state(args.game, args.state)
+        except BatchError as exc:
+            raise BatchError(f"--state: {exc}") from None
+    run = simulate_to_dataset if args.dataset else simulate_to_file
+    try:
+        manifest = run(
             table, layout, shots, args.out, workers=args.workers, chunk_size=args.chunk_size,
-            ruling=args.game if args.ruling else False, cluster=args.cluster,
+            ruling=ruling, cluster=args.cluster, state=args.state, events=args.events,
             errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
             progress=not args.quiet, game=args.game)
     except KeyboardInterrupt:
         import sys
 
-        print(f"\nbatch: interrupted; {args.out} was not written. Run the same command again "
-              "to resume from the chunks already done.", file=sys.stderr)
+        what = (f"the dataset {args.out} is not complete" if args.dataset
+                else f"{args.out} was not written")
+        print(f"\nbatch: interrupted; {what}. Run the same command again to resume from the "
+              "chunks already done.", file=sys.stderr)
         return 130
     except OSError as exc:  # e.g. a full disk: chunks are written whole or not at all
         where = f" ({exc.filename})" if exc.filename else ""

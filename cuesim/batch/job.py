@@ -1,0 +1,207 @@
+"""A batch run as data: its setup, its shots (a sampler, a grid or a table of parameters), its
+chunks, the manifest that describes it, and the task every worker runs on one chunk."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cuesim.batch.core import (
+    KIND_NAMES,
+    Setup,
+    default_struck,
+    family_of,
+    infer_ruling,
+    make_shot,
+    piece_ids,
+    simulate_chunk,
+)
+from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
+from cuesim.batch.sources import ShotGrid, referee_state, shots_to_table
+from cuesim.shot import ShotError
+from cuesim.sim.engine import table_arrays
+from cuesim.tables.layout import Layout, LayoutError
+
+DEFAULT_CHUNK_SIZE = 2000
+FIRST_KINDS = ("none", "piece", "rail")
+Generator = ShotSampler | ShotGrid  # shots computed chunk by chunk, never held whole
+Payload = dict[str, np.ndarray] | int  # a chunk's arrays, or its row count once written
+
+
+@dataclass
+class Job:
+    """What to simulate: `gen` (a sampler or grid) or `table` (the parameters) gives the
+    shots; chunk c is shots c*chunk_size .. (c+1)*chunk_size-1."""
+
+    setup: Setup
+    n: int
+    chunk_size: int
+    gen: Generator | None = None
+    table: dict[str, np.ndarray] | None = None
+
+    @property
+    def n_chunks(self) -> int:
+        return max(1, math.ceil(self.n / self.chunk_size))
+
+    def bounds(self, c: int) -> tuple[int, int]:
+        return c * self.chunk_size, min(self.n, (c + 1) * self.chunk_size)
+
+    def rows(self, c: int) -> int:
+        start, stop = self.bounds(c)
+        return stop - start
+
+    def task(self, c: int) -> tuple[Any, ...]:
+        """The arguments of run_task for chunk c."""
+        start, stop = self.bounds(c)
+        if self.gen is not None:
+            return (self.setup, self.gen, c, start, stop)
+        assert self.table is not None
+        return (self.setup, {k: v[start:stop] for k, v in self.table.items()}, c, start, stop)
+
+    def source(self) -> dict[str, Any]:
+        if self.gen is not None:
+            return self.gen.to_dict()
+        assert self.table is not None
+        digest = hashlib.sha256()
+        for name in sorted(self.table):
+            digest.update(name.encode())
+            digest.update(np.ascontiguousarray(self.table[name]).tobytes())
+        return {"kind": "table", "n": self.n, "columns": sorted(self.table),
+                "sha256": digest.hexdigest()}
+
+
+def run_task(setup: Setup, source: Generator | dict[str, np.ndarray], index: int, start: int,
+             stop: int) -> dict[str, np.ndarray]:
+    """Simulate chunk `index` (shots start..stop-1); what every worker runs."""
+    if isinstance(source, ShotSampler | ShotGrid):
+        params = source.chunk(setup.family, index, start, stop)
+    else:
+        params = source
+    return simulate_chunk(setup, params, start)
+
+
+def run_group(setup: Setup, parts: list[tuple[Any, int, int, int]], sink: Any = None
+              ) -> dict[str, Any]:
+    """Simulate several chunks in one task (`parts`: (source, index, start, stop) each). With
+    a `sink` (an object with write(index, arrays)) each chunk is written where it was
+    computed and only its row count comes back. Returns {"chunks": [(index, payload)],
+    "shots", "seconds" (compute time, for sizing later tasks), "worker" (its address)}."""
+    t0 = time.perf_counter()
+    out: list[tuple[int, Payload]] = []
+    shots = 0
+    for source, index, start, stop in parts:
+        arrays = run_task(setup, source, index, start, stop)
+        shots += stop - start
+        if sink is None:
+            out.append((index, arrays))
+        else:
+            sink.write(index, arrays)
+            out.append((index, stop - start))
+    return {"chunks": out, "shots": shots, "seconds": time.perf_counter() - t0,
+            "worker": _worker_address()}
+
+
+def _worker_address() -> str | None:
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):  # not in a Dask worker
+        return None
+
+
+def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
+             ruling: bool | str | None, struck: str | None, max_events: int, errors: str,
+             state: Any = None, events: bool = False) -> Job:
+    """Check every argument of a run and build its Job (a BatchError names what is wrong)."""
+    if not isinstance(layout, Layout):
+        raise BatchError(f"layout must be a cuesim Layout, got {type(layout).__name__}")
+    if errors not in ("raise", "mark"):
+        raise BatchError(f"errors must be 'raise' or 'mark', got {errors!r}")
+    if not isinstance(events, bool):
+        raise BatchError(f"events must be True or False, got {events!r}")
+    chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
+    if not isinstance(chunk_size, int | np.integer) or chunk_size < 1:
+        raise BatchError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    family = family_of(table)
+    try:
+        table_arrays(table)
+    except Exception as exc:
+        raise BatchError(f"cannot simulate on table {table!r}: {exc}") from None
+    side = "south"
+    if isinstance(shots, list | tuple):
+        shots, struck, side = shots_to_table(family, shots, struck)
+    game = infer_ruling(table, layout, ruling)
+    state_text, state_side = referee_state(game, state)
+    if state_side is not None:
+        if side != "south" and side != state_side:
+            raise BatchError(f"the shots are played from the {side} side, but in the game "
+                             f"state the shooter sits {state_side}")
+        side = state_side
+    setup = Setup(table, layout, struck or default_struck(table, layout), game,
+                  int(max_events), errors, side=side, state=state_text, events=events)
+    piece_ids(setup)  # checks the layout and the struck piece
+    if isinstance(shots, ShotSampler | ShotGrid):
+        shots.check(family)
+        probe(setup, shots)
+        return Job(setup, int(shots.n), int(chunk_size), gen=shots)
+    params = shot_table(family, shots)
+    if n_rows(params) == 0:
+        raise BatchError("shots: no shots given")
+    return Job(setup, n_rows(params), int(chunk_size), table=params)
+
+
+def probe(setup: Setup, sampler: Generator) -> None:
+    """Check each varied parameter at both ends of its range, the others at their fixed or
+    default values: a range that leaves what a shot can be fails before anything runs."""
+    base = sampler.chunk(setup.family, 0, 0, 1)
+    for name, (lo, hi) in sampler.vary.items():
+        for value in (lo, hi):
+            params = {k: v.copy() for k, v in base.items()}
+            for other, (a, b) in sampler.vary.items():
+                params[other][0] = (a + b) / 2
+            params[name][0] = value
+            shot = make_shot(setup, params, 0)
+            try:
+                if setup.family == "novus":
+                    shot.striker_position(setup.table)  # type: ignore[union-attr]
+                    shot.striker_motion(setup.table)  # type: ignore[union-attr]
+                else:
+                    shot.ball_motion(setup.table)  # type: ignore[union-attr]
+            except (ShotError, LayoutError, ValueError) as exc:
+                raise BatchError(f"range of {name!r} ({lo:g}:{hi:g}) includes shots that "
+                                 f"cannot be played: at {name}={value:g}: {exc}") from None
+
+
+def manifest(job: Job, workers: int, cluster: str | None) -> dict[str, Any]:
+    """The description of a run stored with its results (and compared when it resumes).
+    Keys of the newer options appear only when used, so older runs still resume."""
+    import json
+
+    import cuesim
+
+    s = job.setup
+    geo = s.table.geometry
+    out: dict[str, Any] = {
+        "format": "cuesim-batch/1", "cuesim": cuesim.__version__,
+        "table": s.table.name, "table_repr": repr(s.table), "layout": s.layout.to_dict(),
+        "struck": s.struck, "ruling": s.ruling, "max_events": s.max_events,
+        "errors": s.errors, "n_shots": job.n, "chunk_size": job.chunk_size,
+        "n_chunks": job.n_chunks, "source": job.source(), "ids": piece_ids(s),
+        "event_kinds": list(KIND_NAMES), "first_kinds": list(FIRST_KINDS),
+        "rails": [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
+        "units": "SI (m, s, m/s), angles in radians",
+        "workers": workers, "cluster": cluster,
+    }
+    if s.side != "south":
+        out["side"] = s.side
+    if s.state is not None:
+        out["state"] = json.loads(s.state)
+    if s.events:
+        out["events"] = True
+    return out

@@ -1,0 +1,217 @@
+"""Shots from any position: grids of parameters, lists of shot objects, a layout file and a game
+state that the referee rules the shots in; every bad input refused in one line."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from cuesim import CueShot, NovusShot, simulate
+from cuesim.api import game_table, start_layout
+from cuesim.batch import BatchError, ShotGrid, read_results, simulate_many
+from cuesim.batch.store import parts_dir
+from cuesim.cli import main
+from cuesim.tables.layout import Layout
+from tests.batch_util import assert_same
+
+POOL_STATE = {"game": "nine_ball", "players": ["A", "B"], "shooter": "B", "breaker": "A",
+              "phase": "play", "ball_in_hand": None, "inning": 3}
+
+
+@pytest.fixture(scope="module")
+def pool_table():
+    return game_table("9-ball")
+
+
+@pytest.fixture(scope="module")
+def pool_layout(pool_table):
+    """The cue ball in the kitchen, the 1 ahead of it, the 9 off to the side."""
+    start = start_layout("9-ball", pool_table)
+    cue = start.get("cue")
+    layout = start.without([p.id for p in start.pieces if p.id not in ("cue", "1", "9")])
+    return layout.moved("1", cue.x, 1.4).moved("9", 0.3, 2.0)
+
+
+def test_a_grid_is_every_combination_first_axis_slowest():
+    grid = ShotGrid({"speed": (2.0, 8.0, 4), "angle": (1.4, 1.7, 3)}, {"offset": 0.001})
+    grid.check("novus")
+    assert grid.n == 12
+    p = grid.chunk("novus", 0, 0, 12)
+    assert list(p["speed"]) == [2.0] * 3 + [4.0] * 3 + [6.0] * 3 + [8.0] * 3
+    assert list(p["angle"][:3]) == list(np.linspace(1.4, 1.7, 3))
+    assert (p["offset"] == 0.001).all() and (p["x"] == 0.5).all()
+    tail = grid.chunk("novus", 3, 7, 12)  # any slice, from the shot numbers alone
+    for k in p:
+        assert np.array_equal(p[k][7:], tail[k], equal_nan=True), k
+    assert grid.to_dict() == {"kind": "grid", "n": 12, "fixed": {"offset": 0.001},
+                              "axes": {"speed": [2.0, 8.0, 4], "angle": [1.4, 1.7, 3]}}
+
+
+def test_a_grid_run_equals_the_same_shots_as_a_table(table, singles):
+    grid = ShotGrid({"x": (0.3, 0.7, 3), "speed": (3.0, 7.0, 3)}, {"angle": 1.5})
+    res = simulate_many(table, singles, grid, workers=1, chunk_size=4)
+    same = simulate_many(table, singles, grid.chunk("novus", 0, 0, 9), workers=1, chunk_size=4)
+    assert_same(res, same, [k for k in res.keys() if k != "shot"])
+    assert res.manifest["source"]["kind"] == "grid"
+
+
+def test_a_list_of_shot_objects(table, singles, pool_table, pool_layout):
+    shots = [NovusShot(x=0.4 + 0.05 * k, angle=1.5, speed=3.0 + k, offset=0.001 * k)
+             for k in range(4)]
+    res = simulate_many(table, singles, shots, workers=1)
+    for k, shot in enumerate(shots):
+        r = simulate(table, singles, shot)
+        assert np.array_equal(res["final_xy"][k], r.final_positions)
+    cue = [CueShot(angle=math.pi / 2 + 0.01 * k, speed=2.0 + k, side=0.1,
+                   position=None if k % 2 else (0.6, 0.5)) for k in range(4)]
+    res = simulate_many(pool_table, pool_layout, cue, workers=1)
+    for k, shot in enumerate(cue):
+        r = simulate(pool_table, pool_layout, shot)
+        assert np.array_equal(res["final_xy"][k], r.final_positions), k
+    assert np.isnan(res["param.x"][1]) and res["param.x"][0] == 0.6
+
+
+@pytest.mark.parametrize("shots, message", [
+    ([], "no shots given"),
+    ([NovusShot(x=0.5, angle=1.5, speed=3.0), CueShot(angle=1.0, speed=2.0)],
+     "shots[1] is a CueShot; on this table every shot must be a NovusShot"),
+    ([NovusShot(x=0.5, angle=1.5, speed=3.0), NovusShot(x=0.5, angle=1.5, speed=3.0,
+                                                         side="north")],
+     "several sides ['north', 'south']"),
+])
+def test_bad_lists_of_shots(table, singles, shots, message):
+    with pytest.raises(BatchError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        simulate_many(table, singles, shots, workers=1)
+
+
+def test_cue_shots_striking_two_balls_are_refused(pool_table, pool_layout):
+    shots = [CueShot(angle=1.0, speed=2.0), CueShot(angle=1.0, speed=2.0, ball="1")]
+    with pytest.raises(BatchError, match="a batch strikes one ball"):
+        simulate_many(pool_table, pool_layout, shots, workers=1)
+
+
+def _referee_loop(table, layout, res, state):
+    """The ruling of each shot by the referee itself, in `state`."""
+    from cuesim.batch.core import Setup, make_shot
+    from cuesim.rules.pool import shot_from_result
+    from cuesim.rules.pool.scenario import make_game
+
+    setup = Setup(table, layout, "cue")
+    out = []
+    for k in range(len(res)):
+        result = simulate(table, layout, make_shot(setup, res.params, k))
+        game = make_game({"game": "9-ball", "state": state})
+        ruling = game.play(shot_from_result(result)).ruling
+        out.append((ruling.legal, ruling.turn_passes, ";".join(ruling.articles)))
+    return out
+
+
+def test_shots_from_a_layout_ruled_in_a_game_state(tmp_path, pool_table, pool_layout, capsys):
+    layout_file, state_file = tmp_path / "layout.json", tmp_path / "state.json"
+    pool_layout.save(layout_file)
+    state_file.write_text(json.dumps({"game": "9-ball", "state": POOL_STATE}))
+    out = tmp_path / "r.parquet"
+    code = main(["batch", "9-ball", "--layout", str(layout_file), "--state", str(state_file),
+                 "--ruling", "--grid", "angle=86:94:5", "--grid", "speed=1:5:3", "--workers",
+                 "1", "--quiet", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    res = read_results(out)
+    assert len(res) == 15 and res.manifest["state"] == POOL_STATE
+    assert Layout.from_dict(res.manifest["layout"]) == pool_layout
+    got = list(zip(res["legal"], res["turn_passes"], res["articles"], strict=True))
+    assert got == _referee_loop(pool_table, pool_layout, res, POOL_STATE)
+    # as the first shot of a fresh game (a break) the same shots are ruled otherwise
+    fresh = simulate_many(pool_table, pool_layout, res.params, workers=1, ruling="9-ball")
+    assert list(fresh["articles"]) != list(res["articles"])
+    assert_same(fresh, res, ["final_xy", "n_events", "pocketed"])
+
+
+def test_novus_shots_from_the_shooters_side(table, singles):
+    from cuesim.rules.novus.scenario import game_from_dict
+
+    state = {"shooter": "B"}  # B sits north
+    shots = [NovusShot(x=0.5, angle=1.45 + 0.05 * k, speed=4.0 + k) for k in range(3)]
+    res = simulate_many(table, singles, shots, workers=1, ruling="novus", state=state)
+    assert res.manifest["side"] == "north"
+    for k, shot in enumerate(shots):
+        north = NovusShot(x=shot.x, angle=shot.angle, speed=shot.speed, side="north")
+        r = simulate(table, singles, north)
+        assert np.array_equal(res["final_xy"][k], r.final_positions), k
+        ruling = game_from_dict(state).adjudicate(r).ruling
+        assert res["articles"][k] == ";".join(ruling.articles)
+        assert res["legal"][k] == ruling.legal
+
+
+def run(args, capsys):
+    code = main(["batch", *args])
+    return code, capsys.readouterr().err
+
+
+def _files(tmp_path):
+    layout = tmp_path / "l.json"
+    start_layout("9-ball").save(layout)
+    novus_layout = tmp_path / "n.json"
+    start_layout("novus").save(novus_layout)
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{nope")
+    overlap = tmp_path / "overlap.json"
+    data = start_layout("9-ball").to_dict()
+    data["pieces"][1]["x"], data["pieces"][1]["y"] = data["pieces"][0]["x"], data["pieces"][0]["y"]
+    overlap.write_text(json.dumps(data))
+    no_pieces = tmp_path / "np.json"
+    no_pieces.write_text('{"table": "pool_9ft"}')
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps({**POOL_STATE, "phase": "match_over", "winner": "A"}))
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text(json.dumps({**POOL_STATE, "spin": 1}))
+    good = tmp_path / "state.json"
+    good.write_text(json.dumps(POOL_STATE))
+    novus_state = tmp_path / "ns.json"
+    novus_state.write_text(json.dumps({"mode": "doubles"}))
+    return {"layout": layout, "novus_layout": novus_layout, "bad_json": bad_json,
+            "overlap": overlap, "no_pieces": no_pieces, "over": over, "unknown": unknown,
+            "good": good, "novus_state": novus_state, "missing": tmp_path / "missing.json"}
+
+
+BAD = [
+    (["9-ball", "--grid", "speed=1:5"], "--grid 'speed=1:5': expected NAME=LO:HI:N"),
+    (["9-ball", "--grid", "speed=1:5:1"], "N must be at least 2"),
+    (["9-ball", "--grid", "speed=1:5:x"], "N = 'x' is not a whole number"),
+    (["9-ball", "--grid", "speed=5:1:3"], "LO must be below HI"),
+    (["9-ball", "--grid", "spin=1:5:3"], "unknown parameter 'spin'"),
+    (["9-ball", "--grid", "speed=1:5:3", "--grid", "speed=1:5:3"], "on the grid twice"),
+    (["9-ball", "--grid", "speed=1:5:3", "--shots", "4"], "do not combine it with --shots"),
+    (["9-ball", "--grid", "speed=1:5:3", "--seed", "4"], "do not combine it with --shots"),
+    (["9-ball", "--grid", "speed=1:5:3", "--set", "speed=2"], "already on the grid"),
+    (["9-ball", "--grid", "speed=1:99:3"], "range of 'speed' (1:99) includes shots that cannot"),
+    (["9-ball", "--shots", "3", "--layout", "{missing}"], "--layout: cannot read layout file"),
+    (["9-ball", "--shots", "3", "--layout", "{bad_json}"], "is not valid JSON (line 1"),
+    (["9-ball", "--shots", "3", "--layout", "{no_pieces}"], "missing field 'pieces'"),
+    (["9-ball", "--shots", "3", "--layout", "{novus_layout}"],
+     "layout is for table 'novus', not 'pool_9ft'"),
+    (["9-ball", "--shots", "3", "--layout", "{overlap}"], "--layout: "),
+    (["9-ball", "--shots", "3", "--state", "{good}"], "--state is the referee's game state: "
+                                                      "it needs --ruling"),
+    (["9-ball", "--shots", "3", "--ruling", "--state", "{missing}"],
+     "--state: cannot read state file"),
+    (["9-ball", "--shots", "3", "--ruling", "--state", "{bad_json}"], "is not valid JSON"),
+    (["9-ball", "--shots", "3", "--ruling", "--state", "{over}"], "the match is over"),
+    (["9-ball", "--shots", "3", "--ruling", "--state", "{unknown}"], "spin"),
+    (["novus", "--shots", "3", "--ruling", "--state", "{novus_state}"],
+     "the state is a doubles game, the batch plays novus"),
+    (["novus", "--shots", "3", "--ruling", "--state", "{good}"], "--state: "),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD)
+def test_bad_sources_give_one_clear_line(tmp_path, capsys, args, message):
+    files = _files(tmp_path)
+    out = tmp_path / "o.npz"
+    args = [a.format(**files) for a in args]
+    code, err = run([*args, "--workers", "1", "--quiet", "--out", str(out)], capsys)
+    assert code == 2, err
+    assert message in err and err.startswith("cuesim: error:") and err.count("\n") == 1, err
+    assert not out.exists() and not parts_dir(out).exists()
