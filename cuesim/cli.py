@@ -286,6 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, ShotError, LayoutError, SimulationError, ValueError) as exc:
         print(f"cuesim: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped reading (`| head`): quiet, as SIGPIPE would
+        _silence_stdout()
+        return 128 + 13
     except OSError as exc:  # writing failed: one line, never a traceback
         _silence_stdout()
         where = f"{exc.filename}: " if exc.filename else "standard output: "

@@ -148,3 +148,19 @@ def test_shoot_ball_games_refuse_a_miscue_and_half_a_placement(capsys):
     assert "miscue limit" in capsys.readouterr().err
     assert main(["shoot", "9-ball", "--speed", "5", "--x", "0.5"]) == 2
     assert "both --x and --y" in capsys.readouterr().err
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """`cuesim shoot ... | head -1`: the reader stops reading; cuesim ends as a SIGPIPE would
+    (status 141), without an error line (the reader here is gone before the first write)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "cuesim", "shoot", "novus", "--x", "0.5",
+                             "--angle", "90", "--speed", "6"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 141, err
+    assert err == ""
