@@ -16,7 +16,7 @@ from numba import njit
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect.holes import hole_time, knuckle_time
-from cuesim.sim.detect.pairs import pair_time_within
+from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
 from cuesim.sim.detect.sensors import circle_time, line_time
 from cuesim.sim.detect.touching import segment_contact, touching_system
@@ -129,11 +129,10 @@ def _single(
     side_l: np.ndarray,
     side_c: np.ndarray,
     knuckles: np.ndarray,
-) -> tuple[float, int, int, float]:
-    """Earliest single-object event of i after t: (time, code, index, and the time of the
-    earliest one that changes its motion: every event but a sensor crossing)."""
+) -> tuple[float, int, int]:
+    """Earliest single-object event of i after t: (time, code, index)."""
     if S[i, ON] == 0.0 or S[i, TEND] == INF:
-        return INF, _S_NONE, -1, INF
+        return INF, _S_NONE, -1
     tend = S[i, TEND]
     h = tend - t
     best, code, idx = tend, _S_STOP, -1
@@ -158,7 +157,6 @@ def _single(
     if t + tau < best:
         best, code, idx = t + tau, _S_HOLE, k
         rch = min(rch, travel_bound(speed, accel, tau))
-    motion = best
     tau, k = line_time(px, py, vx, vy, ax, ay, rch, h, lines, side_l[i])
     if t + tau < best:
         best, code, idx = t + tau, _S_LINE, k
@@ -166,7 +164,7 @@ def _single(
     tau, k = circle_time(px, py, vx, vy, ax, ay, lin, rch, h, circles, side_c[i])
     if t + tau < best:
         best, code, idx = t + tau, _S_CIRCLE, k
-    return best, code, idx, motion
+    return best, code, idx
 
 
 @njit_norc
@@ -328,15 +326,13 @@ def run_events(
     single_k = np.full(n, -1, np.int64)
     row_t = np.full(n, INF)
     row_j = np.full(n, -1, np.int64)
-    single_m = np.full(n, INF)
     for i in range(n):
-        single_t[i], single_c[i], single_k[i], single_m[i] = _single(
+        single_t[i], single_c[i], single_k[i] = _single(
             S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for i in range(n):
         for j in range(i + 1, n):
-            pair_t[i, j] = pair_t[j, i] = pair_time_within(S, P, i, j, 0.0,
-                                                           min(single_m[i], single_m[j]))
+            pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
     for i in range(n):
         row_t[i], row_j[i] = _row(pair_t, single_t, i)
 
@@ -433,7 +429,7 @@ def run_events(
                     n_ev = _log(ev, n_ev, t, EV_CIRCLE, i, -1, k, speed, -side_c[i, k])
 
         if not moved:
-            single_t[i], single_c[i], single_k[i], single_m[i] = _single(
+            single_t[i], single_c[i], single_k[i] = _single(
                 S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
             row_t[i], row_j[i] = _row(pair_t, single_t, i)
@@ -445,17 +441,14 @@ def run_events(
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         for m in range(n_aff):
             a = affected[m]
-            single_t[a], single_c[a], single_k[a], single_m[a] = _single(
+            single_t[a], single_c[a], single_k[a] = _single(
                 S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
-        # a pair is predicted again at the next event that changes the motion of either
-        # piece, so it need not be looked for beyond that horizon (single_m)
         for m in range(n_aff):
             a = affected[m]
             for k in range(n):
                 if k != a:
-                    pair_t[a, k] = pair_t[k, a] = pair_time_within(
-                        S, P, a, k, t, min(single_m[a], single_m[k]))
+                    pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
         for m in range(n_aff):
             a = affected[m]
             row_t[a], row_j[a] = _row(pair_t, single_t, a)

@@ -1,6 +1,6 @@
-"""Culling in detection changes no result (issue 16): a pair looked for only up to a horizon
-(detect.pairs.pair_time_within, with its closest-approach bound) gets exactly pair_time's answer
-whenever that answer comes before the horizon; a root's bracket is still tight and valid."""
+"""Culling in detection changes no result (issue 16): the closest-approach bound that lets
+detect.pairs skip a pair (`_apart`) never skips a pair that comes within contact distance in
+its segment; a root's bracket is still tight and valid."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cuesim.sim.detect.pairs import pair_time, pair_time_within
+from cuesim.sim.detect.pairs import _apart, pair_time
 from cuesim.sim.roots import INF, bracket_root, poly
 from cuesim.sim.state import AX, AY, LAW, LAW_BALL, NP, NS, ON, TEND, VX, VY, R, X, Y
 from tests.profiles import examples
@@ -38,17 +38,23 @@ def _state(p0, v0, a0, p1, v1, a1, rest1: bool) -> tuple[np.ndarray, np.ndarray]
 
 @given(p0=st.tuples(coord, coord), v0=st.tuples(speed, speed), a0=st.tuples(accel, accel),
        p1=st.tuples(coord, coord), v1=st.tuples(speed, speed), a1=st.tuples(accel, accel),
-       rest1=st.booleans(), horizon=st.floats(0.0, 3.0))
+       rest1=st.booleans())
 @settings(max_examples=examples(400), deadline=None)
-def test_a_horizon_only_culls_what_comes_after_it(p0, v0, a0, p1, v1, a1, rest1, horizon):
+def test_a_pair_skipped_as_apart_never_comes_within_contact(p0, v0, a0, p1, v1, a1, rest1):
+    """Whenever `_apart` says the pair stays apart over its segment, the exact relative path
+    sampled densely never comes within the contact distance, and pair_time finds no contact."""
     assume(np.hypot(p1[0] - p0[0], p1[1] - p0[1]) > 2 * RB)  # pieces apart at the start
     S, P = _state(p0, v0, a0, p1, v1, a1, rest1)
-    full = pair_time(S, P, 0, 1, 0.0)
-    within = pair_time_within(S, P, 0, 1, 0.0, horizon)
-    if full <= horizon:
-        assert within == full
-    else:
-        assert within in (INF, full)
+    h = min(S[0, TEND], S[1, TEND])
+    d0 = np.array(p1) - np.array(p0)
+    dv = np.array([S[1, VX] - S[0, VX], S[1, VY] - S[0, VY]])
+    da = np.array([S[1, AX] - S[0, AX], S[1, AY] - S[0, AY]])
+    if not _apart(d0[0], d0[1], dv[0], dv[1], da[0], da[1], 2 * RB, h):
+        return
+    tau = np.linspace(0.0, h, 4001)[:, None]
+    gap = np.hypot(*(d0 + dv * tau + 0.5 * da * tau**2).T) - 2 * RB
+    assert gap.min() > 0.0
+    assert pair_time(S, P, 0, 1, 0.0) == INF
 
 
 @given(c=st.lists(st.floats(-5.0, 5.0), min_size=3, max_size=3), h=st.floats(1e-3, 10.0))

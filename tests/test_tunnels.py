@@ -253,7 +253,11 @@ def test_nine_ball_rack_runaway_of_the_issue():
 TUNNEL_SEEDS = [("9-ball", 1006), ("8-ball", 1524), ("9-ball", 84), ("9-ball", 172),
                 ("9-ball", 1264), ("8-ball", 71), ("14.1", 24), ("14.1", 86), ("14.1", 1024),
                 ("5-pins", 60), ("9-ball", 2380), ("8-ball", 2041), ("8-ball", 3309),
-                ("14.1", 2094), ("14.1", 2202)]
+                ("14.1", 2094), ("14.1", 2202), ("14.1", 8146)]
+# 14.1 8146 (a 10,000-shot hunt after the speed work): the cue ball sliding along the right
+# cushion passed 57 mm through ball 6 resting on it; a pair looked for only up to the next
+# event that would change either piece's motion missed it once a sensor crossing moved that
+# horizon (the horizon is gone; culling is now only by the pair's closest approach)
 CLEAN_SEEDS = [("9-ball", 1006), ("8-ball", 1524)]
 # seeds that ran away: a ball pressed into a cushion by its own cloth friction (spin) bounced
 # ever more slowly at one place (a Zeno series of impacts), or a ball wedged between a cushion,

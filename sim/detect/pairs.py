@@ -29,15 +29,6 @@ from cuesim.sim.state import AX, AY, LIN, ON, TEND
 @njit_norc
 def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
     """Absolute time of the next contact of i and j after t (t itself for a contact now)."""
-    return pair_time_within(S, P, i, j, t, INF)
-
-
-@njit_norc
-def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
-                     horizon: float) -> float:
-    """pair_time, or INF when the pair cannot meet before `horizon` (an absolute time by which
-    the caller will predict the pair again: the next event that changes the motion of i or
-    j). The horizon only culls: a pair that can meet sooner gets exactly pair_time's answer."""
     if S[i, ON] == 0.0 or S[j, ON] == 0.0 or not interacts(S, P, i, j):
         return INF
     ti, tj = S[i, TEND], S[j, TEND]
@@ -50,8 +41,7 @@ def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     rs = contact_radius(S, P, i) + contact_radius(S, P, j)
     dist = math.sqrt(dx * dx + dy * dy)
     gap = dist - rs
-    hc = min(h, horizon - t)
-    if gap > reach(S, i, t, hc) + reach(S, j, t, hc):
+    if gap > reach(S, i, t, h) + reach(S, j, t, h):
         return INF
     vix, viy = velocity(S, i, t)
     vjx, vjy = velocity(S, j, t)
@@ -59,7 +49,7 @@ def pair_time_within(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     dax, day = S[j, AX] - S[i, AX], S[j, AY] - S[i, AY]
     c0 = gap * (dist + rs)
     skip = 0
-    if gap > TOUCH and _apart(dx, dy, dvx, dvy, dax, day, rs, hc):
+    if gap > TOUCH and _apart(dx, dy, dvx, dvy, dax, day, rs, h):
         return INF
     if gap <= TOUCH:
         vn = -(dx * dvx + dy * dvy) / dist  # approach speed
