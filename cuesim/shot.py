@@ -74,6 +74,7 @@ class NovusShot:
     side: str = "south"
 
     def to_dict(self) -> dict[str, Any]:
+        """The shot as plain JSON types (`NovusShot.from_dict` reads it back)."""
         return {"game": "novus", "side": self.side, "x": self.x, "y": self.y,
                 "angle": self.angle, "speed": self.speed, "offset": self.offset}
 
@@ -165,6 +166,7 @@ class CueShot:
     position: tuple[float, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The shot as plain JSON types (`CueShot.from_dict` reads it back)."""
         return {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
                 "height": self.height, "elevation": self.elevation,
                 "position": list(self.position) if self.position else None}

@@ -16,6 +16,8 @@ COL_T, COL_KIND, COL_A, COL_B, COL_INDEX, COL_SPEED, COL_DIR = range(N_EVENT_COL
 
 
 class EventKind(IntEnum):
+    """The kinds of event the core logs (column COL_KIND of `ShotResult.events`)."""
+
     STRIKE = 0  # the cue strike at t = 0 (a = the struck object)
     COLLIDE = 1  # object-object impact (a, b)
     RAIL = 2  # object-rail impact (a, index = rail, or n_rails + k for jaw knuckle k)

@@ -53,6 +53,7 @@ class Event:
     direction: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The event as plain JSON types (time, kind name, pieces, feature, speed, direction)."""
         out: dict[str, Any] = {"t": self.t, "kind": self.kind.name.lower(), "a": self.a}
         if self.b is not None:
             out["b"] = self.b
@@ -129,9 +130,11 @@ class ShotResult:
 
     @property
     def n_events(self) -> int:
+        """The number of events logged (the strike included)."""
         return len(self.events)
 
     def event_log(self) -> list[Event]:
+        """Every event as an `Event` (piece and feature names instead of indices), in time order."""
         ids = self.initial.ids()
         out = []
         for row in self.events:
@@ -148,6 +151,7 @@ class ShotResult:
         return out
 
     def events_of(self, kind: EventKind) -> list[Event]:
+        """The events of one kind (`EventKind`), in time order."""
         return [e for e in self.event_log() if e.kind == kind]
 
     def first_contact(self, piece_id: str) -> Event | None:

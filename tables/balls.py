@@ -77,6 +77,7 @@ class BallPhysics:
                                                                       * v_rel)
 
     def with_(self, **changes: float) -> BallPhysics:
+        """A copy with the named coefficients changed (each validated as on construction)."""
         return replace(self, **changes)
 
     def rolling_stop_distance(self, speed: float) -> float:

@@ -230,10 +230,12 @@ class CaromTable(PieceTable):
 
     @property
     def surface_phrase(self) -> str:  # type: ignore[override]
+        """How messages name the playing surface ('inside the cushion noses of carom')."""
         return f"inside the cushion noses of {self.name}"
 
     @property
     def spots(self) -> dict[str, tuple[float, float]]:
+        """The named spots of the 5-pins table (x, y), m (5-pins article 1)."""
         return dict(SPOTS)
 
     def piece_spec(self, kind: str) -> PieceSpec:

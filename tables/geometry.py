@@ -26,6 +26,7 @@ class Rail:
     y1: float
 
     def normal(self) -> tuple[float, float]:
+        """The unit normal of the rail's face, pointing into the playing area."""
         dx, dy = self.x1 - self.x0, self.y1 - self.y0
         length = math.hypot(dx, dy)
         return -dy / length, dx / length

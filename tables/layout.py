@@ -63,12 +63,14 @@ class Layout:
         return len(self.pieces)
 
     def index(self, piece_id: str) -> int:
+        """The place of the piece with this id in `pieces` (KeyError naming the ids if absent)."""
         for k, p in enumerate(self.pieces):
             if p.id == piece_id:
                 return k
         raise KeyError(f"no piece {piece_id!r} in the layout; ids are {self.ids()}")
 
     def get(self, piece_id: str) -> Piece:
+        """The piece with this id."""
         return self.pieces[self.index(piece_id)]
 
     def positions(self) -> np.ndarray:
@@ -76,10 +78,12 @@ class Layout:
         return np.array([(p.x, p.y) for p in self.pieces], dtype=np.float64).reshape(-1, 2)
 
     def ids(self) -> list[str]:
+        """The pieces' ids, in layout order."""
         return [p.id for p in self.pieces]
 
     # -- edits (each returns a new layout) ---------------------------------------------------
     def moved(self, piece_id: str, x: float, y: float) -> Layout:
+        """A copy with the piece `piece_id` moved to (x, y)."""
         k = self.index(piece_id)
         pieces = list(self.pieces)
         pieces[k] = replace(pieces[k], x=float(x), y=float(y))
@@ -91,11 +95,13 @@ class Layout:
         return Layout(self.table, (*pieces, piece))
 
     def without(self, piece_ids: Iterable[str]) -> Layout:
+        """A copy without the pieces with these ids (e.g. the pocketed ones)."""
         drop = set(piece_ids)
         return Layout(self.table, tuple(p for p in self.pieces if p.id not in drop))
 
     # -- JSON ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The layout as plain JSON types: {'table': ..., 'pieces': [{id, kind, x, y, group}]}."""
         return {
             "table": self.table,
             "pieces": [
@@ -138,6 +144,7 @@ class Layout:
         return Layout(str(data["table"]), tuple(pieces))
 
     def to_json(self) -> str:
+        """The layout as a JSON text (`Layout.load` reads a file of it back)."""
         return json.dumps(self.to_dict(), indent=2)
 
     @staticmethod
@@ -150,4 +157,5 @@ class Layout:
         return Layout.from_dict(data, source=str(path))
 
     def save(self, path: str | Path) -> None:
+        """Write the layout as JSON to `path` (`Layout.load` reads it back)."""
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")

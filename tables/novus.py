@@ -107,6 +107,7 @@ class NovusPhysics:
         return cls(**{"mu_puck": mu, "mu_striker": mu, **overrides})
 
     def with_(self, **changes: float) -> NovusPhysics:
+        """A copy with the named coefficients changed (each validated as on construction)."""
         return replace(self, **changes)
 
     def stop_distance(self, speed: float, kind: str = "puck") -> float:
@@ -114,6 +115,7 @@ class NovusPhysics:
         return speed**2 / (2.0 * self.mu(kind) * self.g)
 
     def mu(self, kind: str) -> float:
+        """The sliding friction coefficient of a piece kind ('puck' or 'striker')."""
         return self.mu_striker if kind == "striker" else self.mu_puck
 
 
@@ -150,6 +152,7 @@ class NovusTable(PieceTable):
     kinds: tuple[str, ...] = ("striker", "puck")
 
     def piece_spec(self, kind: str) -> PieceSpec:
+        """Radius, mass and inertia of a piece kind on the board ('puck' or 'striker')."""
         if kind == "striker":
             return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
                                      STRIKER_THICKNESS, STRIKER_MASS)
@@ -159,6 +162,7 @@ class NovusTable(PieceTable):
         raise LayoutError(f"novus has no piece kind {kind!r}; kinds are {list(self.kinds)}")
 
     def kind_coefficients(self) -> KindCoefficients:
+        """The core's per-kind coefficients of the board (restitution, friction, compliance)."""
         p = self.physics
         decel, spin = [], []
         for kind in self.kinds:
@@ -281,4 +285,5 @@ def novus_doubles_layout(table: NovusTable | None = None, first_colour: str = "r
 
 
 def novus_table(physics: NovusPhysics | None = None) -> NovusTable:
+    """The 1 m novus board (novus 24.1, 24.2) with its pieces' physics (25.1, 26.1)."""
     return NovusTable(physics or NovusPhysics())

@@ -320,10 +320,12 @@ class PoolTable(PieceTable):
     hole_word = "pocket"
 
     def kind_coefficients(self) -> KindCoefficients:
+        """The core's per-kind coefficients of this table (restitution, friction, compliance)."""
         return ball_kind_coefficients(self.physics, self.piece_spec("ball"), self.cushion_height)
 
     @property
     def surface_phrase(self) -> str:  # type: ignore[override]
+        """How messages name the playing surface ('inside the cushion noses of pool_9ft')."""
         return f"inside the cushion noses of {self.name}"
 
     def in_throat(self, x: float, y: float, r: float, tol: float = 1e-9) -> bool:
@@ -344,37 +346,46 @@ class PoolTable(PieceTable):
     # -- dimensions and marks ---------------------------------------------------------------
     @property
     def width(self) -> float:
+        """The bed's width between the cushion noses, m (WPA Equipment Specifications)."""
         return self.geometry.width
 
     @property
     def length(self) -> float:
+        """The bed's length between the cushion noses, m (WPA Equipment Specifications)."""
         return self.geometry.length
 
     @property
     def ball_radius(self) -> float:
+        """The balls' radius, m (WPA Equipment Specifications)."""
         return BALL_RADIUS
 
     @property
     def head_string_y(self) -> float:
+        """y of the head string, m: a quarter of the length from the head rail (WPA 3.16)."""
         return HEAD_STRING_FRACTION * self.length
 
     @property
     def long_string_x(self) -> float:
+        """x of the long string, m: the table's middle (WPA 3.16)."""
         return self.width / 2
 
     @property
     def head_spot(self) -> tuple[float, float]:
+        """The head spot (x, y), m (WPA 3.16)."""
         return self.width / 2, HEAD_STRING_FRACTION * self.length
 
     @property
     def centre_spot(self) -> tuple[float, float]:
+        """The centre spot (x, y), m (WPA 3.16)."""
         return self.width / 2, self.length / 2
 
     @property
     def foot_spot(self) -> tuple[float, float]:
+        """The foot spot (x, y), m: where the rack's apex ball stands (WPA 3.16)."""
         return self.width / 2, FOOT_SPOT_FRACTION * self.length
 
     def pocket(self, name: str) -> Pocket:
+        """The pocket with this name (KeyError naming the pockets if absent)."""
         for p in self.pockets:
             if p.name == name:
                 return p
@@ -382,6 +393,7 @@ class PoolTable(PieceTable):
 
     # -- pieces -------------------------------------------------------------------------------
     def piece_spec(self, kind: str) -> PieceSpec:
+        """Radius, mass and inertia of a piece kind on this table ('ball')."""
         if kind == "ball":
             return ball_spec("ball", BALL_DIAMETER, BALL_MASS)
         raise LayoutError(f"{self.name} has no piece kind {kind!r}; kinds are {list(self.kinds)}")
@@ -389,6 +401,7 @@ class PoolTable(PieceTable):
 
 
 def pool_table(size: str = "9ft", physics: BallPhysics | None = None) -> PoolTable:
+    """A WPA pocket-billiards table ('9ft', '8ft' or '7ft') with its balls' physics."""
     return PoolTable(physics or BallPhysics(), size)
 
 
