@@ -8,10 +8,10 @@ from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
-from cuesim.viewer.session import Session, free_spot
+from cuesim.viewer.session import StateRefereeSession, free_spot
 
 
-class FivePinsRefereeSession(Session):
+class FivePinsRefereeSession(StateRefereeSession):
     """5-pins with the referee `cuesim.rules.fivepins.FivePinsGame` (WCBS rules)."""
 
     game = "5-pins"
@@ -110,15 +110,6 @@ class FivePinsRefereeSession(Session):
                                          infractions=[infraction]))
         self._advance(out, None)
         return out.ruling
-
-    def pending(self) -> tuple[str, str, list[str]] | None:
-        p = self.ref.state.pending
-        if p is None:
-            return None
-        return p["player"], p["article"], list(p["options"])
-
-    def over(self) -> bool:
-        return self.ref.state.phase == "match_over"
 
     def infraction_codes(self) -> dict[str, str]:
         from cuesim.rules.fivepins import INFRACTIONS

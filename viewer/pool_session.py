@@ -9,12 +9,12 @@ from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
-from cuesim.viewer.session import Session, free_spot
+from cuesim.viewer.session import StateRefereeSession, free_spot
 
 _POOL_REFEREES = {"8-ball": "EightBall", "9-ball": "NineBall", "14.1": "StraightPool"}
 
 
-class PoolSession(Session):
+class PoolSession(StateRefereeSession):
     """8-ball, 9-ball or 14.1 continuous with the WPA referee (`cuesim.rules.pool`)."""
 
     struck = "cue"
@@ -113,15 +113,6 @@ class PoolSession(Session):
         self.ref.state = out.state
         self._advance(out, None)
         return out.ruling
-
-    def pending(self) -> tuple[str, str, list[str]] | None:
-        p = self.ref.state.pending
-        if p is None:
-            return None
-        return p["player"], p["article"], list(p["options"])
-
-    def over(self) -> bool:
-        return self.ref.state.phase == "match_over"
 
     def declarations(self) -> list[str]:
         st = self.ref.state

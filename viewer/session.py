@@ -357,3 +357,19 @@ def new_session(game: str, players: list[str] | None = None, computer: tuple[str
     if game == "5-pins":
         return FivePinsRefereeSession(players or ["Ann", "Bob"], computer, options)
     raise ValueError(f"unknown game {game!r}; games are {', '.join(SESSION_GAMES)}")
+
+
+class StateRefereeSession(Session):
+    """A session whose referee keeps its state as `ref.state` with `pending` (who chooses
+    what, under which article) and `phase` (the pool and 5-pins referees)."""
+
+    ref: Any
+
+    def pending(self) -> tuple[str, str, list[str]] | None:
+        p = self.ref.state.pending
+        if p is None:
+            return None
+        return p["player"], p["article"], list(p["options"])
+
+    def over(self) -> bool:
+        return self.ref.state.phase == "match_over"
