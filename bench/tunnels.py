@@ -11,7 +11,9 @@ m/s, the tip on the miscue circle at half the radius, cue elevation up to 80 deg
 each shot every piece's exact trajectory is evaluated at every event time, three times between
 consecutive events and on a 2001-point grid, and checked against every cushion segment (face
 and end points), jaw knuckle, the table's outline (pocket throats excepted) and every other
-piece (a ball and a pin only while the pin stands). A shot is a TUNNEL when anything is deeper
+piece (a ball and a pin only while the pin stands; a ball that touched a pin without felling it
+may be up to x_tip inside the pin's standing circle while the pin rocks, the distance the model
+lets the head give way, sim/resolve/pin.py). A shot is a TUNNEL when anything is deeper
 than DEPTH inside anything, a RUNAWAY when the core hit its event limit (ShotResult.truncated),
 an ERROR when it raised. Prints counts per game and the seeds of every failure; a seed replays
 with `shot_for(game, seed)`.
@@ -32,6 +34,7 @@ import numpy as np
 
 from cuesim import CueShot, NovusShot, simulate
 from cuesim.sim.events import COL_A, COL_B, COL_KIND, COL_T, EventKind
+from cuesim.sim.resolve.pin import tipping_clearance
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     SEG_AX,
@@ -53,7 +56,7 @@ from cuesim.tables import (
     novus_table,
     pool_table,
 )
-from cuesim.tables.carom import carom_table, five_pins_layout
+from cuesim.tables.carom import carom_table, five_pins_layout, pin_model
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.racks import straight_pool_rack
 
@@ -62,6 +65,8 @@ DEPTH = 1e-6  # m: deeper than this inside a cushion, knuckle or piece is a tunn
 GRID = 2001  # uniform samples over the shot, besides the event times
 EXTREME_SPEED = (12.0, 15.0)  # m/s, issue 12 item 4
 MAX_ELEVATION = math.radians(80.0)  # issue 12 item 4
+_HG, _, _RB, _HC = pin_model(carom_table().physics.g)[:4]
+PIN_TILT = tipping_clearance(_RB, _HG, _HC)  # m: how far a rocking pin's head gives way
 TIP = 0.5  # tip offset of the extreme shots, fraction of the radius (the miscue limit)
 
 POOL, NOVUS, CAROM = pool_table(), novus_table(), carom_table()
@@ -341,7 +346,17 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     valid &= np.where(is_pin[None, :, None], standing[:, :, None], True)
     valid &= np.where(is_pin[None, None, :], standing[:, None, :], True)
     depth = np.where(valid, need[None] - dist, -np.inf)
-    note(depth, lambda ix: f"{ids[ix[1]]} in {ids[ix[2]]} at t={times[ix[0]]:.6f}")
+    # a ball that touches a pin without felling it tilts it away as it goes by (resolve.pin):
+    # while that pin rocks, the ball may be up to x_tip inside its standing circle, no farther
+    for row in res.events[res.events[:, COL_KIND] == int(EventKind.COLLIDE)]:
+        a, b, t0 = int(row[COL_A]), int(row[COL_B]), row[COL_T]
+        if b < 0 or not (is_pin[b] and not is_pin[a]):
+            continue
+        ends = res.events[(res.events[:, COL_KIND] == int(EventKind.STOP))
+                          & (res.events[:, COL_A] == b) & (res.events[:, COL_T] >= t0), COL_T]
+        window = (times >= t0) & (times <= (ends.min() if len(ends) else np.inf))
+        for x, y in ((a, b), (b, a)):
+            depth[window, x, y] -= PIN_TILT
     return worst, what
 
 

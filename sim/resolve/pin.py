@@ -129,6 +129,16 @@ def housner(m: float, hg: float, ig: float, rb: float, g: float) -> tuple[float,
 
 
 @njit_norc
+def tipping_clearance(rb: float, hg: float, c: float) -> float:
+    """x_tip = r_b (1 - cos alpha) + c sin alpha, alpha = atan(r_b / h_G): how far sideways the
+    point of the axis at height c travels when the pin rocks onto its rim until G is over it.
+    A ball whose path passes within D - x_tip of the axis pushes the pin past it (felled); a
+    ball passing farther out tilts the standing pin away by at most x_tip as it goes by."""
+    alpha = math.atan2(rb, hg)
+    return rb * (1.0 - math.cos(alpha)) + c * math.sin(alpha)
+
+
+@njit_norc
 def thrown_travel(vx: float, vz: float, hg: float, hl: float, mu: float, ef: float,
                   g: float) -> tuple[float, float, float]:
     """(D, D_min, D_max): a thrown pin's travel from the knock to rest, and its bounds (the
@@ -179,7 +189,7 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
         if v > 0.0:
             along = (dx * vx + dy * vy) / v
             miss = abs(dx * vy - dy * vx) / v
-            x_tip = rb * (1.0 - math.cos(alpha)) + c * math.sin(alpha)
+            x_tip = tipping_clearance(rb, hg, c)
             chord = 2.0 * along
             k = math.sqrt(S[knocker, AX] ** 2 + S[knocker, AY] ** 2)
             if along > 0.0 and dist - miss > x_tip:
