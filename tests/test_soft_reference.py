@@ -325,3 +325,33 @@ def test_dissipative_clusters_differ_only_by_the_dissipation_law(build):
     e = 1 the difference vanishes (test above)."""
     diff, same_on, travel = _agreement(build())
     assert same_on and diff < 0.2 * travel
+
+
+def _frictionless_elastic(case):
+    """The same case with every restitution 1 and no impact friction."""
+    from dataclasses import replace
+
+    from cuesim.tables.novus import NovusPhysics, novus_table
+
+    physics = NovusPhysics(e_puck_puck=1.0, e_striker_puck=1.0, e_rail=1.0, mu_impact=0.0,
+                           mu_rail_impact=0.0)
+    return replace(case, table=novus_table(physics))
+
+
+def test_broadside_row_agrees_until_a_second_glancing_collision():
+    """Issue 12 item 3, the broadside row: the striker into the middle of four touching pucks
+    on the north rail (elastic, frictionless). Through the multiple impact, the rail rebounds
+    and the pucks' runs to the side rails the two agree within 5 mm (measured 0.2-4.6 mm at
+    0.7 s, closer as the reference's stiffness grows: the core is the rigid limit of a contact
+    whose configuration changes while it lasts). At 0.77 s the striker meets the two returning
+    pucks again in a glancing collision that multiplies those millimetres (final positions
+    26-180 mm apart, not monotone in the stiffness): the gap in bench/agreement.py's table is
+    that chaos, not a different impact."""
+    case = _frictionless_elastic(ag.row_broadside(4))
+    core = run_motion(case.table, case.layout, case.initial, check=False)
+    again = [e.t for e in core.event_log() if e.kind.name == "COLLIDE" and e.t > 0.2]
+    assert again and 0.72 < again[0] < 0.82  # the second collision the gap comes from
+    soft = soft_simulate(case.table, case.layout, case.initial, check=False, sample_dt=0.001)
+    k = int(np.argmin(abs(soft.times - 0.7)))
+    gap = np.hypot(*(core.positions_at(float(soft.times[k]))[0] - soft.trajectory[k]).T)
+    assert gap.max() < 0.005
