@@ -221,4 +221,4 @@ def test_core_constants():
     assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION) == (0.5, 0.54, 0.81)
     assert engine.DEFAULT_MAX_EVENTS == 20_000 and loop.SIMULTANEOUS == 1e-12
     assert (TOUCH, V_TOUCH, EXTENT_TOL, U_ROLL) == (1e-9, 1e-10, 1e-9, 1e-9)
-    assert (STEPS_PER_CONTACT, STICK_TIME, MAX_STEPS) == (40, 0.2, 400_000)
+    assert (STEPS_PER_CONTACT, STICK_TIME, MAX_STEPS) == (20, 0.2, 400_000)

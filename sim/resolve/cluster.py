@@ -79,8 +79,10 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
                  v_stick: float, objs: np.ndarray, n_obj: int) -> int:
     """After an impact: join the pieces of every slow pressing contact (slow[k]) that is still
     pressed and closing or parting slower than v_stick, and give each joined group its common
-    motion; the first n_due contacts were found pressed by detection and count as pressed. The
-    members objs[:n_obj] are at time t. Returns the number of contacts joined."""
+    motion; the first n_due contacts were found pressed by detection and count as pressed. A
+    slow contact that a group's common motion closes joins too (else it would be the next
+    impact, at the same instant, and so on down a row of pucks coming to rest). The members
+    objs[:n_obj] are at time t. Returns the number of contacts joined."""
     n = S.shape[0]
     any_slow = False
     for k in range(n_c):
@@ -91,19 +93,22 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
         start_segment(S, P, objs[m], t)
     parent = np.arange(n)
     joined = 0
-    for k in range(n_c):
-        i, j = ci[k], cj[k]
-        if not slow[k]:
-            continue
-        if j < 0:
-            continue
-        vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
-        if abs(vn) <= v_stick and (k < n_due or pressing(S, i, j, nx[k], ny[k])):
-            ra, rb = find_root(parent, i), find_root(parent, j)
-            if ra != rb:
-                parent[rb] = ra
-                joined += 1
-    if joined > 0:
+    for _ in range(n_c):  # a group's common motion may close another slow contact: join it too
+        new = 0
+        for k in range(n_c):
+            i, j = ci[k], cj[k]
+            if not slow[k] or j < 0:
+                continue
+            vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
+            if abs(vn) <= v_stick and (k < n_due or (joined > 0 and vn > 0.0)
+                                       or pressing(S, i, j, nx[k], ny[k])):
+                ra, rb = find_root(parent, i), find_root(parent, j)
+                if ra != rb:
+                    parent[rb] = ra
+                    new += 1
+        if new == 0:
+            break
+        joined += new
         _merge(S, P, parent, objs, n_obj)
     # balls pressed into a cushion by their own slip: the change applies to the whole group
     for k in range(n_c):

@@ -175,6 +175,9 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
     mu = work[n_c:2 * n_c]
     kk = work[2 * n_c:3 * n_c]
     eta = work[3 * n_c:4 * n_c]
+    v_fast = 0.0  # the fastest approach in the system: a slow system is all slow contacts
+    for k in range(n_c):
+        v_fast = max(v_fast, approach(S, ci[k], cj[k], nx[k], ny[k]))
     for k in range(n_c):
         i, j = ci[k], cj[k]
         ka = int(P[i, KIND])
@@ -187,7 +190,10 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
             kk[k], eta[k] = stiffness[n_kinds, ka], exponent[n_kinds, ka]
         v0 = approach(S, i, j, nx[k], ny[k])
         pressed = pressing(S, i, j, nx[k], ny[k]) or (k < n_due and v0 <= 0.0)
-        slow[k] = v0 <= v_stick and pressed
+        # slower than v_stick: perfectly inelastic when pressed, or when the whole system is
+        # that slow (pieces creeping to rest in contact: no bounces at micrometres per second,
+        # which would chatter without end as each piece stops, one after the other)
+        slow[k] = v0 <= v_stick and (pressed or v_fast <= v_stick)
         if slow[k]:
             e[k] = 0.0
     comp = np.empty(n_c, np.int64)
