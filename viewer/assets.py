@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pygame
 
+__all__ = ["AssetError", "SOUND_NAMES", "font", "icon", "resource", "sound_file"]
+
 PACKAGE = "cuesim.assets"
 FONTS = {False: "fonts/DejaVuSans.ttf", True: "fonts/DejaVuSans-Bold.ttf"}
 ICON = "images/icon.png"
