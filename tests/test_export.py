@@ -84,6 +84,15 @@ def test_cli_gif_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message)
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
 
 
+def test_an_export_too_big_to_hold_is_refused_before_drawing(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(export, "MAX_PIXELS", 10**6)
+    argv = ["shoot", "novus", "--speed", "3", "--gif", str(tmp_path / "x.gif")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give a lower --gif-fps or --gif-width" in err
+    assert not (tmp_path / "x.gif").exists()
+
+
 def test_cli_gif_without_pillow_says_how_to_get_it(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(export, "pillow_available", lambda: False)
     assert main(["shoot", "novus", "--speed", "3", "--gif", str(tmp_path / "x.gif")]) == 2

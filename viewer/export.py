@@ -35,7 +35,9 @@ DEFAULT_FPS = 25
 DEFAULT_WIDTH = 720  # px
 MIN_WIDTH, MAX_WIDTH = 160, 1920  # px
 HOLD = 1.0  # s the final board is shown before the GIF starts again
-MAX_FRAMES = 3000  # a longer export is refused: Pillow holds every frame until it writes
+# Pillow holds every frame (one byte a pixel) until it writes the file: an export of more
+# pixels than this (about 400 MB) is refused
+MAX_PIXELS = 400_000_000
 CAPTION_PX = 26  # px: the band under the table with the game and the shot's time
 CAPTION_SIZE = 26  # the caption's font size (as assets.font sizes it)
 PILLOW_MISSING = ("exporting a shot as a GIF needs Pillow, an optional extra: pip install "
@@ -111,9 +113,12 @@ def gif_bytes(result: ShotResult, table: Any, fps: int = DEFAULT_FPS,
     """The shot as an animated GIF file (looping), in memory."""
     check_options(fps, width, what)
     n = len(frame_times(result, fps))
-    if n > MAX_FRAMES:
-        raise ExportError(f"{what}: the shot lasts {Playback(result).end:.1f} s, {n} frames at "
-                          f"{fps} per second (at most {MAX_FRAMES}); give a lower {what}-fps")
+    size = viewport(table, width)[1]
+    if n * size[0] * size[1] > MAX_PIXELS:
+        raise ExportError(f"{what}: the shot lasts {Playback(result).end:.1f} s, {n} frames of "
+                          f"{size[0]} x {size[1]} pixels at {fps} per second, more than "
+                          f"{MAX_PIXELS // 10**6} million pixels in all; give a lower {what}-fps "
+                          f"or {what}-width")
     try:
         from PIL import Image
     except ImportError:
