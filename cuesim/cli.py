@@ -9,6 +9,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from types import ModuleType
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
@@ -85,6 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also draw the table, the paths and the events into IMAGE (.png, "
                             ".svg, .pdf, ...; needs the optional extra: pip install "
                             "\"cuesim[plot]\")")
+    shoot.add_argument("--gif", metavar="FILE.gif",
+                       help="also save the shot's animation as a looping GIF, drawn as the "
+                            "viewer draws it (needs Pillow, an optional extra: pip install "
+                            "\"cuesim[gif]\")")
+    shoot.add_argument("--gif-fps", type=int, default=None,
+                       help="with --gif: frames per second of the shot's time, one of 1, 2, 4, "
+                            "5, 10, 20, 25, 50 (default 25)")
+    shoot.add_argument("--gif-width", type=int, default=None,
+                       help="with --gif: the frame width in pixels, 160..1920 (default 720)")
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3)")
@@ -208,6 +218,7 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         check_shot_path(args.save, "--save")
     if args.plot is not None:
         _check_plot(args.plot)
+    gif = _check_gif(args)
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)
@@ -225,6 +236,9 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         from cuesim.plot import save_plot
 
         save_plot(result, args.plot, table=table, what="--plot")
+    if gif is not None:
+        gif.save_gif(result, table, args.gif, fps=args.gif_fps or gif.DEFAULT_FPS,
+                     width=args.gif_width or gif.DEFAULT_WIDTH, title=f"cuesim {args.game}")
     if args.json:
         out = result.to_dict(trajectories=args.trajectories)
         if ref is not None:
@@ -256,6 +270,29 @@ def _check_plot(path: str) -> None:
     from cuesim.plot import check_plot_path
 
     check_plot_path(path, "--plot")
+
+
+def _check_gif(args: argparse.Namespace) -> ModuleType | None:
+    """Refuse --gif before simulating: options without --gif, bad options, Pillow missing, a
+    path that cannot be written. The export module when --gif is given."""
+    if args.gif is None:
+        for name in ("gif_fps", "gif_width"):
+            if getattr(args, name) is not None:
+                raise CliError(f"--{name.replace('_', '-')} sets up the --gif file: use it with "
+                               "--gif")
+        return None
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on standard output
+    from cuesim.output import check_writable
+    from cuesim.viewer import export
+
+    if not args.gif.lower().endswith(".gif"):
+        raise CliError(f"--gif {args.gif!r}: give a file name ending in .gif")
+    export.check_options(args.gif_fps or export.DEFAULT_FPS,
+                         args.gif_width or export.DEFAULT_WIDTH)
+    if not export.pillow_available():
+        raise CliError(f"--gif: {export.PILLOW_MISSING}")
+    check_writable(args.gif, "--gif")
+    return export
 
 
 def cmd_layout(args: argparse.Namespace) -> int:

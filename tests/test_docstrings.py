@@ -9,7 +9,8 @@ import inspect
 import pytest
 
 MODULES = ["cuesim", "cuesim.api", "cuesim.shot", "cuesim.tables", "cuesim.tables.layout",
-           "cuesim.sim.result"]
+           "cuesim.sim.result", "cuesim.viewer.assets", "cuesim.viewer.sound",
+           "cuesim.viewer.export"]
 
 
 def _undocumented(module_name: str) -> list[str]:

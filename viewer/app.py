@@ -22,11 +22,12 @@ from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.tables.layout import LayoutError, Piece
-from cuesim.viewer import ai, draw
+from cuesim.viewer import ai, assets, draw, export
 from cuesim.viewer import view as V
 from cuesim.viewer.anim import SPEEDS, Playback
 from cuesim.viewer.hud import HELP, Line, Panel
 from cuesim.viewer.session import Session, load_session, new_session
+from cuesim.viewer.sound import SoundPlayer
 from cuesim.viewer.view import Viewport
 
 SIZE = (1200, 760)
@@ -43,6 +44,7 @@ class App:
                  screenshot_dir: str | Path = ".") -> None:
         pygame.init()
         draw.reset_cache()
+        pygame.display.set_icon(assets.icon())
         self.screen = pygame.display.set_mode(size)
         pygame.display.set_caption(f"cuesim: {session.game}")
         self.size = size
@@ -51,6 +53,7 @@ class App:
         self.screenshot_dir = Path(screenshot_dir)
         self.screenshots = 0
         self.running = True
+        self.sound = SoundPlayer()
         left = size[0] - PANEL_WIDTH
         self.panel = Panel(pygame.Rect(left, 0, PANEL_WIDTH, size[1] - 235))
         self.help_panel = Panel(pygame.Rect(left, size[1] - 125, PANEL_WIDTH, 125))
@@ -130,7 +133,9 @@ class App:
 
     def update(self, dt: float) -> None:
         if self.playback is not None and self.mode == "animate":
+            t0 = self.playback.t
             self.playback.advance(dt)
+            self.sound.play_between(self.playback.result, t0, self.playback.t)
             if self.playback.done:
                 self.ruling_shown = self.session.ruling_text
                 self._reset_turn()
@@ -186,6 +191,11 @@ class App:
             self.load()
         elif key == pygame.K_u or (ctrl and key == pygame.K_z):
             self.undo()
+        elif key == pygame.K_v:
+            self.say("Sound off" if self.sound.toggle_mute() else "Sound on" if
+                     self.sound.available else f"Sound on, but {self.sound.reason}")
+        elif key == pygame.K_g:
+            self.export_gif()
         elif self.mode == "menu":
             self.menu_key(key)
         elif self.mode == "animate" or key in (pygame.K_SPACE, pygame.K_m, pygame.K_r):
@@ -468,6 +478,15 @@ class App:
         write_atomic(path, png.getvalue())
         self.say(f"Screenshot saved to {path}")
         return path
+
+    def export_gif(self) -> None:
+        """The last shot's animation as a GIF in the screenshot folder (viewer/export.py)."""
+        try:
+            path = export.save_last_shot(self.session, self.screenshot_dir)
+        except (ValueError, OSError) as exc:  # export.ExportError, OutputError, a full disk
+            self.say(f"Shot not exported: {getattr(exc, 'strerror', None) or exc}", True)
+        else:
+            self.say(f"Shot saved to {path}")
 
     # -- drawing -----------------------------------------------------------------------
     def preview(self) -> tuple[list[tuple[float, float]], tuple[float, float] | None, str,

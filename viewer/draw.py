@@ -14,6 +14,7 @@ from cuesim.tables.geometry import Hole, TableGeometry
 from cuesim.tables.layout import Piece
 from cuesim.tables.novus import LINE_WIDTH, NovusTable
 from cuesim.tables.pool import PoolTable
+from cuesim.viewer import assets
 from cuesim.viewer import view as V
 from cuesim.viewer.view import Viewport
 
@@ -30,7 +31,7 @@ def table_margin(table: Any) -> float:
 def _font(size: int) -> pygame.font.Font:
     key = ("font", size)
     if key not in _CACHE:
-        _CACHE[key] = pygame.font.Font(None, size)
+        _CACHE[key] = assets.font(size)
     return _CACHE[key]
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from cuesim.viewer import assets
 from cuesim.viewer import view as V
 
 HELP = [
@@ -17,6 +18,7 @@ HELP = [
     "C call  S safety  P push-out  F referee  K request",
     "Space pause  M slow  R replay  Enter skip",
     "U undo  F5 save  F9 load  F12 screenshot",
+    "G save the last shot as a GIF  V sound on/off",
 ]
 
 
@@ -54,7 +56,7 @@ class Panel:
 
     def font(self, size: int) -> pygame.font.Font:
         if size not in self._fonts:
-            self._fonts[size] = pygame.font.Font(None, size)
+            self._fonts[size] = assets.font(size)
         return self._fonts[size]
 
     def layout(self, lines: list[Line]) -> list[Line]:

@@ -1,0 +1,1 @@
+"""Developer scripts that make committed files (not installed with the package)."""
