@@ -40,6 +40,27 @@ def cite(text: str) -> str:
     return _PREFIXED.sub(lambda m: f"{RULEBOOKS[m.group(1)]} {m.group(2)}", text)
 
 
+_BARE = re.compile(r"\((" + ARTICLE + r"(?:, " + ARTICLE + r")*)\)")
+_BOOK = re.compile(r"\b(novus|WPA|WCBS) " + ARTICLE)
+
+
+def complete(text: str, book: str | None = None) -> str:
+    """Article numbers in parentheses with no rulebook, '(7.2)', take `book` or else the
+    rulebook cited elsewhere in the text: '(WCBS 7.2)'. Only numbers with a dot count as
+    articles ('(2)' may be a count)."""
+    if book is None:
+        m = _BOOK.search(text)
+        if m is None:
+            return text
+        book = m.group(1)
+
+    def fix(m: re.Match[str]) -> str:
+        if "." not in m.group(1):
+            return m.group(0)
+        return f"({book} {m.group(1)})"
+    return _BARE.sub(fix, text)
+
+
 def labels(text: str) -> str:
     """Identifiers read as words: 'pin_bottom' -> 'the bottom pin' (after 'the': 'bottom
     pin'), 'top_spot' -> 'top spot', 'in_hand' -> 'in hand'."""
@@ -56,7 +77,7 @@ def sentence(text: str) -> str:
     """One sentence: the rulebooks named (cite), identifiers as words (labels), an opening
     'novus 17.4: ...' turned into '... (novus 17.4).', the first letter a capital and a full
     stop at the end."""
-    text = labels(cite(" ".join(text.split())))
+    text = complete(labels(cite(" ".join(text.split()))))
     if not text:
         return ""
     m = _LEADING.match(text)

@@ -817,9 +817,10 @@ class App:
 
     def _end_lines(self) -> list[Line]:
         s = self.session
-        out = [Line(scoresheet.title(s), V.GOOD, 26), Line("")]
-        out += [Line(t, V.TEXT, 19) for t in s.scoreboard()]
-        return out
+        board = s.scoreboard()
+        title = scoresheet.title(s)
+        out = [Line(title, V.GOOD, 26), Line("")]
+        return out + [Line(t, V.TEXT, 19) for t in board if t != title]
 
     def _fit_menu(self, lines: list[Line]) -> list[Line]:
         """The referee's menu after `lines`, as many entries as the panel can show, the

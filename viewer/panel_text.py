@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from cuesim.rules.ruling import Ruling
-from cuesim.rules.wording import ARTICLE, cite, labels, sentence
+from cuesim.rules.wording import ARTICLE, cite, complete, labels, sentence
 
 _CITED_FIRST = re.compile(rf"^([^:]*: )?(novus|WPA|WCBS) ({ARTICLE}(?:, {ARTICLE})*): (.+)$", re.S)
 
@@ -55,12 +55,12 @@ _COMMON_BOTTOM = [
     "U undo, F5 save, F9 load, F12 screenshot, F11 full screen.",
 ]
 _GAME_KEYS = {
-    "novus": "F referee.",
-    "novus-doubles": "F referee.",
-    "8-ball": "C call, S safety, F referee.",
-    "9-ball": "C call, P push-out, F referee.",
-    "14.1": "C call, S safety, F referee, K spot request.",
-    "5-pins": "F referee, K reset request.",
+    "novus": "F: the referee's menu.",
+    "novus-doubles": "F: the referee's menu.",
+    "8-ball": "C call, S safety, F referee's menu.",
+    "9-ball": "C call, P push-out, F referee's menu.",
+    "14.1": "C call, S safety, F referee's menu, K spot request.",
+    "5-pins": "F: the referee's menu. K: reset request.",
 }
 
 
@@ -96,7 +96,9 @@ def foul_warning(ruling: Ruling) -> str:
     if ruling.legal or not ruling.violations:
         return ""
     v = ruling.violations[0]
-    return f"Foul: {cite(v.article)}, {_lower_first(v.text.rstrip('.'))}."
+    article = cite(v.article)
+    text = complete(labels(cite(v.text.rstrip("."))), article.split(" ")[0])
+    return f"Foul: {article}, {_lower_first(text)}."
 
 
 def _lower_first(text: str) -> str:
@@ -135,7 +137,7 @@ def message(text: str) -> str:
     text = " ".join(text.split())
     if not text:
         return ""
-    text = cite(text) if ("/" in text or "\\" in text) else labels(cite(text))
+    text = cite(text) if ("/" in text or "\\" in text) else complete(labels(cite(text)))
     m = _CITED_FIRST.match(text)
     if m:  # 'Refused: WPA 3.10: the cue ball ...' -> 'Refused: the cue ball ... (WPA 3.10)'
         body = m.group(4).rstrip(".")
