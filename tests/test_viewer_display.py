@@ -51,7 +51,6 @@ def _novus_last_puck(app) -> tuple[float, float, float]:
 # -- 1. the honest panel ---------------------------------------------------------------------
 def test_nine_ball_break_the_panel_waits_for_the_balls_to_rest(tmp_path):
     app = make_app("9-ball", tmp_path)
-    app.session.players  # Ann breaks
     app._shoot_action(app.current_action(0.9))
     step(app, dt=0.05)
     text = app.screen_text()
@@ -88,7 +87,7 @@ def test_novus_set_won_on_the_last_puck_shows_the_true_final_board(tmp_path):
     assert "red1" not in s.layout().ids()  # the session's board is the shot's final board
     assert "Anna (red): 1 set, 0 pucks on the board." in app.screen_text()
     pieces, positions, on, _ = app._end_board()
-    drawn = {p.id for p, o in zip(pieces, on) if o}
+    drawn = {p.id for p, o in zip(pieces, on, strict=True) if o}
     assert "red1" not in drawn
     text = " ".join(app.screen_text().split("\n"))
     assert "Frame" not in text and "The set and the match are over, won by Anna." in text
@@ -126,6 +125,10 @@ def test_end_of_game_and_match_score_sheet_and_rematch(tmp_path, game, options):
     if game == "5-pins":  # the sheet's score is the game's final score
         sheet = app.session.ref.state.game_scores
         assert f"{sheet[0]['Ann']} points" in rows[0]
+        # the pins the last shot knocked lie knocked on the final board, saved or not
+        assert app.session.fallen_pins() == app.playback.fallen_angles()
+        loaded = load_session_copy(app.session, tmp_path)
+        assert loaded.fallen_pins() == app.session.fallen_pins()
     players = list(app.session.players)
     step(app, [key(pygame.K_RETURN)])  # rematch
     assert app.session.game == game and not app.session.actions
@@ -135,6 +138,13 @@ def test_end_of_game_and_match_score_sheet_and_rematch(tmp_path, game, options):
     assert app.mode == "pick_game" and "1: Novus" in app.screen_text()
     step(app, [key(pygame.K_1 + SESSION_GAMES.index("5-pins"))])
     assert app.session.game == "5-pins" and app.mode in ("aim", "choice")
+
+
+def load_session_copy(session, tmp_path):
+    from cuesim.viewer.session import load_session
+
+    session.save(tmp_path / "end.json")
+    return load_session(tmp_path / "end.json")
 
 
 # -- 3. the aim ----------------------------------------------------------------------------
@@ -319,3 +329,22 @@ def test_fallen_pins_lie_the_way_the_physics_threw_them(tmp_path):
     hitter, pin = at[ids.index(knock.a)], at[ids.index(knock.b)]
     pushed = math.atan2(pin[1] - hitter[1], pin[0] - hitter[0])
     assert math.cos(first[knock.b] - pushed) > 0  # away from what hit it, roughly
+
+
+# -- 6. the README's screenshots ------------------------------------------------------------
+def test_the_screenshot_script_draws_every_picture(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / \
+        "make_screenshots.py"
+    spec = importlib.util.spec_from_file_location("make_screenshots", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    saved = module.main([str(tmp_path)])
+    names = sorted(p.name for p in saved)
+    assert names == sorted(["9-ball.png", "8-ball.png", "14.1.png", "novus.png",
+                            "novus-doubles.png", "5-pins.png", "end-of-match.png"])
+    for p in saved:
+        assert pygame.image.load(str(p)).get_size() == (1200, 760)
+    assert {p.name for p in (script.parent).glob("*.png")} == set(names)

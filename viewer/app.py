@@ -47,7 +47,7 @@ from cuesim.viewer.view import Viewport
 SIZE = DEFAULT_SIZE
 PANEL_WIDTH = 350  # px, the panel's width at the default size (layout.ScreenLayout)
 POWER_DRAG_PX = 220.0  # a drag this long is full power
-OPENING_TRIES = 40  # simulated shots at most to find a legal opening aim for a turn
+OPENING_TRIES = 24  # simulated shots at most to find a legal opening aim for a turn
 
 
 class App:
@@ -642,7 +642,8 @@ class App:
         else:
             if s.placement() is not None and self.mode == "aim":
                 draw.draw_strip(screen, view, s.place_area(), (255, 255, 255, 40))
-            draw.draw_pieces(screen, view, table, self._resting_pieces())
+            draw.draw_pieces(screen, view, table, self._resting_pieces(),
+                             fallen=s.fallen_pins())
             if self.mode == "aim" and not s.over():
                 self._draw_aim()
         if self.mode == "call_pocket" or self.declaration.get("called_pocket"):
@@ -681,8 +682,15 @@ class App:
     def _draw_sheet(self) -> None:
         area = self.screen_layout.table
         scale = self.screen_layout.scale
+        board = self._end_board()
+        if board is not None:
+            points = [self.view.to_screen(*xy) for xy, on in
+                      zip(board[1], board[2], strict=True) if on]
+        else:
+            points = [self.view.to_screen(p.x, p.y) for p in self.session.layout().pieces]
         scoresheet.draw_sheet(self.screen, area, self.session, self.end_keys(),
-                              draw.font(round(19 * scale)), draw.font(round(26 * scale)))
+                              draw.font(round(19 * scale)), draw.font(round(26 * scale)),
+                              points)
 
     def _resting_pieces(self) -> list[Piece]:
         layout = self.session.layout()

@@ -9,6 +9,7 @@ from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
+from cuesim.viewer.anim import pin_fall_angles
 from cuesim.viewer.session import StateRefereeSession, free_spot
 
 CONTACT_GAP = 1e-4  # m: balls this close count as touching (WCBS 10.4; a gap the eye cannot see)
@@ -88,6 +89,11 @@ class FivePinsRefereeSession(StateRefereeSession):
             self._layout = outcome.layout
         elif result is not None:  # the match is over: the balls stay where they stopped
             self._layout = result.final
+            self._fallen = pin_fall_angles(result)
+
+    def fallen_pins(self) -> dict[str, float]:
+        """The pins the match's last shot knocked down (they lie where they fell)."""
+        return dict(getattr(self, "_fallen", {})) if self.over() else {}
 
     def _choose(self, option: str) -> Ruling:
         out = self.ref.choose(option)

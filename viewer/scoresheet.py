@@ -15,7 +15,7 @@ from cuesim.viewer import view as V
 from cuesim.viewer.session import Session
 
 _CITED = re.compile(r"\b(novus|WPA|WCBS) (" + ARTICLE + r")")
-_WIN_WORDS = ("win", "won", "reach", "legally pocketed", "cleared")
+_WIN = re.compile(r"\b(wins?|won|reach(es)?|legally pocketed|cleared)\b")
 SHEET_PAD = 14  # px around the sheet's text
 
 
@@ -40,7 +40,7 @@ def deciding_article(ruling: Ruling) -> str:
         return ", ".join(dict.fromkeys(cite(a) for a in lost))
     for note in reversed(ruling.notes):
         text = cite(note)
-        if any(w in text for w in _WIN_WORDS) and _CITED.search(text):
+        if _WIN.search(text) and _CITED.search(text):
             if ruling.winner is None or ruling.winner.split(" & ")[0] in text \
                     or "set" in text or "reach" in text:
                 return ", ".join(f"{b} {a}" for b, a in _CITED.findall(text))
@@ -89,6 +89,8 @@ def sheet_lines(session: Session) -> list[str]:
     out = [title(session), f"Score sheet, {session.unit} by {session.unit}:"]
     for row in rows(session):
         scores = "; ".join(f"{s} {row.scores.get(s, '')}".rstrip() for s in session.sides())
+        if not any(row.scores.values()):
+            scores = "-"
         fouls = ", ".join(f"{s} {row.fouls.get(s, 0)}" for s in session.sides())
         out.append(f"{session.unit.capitalize()} {row.number}: {row.winner or 'no winner'} "
                    f"wins. Score: {scores}. Fouls: {fouls}. Innings: {row.innings}. "
@@ -97,16 +99,17 @@ def sheet_lines(session: Session) -> list[str]:
 
 
 def draw_sheet(surface: pygame.Surface, area: pygame.Rect, session: Session, keys: list[str],
-               font: pygame.font.Font, big: pygame.font.Font) -> pygame.Rect:
-    """The sheet as a table in a box centred on `area`; returns the box."""
+               font: pygame.font.Font, big: pygame.font.Font,
+               avoid: list[tuple[float, float]] = ()) -> pygame.Rect:
+    """The sheet as a table in a box in `area`, where it covers the fewest of the `avoid`
+    points (the pieces of the final board); returns the box."""
     sides = session.sides()
-    header = ["#", *sides, "Fouls", "Innings", "Decided by"]
+    header = ["#", *sides, "Winner", "Fouls", "Innings", "Decided by"]
     body = []
     for row in rows(session):
-        mark = {s: (" *" if row.winner == s else "") for s in sides}
-        body.append([str(row.number), *[row.scores.get(s, "") + mark[s] for s in sides],
-                     " / ".join(str(row.fouls.get(s, 0)) for s in sides), str(row.innings),
-                     row.article or "-"])
+        body.append([str(row.number), *[row.scores.get(s, "") for s in sides],
+                     row.winner or "-", " / ".join(str(row.fouls.get(s, 0)) for s in sides),
+                     str(row.innings), row.article or "-"])
     cols = len(header)
     widths = [max(font.size(r[k])[0] for r in [header, *body]) for k in range(cols)]
     gap = 18
@@ -119,7 +122,13 @@ def draw_sheet(surface: pygame.Surface, area: pygame.Rect, session: Session, key
     height = (title_img.get_height() + 10 + line * (len(body) + 1) + 12 + line * len(keys)
               + 2 * SHEET_PAD)
     box = pygame.Rect(0, 0, width, height)
-    box.center = area.center
+    places = []
+    for fy in (0.5, 0.2, 0.8, 0.0, 1.0):
+        b = box.copy()
+        b.centerx = area.centerx
+        b.top = round(area.top + fy * max(0, area.height - height))
+        places.append(b)
+    box = min(places, key=lambda b: sum(1 for p in avoid if b.inflate(24, 24).collidepoint(p)))
     layer = pygame.Surface(box.size, pygame.SRCALPHA)
     layer.fill((*V.PANEL, 235))
     surface.blit(layer, box.topleft)

@@ -109,7 +109,11 @@ class Session:
     def frame_score(self, ruling: Ruling, result: ShotResult | None) -> dict[str, str]:
         """The score of the frame (set, game) that `ruling` has just ended, per player or
         team, in words (the score sheet)."""
-        return {p: ("won" if p == ruling.winner else "") for p in self.sides()}
+        return {p: ("won" if p == ruling.winner else "lost") for p in self.sides()}
+
+    def fallen_pins(self) -> dict[str, float]:
+        """Pins lying knocked down on the table now -> the direction they lie in (rad)."""
+        return {}
 
     def sides(self) -> list[str]:
         """Who scores: the players, or the pairs in doubles."""
