@@ -34,6 +34,25 @@ PLACES = {
 }
 
 
+# the incoming player's options (a referee's state.pending) as a player reads them
+CHOICES = {
+    "shoot": "shoot from here",
+    "pass": "pass the shot back",
+    "accept": "accept the table and shoot",
+    "kitchen": "shoot with the cue ball in hand behind the head string",
+    "shoot_kitchen": "shoot from behind the head string",
+    "pass_kitchen": "let the offender shoot from behind the head string",
+    "spot_eight": "spot the 8 and play on",
+    "rerack": "rack the balls again",
+    "rerack_and_break": "rack again and break",
+    "rerack_opponent_breaks": "rack again and let the offender break again",
+    "in_hand": "take the ball in hand",
+    "spot_offender": "have the offender's ball put on its spot",
+    "break": "break",
+}
+_CHOOSES = re.compile(r"\bchooses '([a-z_]+)'")
+
+
 def cite(text: str) -> str:
     """The text with every article's rulebook named as a reader knows it: '5-pins 15.3.б'
     becomes 'WCBS 15.3.б'; 'novus 17.1.б' and 'WPA 5.8' stay."""
@@ -70,6 +89,8 @@ def labels(text: str) -> str:
             return f"{m.group(1)}the {ident[4:]} pin" if not m.group(1).endswith("the ") \
                 else f"{m.group(1)}{ident[4:]} pin"
         return m.group(1) + ident.replace("_", " ")
+    text = _CHOOSES.sub(lambda m: f"chooses to {CHOICES[m.group(1)]}" if m.group(1) in CHOICES
+                        else m.group(0), text)
     return _IDENT.sub(word, text)
 
 

@@ -16,6 +16,7 @@ from cuesim.rules.ruling import Ruling, Violation
 from cuesim.rules.wording import sentence, uncited_articles
 from cuesim.viewer import panel_text
 from cuesim.viewer.anim import pin_fall_angles
+from cuesim.viewer.hud import Line
 from cuesim.viewer.session import SESSION_GAMES
 from tests.viewer_driver import finish_animation, key, make_app, play_turn, step
 
@@ -284,6 +285,9 @@ def test_resizing_keeps_the_table_in_view_and_scales_it(tmp_path, game):
         assert lay.table.contains(table), (size, table, lay.table)
         assert window.contains(lay.panel) and window.contains(lay.help)
         assert not lay.panel.colliderect(lay.table)
+        help_lines = [Line(t, (0, 0, 0), 17) for t in app.help_text()]
+        assert app.help_panel.height(help_lines) <= app.help_panel.rect.height  # none cut off
+        assert lay.tools.contains(lay.tip) and lay.tools.contains(lay.power)
         assert app.screen.get_size() == app.size
         scales.append(app.view.scale)
         step(app)  # draws without error
@@ -348,3 +352,13 @@ def test_the_screenshot_script_draws_every_picture(tmp_path):
     for p in saved:
         assert pygame.image.load(str(p)).get_size() == (1200, 760)
     assert {p.name for p in (script.parent).glob("*.png")} == set(names)
+
+
+@pytest.mark.parametrize("game, article", [("8-ball", "WPA 4.5"), ("9-ball", "WPA 5.4"),
+                                           ("14.1", "WPA 6.6")])
+def test_a_legal_break_cites_its_article(tmp_path, game, article):
+    app = make_app(game, tmp_path)
+    s = app.session
+    ruling = s.apply(app.current_action())
+    if ruling.legal:
+        assert s.ruling_text.startswith(f"A legal shot. A legal break ({article}).")

@@ -75,7 +75,10 @@ class App:
     # -- the window ------------------------------------------------------------------------
     def _apply_layout(self, size: tuple[int, int]) -> None:
         """Lay the panel and the widgets out for a window of `size` pixels."""
-        lay = ScreenLayout.for_size(size, len(panel_text.help_lines(self.session.game)))
+        help_lines = panel_text.help_lines(self.session.game)
+        lay = ScreenLayout.for_size(size, len(help_lines))
+        need = Panel(lay.help, lay.scale).height([Line(t, V.DIM, 17) for t in help_lines]) + 4
+        lay = ScreenLayout.for_size(size, help_height=need)  # the help as wrapped at this size
         self.size = lay.size
         self.screen_layout = lay
         self.panel = Panel(lay.panel, lay.scale)

@@ -31,12 +31,16 @@ class ScreenLayout:
     help: pygame.Rect
 
     @staticmethod
-    def for_size(size: tuple[int, int], help_lines: int = 6) -> ScreenLayout:
+    def for_size(size: tuple[int, int], help_lines: int = 6,
+                 help_height: int | None = None) -> ScreenLayout:
+        """The layout of a window of `size` px (at least MIN_SIZE), the help taking
+        `help_height` px at the bottom of the panel (else `help_lines` lines' worth)."""
         w, h = max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1])
         scale = max(0.85, min(1.5, h / DEFAULT_SIZE[1]))
         pw = max(PANEL_MIN, min(PANEL_MAX, round(w * PANEL_SHARE)))
         left = w - pw
-        help_h = round((help_lines * HELP_LINE + 12) * min(scale, 1.2))
+        help_h = help_height if help_height is not None else \
+            round((help_lines * HELP_LINE + 12) * scale)
         tools_h = TOOLS_HEIGHT
         top_h = h - help_h - tools_h
         tools = pygame.Rect(left, top_h, pw, tools_h)

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from cuesim.rules.ruling import Ruling
-from cuesim.rules.wording import ARTICLE, cite, complete, labels, sentence
+from cuesim.rules.wording import ARTICLE, CHOICES, cite, complete, labels, sentence
 
 _CITED_FIRST = re.compile(rf"^([^:]*: )?(novus|WPA|WCBS) ({ARTICLE}(?:, {ARTICLE})*): (.+)$", re.S)
 
@@ -25,23 +25,6 @@ PLACES = {
     "half_table": "Ball in hand in a half of the table (WCBS 13.3).",
     "bottom_half": "Ball in hand in the bottom half (WCBS 13.3).",
     "top_half": "Ball in hand in the top half (WCBS 13.3).",
-}
-
-# the incoming player's options (state.pending) as a player reads them
-OPTIONS = {
-    "shoot": "Shoot from here",
-    "pass": "Pass the shot back",
-    "accept": "Accept the table and shoot",
-    "kitchen": "Shoot with the cue ball in hand behind the head string",
-    "shoot_kitchen": "Shoot from behind the head string",
-    "pass_kitchen": "Let the offender shoot from behind the head string",
-    "spot_eight": "Spot the 8 and play on",
-    "rerack": "Rack the balls again",
-    "rerack_and_break": "Rack again and break yourself",
-    "rerack_opponent_breaks": "Rack again; the offender breaks again",
-    "in_hand": "Take the ball in hand",
-    "spot_offender": "Have the offender's ball put on its spot",
-    "break": "Break",
 }
 
 # the keys of each kind of game (only those that act in it)
@@ -74,7 +57,7 @@ def help_lines(game: str) -> list[str]:
 
 def option_label(option: str) -> str:
     """The label of a pending option id."""
-    return OPTIONS.get(option, option.replace("_", " ").capitalize())
+    return CHOICES.get(option, option.replace("_", " ")).capitalize()
 
 
 def chooser_line(player: str, article: str) -> str:

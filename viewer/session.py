@@ -111,6 +111,21 @@ class Session:
         team, in words (the score sheet)."""
         return {p: ("won" if p == ruling.winner else "lost") for p in self.sides()}
 
+    def inning(self) -> int:
+        """The inning of the frame in play: 1 at its start, one more each time the turn goes
+        to the other side (a player's visit to the table, WPA 'inning')."""
+        runs: list[str] = []
+        for entry in reversed(self.history):
+            if entry["ruling"].frame_over:
+                break
+            if entry["kind"] == "shot":
+                side = self.side_of(entry["player"])
+                if not runs or runs[0] != side:
+                    runs.insert(0, side)
+        if not runs:
+            return 1
+        return len(runs) + (self.side_of(self.shooter()) != runs[-1])
+
     def fallen_pins(self) -> dict[str, float]:
         """Pins lying knocked down on the table now -> the direction they lie in (rad)."""
         return {}
