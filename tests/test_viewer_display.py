@@ -362,3 +362,16 @@ def test_a_legal_break_cites_its_article(tmp_path, game, article):
     ruling = s.apply(app.current_action())
     if ruling.legal:
         assert s.ruling_text.startswith(f"A legal shot. A legal break ({article}).")
+
+
+def test_f11_goes_full_screen_and_back_with_the_table_in_view(tmp_path):
+    app = make_app("novus", tmp_path)
+    before = app.size
+    step(app, [key(pygame.K_F11)])
+    if app.fullscreen:  # the video driver gave a full screen (the dummy one does)
+        assert app.size == app.screen.get_size()
+        assert app.screen_layout.table.contains(app.view.surface_rect(app.view.margin))
+        step(app, [key(pygame.K_F11)])
+    else:  # or it says why not, in a sentence
+        assert app.message.startswith("Full screen is not available")
+    assert not app.fullscreen and app.size == before
