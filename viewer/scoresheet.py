@@ -92,8 +92,9 @@ def sheet_lines(session: Session) -> list[str]:
         if not any(row.scores.values()):
             scores = "-"
         fouls = ", ".join(f"{s} {row.fouls.get(s, 0)}" for s in session.sides())
-        out.append(f"{session.unit.capitalize()} {row.number}: {row.winner or 'no winner'} "
-                   f"wins. Score: {scores}. Fouls: {fouls}. Innings: {row.innings}. "
+        result = f"{row.winner} wins" if row.winner else "no winner"
+        out.append(f"{session.unit.capitalize()} {row.number}: {result}. Score: {scores}. "
+                   f"Fouls: {fouls}. Innings: {row.innings}. "
                    f"Decided by {row.article or 'the rules'}.")
     return out
 
