@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.wording import cite, labels
 from cuesim.sim.result import ShotResult
 
 POOL = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool"}
@@ -84,8 +85,8 @@ def _spotted(items: list[dict[str, Any]]) -> list[str]:
     out = []
     for s in items:
         where = f" at ({s['x']:.3f}, {s['y']:.3f}) m" if "x" in s and "y" in s else ""
-        article = f" ({s['article']})" if s.get("article") else ""
-        out.append(f"The referee puts {s.get('id', 'a piece')} back{where}{article}.")
+        article = f" ({cite(s['article'])})" if s.get("article") else ""
+        out.append(f"The referee puts {labels(str(s.get('id', 'a piece')))} back{where}{article}.")
     return out
 
 
@@ -99,16 +100,11 @@ PLACES = {
 }
 
 
-ARTICLE_PREFIXES = ("novus ", "WPA ", "5-pins ")
-
-
 def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return ""
-    if not text.startswith(ARTICLE_PREFIXES):  # 'novus 17.4: ...' keeps its article's case
-        text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    """A sentence with its articles' rulebooks named (cuesim.rules.wording.sentence)."""
+    from cuesim.rules.wording import sentence
+
+    return sentence(text)
 
 
 def describe_ruling(data: dict[str, Any]) -> str:

@@ -88,21 +88,30 @@ class Ruling:
     def articles(self) -> list[str]:
         return [v.article for v in self.violations]
 
-    def describe(self) -> str:
-        """The ruling in plain words with its article numbers."""
-        parts = ["Legal shot." if self.legal else "Foul."]
-        parts += [f"{v.text} ({v.article})." for v in self.violations]
-        parts += [n if n.endswith(".") else n + "." for n in self.notes]
+    def describe(self, unit: str = "frame") -> str:
+        """The ruling in sentences, each article with its rulebook named (rules.wording):
+        legal or a foul, the violations, the referee's notes, the points, the end of the
+        `unit` ('set' in novus, 'game' in pool and 5-pins) or match, and who plays next from
+        where."""
+        from cuesim.rules.wording import PLACES, points_text, sentence
+
+        parts = ["A legal shot." if self.legal else "A foul."]
+        parts += [sentence(f"{v.text} ({v.article})") for v in self.violations]
+        parts += [sentence(n) for n in self.notes]
         if self.points:
-            parts.append("Points: " + ", ".join(f"{k} {v:+d}" for k, v in self.points.items()))
-        if self.frame_over:
-            parts.append(f"Frame over{f', won by {self.winner}' if self.winner else ''}.")
-        if self.match_over:
-            parts.append("Match over.")
+            parts.append(points_text(self.points))
+        won = f", won by {self.winner}" if self.winner else (
+            ", a draw" if self.match_over else "")
+        if self.frame_over and self.match_over:
+            parts.append(f"The {unit} and the match are over{won}.")
+        elif self.match_over:
+            parts.append(f"The match is over{won}.")
+        elif self.frame_over:
+            parts.append(f"The {unit} is over{won}.")
         if self.next_player:
-            where = f" from {self.placement.replace('_', ' ')}" if self.placement else ""
-            parts.append(f"{self.next_player} to play{where}.")
-        return " ".join(parts)
+            where = PLACES.get(self.placement or "", (self.placement or "").replace("_", " "))
+            parts.append(f"{self.next_player} plays next{' ' + where if where else ''}.")
+        return " ".join(p for p in parts if p)
 
     def to_dict(self) -> dict[str, Any]:
         return {

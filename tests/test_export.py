@@ -116,12 +116,12 @@ def test_the_readme_gif_command_runs(tmp_path, monkeypatch, capsys):
 def test_viewer_g_saves_the_last_shot(tmp_path):
     app = make_app("novus", tmp_path)
     step(app, [key(pygame.K_g)])
-    assert app.message_bad and app.message == "Shot not exported: no shot has been played yet"
+    assert app.message_bad and app.message == "Shot not exported: no shot has been played yet."
     app.shoot()
     finish_animation(app, dt=0.1)
     step(app, [key(pygame.K_g)])
     path = tmp_path / "cuesim-novus-shot-1.gif"
-    assert not app.message_bad and app.message == f"Shot saved to {path}"
+    assert not app.message_bad and app.message == f"Shot saved to {path}."
     n, size, _ = _frames(path)
     assert n == len(export.frame_times(app.session.last_result, export.DEFAULT_FPS))
     assert size[0] == export.DEFAULT_WIDTH

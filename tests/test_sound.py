@@ -86,7 +86,7 @@ def test_no_mixer_means_silence_without_errors(monkeypatch, tmp_path):
     app.shoot()
     finish_animation(app, dt=0.05)
     step(app, [key(pygame.K_v)])
-    assert app.message == "Sound off"
+    assert app.message == "Sound off."
     step(app, [key(pygame.K_v)])
     assert app.message.startswith("Sound on, but no sound")
 
@@ -103,7 +103,7 @@ def test_the_viewer_plays_the_sounds_as_the_animation_passes_them(tmp_path, monk
     step(app, [key(pygame.K_RETURN)], dt=0.01)  # skipped: what it skips stays silent
     assert app.mode != "animate" and not any(n == "pocket" for n, _ in played)
     step(app, [key(pygame.K_v)])  # mute, then replay: nothing plays
-    assert app.message == "Sound off"
+    assert app.message == "Sound off."
     n = len(played)
     step(app, [key(pygame.K_r)])
     finish_animation(app, dt=0.02)

@@ -57,7 +57,7 @@ def test_pool_ball_in_hand_beyond_the_head_string_is_refused(tmp_path):
 def test_five_pins_break_ball_over_the_middle_line_is_refused(tmp_path):
     app = make_app("5-pins", tmp_path)
     right_click(app, 0.5, 1.6)
-    assert "5-pins 4.2" in app.screen_text()
+    assert "WCBS 4.2" in app.screen_text()
 
 
 def test_animation_follows_the_exact_trajectories_with_pause_slow_motion_and_replay(tmp_path):
@@ -122,7 +122,8 @@ def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
                up(screen_xy(app, ball.x, ball.y))])
     assert app.mode == "call_pocket"
     step(app, [down(screen_xy(app, hole.x, hole.y)), up(screen_xy(app, hole.x, hole.y))])
-    assert f"call: {ball.id} in {hole.name}" in app.screen_text()
+    assert f"ball {ball.id} in the {hole.name.replace('_', ' ')} pocket called" in \
+        app.screen_text()
     shoot_by_mouse(app, math.atan2(ball.y - app.pos[1], ball.x - app.pos[0]), 2.0)
     assert app.session.actions[-1]["declaration"] == {"called_ball": ball.id,
                                                       "called_pocket": hole.name}
@@ -149,10 +150,10 @@ def test_nine_ball_push_out_and_the_incoming_players_choice(tmp_path):
     finish_animation(app)
     assert app.mode == "choice"
     text = app.screen_text()
-    assert "WPA 5.6" in text and "1: shoot" in text and "2: pass" in text
+    assert "WPA 5.6" in text and "1: Shoot from here." in text and "2: Pass the shot back." in text
     step(app, [key(pygame.K_2)])  # pass it back
     assert app.session.shooter() == shooter
-    assert "chooses 'pass'" in app.screen_text()
+    assert "chooses to pass the shot back (WPA 5.6)" in " ".join(app.screen_text().split("\n"))
 
 
 def test_save_load_and_undo(tmp_path):
@@ -232,14 +233,31 @@ def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
 
 def test_five_pins_contact_reset_request_5_pins_10_4(tmp_path):
     """5-pins 10.4: K has the referee reset the three balls when they are in contact."""
+    from cuesim import Layout, Piece
+
     app = make_app("5-pins", tmp_path)
     s = app.session
-    s.ref.state.phase = "play"
+    s.ref.state.phase, s.ref.state.placement = "play", None
+    r = s.table.piece_spec("ball").radius
+    balls = {"white": (0.6, 0.5), "yellow": (0.6, 0.5 + 2 * r), "red": (0.3, 1.5)}
+    s._layout = Layout(s.layout().table, tuple(
+        [p for p in s.layout().pieces if p.kind != "ball"]
+        + [Piece(b, "ball", x, y, b) for b, (x, y) in balls.items()]))
+    s.ref.layout = s._layout
+    step(app)
+    assert "10.4" in app.screen_text()
     step(app, [key(pygame.K_k)])
     assert "10.4" in s.ruling_text
     assert s.placement() == "bottom_half"
     step(app, [key(pygame.K_u)])  # undo takes the request back like any action
     assert not s.actions
+
+
+def test_five_pins_contact_reset_is_offered_only_when_the_balls_touch_wcbs_10_4(tmp_path):
+    app = make_app("5-pins", tmp_path)
+    app.session.ref.state.phase, app.session.ref.state.placement = "play", None
+    step(app)
+    assert "10.4" not in app.screen_text() and not app.session.requests()
 
 
 def test_nothing_to_request_is_said(tmp_path):

@@ -8,7 +8,7 @@ import math
 import pygame
 
 from cuesim.viewer import ai
-from cuesim.viewer.app import PANEL_WIDTH, POWER_DRAG_PX, App
+from cuesim.viewer.app import POWER_DRAG_PX, App
 from cuesim.viewer.session import new_session
 
 
@@ -56,7 +56,7 @@ def aim_point(app: App, angle: float) -> tuple[int, int]:
     dx, dy = tx - sx, ty - sy
     n = math.hypot(dx, dy)
     dx, dy = dx / n, dy / n
-    w, h = app.size[0] - PANEL_WIDTH - 1, app.size[1] - 1
+    w, h = app.screen_layout.panel.left - 1, app.size[1] - 1
     best = (round(sx + dx * 60), round(sy + dy * 60))
     for d in range(60, 1500, 5):
         x, y = sx + dx * d, sy + dy * d
@@ -74,7 +74,7 @@ def shoot_by_mouse(app: App, angle: float, speed: float, placed: tuple[float, fl
     target = aim_point(app, angle)
     step(app, [move(target)])
     pull = speed / app.session.max_speed * POWER_DRAG_PX
-    w = app.size[0] - PANEL_WIDTH - 1
+    w = app.screen_layout.panel.left - 1
     end_x = target[0] - pull if target[0] - pull >= 0 else target[0] + pull
     if end_x > w:
         end_x, end_y = target[0], target[1] - pull if target[1] - pull >= 0 else target[1] + pull

@@ -5,11 +5,19 @@ the real event queue, and tests feed it scripted events and a fake dt.
 Modes: 'aim' (aim with the mouse, drag to set the power and release to shoot; drag the struck
 piece to place it where the rules allow), 'animate', 'call_ball' / 'call_pocket' (calling a
 shot), 'menu' (the referee's menu of declared infractions), 'choice' (the incoming player's
-options), 'over' (the match is over).
+options), 'intermission' (a set or game is over: its final board and the score sheet),
+'over' (the match is over: the final board, the score sheet, rematch or a new game),
+'pick_game' (choosing the new game).
+
+While a shot is shown the panel tells only what has happened by then: the scoreboard of
+before the shot with the pieces still on the table, what has dropped so far; the ruling, the
+new score and the player to play come when everything rests (or the animation is skipped).
+The window is resizable (and F11 goes full screen); the layout is `layout.ScreenLayout`.
 """
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 from pathlib import Path
@@ -20,20 +28,27 @@ import pygame
 from cuesim.output import write_atomic
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
-from cuesim.sim.events import EventKind
-from cuesim.tables.layout import LayoutError, Piece
-from cuesim.viewer import ai, assets, draw, export
+from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.viewer import ai, assets, draw, export, panel_text, scoresheet
 from cuesim.viewer import view as V
+from cuesim.viewer.aim import Prediction, label_place, legal_opening, predict
 from cuesim.viewer.anim import SPEEDS, Playback
-from cuesim.viewer.hud import HELP, Line, Panel
-from cuesim.viewer.session import Session, load_session, new_session
+from cuesim.viewer.hud import Line, Panel
+from cuesim.viewer.layout import DEFAULT_SIZE, MIN_SIZE, ScreenLayout
+from cuesim.viewer.session import (
+    COMPUTER,
+    SESSION_GAMES,
+    Session,
+    load_session,
+    new_session,
+)
 from cuesim.viewer.sound import SoundPlayer
 from cuesim.viewer.view import Viewport
 
-SIZE = (1200, 760)
-PANEL_WIDTH = 350
+SIZE = DEFAULT_SIZE
+PANEL_WIDTH = 350  # px, the panel's width at the default size (layout.ScreenLayout)
 POWER_DRAG_PX = 220.0  # a drag this long is full power
-MENU_PAGE = 12
+OPENING_TRIES = 24  # simulated shots at most to find a legal opening aim for a turn
 
 
 class App:
@@ -45,32 +60,80 @@ class App:
         pygame.init()
         draw.reset_cache()
         pygame.display.set_icon(assets.icon())
-        self.screen = pygame.display.set_mode(size)
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(f"cuesim: {session.game}")
-        self.size = size
+        self.fullscreen = False
+        self.windowed_size = size
         self.candidates = candidates
         self.save_path = Path(save_path)
         self.screenshot_dir = Path(screenshot_dir)
         self.screenshots = 0
         self.running = True
         self.sound = SoundPlayer()
-        left = size[0] - PANEL_WIDTH
-        self.panel = Panel(pygame.Rect(left, 0, PANEL_WIDTH, size[1] - 235))
-        self.help_panel = Panel(pygame.Rect(left, size[1] - 125, PANEL_WIDTH, 125))
-        self.tools = pygame.Rect(left, size[1] - 235, PANEL_WIDTH, 110)
-        self.tip_rect = pygame.Rect(left + 16, size[1] - 230, 96, 96)
-        self.power_rect = pygame.Rect(left + 125, size[1] - 195, 205, 26)
+        self.session = session
+        self._apply_layout(size)
         self.set_session(session)
+
+    # -- the window ------------------------------------------------------------------------
+    def _apply_layout(self, size: tuple[int, int]) -> None:
+        """Lay the panel and the widgets out for a window of `size` pixels."""
+        help_lines = panel_text.help_lines(self.session.game)
+        lay = ScreenLayout.for_size(size, len(help_lines))
+        need = Panel(lay.help, lay.scale).height([Line(t, V.DIM, 17) for t in help_lines]) + 4
+        lay = ScreenLayout.for_size(size, help_height=need)  # the help as wrapped at this size
+        self.size = lay.size
+        self.screen_layout = lay
+        self.panel = Panel(lay.panel, lay.scale)
+        self.help_panel = Panel(lay.help, lay.scale)
+        self.tools, self.tip_rect, self.power_rect = lay.tools, lay.tip, lay.power
+
+    def _fit_table(self) -> None:
+        """Scale the table to the table area and draw its background once."""
+        table = self.session.table
+        self.view = Viewport.fit(self.screen_layout.table, table.geometry.width,
+                                 table.geometry.length, draw.table_margin(table))
+        self.background = draw.background(self.size, self.view, table)
+        self._preview_key = None
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window has a new size: lay everything out again (never below MIN_SIZE)."""
+        size = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
+        if not self.fullscreen:
+            self.windowed_size = size
+            if self.screen.get_size() != size:
+                self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._apply_layout(size)
+        self._fit_table()
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen at the desktop's size, and back to the window's last size."""
+        try:
+            if self.fullscreen:
+                self.fullscreen = False
+                self.screen = pygame.display.set_mode(self.windowed_size, pygame.RESIZABLE)
+            else:
+                desktop = pygame.display.get_desktop_sizes()[0]
+                self.screen = pygame.display.set_mode(desktop, pygame.FULLSCREEN)
+                self.fullscreen = True
+        except (pygame.error, IndexError) as exc:
+            self.say(f"Full screen is not available here ({exc}).", True)
+            return
+        self.resize(self.screen.get_size())
 
     # -- setup -------------------------------------------------------------------------
     def set_session(self, session: Session) -> None:
+        new_game = session.game != getattr(self, "_laid_out_for", None)
         self.session = session
-        table = session.table
-        area = pygame.Rect(0, 0, self.size[0] - PANEL_WIDTH, self.size[1])
-        self.view = Viewport.fit(area.inflate(-20, -20), table.geometry.width,
-                                 table.geometry.length, draw.table_margin(table))
-        self.background = draw.background(self.size, self.view, table)
+        if new_game:  # the help (and so the layout) differs from game to game
+            self._apply_layout(self.size)
+            self._laid_out_for = session.game
+        self._fit_table()
+        pygame.display.set_caption(f"cuesim: {session.game}")
         self.playback: Playback | None = None
+        self.before: Session | None = None  # the game as it was before the shot being shown
+        self.end_board: tuple[list[Piece], list[tuple[float, float]], list[bool],
+                              dict[str, float]] | None = None
         self.ruling_shown = session.ruling_text
         self.message, self.message_bad = "", False
         self.mode = "aim"
@@ -82,14 +145,19 @@ class App:
         self.drag_start = (0, 0)
         self.mouse = (0, 0)
         self._preview_key: tuple | None = None
-        self._preview: tuple[list[tuple[float, float]], tuple[float, float] | None, str,
-                             list[tuple[float, float]]] = ([], None, "", [])
+        self._preview = Prediction()
         self._reset_turn()
 
     def _reset_turn(self) -> None:
-        """Start a turn: the struck piece where it lies or at its default legal place."""
+        """Start a turn: the struck piece where it lies or at its default legal place, aimed
+        at a shot the referee would rule legal (aim.legal_opening) when there is one."""
         self.pos = self.session.struck_position()
         self.angle = self.default_angle()
+        s = self.session
+        if not s.over() and s.pending() is None and s.shooter() not in s.computer:
+            opening = legal_opening(s, self.pos, OPENING_TRIES)
+            if opening is not None:
+                self.angle, self.power = opening
         self.declaration = {}
         self._preview_key = None
         if self.session.over():
@@ -137,14 +205,76 @@ class App:
             self.playback.advance(dt)
             self.sound.play_between(self.playback.result, t0, self.playback.t)
             if self.playback.done:
-                self.ruling_shown = self.session.ruling_text
-                self._reset_turn()
+                self._shot_shown()
             return
         if self.mode in ("aim", "choice") and not self.session.over():
             if self.session.shooter() in self.session.computer or (
                     self.mode == "choice" and self.session.pending()[0]  # type: ignore[index]
                     in self.session.computer):
                 self.computer_turn()
+
+    def _shot_shown(self) -> None:
+        """The animation has reached its end (or was skipped): the ruling, the scores and the
+        player to play are shown now; a shot that ended a set or game leaves its final board
+        and the score sheet on screen."""
+        pb = self.playback
+        self.before = None
+        self.ruling_shown = self.session.ruling_text
+        ruling = self.session.last_ruling
+        self.end_board = None
+        self._reset_turn()
+        if pb is not None and ruling is not None and ruling.frame_over and \
+                pb.result is self.session.last_result:
+            pos, on = pb.frame()
+            self.end_board = (list(pb.result.initial.pieces), [tuple(p) for p in pos],
+                              [bool(o) for o in on], pb.fallen_angles())
+            if not self.session.over():
+                self.mode = "intermission"
+
+    def end_key(self, key: int) -> None:
+        """The keys of the end screens: Enter goes on to the next set or game; at the end of
+        the match Enter is a rematch and N a new game (then 1-6 picks it)."""
+        if self.mode == "intermission":
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
+                self.end_board = None
+                self.mode = "aim"
+                self._reset_turn()
+            return
+        if self.mode == "pick_game":
+            k = key - pygame.K_1
+            if 0 <= k < len(SESSION_GAMES):
+                self.new_game(SESSION_GAMES[k], rematch=False)
+            elif key == pygame.K_ESCAPE:
+                self.mode = "over"
+            return
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.new_game(self.session.game, rematch=True)
+        elif key == pygame.K_n:
+            self.mode = "pick_game"
+
+    def new_game(self, game: str, rematch: bool) -> None:
+        """A rematch (the same players, the other side opening) or a new game of `game` (the
+        computer keeps its seat when it played)."""
+        s = self.session
+        players: list[str] | None
+        if rematch:
+            k = len(s.players) // 2
+            players = s.players[k:] + s.players[:k]
+            computer = s.computer
+        else:
+            n = 4 if game == "novus-doubles" else 2
+            if not s.computer:
+                players, computer = None, ()
+            elif n == 4:
+                players = ["You", "Partner", COMPUTER, COMPUTER + " 2"]
+                computer = tuple(players[2:])
+            else:
+                players, computer = ["You", COMPUTER], (COMPUTER,)
+            if len(s.players) == n and not s.computer:
+                players = list(s.players)
+        self.set_session(new_session(game, players, computer, s.options))
+        self.say(f"A {'rematch' if rematch else 'new game'} of "
+                 f"{panel_text.TITLES[game]} begins.")
 
     def computer_turn(self) -> None:
         pending = self.session.pending()
@@ -161,11 +291,16 @@ class App:
 
     # -- input ---------------------------------------------------------------------------
     def say(self, text: str, bad: bool = False) -> None:
-        self.message, self.message_bad = text, bad
+        """Tell the player something in the panel (as a sentence: panel_text.message)."""
+        self.message, self.message_bad = panel_text.message(text), bad
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
             self.running = False
+        elif event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
+        elif event.type == pygame.WINDOWSIZECHANGED:
+            self.resize((event.x, event.y))
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, event.mod)
         elif event.type == pygame.MOUSEMOTION:
@@ -177,7 +312,9 @@ class App:
 
     def key(self, key: int, mod: int = 0) -> None:
         ctrl = bool(mod & pygame.KMOD_CTRL)
-        if key == pygame.K_F12 or (ctrl and key == pygame.K_p):
+        if key == pygame.K_F11:
+            self.toggle_fullscreen()
+        elif key == pygame.K_F12 or (ctrl and key == pygame.K_p):
             try:
                 self.screenshot()
             except (OSError, pygame.error) as exc:  # e.g. a full disk: nothing was saved
@@ -202,14 +339,14 @@ class App:
             self.playback_key(key)
         elif self.mode == "choice":
             self.choice_key(key)
+        elif self.mode in ("intermission", "over", "pick_game") and key != pygame.K_ESCAPE \
+                or self.mode == "pick_game":
+            self.end_key(key)
         elif key == pygame.K_ESCAPE:
             if self.mode in ("call_ball", "call_pocket"):
                 self.mode = "aim"
             else:
                 self.running = False
-        elif key == pygame.K_n and self.mode == "over":
-            s = self.session
-            self.set_session(new_session(s.game, s.players, s.computer, s.options))
         elif self.mode in ("aim", "call_ball", "call_pocket"):
             self.aim_key(key)
 
@@ -429,6 +566,8 @@ class App:
         self._shoot_action(self.current_action())
 
     def _shoot_action(self, action: dict[str, Any]) -> None:
+        before = copy.copy(self.session)  # what the panel shows while the shot is animated
+        before.ref = copy.deepcopy(self.session.ref)
         try:
             self.session.apply(action)
         except (ShotError, LayoutError, SimulationError, ValueError) as exc:
@@ -436,6 +575,7 @@ class App:
             return
         assert self.session.last_result is not None
         self.playback = Playback(self.session.last_result)
+        self.before = before
         self.mode = "animate"
         self.say("")
 
@@ -489,71 +629,90 @@ class App:
             self.say(f"Shot saved to {path}")
 
     # -- drawing -----------------------------------------------------------------------
-    def preview(self) -> tuple[list[tuple[float, float]], tuple[float, float] | None, str,
-                               list[tuple[float, float]]]:
+    def preview(self) -> Prediction:
         """The struck piece's path up to its first contact as the real simulator predicts it,
-        where it is then, what it touches, and the touched piece's path just after."""
+        where it is then, what it touches, the touched piece's path just after, and the
+        ruling the referee would give the shot (aim.predict)."""
         power = self.power if self.drag == "power" else max(self.power, 0.3)
-        key = (self.pos, self.angle, round(power, 2), self.tip, len(self.session.actions))
+        key = (self.pos, self.angle, round(power, 2), self.tip, len(self.session.actions),
+               tuple(sorted(self.declaration.items())))
         if key == self._preview_key:
             return self._preview
         self._preview_key = key
-        try:
-            result = self.session.simulate(self.current_action(power))
-        except (ShotError, LayoutError, SimulationError, ValueError):
-            self._preview = ([], None, "", [])
-            return self._preview
-        struck = self.session.struck_id()
-        ids = result.initial.ids()
-        k = ids.index(struck)
-        hit, t_hit, other = "", result.duration, None
-        for e in result.event_log():
-            if struck in (e.a, e.b) and e.kind in (EventKind.COLLIDE, EventKind.RAIL,
-                                                   EventKind.POCKET, EventKind.PIN):
-                t_hit = e.t
-                if e.kind == EventKind.COLLIDE:
-                    other = e.b if e.a == struck else e.a
-                    hit = f"first contact: {other}"
-                elif e.kind == EventKind.PIN:
-                    other = e.b
-                    hit = f"first contact: {e.b}"
-                elif e.kind == EventKind.RAIL:
-                    hit = f"first contact: {e.feature} rail"
-                else:
-                    hit = f"into {e.feature}"
-                break
-        path = [tuple(result.positions_at(t_hit * j / 24)[0][k]) for j in range(25)]
-        after: list[tuple[float, float]] = []
-        if other is not None and other in ids:
-            j = ids.index(other)
-            after = [tuple(result.positions_at(t_hit + 0.05 * m)[0][j]) for m in range(12)]
-        self._preview = (path, path[-1] if hit else None, hit, after)
+        self._preview = predict(self.session, self.current_action(power))
         return self._preview
+
+    def foul_warning(self) -> str:
+        """'Foul: WPA 5.8, ...' when the shot as aimed would be a foul, else ''."""
+        if self.mode != "aim" or self.session.over() or self.session.shooter() in \
+                self.session.computer:
+            return ""
+        ruling = self.preview().ruling
+        return panel_text.foul_warning(ruling) if ruling is not None else ""
 
     def render(self) -> None:
         screen = self.screen
         screen.blit(self.background, (0, 0))
         s, view, table = self.session, self.view, self.session.table
+        board = self._end_board()
         if self.playback is not None and self.mode == "animate":
             pos, on = self.playback.frame()
             draw.draw_pieces(screen, view, table, self.playback.result.initial.pieces,
-                             [tuple(p) for p in pos], list(on), self.playback.fallen())
+                             [tuple(p) for p in pos], list(on), self.playback.fallen_angles())
+        elif board is not None:
+            draw.draw_pieces(screen, view, table, board[0], board[1], board[2], board[3])
         else:
             if s.placement() is not None and self.mode == "aim":
                 draw.draw_strip(screen, view, s.place_area(), (255, 255, 255, 40))
-            draw.draw_pieces(screen, view, table, self._resting_pieces())
+            draw.draw_pieces(screen, view, table, self._resting_pieces(),
+                             fallen=s.fallen_pins())
             if self.mode == "aim" and not s.over():
                 self._draw_aim()
         if self.mode == "call_pocket" or self.declaration.get("called_pocket"):
             self._draw_call()
         screen.blit(self.panel.render(self.hud_lines()), self.panel.rect.topleft)
-        screen.blit(self.help_panel.render([Line(t, V.DIM, 18) for t in HELP]),
+        screen.blit(self.help_panel.render([Line(t, V.DIM, 17) for t in self.help_text()]),
                     self.help_panel.rect.topleft)
         pygame.draw.rect(screen, V.PANEL, self.tools)
         draw.draw_tip_widget(screen, self.tip_rect, self.tip[0], self.tip[1],
                              s.tip_vertical)
         draw.draw_power(screen, self.power_rect, self.power,
                         f"power {self.power * s.max_speed:.1f} m/s")
+        if self.mode in ("intermission", "over", "pick_game"):
+            self._draw_sheet()
+
+    def _end_board(self) -> tuple[list[Piece], list[tuple[float, float]], list[bool],
+                                  dict[str, float]] | None:
+        """The final board of the set, game or match just ended, while its end is shown."""
+        if self.mode in ("intermission", "over", "pick_game") and self.end_board is not None \
+                and self.session.last_result is not None and self.playback is not None \
+                and self.playback.result is self.session.last_result:
+            return self.end_board
+        return None
+
+    def end_keys(self) -> list[str]:
+        """What the end screen's keys do."""
+        if self.mode == "intermission":
+            return [f"Enter: play the next {self.session.unit}.", "R: replay the last shot.",
+                    "U: undo."]
+        if self.mode == "pick_game":
+            return [f"{k + 1}: {panel_text.TITLES[g]}" for k, g in enumerate(SESSION_GAMES)] \
+                + ["Esc: back."]
+        return ["Enter: rematch (the other side opens).", "N: a new game.",
+                "R: replay the last shot.", "U: undo.", "Esc: quit."]
+
+    def _draw_sheet(self) -> None:
+        area = self.screen_layout.table
+        scale = self.screen_layout.scale
+        board = self._end_board()
+        if board is not None:
+            points = [self.view.to_screen(*xy) for xy, on in
+                      zip(board[1], board[2], strict=True) if on]
+        else:
+            points = [self.view.to_screen(p.x, p.y) for p in self.session.layout().pieces]
+        scoresheet.draw_sheet(self.screen, area, self.session, self.end_keys(),
+                              draw.font(round(19 * scale)), draw.font(round(26 * scale)),
+                              points)
 
     def _resting_pieces(self) -> list[Piece]:
         layout = self.session.layout()
@@ -565,27 +724,45 @@ class App:
         return [p for p in layout.pieces if p.id != struck] + [piece]
 
     def _draw_aim(self) -> None:
-        path, ghost, hit, after = self.preview()
+        pred = self.preview()
         ok = self.session.placement() is None or self.session.check_place(*self.pos) is None
-        colour = (250, 250, 250) if ok else V.BAD
-        if path:
-            draw.draw_path(self.screen, self.view, path, colour)
+        foul = pred.ruling is not None and not pred.ruling.legal
+        colour = V.BAD if not ok or foul else (250, 250, 250)
+        if pred.path:
+            draw.draw_path(self.screen, self.view, pred.path, colour)
         else:
             end = (self.pos[0] + 0.4 * math.cos(self.angle),
                    self.pos[1] + 0.4 * math.sin(self.angle))
             draw.draw_path(self.screen, self.view, [self.pos, end], V.BAD)
-        if ghost is not None:
-            draw.draw_ghost(self.screen, self.view, ghost, self.session.radius())
-        if after:
-            draw.draw_path(self.screen, self.view, after, V.ACCENT)
-        if hit:
-            font = self.panel.font(18)
-            img = font.render(hit, True, V.TEXT)
-            at = self.view.to_screen(*(ghost or path[-1]))
-            x = at[0] + 12
-            if x + img.get_width() > self.size[0] - PANEL_WIDTH:
-                x = at[0] - 12 - img.get_width()
-            self.screen.blit(img, (x, at[1] - 18))
+        if pred.ghost is not None:
+            draw.draw_ghost(self.screen, self.view, pred.ghost, self.session.radius(),
+                            V.BAD if foul else (240, 240, 240))
+        if pred.after:
+            draw.draw_path(self.screen, self.view, pred.after, V.ACCENT)
+        if pred.hit:
+            self._draw_label(pred.hit.rstrip("."), pred.ghost or pred.path[-1],
+                             V.BAD if foul else V.TEXT)
+
+    def _draw_label(self, text: str, at_table: tuple[float, float],
+                    colour: tuple[int, int, int]) -> None:
+        """A label near a point of the table that covers no piece and no aim path."""
+        font = draw.font(round(18 * self.screen_layout.scale))
+        img = font.render(text, True, colour)
+        at = self.view.to_screen(*at_table)
+        circles = []
+        for p in self._resting_pieces():
+            x, y = self.view.to_screen(p.x, p.y)
+            circles.append((x, y, draw.piece_radius_px(self.view, self.session.table, p)))
+        pred = self._preview
+        for x, y in (pred.path + pred.after)[::2]:
+            sx, sy = self.view.to_screen(x, y)
+            circles.append((sx, sy, 2.0))
+        bounds = self.screen_layout.table
+        x, y = label_place(img.get_size(), at, circles, bounds)
+        back = pygame.Surface((img.get_width() + 6, img.get_height() + 2), pygame.SRCALPHA)
+        back.fill((0, 0, 0, 120))
+        self.screen.blit(back, (x - 3, y - 1))
+        self.screen.blit(img, (x, y))
 
     def _draw_call(self) -> None:
         name = self.declaration.get("called_pocket")
@@ -595,79 +772,146 @@ class App:
                 pygame.draw.circle(self.screen, V.ACCENT, (round(c[0]), round(c[1])),
                                    round(self.view.pixels(h.radius)) + 4, 2)
 
+    def help_text(self) -> list[str]:
+        return panel_text.help_lines(self.session.game)
+
     def hud_lines(self) -> list[Line]:
+        """The panel's lines now (panel_text says what they say)."""
         s = self.session
-        title = {"novus": "Novus", "novus-doubles": "Novus doubles", "8-ball": "8-ball",
-                 "9-ball": "9-ball", "14.1": "14.1 continuous", "5-pins": "5-pins"}[s.game]
-        lines = [Line(f"cuesim - {title}", V.ACCENT, 28)]
-        if s.over():
-            lines.append(Line("MATCH OVER", V.GOOD, 26))
-            lines.append(Line("N: new game   U: undo   Esc: quit", V.DIM, 18))
+        lines = [Line(f"cuesim: {panel_text.TITLES[s.game]}", V.ACCENT, 28)]
+        animating = self.mode == "animate" and self.playback is not None
+        shown = self.before if animating and self.before is not None else s
+        if self.mode in ("intermission", "over", "pick_game"):
+            lines += self._end_lines()
+        elif animating:
+            lines += self._shot_lines(shown)
         else:
             who = s.shooter()
-            tag = " (computer)" if who in s.computer else ""
-            where = s.placement()
-            place = {"own_zone": "place the striker in your zone (novus 12)",
-                     "kitchen": "ball in hand behind the head string",
-                     "table": "ball in hand anywhere",
-                     "half_table": "place your ball in the bottom half",
-                     "bottom_half": "ball in hand in the bottom half (5-pins 13)",
-                     "top_half": "ball in hand in the top half (5-pins 13)"}.get(where or "", "")
-            lines.append(Line(f"To play: {who}{tag}", V.TEXT, 24))
+            lines.append(Line(panel_text.to_play_line(who, who in s.computer), V.TEXT, 24))
+            place = panel_text.PLACES.get(s.placement() or "", "")
             if place:
                 lines.append(Line(place, V.DIM, 19))
+            lines.append(Line(""))
+            lines += [Line(t, V.TEXT, 19) for t in s.scoreboard()]
+        if self.mode == "menu":
+            return self._fit_menu(lines)
         lines.append(Line(""))
-        lines += [Line(t, V.TEXT, 19) for t in s.scoreboard()]
-        lines.append(Line(""))
-        if self.mode != "animate" and self.ruling_shown:
+        if not animating and self.ruling_shown:
             lines.append(Line("Referee:", V.ACCENT, 20))
             lines.append(Line(self.ruling_shown, V.TEXT, 19))
-        elif self.mode == "animate" and self.playback is not None:
-            pb = self.playback
-            state = "paused" if pb.paused else f"x{pb.rate:g}"
-            lines.append(Line(f"Shot t = {pb.t:.2f} s ({state})", V.DIM, 19))
+        warning = self.foul_warning()
+        if warning:
+            lines.append(Line(warning, V.BAD, 20))
         decl = self._declaration_text()
         if decl:
             lines.append(Line(decl, V.ACCENT, 19))
-        if self.mode != "animate" and not s.over():
+        if not animating and self.mode in ("aim", "call_ball", "call_pocket") \
+                and not s.over():
             lines += [Line(label, V.DIM, 18) for label in s.requests().values()]
         if self.mode == "choice":
             pending = s.pending()
             if pending is not None:
-                lines.append(Line(f"{pending[0]} chooses ({pending[1]}):", V.ACCENT, 20))
-                lines += [Line(f"  {k + 1}: {opt}", V.TEXT, 20)
+                lines.append(Line(panel_text.chooser_line(pending[0], pending[1]),
+                                  V.ACCENT, 20))
+                lines += [Line(f"  {k + 1}: {panel_text.option_label(opt)}.", V.TEXT, 20)
                           for k, opt in enumerate(pending[2])]
-        if self.mode == "menu":
-            lines += self._menu_lines()
         if self.message:
             lines.append(Line(self.message, V.BAD if self.message_bad else V.GOOD, 19))
         return lines
+
+    def _shot_lines(self, shown: Session) -> list[Line]:
+        """While a shot is shown: the game as it was before it, with the pieces still on the
+        table and what has dropped so far; nothing that happens later."""
+        pb = self.playback
+        assert pb is not None
+        replay = self.before is None
+        pos, on = pb.frame()
+        pieces = pb.result.initial.pieces
+        board = Layout(pb.result.initial.table, tuple(
+            Piece(p.id, p.kind, float(pos[k][0]), float(pos[k][1]), p.group)
+            for k, p in enumerate(pieces) if on[k]))
+        who = pb.result.initial.ids()
+        shooter = shown.shooter() if not replay else "the last shot"
+        out = [Line(f"Shooting: {shooter}" if not replay else "Replay of the last shot",
+                    V.TEXT, 24), Line("")]
+        if not replay:
+            out += [Line(t, V.TEXT, 19) for t in shown.scoreboard(board)]
+        live = panel_text.live_line(pb.pocketed(), pb.fallen(),
+                                    {pid: pieces[who.index(pid)] for pid in who})
+        if live:
+            out += [Line(""), Line(live, V.ACCENT, 19)]
+        state = "paused" if pb.paused else f"x{pb.rate:g}"
+        out += [Line(""), Line(f"Shot time {pb.t:.2f} s ({state}). Enter skips to the end.",
+                              V.DIM, 19)]
+        return out
+
+    def _end_lines(self) -> list[Line]:
+        s = self.session
+        board = s.scoreboard()
+        title = scoresheet.title(s)
+        out = [Line(title, V.GOOD, 26), Line("")]
+        return out + [Line(t, V.TEXT, 19) for t in board if t != title]
+
+    def _fit_menu(self, lines: list[Line]) -> list[Line]:
+        """The referee's menu after `lines`, as many entries as the panel can show, the
+        selected one always among them (the list scrolls), the last line never cut off."""
+        codes = self.session.infraction_codes()
+        names = list(codes)
+        head = [Line(""), Line("Referee: declare an infraction.", V.ACCENT, 20),
+                Line("Up and Down choose; Enter: in the last shot, N: now, O: by the "
+                     "opponent, Esc: close.", V.DIM, 17)]
+        tail = [Line(self.message, V.BAD if self.message_bad else V.GOOD, 19)] \
+            if self.message else []
+        budget = self.panel.rect.height - 8
+
+        def entry(k: int) -> Line:
+            mark = ">" if k == self.menu_index else " "
+            colour = V.ACCENT if k == self.menu_index else V.TEXT
+            return Line(f"{mark} {panel_text.menu_label(codes[names[k]])}", colour, 17)
+
+        base = lines + head
+        if self.panel.height(base + tail + [entry(self.menu_index)]) > budget:
+            base = lines[:2] + head  # keep the title and the player, drop the scoreboard
+        shown = [self.menu_index] if names else []
+        grew = True
+        while grew:  # widen the window around the selected entry while it fits
+            grew = False
+            for k in (shown[-1] + 1, shown[0] - 1) if shown else ():
+                if 0 <= k < len(names):
+                    trial = sorted([*shown, k])
+                    if self.panel.height(base + [entry(j) for j in trial] + tail) <= budget:
+                        shown, grew = trial, True
+        more = []
+        if shown and shown[0] > 0:
+            more.append(f"{shown[0]} more above")
+        if shown and shown[-1] < len(names) - 1:
+            more.append(f"{len(names) - 1 - shown[-1]} more below")
+        out = base + [entry(k) for k in shown]
+        if more and self.panel.height(out + tail + [Line(", ".join(more), V.DIM, 17)]) \
+                <= budget:
+            out.append(Line(", ".join(more).capitalize() + ".", V.DIM, 17))
+        return out + tail
 
     def _declaration_text(self) -> str:
         d = self.declaration
         parts = []
         if d.get("called_ball"):
-            parts.append(f"call: {d['called_ball']} in {d.get('called_pocket', '?')}")
+            ball, pocket = d["called_ball"], d.get("called_pocket")
+            where = f" in the {pocket.replace('_', ' ')} pocket" if pocket else ""
+            parts.append(f"ball {ball}{where} called")
         if d.get("safety"):
-            parts.append("safety")
+            parts.append("a safety")
         if d.get("push_out"):
-            parts.append("push-out")
-        return "Declared: " + ", ".join(parts) if parts else ""
+            parts.append("a push-out")
+        return "Declared: " + ", ".join(parts) + "." if parts else ""
 
-    def _menu_lines(self) -> list[Line]:
-        codes = self.session.infraction_codes()
-        names = list(codes)
-        first = max(0, min(self.menu_index - MENU_PAGE // 2, len(names) - MENU_PAGE))
-        out = [Line("Referee: declare an infraction", V.ACCENT, 20),
-               Line("Up/Down, Enter: in the last shot, N: now, O: by the opponent, Esc",
-                    V.DIM, 17)]
-        for k in range(first, min(len(names), first + MENU_PAGE)):
-            mark = ">" if k == self.menu_index else " "
-            colour = V.ACCENT if k == self.menu_index else V.TEXT
-            out.append(Line(f"{mark} {names[k]}: {codes[names[k]]}", colour, 17))
-        return out
+    def sheet_text(self) -> list[str]:
+        """The score sheet's lines while it is shown (tests read it)."""
+        if self.mode not in ("intermission", "over", "pick_game"):
+            return []
+        return scoresheet.sheet_lines(self.session) + self.end_keys()
 
     def screen_text(self) -> str:
-        """Everything the panel says now, joined (tests read the screen through it)."""
-        return "\n".join(self.panel.text_lines(self.hud_lines()))
-
+        """Everything the panel (and the score sheet, when shown) says now, joined (tests read
+        the screen through it)."""
+        return "\n".join(self.panel.text_lines(self.hud_lines()) + self.sheet_text())

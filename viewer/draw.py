@@ -4,7 +4,7 @@ background drawn once, the pieces as cached sprites, the aim path and the input 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -19,6 +19,8 @@ from cuesim.viewer import view as V
 from cuesim.viewer.view import Viewport
 
 NOVUS_RAIL = 0.045  # m, novus 24.1
+NUMBER_DISC = 0.74  # of a pool ball's radius: the white disc its number is printed on (drawn)
+NUMBER_MIN_PX = 10  # the smallest font (px) a ball's number is drawn in
 POOL_RAIL = 0.13  # m, drawn rail (wood + cushion) around the cushion noses
 POOL_CUSHION = 0.05  # m, drawn cushion width
 
@@ -28,11 +30,15 @@ def table_margin(table: Any) -> float:
     return NOVUS_RAIL + 0.01 if isinstance(table, NovusTable) else POOL_RAIL + 0.02
 
 
-def _font(size: int) -> pygame.font.Font:
-    key = ("font", size)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """pygame's default font at `size` px (cached)."""
+    key = ("font", size, bold)
     if key not in _CACHE:
-        _CACHE[key] = assets.font(size)
+        _CACHE[key] = assets.font(max(6, size), bold)
     return _CACHE[key]
+
+
+_font = font
 
 
 _CACHE: dict[Any, Any] = {}
@@ -121,8 +127,6 @@ def _past_fall_line(geo: TableGeometry, hole: Hole) -> list[tuple[float, float]]
 def _draw_pool(surface: pygame.Surface, view: Viewport, table: PoolTable) -> None:
     geo = table.geometry
     _wood_and_cushion(surface, view, V.CUSHION, V.CLOTH_POOL)
-    for h in geo.holes:  # the pocket openings cut through cushion and rail
-        _circle(surface, V.POCKET, view.to_screen(h.x, h.y), view.pixels(h.radius * 1.35))
     outline: list[tuple[float, float]] = []
     for rail in geo.rails:  # counter-clockwise: cushions and jaws make the cloth's outline
         outline += [(rail.x0, rail.y0), (rail.x1, rail.y1)]
@@ -188,19 +192,26 @@ def sprite(table: Any, piece: Piece, radius: float) -> pygame.Surface:
     c = (size * ss / 2, size * ss / 2)
     r = radius * ss
     colour = V.piece_colour(piece.id, piece.group)
-    if piece.kind in ("puck", "striker"):
+    number = 0
+    if piece.kind == "striker":  # a solid hardwood disc, darker than the board, with its hole
+        spec = table.piece_spec(piece.kind)
+        pygame.draw.circle(big, (20, 12, 6, 255), c, r)
+        pygame.draw.circle(big, V.STRIKER, c, r - 1.5 * ss)
+        pygame.draw.circle(big, V.STRIKER_RING, c, r * 0.78, max(1, ss))
+        pygame.draw.circle(big, (20, 12, 6, 255), c, r * spec.hole_radius / spec.radius + ss)
+        pygame.draw.circle(big, (*V.BOARD_NOVUS, 255), c, r * spec.hole_radius / spec.radius)
+    elif piece.kind == "puck":
         spec = table.piece_spec(piece.kind)
         pygame.draw.circle(big, (0, 0, 0, 120), c, r)
         pygame.draw.circle(big, colour, c, r - ss)
-        if piece.kind == "puck":
-            pygame.draw.circle(big, tuple(min(255, v + 40) for v in colour), c, r * 0.72, ss)
+        pygame.draw.circle(big, tuple(min(255, v + 40) for v in colour), c, r * 0.72, ss)
         pygame.draw.circle(big, (*V.BOARD_NOVUS, 255), c, r * spec.hole_radius / spec.radius)
     elif piece.kind == "pin":
         pygame.draw.circle(big, (20, 20, 20), c, r)
         pygame.draw.circle(big, colour if piece.group == "red" else (245, 245, 240), c, r - ss)
     else:
         number = int(piece.id) if piece.id.isdigit() else 0
-        pygame.draw.circle(big, (10, 10, 10, 160), c, r)
+        pygame.draw.circle(big, (10, 10, 10, 200), c, r)
         if number > 8:  # a stripe: white with a coloured band
             pygame.draw.circle(big, (245, 245, 235), c, r - ss)
             band = pygame.Surface(big.get_size(), pygame.SRCALPHA)
@@ -213,34 +224,43 @@ def sprite(table: Any, piece: Piece, radius: float) -> pygame.Surface:
         else:
             pygame.draw.circle(big, colour, c, r - ss)
         if number:
-            pygame.draw.circle(big, (250, 250, 245), c, r * 0.5)
-            label = _font(max(8, round(r * 0.95))).render(str(number), True, (10, 10, 10))
-            big.blit(label, label.get_rect(center=(round(c[0]), round(c[1]) + ss)))
-        pygame.draw.circle(big, (255, 255, 255, 110), (c[0] - r * 0.35, c[1] - r * 0.35),
-                           r * 0.18)
+            pygame.draw.circle(big, (250, 250, 245), c, r * NUMBER_DISC)
+        else:
+            pygame.draw.circle(big, (255, 255, 255, 110), (c[0] - r * 0.35, c[1] - r * 0.35),
+                               r * 0.18)
     out = pygame.transform.smoothscale(big, (size, size))
+    if number:  # the number drawn at its final size, so that it stays sharp
+        text = str(number)
+        fsize = max(NUMBER_MIN_PX, round(radius * (1.6 if number < 10 else 1.3)))
+        label = font(fsize).render(text, True, (10, 10, 10))
+        out.blit(label, label.get_rect(center=(size / 2, size / 2 + 0.5)))
     _CACHE[key] = out
     return out
 
 
 def draw_pieces(surface: pygame.Surface, view: Viewport, table: Any, pieces: Sequence[Piece],
                 positions: Sequence[tuple[float, float]] | None = None,
-                on: Sequence[bool] | None = None, fallen: Iterable[str] = ()) -> None:
+                on: Sequence[bool] | None = None,
+                fallen: Mapping[str, float] | Iterable[str] = ()) -> None:
     """Pieces at their layout positions, or at `positions` (with `on` = still on the table);
-    pins named in `fallen` are drawn lying down."""
-    fallen = set(fallen)
-    for k, piece in enumerate(pieces):
+    pins named in `fallen` are drawn lying down: from the pin's base in the direction (rad,
+    table frame) `fallen` maps it to (anim.pin_fall_angles), drawn under the balls."""
+    angles = dict(fallen) if isinstance(fallen, Mapping) else {p: math.pi / 2 for p in fallen}
+    order = sorted(range(len(pieces)), key=lambda k: pieces[k].id not in angles)
+    for k in order:
+        piece = pieces[k]
         if on is not None and not on[k]:
             continue
         x, y = (piece.x, piece.y) if positions is None else positions[k]
         sx, sy = view.to_screen(x, y)
-        if piece.kind == "pin" and piece.id in fallen:
-            half = view.pixels(PIN_HEIGHT / 2)
-            angle = (hash(piece.id) % 628) / 100.0
-            dx, dy = half * math.cos(angle), half * math.sin(angle)
+        if piece.kind == "pin" and piece.id in angles:
+            a = angles[piece.id]
+            tx, ty = view.to_screen(x + PIN_HEIGHT * math.cos(a), y + PIN_HEIGHT * math.sin(a))
             colour = (200, 30, 30) if piece.group == "red" else (245, 245, 240)
-            pygame.draw.line(surface, (20, 20, 20), (sx - dx, sy - dy), (sx + dx, sy + dy), 5)
-            pygame.draw.line(surface, colour, (sx - dx, sy - dy), (sx + dx, sy + dy), 3)
+            width = max(3, round(view.pixels(PIN_WIDEST_DIAMETER) * 0.8))
+            pygame.draw.line(surface, (20, 20, 20), (sx, sy), (tx, ty), width + 2)
+            pygame.draw.line(surface, colour, (sx, sy), (tx, ty), width)
+            _circle(surface, colour, (tx, ty), width / 2 + 1)  # the head
             continue
         img = sprite(table, piece, piece_radius_px(view, table, piece))
         surface.blit(img, img.get_rect(center=(round(sx), round(sy))))

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
+from cuesim.viewer.anim import pin_fall_angles
 from cuesim.viewer.session import StateRefereeSession, free_spot
+
+CONTACT_GAP = 1e-4  # m: balls this close count as touching (WCBS 10.4; a gap the eye cannot see)
 
 
 class FivePinsRefereeSession(StateRefereeSession):
     """5-pins with the referee `cuesim.rules.fivepins.FivePinsGame` (WCBS rules)."""
 
     game = "5-pins"
+    unit = "game"
     max_speed = 8.0
 
     def __init__(self, players: list[str], computer: tuple[str, ...] = (),
@@ -84,16 +89,31 @@ class FivePinsRefereeSession(StateRefereeSession):
             self._layout = outcome.layout
         elif result is not None:  # the match is over: the balls stay where they stopped
             self._layout = result.final
+            self._fallen = pin_fall_angles(result)
+
+    def fallen_pins(self) -> dict[str, float]:
+        """The pins the match's last shot knocked down (they lie where they fell)."""
+        return dict(getattr(self, "_fallen", {})) if self.over() else {}
 
     def _choose(self, option: str) -> Ruling:
         out = self.ref.choose(option)
         self._advance(out, None)
         return out.ruling
 
+    def balls_in_contact(self) -> bool:
+        """The shooter's ball touches another ball (WCBS 10.4 applies only then)."""
+        layout, own = self.layout(), self.struck_id()
+        if own not in layout.ids() or self.placement() is not None:
+            return False
+        me = layout.get(own)
+        reach = 2 * self.table.piece_spec("ball").radius + CONTACT_GAP
+        return any(p.kind == "ball" and p.id != own and math.hypot(p.x - me.x, p.y - me.y)
+                   <= reach for p in layout.pieces)
+
     def requests(self) -> dict[str, str]:
-        if self.ref.state.phase == "play":
-            return {"contact_reset": "K: balls in contact, the referee resets them (5-pins "
-                                     "10.4)"}
+        if self.ref.state.phase == "play" and self.balls_in_contact():
+            return {"contact_reset": "K: the balls touch; the referee sets them up again "
+                                     "(WCBS 10.4)."}
         return {}
 
     def _request(self, name: str) -> Ruling:
@@ -116,18 +136,23 @@ class FivePinsRefereeSession(StateRefereeSession):
 
         return {code: f"5-pins {art}: {text}" for code, (art, text, _) in INFRACTIONS.items()}
 
-    def scoreboard(self) -> list[str]:
+    def scoreboard(self, board: Layout | None = None) -> list[str]:
         st = self.ref.state
         lines = [f"Game {st.game} of {st.games}, to {st.points_to} points"
-                 + (" (break)" if st.phase == "break" else "")]
+                 + (", the break" if st.phase == "break" else "") + "."]
         for p in st.players:
-            lines.append(f"{p} [{st.ball_of(p)}]: {st.scores.get(p, 0)} pts, games "
-                         f"{st.games_won.get(p, 0)}")
-        if st.placement:
-            lines.append(f"Ball in hand: {st.placement.replace('_', ' ')}")
+            won = st.games_won.get(p, 0)
+            lines.append(f"{p} ({st.ball_of(p)} ball): {st.scores.get(p, 0)} points, "
+                         f"{won} game{'s' * (won != 1)}.")
         if st.phase == "match_over":
-            lines.append(f"Match over: {st.winner} wins")
+            lines.append(f"Match over: {st.winner} wins.")
         return lines
+
+    def frame_score(self, ruling: Ruling, result: ShotResult | None) -> dict[str, str]:
+        """The points of each player in the game just won (WCBS 2)."""
+        st = self.ref.state
+        scores = st.game_scores[-1] if st.game_scores else st.scores
+        return {p: f"{scores.get(p, 0)} points" for p in st.players}
 
     def state_dict(self) -> dict[str, Any]:
         return self.ref.state.to_dict()

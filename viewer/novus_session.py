@@ -15,6 +15,7 @@ class NovusSession(Session):
     """Novus singles or doubles with `cuesim.rules.novus.NovusGame`."""
 
     struck = "striker"
+    unit = "set"
     max_speed = 6.0
     tip_vertical = False
 
@@ -26,6 +27,7 @@ class NovusSession(Session):
         super().__init__(players, computer, options)
         self.ref = NovusGame(list(players), doubles=game == "novus-doubles",
                              sets=int(self.options.get("sets", 1)))
+        self._final: Layout | None = None  # the board as the match's last shot left it
 
     def shooter(self) -> str:
         return self.ref.shooter
@@ -34,6 +36,8 @@ class NovusSession(Session):
         return self.ref.side_of(self.ref.shooter)
 
     def layout(self) -> Layout:
+        if self.ref.match_over and self._final is not None:
+            return self._final
         layout = self.ref.layout
         return layout.without(["striker"]) if "striker" in layout.ids() else layout
 
@@ -79,8 +83,30 @@ class NovusSession(Session):
         out = ref.adjudicate(result, infractions)
         return out.ruling, out
 
+    def _advance(self, outcome: Any, result: ShotResult | None) -> None:
+        """At the end of the match the referee keeps the board of before the last shot; the
+        table is where that shot left it (the striker taken up)."""
+        if self.ref.match_over and result is not None:
+            self._final = result.final.without(["striker"])
+
     def _declare_now(self, infraction: Infraction) -> Ruling:
         return self.ref.adjudicate(None, [infraction]).ruling
+
+    def sides(self) -> list[str]:
+        return list(self.ref.teams())
+
+    def side_of(self, player: str) -> str:
+        return str(self.ref.team_of(player)) if player in self.players else player
+
+    def frame_score(self, ruling: Ruling, result: ShotResult | None) -> dict[str, str]:
+        """Pucks of each team left on the board when the set ended (novus 20)."""
+        board = result.final if result is not None else self.layout()
+        out = {}
+        for team in self.ref.teams():
+            colour = self.ref.colour_of_team(team)
+            left = sum(1 for p in board.pieces if p.kind == "puck" and p.group == colour)
+            out[team] = f"{left} puck{'s' * (left != 1)} left"
+        return out
 
     def over(self) -> bool:
         return bool(self.ref.match_over)
@@ -90,23 +116,30 @@ class NovusSession(Session):
 
         return {code: f"novus {art}: {text}" for code, (art, _, text) in INFRACTIONS.items()}
 
-    def scoreboard(self) -> list[str]:
+    def scoreboard(self, board: Layout | None = None) -> list[str]:
         g = self.ref
-        lines = [f"Set {g.set_number} of {g.sets}" + (f" (replays {g.replays})" if g.replays
-                                                        else "")]
-        on_table = self.layout()
+        head = f"Set {g.set_number} of {g.sets}"
+        if g.replays:
+            head += f", {g.replays} replayed (novus 20.4)"
+        lines = [head + "."]
+        on_table = board if board is not None else self.layout()
         for team in g.teams():
             colour = g.colour_of_team(team)
-            left = sum(1 for p in on_table.pieces if p.group == colour)
-            lines.append(f"{team} [{colour}]: sets {g.sets_won.get(team, 0)}, pucks {left}, "
-                         f"debt {g.debt.get(colour, 0)}")
-        seats = ", ".join(f"{side} {name}" for side, name in g.seats.items())
-        lines.append(f"Seats: {seats}")
+            left = sum(1 for p in on_table.pieces if p.kind == "puck" and p.group == colour)
+            debt = g.debt.get(colour, 0)
+            lines.append(f"{team} ({colour}): {g.sets_won.get(team, 0)} "
+                         f"set{'s' * (g.sets_won.get(team, 0) != 1)}, {left} "
+                         f"puck{'s' * (left != 1)} on the board"
+                         + (f", {debt} penalty puck{'s' * (debt != 1)} owed" if debt else "")
+                         + ".")
+        seats = ", ".join(f"{name} {side}" for side, name in g.seats.items())
+        lines.append(f"Seats: {seats}.")
         warned = {p: n for p, n in g.warnings.items() if n}
         if warned:
-            lines.append("Warnings: " + ", ".join(f"{p} {n}" for p, n in warned.items()))
+            lines.append("Warnings: " + ", ".join(f"{p} {n}" for p, n in warned.items()) + ".")
         if g.match_over:
-            lines.append(f"Match over: {g.winner or 'a draw'}")
+            lines.append(f"Match over: {g.winner} wins." if g.winner else
+                         "Match over: a draw.")
         return lines
 
     def state_dict(self) -> dict[str, Any]:

@@ -12,12 +12,15 @@ from cuesim.tables.layout import Layout, Piece
 from cuesim.viewer.session import StateRefereeSession, free_spot
 
 _POOL_REFEREES = {"8-ball": "EightBall", "9-ball": "NineBall", "14.1": "StraightPool"}
+# the article that defines a legal opening break in each game (rulebooks/pool_wpa_ru.txt)
+LEGAL_BREAK = {"8-ball": "WPA 4.5", "9-ball": "WPA 5.4", "14.1": "WPA 6.6"}
 
 
 class PoolSession(StateRefereeSession):
     """8-ball, 9-ball or 14.1 continuous with the WPA referee (`cuesim.rules.pool`)."""
 
     struck = "cue"
+    unit = "game"  # WPA: one rack is a game
     max_speed = 11.0
 
     def __init__(self, game: str, players: list[str], computer: tuple[str, ...] = (),
@@ -78,7 +81,10 @@ class PoolSession(StateRefereeSession):
         from cuesim.rules.pool import shot_from_result
 
         infractions = [Infraction.from_dict(i) for i in action.get("infractions", [])]
+        was_break = ref.state.phase == "break"
         out = ref.play(shot_from_result(result, self._declaration(action), infractions))
+        if was_break and out.ruling.legal and not out.ruling.violations:
+            out.ruling.notes.insert(0, f"a legal break ({LEGAL_BREAK[self.game]})")
         return out.ruling, out
 
     def _advance(self, outcome: Any, result: ShotResult | None) -> None:
@@ -103,7 +109,8 @@ class PoolSession(StateRefereeSession):
     def requests(self) -> dict[str, str]:
         st = self.ref.state
         if self.game == "14.1" and st.ball_in_hand == "kitchen" and st.phase == "play":
-            return {"kitchen_spot": "K: spot the ball nearest the head string (WPA 6.7.7)"}
+            return {"kitchen_spot": "K: have the ball nearest the head string spotted "
+                                    "(WPA 6.7.7)."}
         return {}
 
     def _request(self, name: str) -> Ruling:
@@ -128,30 +135,40 @@ class PoolSession(StateRefereeSession):
 
         return {code: f"{art}: {text}" for code, (art, text) in INFRACTIONS.items()}
 
-    def scoreboard(self) -> list[str]:
+    def scoreboard(self, board: Layout | None = None) -> list[str]:
         st = self.ref.state
-        lines = [f"Game {st.frame}, race to {st.race_to}, inning {st.inning}"
-                 + (" (break)" if st.phase == "break" else "")]
+        lines = [f"Game {st.frame}, race to {st.race_to}, inning {self.inning()}"
+                 + (", the break" if st.phase == "break" else "") + "."]
         for p in st.players:
-            extra = []
+            won = st.frames_won.get(p, 0)
+            extra = [f"{won} game{'s' * (won != 1)}"]
             if self.game == "14.1":
-                extra.append(f"{st.scores.get(p, 0)}/{st.points_to} pts")
+                extra.append(f"{st.scores.get(p, 0)} of {st.points_to} points")
             if self.game == "8-ball" and p in st.groups:
                 extra.append(st.groups[p])
             if st.fouls.get(p):
-                extra.append(f"fouls {st.fouls[p]}")
-            lines.append(f"{p}: games {st.frames_won.get(p, 0)}"
-                         + (", " + ", ".join(extra) if extra else ""))
+                n = st.fouls[p]
+                extra.append(f"{n} foul{'s' * (n != 1)} in a row")
+            lines.append(f"{p}: " + ", ".join(extra) + ".")
         if self.game == "8-ball" and not st.groups and st.phase == "play":
-            lines.append("Open table (WPA 4.9)")
+            lines.append("The table is open (WPA 4.9).")
         if self.game == "9-ball" and st.push_out_available:
-            lines.append("Push-out available (WPA 5.6)")
-        if st.ball_in_hand:
-            where = "behind the head string" if st.ball_in_hand == "kitchen" else "anywhere"
-            lines.append(f"Ball in hand {where}")
+            lines.append("A push-out is allowed (WPA 5.6).")
         if st.phase == "match_over":
-            lines.append(f"Match over: {st.winner} wins")
+            lines.append(f"Match over: {st.winner} wins.")
         return lines
+
+    def frame_score(self, ruling: Ruling, result: ShotResult | None) -> dict[str, str]:
+        """8-ball and 9-ball: who won the game; 14.1: the points of each player in it."""
+        if self.game != "14.1":
+            return super().frame_score(ruling, result)
+        points = {p: 0 for p in self.players}
+        for entry in reversed(self.history):
+            if entry is not self.history[-1] and entry["ruling"].frame_over:
+                break
+            for p, n in entry["ruling"].points.items():
+                points[p] = points.get(p, 0) + n
+        return {p: f"{n} point{'s' * (abs(n) != 1)}" for p, n in points.items()}
 
     def state_dict(self) -> dict[str, Any]:
         return self.ref.state.to_dict()

@@ -50,6 +50,7 @@ class Session:
     """The common part of every game; subclasses hold one discipline's referee in `ref`."""
 
     game = ""
+    unit = "frame"  # what one rack is called in the game's rules: a set, a game
     struck = ""
     max_speed = 6.0
     tip_vertical = True  # the tip widget has a height axis (balls) or only a side one (novus)
@@ -63,6 +64,9 @@ class Session:
         self.last_result: ShotResult | None = None
         self.last_ruling: Ruling | None = None
         self.ruling_text = ""
+        # one entry per action: {"kind", "player" (to play before it), "ruling", "score"
+        # (the frame's final score, only on an action that ended a frame)} (the score sheet)
+        self.history: list[dict[str, Any]] = []
         self.table = game_table(self.game)
         self.ref: Any = None
 
@@ -93,12 +97,46 @@ class Session:
     def over(self) -> bool:
         return False
 
-    def scoreboard(self) -> list[str]:
+    def scoreboard(self, board: Layout | None = None) -> list[str]:
+        """The scoreboard in lines; counts of pieces on the table come from `board` when given
+        (the pieces still on the table at a moment of a shot being shown)."""
         return []
 
     def pending(self) -> tuple[str, str, list[str]] | None:
         """(chooser, article, options) when the incoming player must choose first."""
         return None
+
+    def frame_score(self, ruling: Ruling, result: ShotResult | None) -> dict[str, str]:
+        """The score of the frame (set, game) that `ruling` has just ended, per player or
+        team, in words (the score sheet)."""
+        return {p: ("won" if p == ruling.winner else "lost") for p in self.sides()}
+
+    def inning(self) -> int:
+        """The inning of the frame in play: 1 at its start, one more each time the turn goes
+        to the other side (a player's visit to the table, WPA 'inning')."""
+        runs: list[str] = []
+        for entry in reversed(self.history):
+            if entry["ruling"].frame_over:
+                break
+            if entry["kind"] == "shot":
+                side = self.side_of(entry["player"])
+                if not runs or runs[0] != side:
+                    runs.insert(0, side)
+        if not runs:
+            return 1
+        return len(runs) + (self.side_of(self.shooter()) != runs[-1])
+
+    def fallen_pins(self) -> dict[str, float]:
+        """Pins lying knocked down on the table now -> the direction they lie in (rad)."""
+        return {}
+
+    def sides(self) -> list[str]:
+        """Who scores: the players, or the pairs in doubles."""
+        return list(self.players)
+
+    def side_of(self, player: str) -> str:
+        """The side (one of sides()) a player plays for."""
+        return player
 
     def infraction_codes(self) -> dict[str, str]:
         return {}
@@ -205,9 +243,18 @@ class Session:
         ruling, _ = self._adjudicate(ref, result, action)
         return result, ruling, ref
 
+    def judge(self, result: ShotResult, action: dict[str, Any]) -> Ruling:
+        """The ruling a simulated shot would get, on a copy of the referee (the game does not
+        change): what the aim line warns of."""
+        result.require_complete(TAKEN_BACK)
+        ruling, _ = self._adjudicate(copy.deepcopy(self.ref), result, action)
+        return ruling
+
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it."""
         kind = action.get("kind")
+        player = self.shooter()
+        result = None
         if kind == "shot":
             result = self.simulate(action)
             # a shot stopped at the event limit has no layout to play on from: refused before
@@ -228,7 +275,11 @@ class Session:
                              "infraction, request")
         self.actions.append(copy.deepcopy(action))
         self.last_ruling = ruling
-        self.ruling_text = ruling.describe()
+        self.ruling_text = ruling.describe(self.unit)
+        entry: dict[str, Any] = {"kind": kind, "player": player, "ruling": ruling, "score": None}
+        self.history.append(entry)
+        if ruling.frame_over:
+            entry["score"] = self.frame_score(ruling, result if kind == "shot" else None)
         return ruling
 
     def play(self, pos: tuple[float, float], angle: float, speed: float, side: float = 0.0,

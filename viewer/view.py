@@ -27,6 +27,8 @@ DIM = (150, 150, 160)
 ACCENT = (255, 210, 90)
 GOOD = (110, 220, 120)
 BAD = (240, 90, 80)
+STRIKER = (150, 92, 48)  # the novus striker: a darker hardwood than the board
+STRIKER_RING = (120, 70, 34)
 
 POOL_COLOURS = {
     1: (250, 200, 20), 2: (20, 60, 200), 3: (210, 30, 30), 4: (90, 30, 140),

@@ -191,8 +191,7 @@ class ShotAdjudication:
         g = self.g
         kind = {"direct": "direct", "ricochet": "ricochet", "none": "no contact"}[a.kind]
         self.notes.append(f"{kind} shot, {'correct' if a.correct else 'punishable'} "
-                          f"({art('13.' + ('correct' if a.correct else 'punishable'))}"
-                          f"{', ' + art(a.correct_by) if a.correct_by else ''})")
+                          f"({art(a.correct_by or '13')})")
         if not a.correct:
             for article, text in a.punishable:
                 self.add(article, text, "penalty_puck")

@@ -1,0 +1,377 @@
+"""What the viewer shows, headless: a panel that tells only what the animation has reached,
+the final board and score sheet at the end of a set, game or match, a legal opening aim and
+the foul warning on the aim, text in sentences with each article's rulebook named, a
+resizable window with the table in view, and pins that fall the way the physics threw them."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pygame
+import pytest
+
+from cuesim import Layout, Piece
+from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.wording import sentence, uncited_articles
+from cuesim.viewer import panel_text
+from cuesim.viewer.anim import pin_fall_angles
+from cuesim.viewer.hud import Line
+from cuesim.viewer.session import SESSION_GAMES
+from tests.viewer_driver import finish_animation, key, make_app, play_turn, step
+
+
+def _is_sentence(text: str) -> bool:
+    return bool(text) and (text[0].isupper() or text[0].isdigit()) and \
+        text.rstrip().endswith((".", "!", "?", ":"))
+
+
+def _check_text(text: str) -> None:
+    """A message reads as sentences, and every dotted article in parentheses names its
+    rulebook (WPA, WCBS, novus)."""
+    assert _is_sentence(text), text
+    assert not uncited_articles(text), text
+    assert "5-pins 1" not in text and "5-pins 2" not in text  # cited as WCBS
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"an identifier in: {text}"
+
+
+def _novus_last_puck(app) -> tuple[float, float, float]:
+    """Anna (red) with one puck left on the line from her zone to the north-east hole, in a
+    later series; returns the striker's place and the direction (rad) of the winning shot."""
+    s = app.session
+    keep = [p for p in s.ref.layout.pieces if p.group != "red" and p.id != "striker"]
+    sx, sy, hx, hy = 0.85, 0.065, 0.935, 0.935
+    red = Piece("red1", "puck", sx + 0.6 * (hx - sx), sy + 0.6 * (hy - sy), "red")
+    s.ref.layout = Layout("novus", (Piece("striker", "striker", sx, sy), red, *keep))
+    s.ref.series = {"Anna": 3, "Boris": 2}  # not the first series (novus 20.4)
+    app._reset_turn()
+    app.pos = (sx, sy)
+    return sx, sy, math.atan2(hy - sy, hx - sx)
+
+
+# -- 1. the honest panel ---------------------------------------------------------------------
+def test_nine_ball_break_the_panel_waits_for_the_balls_to_rest(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    app._shoot_action(app.current_action(0.9))
+    step(app, dt=0.05)
+    text = app.screen_text()
+    assert app.mode == "animate"
+    assert "Shooting: Ann" in text and "To play" not in text
+    assert "inning 1" in text and "inning 2" not in text and "Referee:" not in text
+    step(app, [key(pygame.K_RETURN)])  # skip: the end state at once
+    text = app.screen_text()
+    assert app.mode != "animate" and "Referee:" in text
+    assert f"To play: {app.session.shooter()}" in text or app.mode in ("choice", "intermission")
+
+
+def test_novus_pucks_are_counted_as_they_drop(tmp_path):
+    app = make_app("novus", tmp_path)
+    sx, sy, angle = _novus_last_puck(app)
+    app._shoot_action(app.session.shot_action((sx, sy), angle, 2.0))
+    pb = app.playback
+    drop = next(e.t for e in pb.result.event_log() if e.kind.name == "POCKET")
+    step(app, dt=drop * 0.5)
+    assert "Anna (red): 0 sets, 1 puck on the board" in app.screen_text()
+    step(app, dt=drop * 0.5 + 1e-6)
+    text = app.screen_text()
+    assert "Anna (red): 0 sets, 0 pucks on the board" in text
+    assert "Pocketed so far: a red puck." in text
+
+
+def test_novus_set_won_on_the_last_puck_shows_the_true_final_board(tmp_path):
+    app = make_app("novus", tmp_path)
+    sx, sy, angle = _novus_last_puck(app)
+    app._shoot_action(app.session.shot_action((sx, sy), angle, 2.0))
+    finish_animation(app)
+    s = app.session
+    assert s.over() and app.mode == "over"
+    assert "red1" not in s.layout().ids()  # the session's board is the shot's final board
+    assert "Anna (red): 1 set, 0 pucks on the board." in app.screen_text()
+    pieces, positions, on, _ = app._end_board()
+    drawn = {p.id for p, o in zip(pieces, on, strict=True) if o}
+    assert "red1" not in drawn
+    text = " ".join(app.screen_text().split("\n"))
+    assert "Frame" not in text and "The set and the match are over, won by Anna." in text
+    assert "Set 1: Anna wins. Score: Anna 0 pucks left; Boris 8 pucks left." in text
+    assert "Decided by novus 20.3." in text
+
+
+# -- 2. the end of a game and of the match ------------------------------------------------
+@pytest.mark.parametrize("game, options", [("9-ball", {"race_to": 2}),
+                                           ("5-pins", {"points_to": 12, "games": 3})])
+def test_end_of_game_and_match_score_sheet_and_rematch(tmp_path, game, options):
+    app = make_app(game, tmp_path, **options)
+    saw_intermission = False
+    for _ in range(120):
+        if app.session.over():
+            break
+        play_turn(app)
+        if app.mode == "intermission":
+            saw_intermission = True
+            text = app.screen_text()
+            assert "Score sheet" in text and "Enter: play the next game." in text
+            step(app, [key(pygame.K_RETURN)])
+            assert app.mode != "intermission"
+    assert app.session.over() and saw_intermission
+    step(app)
+    text = app.screen_text()
+    winner = app.session.last_ruling.winner
+    assert f"Match over: {winner} wins." in text
+    rows = [line for line in text.split("\n") if line.startswith("Game ") and "Decided by" in line]
+    assert len(rows) >= 2
+    for row in rows:
+        assert "Fouls:" in row and "Innings:" in row
+        assert re.search(r"Decided by (WPA|WCBS) \d", row), row
+    assert "Enter: rematch (the other side opens)." in text and "N: a new game." in text
+    if game == "5-pins":  # the sheet's score is the game's final score
+        sheet = app.session.ref.state.game_scores
+        assert f"{sheet[0]['Ann']} points" in rows[0]
+        # the pins the last shot knocked lie knocked on the final board, saved or not
+        assert app.session.fallen_pins() == app.playback.fallen_angles()
+        loaded = load_session_copy(app.session, tmp_path)
+        assert loaded.fallen_pins() == app.session.fallen_pins()
+    players = list(app.session.players)
+    step(app, [key(pygame.K_RETURN)])  # rematch
+    assert app.session.game == game and not app.session.actions
+    assert app.session.players == players[::-1] and app.mode in ("aim", "choice")
+    app.mode = "over"
+    step(app, [key(pygame.K_n)])
+    assert app.mode == "pick_game" and "1: Novus" in app.screen_text()
+    step(app, [key(pygame.K_1 + SESSION_GAMES.index("5-pins"))])
+    assert app.session.game == "5-pins" and app.mode in ("aim", "choice")
+
+
+def load_session_copy(session, tmp_path):
+    from cuesim.viewer.session import load_session
+
+    session.save(tmp_path / "end.json")
+    return load_session(tmp_path / "end.json")
+
+
+# -- 3. the aim ----------------------------------------------------------------------------
+@pytest.mark.parametrize("game", SESSION_GAMES)
+def test_every_game_opens_with_a_legal_aim(tmp_path, game):
+    app = make_app(game, tmp_path)
+    s = app.session
+    action = app.current_action()
+    ruling = s.judge(s.simulate(action), action)
+    assert ruling.legal, ruling.describe(s.unit)
+    step(app)
+    assert "Foul:" not in app.screen_text()
+
+
+def test_five_pins_aim_through_the_pins_warns_of_the_foul_in_time(tmp_path):
+    app = make_app("5-pins", tmp_path)
+    yellow = app.session.layout().get("yellow")
+    app.angle = math.atan2(yellow.y - app.pos[1], yellow.x - app.pos[0])
+    step(app)
+    text = " ".join(app.screen_text().split("\n"))
+    assert re.search(r"Foul: WCBS \d+(\.\d+)*(\.[а-я])?, ", text), text
+    assert app.mode == "aim" and not app.session.actions  # nothing has been played
+    assert "Foul:" not in app.screen_text() or app.preview().ruling.legal is False
+
+
+def test_the_first_contact_label_covers_no_ball(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    step(app)
+    pred = app.preview()
+    assert pred.hit == "First contact: ball 1."
+    font = pygame.font.Font(None, round(18 * app.screen_layout.scale))
+    w, h = font.size("First contact: ball 1")
+    from cuesim.viewer.aim import label_place
+    circles = [(*app.view.to_screen(p.x, p.y), 9.0) for p in app.session.layout().pieces]
+    x, y = label_place((w, h), app.view.to_screen(*pred.ghost), circles,
+                       app.screen_layout.table)
+    rect = pygame.Rect(x, y, w, h)
+    for cx, cy, r in circles:
+        nx, ny = min(max(cx, rect.left), rect.right), min(max(cy, rect.top), rect.bottom)
+        assert math.hypot(nx - cx, ny - cy) >= r
+
+
+# -- 4. text ---------------------------------------------------------------------------------
+def test_rulings_read_as_sentences_with_their_rulebooks():
+    r = Ruling(False, [Violation("5-pins 15.3.б", "the ball hit the pins before the "
+                                 "opponent's ball (7.2)", "foul")],
+               notes=["pins down: pin_right, pin_bottom (4 points, 5-pins 8.1)",
+                      "novus 17.4: the debt is cancelled"], points={"Bob": 13},
+               next_player="Ann", placement="kitchen")
+    text = r.describe("game")
+    assert text == ("A foul. The ball hit the pins before the opponent's ball (WCBS 7.2) "
+                    "(WCBS 15.3.б). Pins down: the right pin, the bottom pin (4 points, WCBS "
+                    "8.1). The debt is cancelled (novus 17.4). Bob scores 13 points. Ann plays "
+                    "next with the cue ball in hand behind the head string.")
+    assert sentence("direct shot, correct (novus 13.1)") == "Direct shot, correct (novus 13.1)."
+    assert panel_text.foul_warning(r) == ("Foul: WCBS 15.3.б, the ball hit the pins before "
+                                          "the opponent's ball (WCBS 7.2).")
+    assert panel_text.to_play_line("Computer", True) == "To play: Computer"
+
+
+@pytest.mark.parametrize("game, options, turns", [
+    ("9-ball", {}, 14), ("8-ball", {}, 14), ("14.1", {"points_to": 4}, 14),
+    ("novus", {}, 14), ("novus-doubles", {}, 10), ("5-pins", {"points_to": 20}, 14)])
+def test_every_message_is_a_sentence_naming_its_rulebook(tmp_path, game, options, turns):
+    app = make_app(game, tmp_path, **options)
+    s = app.session
+    for label in s.infraction_codes().values():
+        _check_text(panel_text.menu_label(label))
+    help_text = " ".join(app.help_text())
+    if game in ("novus", "novus-doubles", "5-pins"):
+        assert "C call" not in help_text and "S safety" not in help_text
+        assert "P push-out" not in help_text
+    for line in app.help_text():
+        assert _is_sentence(line), line
+    for _ in range(turns):
+        if s.over():
+            break
+        pending = s.pending()
+        if pending is not None:
+            step(app)
+            _check_text(panel_text.chooser_line(pending[0], pending[1]))
+            for opt in pending[2]:
+                _check_text(panel_text.option_label(opt) + ".")
+        play_turn(app)
+        _check_text(s.ruling_text)
+        assert "13.correct" not in s.ruling_text and "Frame over" not in s.ruling_text
+        for label in s.requests().values():
+            _check_text(label)
+        warning = app.foul_warning()
+        if warning:
+            _check_text(warning)
+        if app.message:
+            _check_text(app.message)
+        if game.startswith("novus"):
+            assert "frame" not in s.ruling_text.lower()
+        if app.mode == "intermission":
+            step(app, [key(pygame.K_RETURN)])
+
+
+def test_vs_computer_is_not_labelled_computer_twice(tmp_path):
+    from cuesim.viewer.app import App
+    from cuesim.viewer.session import new_session
+
+    app = App(new_session("8-ball", ["You", "Computer"], ("Computer",)),
+              save_path=tmp_path / "s.json", screenshot_dir=tmp_path)
+    app.session.ref.state.shooter = "Computer"
+    assert "Computer (computer)" not in "\n".join(app.panel.text_lines(app.hud_lines()))
+
+
+@pytest.mark.parametrize("size", [(800, 520), (1200, 760), (1920, 1080)])
+@pytest.mark.parametrize("game", ["8-ball", "novus", "5-pins"])
+def test_the_referee_menu_fits_the_panel_down_to_its_last_entry(tmp_path, game, size):
+    app = make_app(game, tmp_path)
+    app.resize(size)
+    names = list(app.session.infraction_codes())
+    step(app, [key(pygame.K_f)])
+    assert app.mode == "menu"
+    for k in range(len(names)):
+        lines = app.hud_lines()
+        assert app.panel.height(lines) <= app.panel.rect.height, (k, size)
+        shown = " ".join(app.panel.text_lines(lines))
+        assert panel_text.menu_label(app.session.infraction_codes()[names[k]])[:20] in shown
+        step(app, [key(pygame.K_DOWN)])
+    assert app.menu_index == len(names) - 1
+
+
+# -- 5. the table ----------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["9-ball", "novus", "5-pins"])
+def test_resizing_keeps_the_table_in_view_and_scales_it(tmp_path, game):
+    app = make_app(game, tmp_path)
+    scales = []
+    for size in [(800, 520), (1200, 760), (1600, 1000), (2400, 900), (900, 1400), (300, 200)]:
+        step(app, [pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])])
+        lay = app.screen_layout
+        window = pygame.Rect(0, 0, *app.size)
+        table = app.view.surface_rect(app.view.margin)
+        assert lay.table.contains(table), (size, table, lay.table)
+        assert window.contains(lay.panel) and window.contains(lay.help)
+        assert not lay.panel.colliderect(lay.table)
+        help_lines = [Line(t, (0, 0, 0), 17) for t in app.help_text()]
+        assert app.help_panel.height(help_lines) <= app.help_panel.rect.height  # none cut off
+        assert lay.tools.contains(lay.tip) and lay.tools.contains(lay.power)
+        assert app.screen.get_size() == app.size
+        scales.append(app.view.scale)
+        step(app)  # draws without error
+    assert scales[2] > scales[1] > scales[0]
+    assert app.size == (800, 520)  # never below the smallest usable window
+    step(app, [pygame.event.Event(pygame.WINDOWSIZECHANGED, x=1000, y=700)])
+    assert app.size == (1000, 700)
+
+
+def test_the_default_window_draws_pool_balls_big_enough_to_read(tmp_path):
+    from cuesim.viewer.draw import NUMBER_MIN_PX, piece_radius_px
+
+    app = make_app("9-ball", tmp_path)
+    r = piece_radius_px(app.view, app.session.table, app.session.layout().get("9"))
+    assert 2 * r >= 16 and NUMBER_MIN_PX >= 10
+
+
+def test_pockets_are_drawn_at_their_capture_size(tmp_path):
+    app = make_app("9-ball", tmp_path)
+    step(app)
+    hole = next(h for h in app.session.table.geometry.holes if h.name.startswith("side")
+                or "side" in h.name)
+    r = app.view.pixels(hole.radius)
+    cx, cy = app.view.to_screen(hole.x, hole.y)
+    out = -1 if cy < app.size[1] / 2 else 1  # away from the cloth
+    assert app.screen.get_at((round(cx), round(cy)))[:3] == (12, 12, 12)
+    beyond = app.screen.get_at((round(cx), round(cy + out * (r + 4))))[:3]
+    assert beyond != (12, 12, 12)
+
+
+def test_fallen_pins_lie_the_way_the_physics_threw_them(tmp_path):
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    pins = [p for p in s.layout().pieces if p.kind == "pin"]
+    centre = next(p for p in pins if p.id == "pin_centre")
+    angle = math.atan2(centre.y - app.pos[1], centre.x - app.pos[0])
+    result = s.simulate(s.shot_action(app.pos, angle, 3.0))
+    first = pin_fall_angles(result)
+    assert first and first == pin_fall_angles(result)  # the same every time
+    knock = next(e for e in result.event_log() if e.kind.name == "PIN")
+    ids = result.initial.ids()
+    at, _ = result.positions_at(knock.t)
+    hitter, pin = at[ids.index(knock.a)], at[ids.index(knock.b)]
+    pushed = math.atan2(pin[1] - hitter[1], pin[0] - hitter[0])
+    assert math.cos(first[knock.b] - pushed) > 0  # away from what hit it, roughly
+
+
+# -- 6. the README's screenshots ------------------------------------------------------------
+def test_the_screenshot_script_draws_every_picture(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / \
+        "make_screenshots.py"
+    spec = importlib.util.spec_from_file_location("make_screenshots", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    saved = module.main([str(tmp_path)])
+    names = sorted(p.name for p in saved)
+    assert names == sorted(["9-ball.png", "8-ball.png", "14.1.png", "novus.png",
+                            "novus-doubles.png", "5-pins.png", "end-of-match.png"])
+    for p in saved:
+        assert pygame.image.load(str(p)).get_size() == (1200, 760)
+    assert {p.name for p in (script.parent).glob("*.png")} == set(names)
+
+
+@pytest.mark.parametrize("game, article", [("8-ball", "WPA 4.5"), ("9-ball", "WPA 5.4"),
+                                           ("14.1", "WPA 6.6")])
+def test_a_legal_break_cites_its_article(tmp_path, game, article):
+    app = make_app(game, tmp_path)
+    s = app.session
+    ruling = s.apply(app.current_action())
+    if ruling.legal:
+        assert s.ruling_text.startswith(f"A legal shot. A legal break ({article}).")
+
+
+def test_f11_goes_full_screen_and_back_with_the_table_in_view(tmp_path):
+    app = make_app("novus", tmp_path)
+    before = app.size
+    step(app, [key(pygame.K_F11)])
+    if app.fullscreen:  # the video driver gave a full screen (the dummy one does)
+        assert app.size == app.screen.get_size()
+        assert app.screen_layout.table.contains(app.view.surface_rect(app.view.margin))
+        step(app, [key(pygame.K_F11)])
+    else:  # or it says why not, in a sentence
+        assert app.message.startswith("Full screen is not available")
+    assert not app.fullscreen and app.size == before

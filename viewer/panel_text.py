@@ -1,0 +1,135 @@
+"""What the side panel says, in words: the game's title, where the struck piece is placed,
+the incoming player's options as labels (not the referee's ids), the help with only the keys
+that work in the game shown, and the aim's warning when the rules would call the shot a foul.
+Every message is a sentence; every article names its rulebook (`cuesim.rules.wording`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cuesim.rules.ruling import Ruling
+from cuesim.rules.wording import ARTICLE, CHOICES, cite, complete, labels, sentence
+
+_CITED_FIRST = re.compile(rf"^([^:]*: )?(novus|WPA|WCBS) ({ARTICLE}(?:, {ARTICLE})*): (.+)$", re.S)
+
+TITLES = {"novus": "Novus", "novus-doubles": "Novus doubles", "8-ball": "8-ball",
+          "9-ball": "9-ball", "14.1": "14.1 continuous", "5-pins": "5-pins"}
+
+# where the struck piece goes before the shot (Session.placement()), as the panel says it
+PLACES = {
+    "own_zone": "Place the striker in your zone (novus 12).",
+    "kitchen": "Cue ball in hand behind the head string (WPA 3.10).",
+    "table": "Cue ball in hand anywhere on the table (WPA 3.10).",
+    "half_table": "Ball in hand in a half of the table (WCBS 13.3).",
+    "bottom_half": "Ball in hand in the bottom half (WCBS 13.3).",
+    "top_half": "Ball in hand in the top half (WCBS 13.3).",
+}
+
+# the keys of each kind of game (only those that act in it)
+_COMMON_TOP = [
+    "Mouse: aim. Drag: power; release to shoot.",
+    "Drag or right-click the {piece}: place it.",
+    "Click the small {ball}, or the arrows: tip offset.",
+]
+_COMMON_BOTTOM = [
+    "Space pause, M slow, R replay, Enter skip.",
+    "U undo, F5 save, F9 load, F12 screenshot, F11 full screen.",
+    "G save the last shot as a GIF, V sound on or off.",
+]
+_GAME_KEYS = {
+    "novus": "F: the referee's menu.",
+    "novus-doubles": "F: the referee's menu.",
+    "8-ball": "C call, S safety, F referee's menu.",
+    "9-ball": "C call, P push-out, F referee's menu.",
+    "14.1": "C call, S safety, F referee's menu, K spot request.",
+    "5-pins": "F: the referee's menu. K: reset request.",
+}
+
+
+def help_lines(game: str) -> list[str]:
+    """The keys of `game`, in short sentences."""
+    piece, ball = ("striker", "disc") if game.startswith("novus") else (
+        "white piece" if game != "5-pins" else "ball in hand", "ball")
+    top = [t.format(piece=piece, ball=ball) for t in _COMMON_TOP]
+    return top + [_GAME_KEYS[game]] + _COMMON_BOTTOM
+
+
+def option_label(option: str) -> str:
+    """The label of a pending option id."""
+    return CHOICES.get(option, option.replace("_", " ")).capitalize()
+
+
+def chooser_line(player: str, article: str) -> str:
+    return sentence(f"{player} chooses ({article})").rstrip(".") + ":"
+
+
+def to_play_line(player: str, computer: bool) -> str:
+    return f"To play: {player}" + (" (the computer)" if computer and
+                                   "computer" not in player.lower() else "")
+
+
+def ruling_text(ruling: Ruling | None, unit: str) -> str:
+    return ruling.describe(unit) if ruling is not None else ""
+
+
+def foul_warning(ruling: Ruling) -> str:
+    """What the aim line says when the predicted shot would be a foul: 'Foul: WPA 5.8, the
+    cue ball hits ball 9 first.' (the first violation; its article with its rulebook)."""
+    if ruling.legal or not ruling.violations:
+        return ""
+    v = ruling.violations[0]
+    article = cite(v.article)
+    text = complete(labels(cite(v.text.rstrip("."))), article.split(" ")[0])
+    return f"Foul: {article}, {_lower_first(text)}."
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def live_line(pocketed: list[str], fallen: list[str], pieces: dict[str, Any]) -> str:
+    """What has happened so far in the shot being shown: pieces pocketed, pins down."""
+    parts = []
+    if pocketed:
+        names = [_piece_name(pid, pieces.get(pid)) for pid in pocketed]
+        parts.append("Pocketed so far: " + ", ".join(names) + ".")
+    if fallen:
+        parts.append("Pins down so far: " + ", ".join(pin_name(p) for p in fallen) + ".")
+    return " ".join(parts)
+
+
+def pin_name(pin: str) -> str:
+    """'pin_bottom' -> 'the bottom pin' ('pin_centre' -> 'the centre pin')."""
+    if pin.startswith("pin_"):
+        return f"the {pin[4:]} pin"
+    return pin
+
+
+def _piece_name(pid: str, piece: Any) -> str:
+    if pid.isdigit():
+        return f"ball {pid}"
+    if piece is not None and getattr(piece, "kind", "") == "puck":
+        return f"a {piece.group} puck"
+    return f"the {pid}"
+
+
+def message(text: str) -> str:
+    """A message of the viewer as a sentence: the rulebooks named, identifiers as words (not
+    in a file path), a capital first and a full stop at the end."""
+    text = " ".join(text.split())
+    if not text:
+        return ""
+    text = cite(text) if ("/" in text or "\\" in text) else complete(labels(cite(text)))
+    m = _CITED_FIRST.match(text)
+    if m:  # 'Refused: WPA 3.10: the cue ball ...' -> 'Refused: the cue ball ... (WPA 3.10)'
+        body = m.group(4).rstrip(".")
+        text = f"{m.group(1) or ''}{body} ({m.group(2)} {m.group(3)})"
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ":")) else text + "."
+
+
+def menu_label(text: str) -> str:
+    """A referee-menu entry ('WPA 3.23: a double hit') as 'A double hit (WPA 3.23).'"""
+    return sentence(text)
