@@ -27,6 +27,7 @@ from cuesim.tables.novus import NovusTable
 # summary columns: name -> (dtype, per piece?)
 RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1")
 STATUS_OK, STATUS_INVALID = 0, 1
+STATUS_LABELS = ("simulated", "not playable")  # by code: the labels in Parquet files
 KIND_NAMES = tuple(k.name.lower() for k in sorted(EventKind))
 
 

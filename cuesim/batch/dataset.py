@@ -83,20 +83,24 @@ class Target:
 
 @dataclass(frozen=True)
 class PartWriter:
-    """The sink a worker writes its chunks with (picklable: it travels with each task)."""
+    """The sink a worker writes its chunks with (picklable: it travels with each task).
+    `rails` (the manifest's rail names) labels the parts (cuesim.batch.store.label_table);
+    None writes the raw codes, as the parts of a dataset begun before the labels."""
 
     target: Target
     ids: tuple[str, ...]
     kinds: tuple[str, ...]
+    rails: tuple[str, ...] | None = None
 
     def write(self, index: int, arrays: dict[str, Any]) -> None:
+        rails = None if self.rails is None else list(self.rails)
         if not self.target.url:  # a temporary name, fsync, rename: a part that exists is whole
             write_chunk(Path(self.target.path(part_name(index))), arrays, list(self.ids),
-                        self.kinds)
+                        self.kinds, rails)
             return
         import pyarrow.parquet as pq
 
-        table = arrow_table(arrays, list(self.ids), self.kinds)
+        table = arrow_table(arrays, list(self.ids), self.kinds, rails)
         with self.target.fs().open(self.target.path(part_name(index)), "wb") as fh:
             pq.write_table(table, fh)  # an object store shows a whole object or none
 
@@ -166,12 +170,17 @@ def _ours(name: str) -> bool:
 
 def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> set[int] | None:
     """Make the folder ready: the chunks already done when the same run resumes, None when
-    the complete result of the same run is there; refuse another run's or foreign folder."""
+    the complete result of the same run is there; refuse another run's or foreign folder.
+    A run begun before the labels (no "status_labels") goes on without them: its parts stay
+    alike, so any reader takes them as one table."""
     old = read_dataset_manifest(target)
     if old is not None and _settings(old) == _settings(info):
         if old.get("complete") and not overwrite:
             return None
         if not overwrite:
+            if "status_labels" not in old:
+                info.pop("status_labels", None)
+                info["units"] = old.get("units", info["units"])
             return _chunks(old.get("done", []))
     if old is not None and not overwrite:
         diff = sorted(k for k in set(_settings(old)) | set(_settings(info))
@@ -250,7 +259,8 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
     bar = Progress(job.n, sum(job.rows(c) for c in done), enabled=progress)
     if done:
         bar.say(f"resuming, {len(done)} of {job.n_chunks} chunks already written")
-    sink = PartWriter(target, tuple(info["ids"]), tuple(info["event_kinds"]))
+    sink = PartWriter(target, tuple(info["ids"]), tuple(info["event_kinds"]),
+                      tuple(info["rails"]) if "status_labels" in info else None)
     client, own = connect(cluster) if cluster is not None else (None, False)
     flushed = time.monotonic()
     keep = True

@@ -13,6 +13,7 @@ import numpy as np
 
 from cuesim.batch.core import (
     KIND_NAMES,
+    STATUS_LABELS,
     Setup,
     default_struck,
     family_of,
@@ -28,7 +29,9 @@ from cuesim.sim.engine import table_arrays
 from cuesim.tables.layout import Layout, LayoutError
 
 DEFAULT_CHUNK_SIZE = 2000
-FIRST_KINDS = ("none", "piece", "rail")
+FIRST_KINDS = ("none", "piece", "rail")  # first_kind's codes, by code
+UNITS = ("SI (m, s, m/s); angles in radians (param.angle, param.elevation) and, in the result "
+         "files, in degrees too (param.angle_deg, param.elevation_deg)")
 Generator = ShotSampler | ShotGrid  # shots computed chunk by chunk, never held whole
 Payload = dict[str, np.ndarray] | int  # a chunk's arrays, or its row count once written
 
@@ -194,8 +197,9 @@ def manifest(job: Job, workers: int, cluster: str | None) -> dict[str, Any]:
         "errors": s.errors, "n_shots": job.n, "chunk_size": job.chunk_size,
         "n_chunks": job.n_chunks, "source": job.source(), "ids": piece_ids(s),
         "event_kinds": list(KIND_NAMES), "first_kinds": list(FIRST_KINDS),
+        "status_labels": list(STATUS_LABELS),
         "rails": [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
-        "units": "SI (m, s, m/s), angles in radians",
+        "units": UNITS,
         "workers": workers, "cluster": cluster,
     }
     if s.side != "south":

@@ -23,6 +23,7 @@ from cuesim.batch.params import BatchError
 from cuesim.batch.progress import Progress
 from cuesim.batch.store import (
     chunk_path,
+    contact_label,
     done_chunks,
     finish_run,
     is_finished,
@@ -40,7 +41,8 @@ class BatchResult:
     """The summary arrays of a batch, one row per shot, in shot order.
 
     shot (N,) run-wide index; param.<name> (N,) the shot's parameters (SI, radians);
-    status (N,) 0 = simulated, 1 = not playable (with errors='mark'); final_xy (N, n, 2) where
+    status (N,) 0 = simulated, 1 = not playable (with errors='mark'; the labels are the
+    manifest's "status_labels", the categories of the Parquet files); final_xy (N, n, 2) where
     each piece stopped (or was captured); final_on (N, n) still on the table; pocketed (N, n)
     captured during the shot; first_kind (N,) 0 none / 1 piece / 2 rail, first_index (N,) the
     piece index (1) or rail index (2) the struck piece touched first, first_t its time;
@@ -88,13 +90,9 @@ class BatchResult:
 
     def first_contact(self, k: int) -> str | None:
         """What the struck piece touched first in shot k: a piece id, 'rail:<name>' or None."""
-        kind, idx = int(self.arrays["first_kind"][k]), int(self.arrays["first_index"][k])
-        if kind == 1:
-            return self.ids[idx]
-        if kind == 2:
-            rails = self.manifest.get("rails", [])
-            return f"rail:{rails[idx] if idx < len(rails) else idx}"
-        return None
+        return contact_label(int(self.arrays["first_kind"][k]),
+                             int(self.arrays["first_index"][k]), self.ids,
+                             self.manifest.get("rails", []))
 
 
 # -- executors --------------------------------------------------------------------------------

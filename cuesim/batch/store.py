@@ -17,6 +17,15 @@ column: per shot, a list of {t, kind, a, b, index, speed, direction} (cuesim.sim
 the arrays as they are (final_xy (N, n, 2), pocketed (N, n), events (sum of n_events, 7),
 ...), the manifest as the JSON string 'manifest'. `read_results` reads either back into a
 BatchResult, and a partitioned dataset (cuesim.batch.dataset) too.
+
+The files a user reads (the final Parquet file, a dataset's parts) are labelled: `status` and
+`first_kind` are dictionary (categorical) columns of their labels (the manifest's
+"status_labels" and "first_kinds", in code order), `first_contact` names what the struck piece
+touched first (a piece id, 'rail:<name>' or null, as BatchResult.first_contact), and
+`param.angle_deg` / `param.elevation_deg` repeat the angles in degrees; the final npz file
+has the degree arrays too. Reading gives the codes back and leaves the repeats out, so a
+BatchResult is the same from any file, labelled or written before the labels; the chunk
+files of a run in progress hold the raw codes.
 """
 
 from __future__ import annotations
@@ -31,12 +40,19 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.batch.params import BatchError
+from cuesim.batch.core import STATUS_LABELS
+from cuesim.batch.job import FIRST_KINDS
+from cuesim.batch.params import ANGLE_PARAMS, BatchError
 from cuesim.output import write_atomic
 
 FORMATS = (".parquet", ".npz")
 MANIFEST = "manifest.json"
-VOLATILE = ("workers", "cluster")  # manifest keys that may differ when a run resumes
+# manifest keys that may differ when a run resumes: where it runs, and how its files describe
+# themselves (a run begun before the labels resumes)
+VOLATILE = ("workers", "cluster", "units", "status_labels")
+LABELS = {"status": STATUS_LABELS, "first_kind": FIRST_KINDS}  # code -> label, by column
+DEGREES = {f"param.{p}": f"param.{p}_deg" for p in ANGLE_PARAMS}  # radians -> degrees column
+DERIVED = ("first_contact", *DEGREES.values())  # columns that repeat others (left out on read)
 
 
 def out_format(path: str | os.PathLike[str]) -> str:
@@ -118,11 +134,79 @@ EVENT_FIELDS = (("t", "float64"), ("kind", "int8"), ("a", "int16"), ("b", "int16
                 ("index", "int16"), ("speed", "float64"), ("direction", "int8"))
 
 
-def arrow_table(arrays: dict[str, np.ndarray], ids: list[str], kinds: tuple[str, ...]) -> Any:
-    """The Parquet table of a chunk: flat columns, and the event logs as a list column."""
+def contact_label(kind: int, index: int, ids: list[str], rails: list[str]) -> str | None:
+    """What a first_kind / first_index pair names: a piece id, 'rail:<name>' or None."""
+    if kind == 1:
+        return ids[index]
+    if kind == 2:
+        return f"rail:{rails[index] if 0 <= index < len(rails) else index}"
+    return None
+
+
+def first_contacts(kind: np.ndarray, index: np.ndarray, ids: list[str],
+                   rails: list[str]) -> np.ndarray:
+    """contact_label of every row (an object array of str and None)."""
+    names = np.array([*ids, *(f"rail:{r}" for r in rails), None], dtype=object)
+    kind, index = np.asarray(kind), np.asarray(index).astype(np.int64)
+    at = np.full(len(kind), len(names) - 1)
+    piece = kind == 1
+    at[piece] = index[piece]
+    rail = (kind == 2) & (index >= 0) & (index < len(rails))
+    at[rail] = len(ids) + index[rail]
+    out = names[at]
+    for k in np.flatnonzero((kind == 2) & ~rail):  # a rail the manifest does not name
+        out[k] = contact_label(2, int(index[k]), ids, rails)
+    return out
+
+
+def label_table(table: Any, ids: list[str], rails: list[str]) -> Any:
+    """A raw chunk table with its labels (see the module docstring): status and first_kind
+    as dictionary columns, first_contact after first_index, each angle's degrees after it."""
+    pa = _pyarrow()
+    for name, labels in LABELS.items():
+        if name in table.column_names and not pa.types.is_dictionary(table.schema.field(
+                name).type):
+            codes = pa.array(table.column(name).to_numpy().astype(np.int8))
+            table = table.set_column(table.schema.get_field_index(name), name,
+                                     pa.DictionaryArray.from_arrays(codes, pa.array(labels)))
+    if "first_index" in table.column_names and "first_contact" not in table.column_names:
+        kind = _codes(table.column("first_kind"), FIRST_KINDS)
+        names = first_contacts(kind, table.column("first_index").to_numpy(), ids, rails)
+        table = table.add_column(table.schema.get_field_index("first_index") + 1,
+                                 "first_contact", pa.array(names, pa.string()))
+    for raw, deg in DEGREES.items():
+        if raw in table.column_names and deg not in table.column_names:
+            table = table.add_column(table.schema.get_field_index(raw) + 1, deg,
+                                     pa.array(np.degrees(table.column(raw).to_numpy())))
+    return table
+
+
+def _codes(column: Any, labels: tuple[str, ...]) -> np.ndarray:
+    """The int8 codes of a column: as stored, or from the labels of a dictionary column."""
+    pa = _pyarrow()
+    if not pa.types.is_dictionary(column.type):
+        return column.to_numpy()
+    lookup = {label: code for code, label in enumerate(labels)}
+    parts = []
+    for chunk in column.chunks:
+        try:
+            remap = np.array([lookup[v] for v in chunk.dictionary.to_pylist()], np.int8)
+        except KeyError as exc:
+            raise BatchError(f"unknown label {exc.args[0]!r}; known: {', '.join(labels)}"
+                             ) from None
+        parts.append(remap[chunk.indices.to_numpy(zero_copy_only=False).astype(np.int64)])
+    return np.concatenate(parts) if parts else np.zeros(0, np.int8)
+
+
+def arrow_table(arrays: dict[str, np.ndarray], ids: list[str], kinds: tuple[str, ...],
+                rails: list[str] | None = None) -> Any:
+    """The Parquet table of a chunk: flat columns, and the event logs as a list column; with
+    `rails` (the manifest's rail names), labelled (label_table), else the raw codes."""
     pa = _pyarrow()
     cols = to_columns({k: _storable(v) for k, v in arrays.items() if k != "events"}, ids, kinds)
     table = pa.table(cols)
+    if rails is not None:
+        table = label_table(table, ids, rails)
     if "events" in arrays:
         events, counts = arrays["events"], arrays["n_events"]
         offsets = np.zeros(len(counts) + 1, np.int32)
@@ -136,9 +220,10 @@ def arrow_table(arrays: dict[str, np.ndarray], ids: list[str], kinds: tuple[str,
 
 
 def arrow_arrays(table: Any, ids: list[str], kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The inverse of arrow_table."""
-    names = [n for n in table.column_names if n != "events"]
-    out = from_columns({n: table.column(n).to_numpy() for n in names}, ids, kinds)
+    """The inverse of arrow_table, labelled or not: the codes, without the repeats."""
+    names = [n for n in table.column_names if n != "events" and n not in DERIVED]
+    out = from_columns({n: _codes(table.column(n), LABELS[n]) if n in LABELS
+                        else table.column(n).to_numpy() for n in names}, ids, kinds)
     if "events" in table.column_names:
         flat = table.column("events").combine_chunks().flatten()
         out["events"] = np.stack(
@@ -169,14 +254,15 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
-                kinds: tuple[str, ...]) -> None:
+                kinds: tuple[str, ...], rails: list[str] | None = None) -> None:
     """Write one chunk atomically and durably: a temporary name, fsync, rename, fsync of the
-    folder; so a chunk that exists after a crash is whole (and `chunk_ok` checks it)."""
+    folder; so a chunk that exists after a crash is whole (and `chunk_ok` checks it). With
+    `rails`, a Parquet chunk is labelled (arrow_table)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         if path.suffix == ".parquet":
             pa = _pyarrow()
-            pa.parquet.write_table(arrow_table(arrays, ids, kinds), tmp)
+            pa.parquet.write_table(arrow_table(arrays, ids, kinds, rails), tmp)
             with open(tmp, "rb+") as fh:
                 os.fsync(fh.fileno())
         else:
@@ -358,8 +444,9 @@ ROW_GROUP = 16384  # rows per Parquet row group in the final file
 
 def _assemble_parquet(tmp: Path, paths: list[Path], manifest: dict[str, Any]) -> None:
     """Chunks gathered into row groups of about ROW_GROUP rows: few row groups keep the
-    file's metadata (held in memory until the file is closed) small."""
+    file's metadata (held in memory until the file is closed) small; labelled (label_table)."""
     pa = _pyarrow()
+    ids, rails = manifest["ids"], manifest.get("rails", [])
     writer = None
     buffered: list[Any] = []
     rows = 0
@@ -374,7 +461,7 @@ def _assemble_parquet(tmp: Path, paths: list[Path], manifest: dict[str, Any]) ->
 
     try:
         for p in paths:
-            table = pa.parquet.read_table(p)
+            table = label_table(pa.parquet.read_table(p), ids, rails)
             if writer is None:
                 schema = table.schema.with_metadata({b"cuesim": json.dumps(manifest).encode()})
                 writer = pa.parquet.ParquetWriter(tmp, schema)
@@ -403,17 +490,23 @@ def _npz_members(paths: list[Path]) -> Iterator[tuple[str, list[tuple[int, ...]]
 
 def _assemble_npz(tmp: Path, paths: list[Path], manifest: dict[str, Any], ids: list[str],
                   kinds: tuple[str, ...]) -> None:
-    """Stream every array into the zip member it becomes, chunk after chunk."""
+    """Stream every array into the zip member it becomes, chunk after chunk; each angle's
+    degrees (DEGREES) follow it."""
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
         for name, shapes, dtype in _npz_members(paths):
-            total = (sum(s[0] for s in shapes), *shapes[0][1:])
-            with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
-                header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False,
-                          "shape": total}
-                np.lib.format.write_array_header_2_0(fh, header)
-                for p in paths:
-                    with np.load(p) as data:
-                        fh.write(np.ascontiguousarray(data[name], dtype=dtype).tobytes())
+            members = [(name, dtype, None)]
+            if name in DEGREES:
+                members.append((DEGREES[name], np.dtype(np.float64), np.degrees))
+            for member, kind, convert in members:
+                total = (sum(s[0] for s in shapes), *shapes[0][1:])
+                with zf.open(f"{member}.npy", "w", force_zip64=True) as fh:
+                    header = {"descr": np.lib.format.dtype_to_descr(kind),
+                              "fortran_order": False, "shape": total}
+                    np.lib.format.write_array_header_2_0(fh, header)
+                    for p in paths:
+                        with np.load(p) as data:
+                            a = data[name] if convert is None else convert(data[name])
+                            fh.write(np.ascontiguousarray(a, dtype=kind).tobytes())
         with zf.open("manifest.npy", "w") as fh:
             np.lib.format.write_array(fh, np.array(json.dumps(manifest)))
 
@@ -445,5 +538,5 @@ def read_results(path: str | os.PathLike[str]) -> Any:
             if "manifest" not in data.files:
                 raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
             manifest = json.loads(str(data["manifest"]))
-            arrays = {k: data[k] for k in data.files if k != "manifest"}
+            arrays = {k: data[k] for k in data.files if k != "manifest" and k not in DERIVED}
     return BatchResult(arrays, manifest["ids"], manifest)

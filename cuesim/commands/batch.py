@@ -8,7 +8,8 @@ game state), to Parquet or .npz.
         --grid angle=80:100:41 --grid speed=2:8:13 --out grid.parquet
 
 Angles (angle, elevation) are in degrees here, in options and in parameter files; the
-results hold them in radians like every other SI quantity.
+results hold them in radians like every other SI quantity (param.angle, param.elevation), and
+the result files in degrees too (param.angle_deg, param.elevation_deg).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="run the chunks on the Dask scheduler at ADDRESS (tcp://host:8786)")
     p.add_argument("--skip-invalid", action="store_true",
-                   help="mark shots that cannot be played (status 1) instead of stopping")
+                   help="mark shots that cannot be played (status 'not playable', code 1) "
+                        "instead of stopping")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=cmd_batch)
 
