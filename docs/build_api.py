@@ -15,13 +15,13 @@ stale. Needs the test extra (pip install -e ".[test]").
 from __future__ import annotations
 
 import argparse
-import filecmp
 import importlib
 import os
 import subprocess
 import sys
 import tempfile
 import warnings
+from html.parser import HTMLParser
 from pathlib import Path
 
 COMMITTED = Path(__file__).resolve().parent / "api"
@@ -79,14 +79,39 @@ def build(out: Path, modules: tuple[str, ...] = MODULES) -> list[str]:
     return problems
 
 
+def page_text(path: Path) -> str:
+    """A page's words, markup and layout left out: what the reader sees does not change when
+    pygments or jinja2 (pdoc's highlighter and templates, not pinned) mark it up otherwise."""
+    parser = _Text()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return " ".join(" ".join(parser.parts).split())
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._skip += tag in ("script", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._skip -= tag in ("script", "style") and self._skip > 0
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
 def differences(built: Path, committed: Path) -> list[str]:
-    """The files that differ between two builds (relative paths; missing on either side)."""
+    """The pages whose text differs between two builds (relative paths; missing on either
+    side)."""
     def files(root: Path) -> set[str]:
         return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
     a, b = files(built), files(committed) if committed.is_dir() else set()
-    changed = [f for f in sorted(a & b) if not filecmp.cmp(built / f, committed / f,
-                                                           shallow=False)]
+    changed = [f for f in sorted(a & b) if page_text(built / f) != page_text(committed / f)]
     return sorted(a ^ b) + changed
 
 
