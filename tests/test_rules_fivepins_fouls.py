@@ -123,8 +123,18 @@ def test_10_1_declared_contact():
     assert out.ruling.articles == ["5-pins 15.3.л"]
 
 
+def _wedged_in_the_corner(g):
+    """The white against the bottom and left cushions with the yellow touching it on the
+    diagonal: every direction away from the cushions (10.2) goes onto the yellow (10.1)."""
+    d = 2 * R / 2 ** 0.5
+    g.layout = position(white=[R, R], yellow=[R + d, R + d])
+    return g
+
+
 def test_10_4_reset_gives_a_shot_that_cannot_score():
-    g = game_in_play()
+    """5-pins 10.4: balls in contact and no shot possible without a foul: the referee resets
+    the three balls; that shot cannot score, the opponent's next one can."""
+    g = _wedged_in_the_corner(game_in_play())
     out = g.contact_reset()
     assert out.ruling.placement == "bottom_half" and out.ruling.next_player == "A"
     ids = {p.id: (p.x, p.y) for p in out.layout.pieces}
@@ -137,6 +147,38 @@ def test_10_4_reset_gives_a_shot_that_cannot_score():
     assert any("10.4" in n for n in out.ruling.notes)
     out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), hit(0.6, "yellow", "red"))
     assert out.ruling.points == {"B": 4}  # the opponent scores again
+
+
+def test_10_4_no_reset_when_the_balls_are_not_in_contact():
+    """5-pins 10.4 applies only to balls in contact ("в случае положения «шар в контакте»"):
+    asked for after an ordinary shot it is refused and nothing changes."""
+    g = game_in_play()
+    before = g.layout
+    with pytest.raises(ValueError, match=r"10\.4.*not in contact"):
+        g.contact_reset()
+    assert g.layout == before and g.state.placement is None and not g.state.no_score
+
+
+def test_10_4_no_reset_in_contact_only_with_a_cushion_or_with_the_ball_in_hand():
+    """5-pins 10.4: a ball touching only a cushion (10.2) can always be played away; a ball in
+    hand is not in contact at all."""
+    g = game_in_play()
+    g.layout = position(white=[R, 0.60])
+    with pytest.raises(ValueError, match=r"10\.4"):
+        g.contact_reset()
+    g = _wedged_in_the_corner(game_in_play())
+    g.state.placement = "bottom_half"
+    with pytest.raises(ValueError, match=r"10\.4.*in hand"):
+        g.contact_reset()
+
+
+def test_10_4_no_reset_when_a_shot_without_a_foul_is_possible():
+    """5-pins 10.4: in contact, but the referee found a shot without a foul (10.3): no reset."""
+    g = game_in_play()
+    g.layout = position(white=[0.71, 0.60], yellow=[0.71 + 2 * R, 0.60])
+    with pytest.raises(ValueError, match=r"10\.4.*without a foul is possible"):
+        g.contact_reset(foul_free_shot=True)
+    assert g.contact_reset().ruling.placement == "bottom_half"
 
 
 # -- 11 balls off the table -------------------------------------------------------------------

@@ -176,3 +176,104 @@ def test_16_1_g_first_own_dark_then_two_pucks_moved():
     after = moved(moved(before, "red1", 0.42, 0.25), "black1", 0.4, 0.33)
     out = rule(before, after, [hit(0.05, "red1"), hit(0.1, "red1", "black1")])
     assert "novus 16.1.г" in articles(out) and out["ruling"]["frame_over"]
+
+
+def _overlap_free(pieces):
+    from cuesim import novus_table
+
+    novus_table().check_layout(Layout.from_dict({"table": "novus", "pieces": pieces}))
+
+
+def test_17_1_z_old_place_nudged_into_goes_to_the_nearest_free_place():
+    """novus 17.1.з with 17.3's "as near as possible without moving the pucks there": the shot
+    nudged a touching neighbour 0.3 um into the dark puck's old place (too little to count as
+    moved); the puck goes back to the nearest free place, not 0.0003 mm into the neighbour
+    (that overlap refused every later shot: a dead end found by the viewer's input storm)."""
+    before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red3", 0.48, 0.1),
+              puck("red2", 0.5, 0.8), *BLACK]
+    after = moved(moved(moved(before, "red1", 0.6, 0.2), "red3", 0.48 - 3e-7, 0.1),
+                  "striker", 0.4, 0.1)
+    out = rule(before, after, [hit(0.05, "red1"), hit(0.06, "red3", "red1")])
+    assert "novus 17.1.з" in articles(out) and "novus 16.1.г" not in articles(out)
+    pieces = out["layout"]["pieces"]
+    red1 = next(p for p in pieces if p["id"] == "red1")
+    assert red1["y"] == 0.1 and 0.45 - 5e-7 < red1["x"] < 0.45 - 3e-7  # beside red3
+    _overlap_free(pieces)
+    assert any("taken" in n and "17.3" in n for n in out["ruling"]["notes"])
+
+
+def test_17_1_z_old_place_taken_by_another_puck_nearest_free_place_beside_it():
+    """novus 17.1.з: the striker drove an opponent's puck into the old place of the own dark
+    puck it then touched; that puck stays, the dark puck goes back touching it at the nearest
+    free point, and the board stays playable."""
+    before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.5, 0.8),
+              puck("black1", 0.40, 0.30), puck("black2", 0.60, 0.30)]
+    after = moved(moved(moved(before, "red1", 0.6, 0.2), "black1", 0.455, 0.1),
+                  "striker", 0.4, 0.1)
+    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1")])
+    assert "novus 17.1.з" in articles(out)
+    pieces = out["layout"]["pieces"]
+    red1 = next(p for p in pieces if p["id"] == "red1")
+    assert abs(red1["y"] - 0.1) < 1e-9 and abs(red1["x"] - (0.455 - 0.03 - 1e-7)) < 1e-9
+    _overlap_free(pieces)
+
+
+def test_17_1_z_two_dark_pucks_swapping_places_both_go_back_exactly():
+    """novus 17.1.з: two touched dark pucks put back together: neither is kept from its old
+    place by the other still lying there after the shot."""
+    before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red3", 0.60, 0.1),
+              puck("red2", 0.5, 0.8), *BLACK]
+    after = moved(moved(moved(before, "red1", 0.60, 0.1), "red3", 0.45, 0.1),
+                  "striker", 0.4, 0.1)
+    out = rule(before, after, [hit(0.05, "red1"), hit(0.1, "red3", "red1")])
+    layout = {p["id"]: (p["x"], p["y"]) for p in out["layout"]["pieces"]}
+    assert layout["red1"] == (0.45, 0.1) and layout["red3"] == (0.60, 0.1)
+
+
+def test_17_1_z_put_back_spot_is_free_legal_and_nearest():
+    """novus 17.1.з / 17.3: the put-back place is free, on the board, off the holes, and no
+    free place is nearer to the old one (checked against a 0.25 mm grid around it)."""
+    import math
+    import random
+
+    import numpy as np
+
+    from cuesim.rules.novus.placement import PUT_BACK_CLEARANCE, put_back_spot
+    from cuesim.tables.layout import Piece
+    from cuesim.tables.novus import NovusTable
+
+    table = NovusTable()
+    r = table.piece_spec("puck").radius
+    holes = table.geometry.holes
+    rng = random.Random(7)
+
+    def free(x, y, others):
+        """Vectorised: centres (x, y) wholly on the board, off the holes, clear of others."""
+        ok = (x >= r) & (x <= 1 - r) & (y >= r) & (y <= 1 - r)
+        for h in holes:
+            ok &= np.hypot(x - h.x, y - h.y) >= h.radius
+        for o in others:
+            ok &= np.hypot(x - o.x, y - o.y) >= 2 * r - 1e-9
+        return ok
+
+    for _ in range(60):
+        tx, ty = rng.uniform(0.02, 0.98), rng.uniform(0.02, 0.98)
+        others: list[Piece] = []
+        for k in range(rng.randint(1, 4)):  # pucks around or over the old place, apart
+            for _ in range(50):
+                a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.03)
+                q = Piece(f"q{k}", "puck", tx + d * math.cos(a), ty + d * math.sin(a), "black")
+                if free(np.array(q.x), np.array(q.y), others):
+                    others.append(q)
+                    break
+        spot = put_back_spot(Layout("novus", tuple(others)), Piece("p", "puck", tx, ty, "red"))
+        assert spot is not None
+        table.check_layout(Layout("novus", (*others, Piece("p", "puck", *spot, "red"))))
+        best = math.hypot(spot[0] - tx, spot[1] - ty)
+        step = 0.00025
+        n = int(min(best, 0.06) / step) + 1
+        g = np.arange(-n, n + 1) * step
+        x, y = np.meshgrid(tx + g, ty + g)
+        d = np.hypot(x - tx, y - ty)
+        nearer = free(x, y, others) & (d < best - 2 * PUT_BACK_CLEARANCE - 1e-9)
+        assert not nearer.any(), (tx, ty, spot, float(d[nearer].min()))

@@ -231,24 +231,39 @@ def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
     assert s.actions[-1] == {"kind": "request", "name": "kitchen_spot"}
 
 
+def _five_pins_in_play(app, **balls):
+    from cuesim.tables.carom import SPOTS
+
+    s = app.session
+    st = s.ref.state
+    st.phase, st.placement = "play", None
+    xy = {"white": (0.71, 0.60), "yellow": SPOTS["top_spot"], "red": SPOTS["red_spot"], **balls}
+    from cuesim import Piece
+
+    layout = s.layout()
+    for ball, (x, y) in xy.items():
+        layout = layout.with_piece(Piece(ball, "ball", x, y, ball))
+    s._layout = s.ref.layout = layout
+    app._reset_turn()
+    step(app)
+
+
 def test_five_pins_contact_reset_request_5_pins_10_4(tmp_path):
-    """5-pins 10.4: K has the referee reset the three balls when they are in contact."""
-    from cuesim import Layout, Piece
+    """5-pins 10.4: K has the referee reset the three balls when the shooter's ball is in
+    contact and no shot without a foul is possible (the white wedged in the corner by the
+    yellow: away from the cushions is onto the yellow)."""
+    from cuesim.tables.carom import BALL_RADIUS as R
 
     app = make_app("5-pins", tmp_path)
     s = app.session
-    s.ref.state.phase, s.ref.state.placement = "play", None
-    r = s.table.piece_spec("ball").radius
-    balls = {"white": (0.6, 0.5), "yellow": (0.6, 0.5 + 2 * r), "red": (0.3, 1.5)}
-    s._layout = Layout(s.layout().table, tuple(
-        [p for p in s.layout().pieces if p.kind != "ball"]
-        + [Piece(b, "ball", x, y, b) for b, (x, y) in balls.items()]))
-    s.ref.layout = s._layout
-    step(app)
-    assert "10.4" in app.screen_text()
+    d = 2 * R / 2 ** 0.5
+    _five_pins_in_play(app, white=(R, R), yellow=(R + d, R + d))
+    assert "K: the balls touch" in app.screen_text()
+    assert s.foul_free_shot() is None
     step(app, [key(pygame.K_k)])
     assert "10.4" in s.ruling_text
     assert s.placement() == "bottom_half"
+    assert app.pos == s.default_place()  # the white is in hand at its default place
     step(app, [key(pygame.K_u)])  # undo takes the request back like any action
     assert not s.actions
 
@@ -258,6 +273,24 @@ def test_five_pins_contact_reset_is_offered_only_when_the_balls_touch_wcbs_10_4(
     app.session.ref.state.phase, app.session.ref.state.placement = "play", None
     step(app)
     assert "10.4" not in app.screen_text() and not app.session.requests()
+
+
+def test_five_pins_contact_reset_refused_when_a_foul_free_shot_exists_5_pins_10_4(tmp_path):
+    """5-pins 10.4: balls in contact in the open: a shot without a foul is possible (10.3), so
+    the reset is refused with the article and nothing changes; balls apart: nothing to ask."""
+    from cuesim.tables.carom import BALL_RADIUS as R
+
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    _five_pins_in_play(app, white=(0.71, 0.60), yellow=(0.71 + 2 * R, 0.60))
+    before = s.layout()
+    step(app, [key(pygame.K_k)])
+    assert "10.4" in app.message and "without a foul is possible" in app.message
+    assert app.message_bad and not s.actions and s.layout() == before
+    _five_pins_in_play(app)
+    assert not s.requests() and "K: the balls touch" not in app.screen_text()
+    step(app, [key(pygame.K_k)])
+    assert "Nothing to request" in app.screen_text() and not s.actions
 
 
 def test_nothing_to_request_is_said(tmp_path):

@@ -143,6 +143,9 @@ class App:
         self.menu_index = 0
         self.drag: str | None = None  # 'power' | 'place' | 'tip'
         self.drag_start = (0, 0)
+        self._drag_context: tuple | None = None  # what the drag began in (see _input_context)
+        self._drag_button = 1
+        self.confirm_quit: str | None = None  # None, 'ask', or 'unsaved' (the save failed)
         self.mouse = (0, 0)
         self._preview_key: tuple | None = None
         self._preview = Prediction()
@@ -151,6 +154,7 @@ class App:
     def _reset_turn(self) -> None:
         """Start a turn: the struck piece where it lies or at its default legal place, aimed
         at a shot the referee would rule legal (aim.legal_opening) when there is one."""
+        self.drag = None
         self.pos = self.session.struck_position()
         self.angle = self.default_angle()
         s = self.session
@@ -187,7 +191,8 @@ class App:
         """Handle events, advance by dt seconds, draw one frame. False once the user quits."""
         for event in events:
             self.handle(event)
-        self.update(dt)
+        if self.running:  # nothing more happens once the player quit (the game is saved)
+            self.update(dt)
         self.render()
         return self.running
 
@@ -295,8 +300,14 @@ class App:
         self.message, self.message_bad = panel_text.message(text), bad
 
     def handle(self, event: pygame.event.Event) -> None:
+        """One input event. Input acts only in the mode it began in: a drag (power, placing,
+        tip) is dropped as soon as the mode, the turn or the game changes under it. Once the
+        player has quit, the rest of the frame's input is ignored (the game was saved as it
+        stood)."""
+        if not self.running:
+            return
         if event.type == pygame.QUIT:
-            self.running = False
+            self.request_quit(window=True)
         elif event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
         elif event.type == pygame.WINDOWSIZECHANGED:
@@ -309,9 +320,54 @@ class App:
             self.press(event.pos, event.button)
         elif event.type == pygame.MOUSEBUTTONUP:
             self.release(event.pos, event.button)
+        self._drop_stale_drag()
+
+    def _input_context(self) -> tuple:
+        """What an input gesture belongs to: the game, the action count, the mode, the shooter
+        and where the struck piece may be placed."""
+        s = self.session
+        return (id(s), len(s.actions), self.mode, s.shooter(), s.placement())
+
+    def _drop_stale_drag(self) -> None:
+        if self.drag is not None and self._input_context() != self._drag_context:
+            if self.drag == "place" and self._drag_context is not None and \
+                    self._drag_context[:2] == self._input_context()[:2]:
+                self.pos = self._place_from  # same turn: the piece goes back where it was
+            self.drag = None
+
+    def _begin_drag(self, kind: str, button: int) -> None:
+        self.drag, self._drag_button = kind, button
+        self._drag_context = self._input_context()
+
+    def request_quit(self, window: bool = False) -> None:
+        """Esc asks first (Esc again or Y quits, any other key goes on); closing the window
+        quits at once. Either way the game is saved to the save path first; when that fails
+        the player is told and the next Esc / Y / close quits without saving."""
+        if not window and self.confirm_quit is None:
+            self.confirm_quit = "ask"
+            saved = " (the game is saved first)" if self.session.actions else ""
+            self.say(f"Quit{saved}? Esc again or Y: quit; any other key: go on playing.", True)
+            return
+        if self.confirm_quit != "unsaved" and self.session.actions:
+            try:
+                self.save()
+            except OSError as exc:
+                self.confirm_quit = "unsaved"
+                self.say(f"Game not saved: {exc.strerror or exc}. Esc or Y (or close the "
+                         "window) again to quit without saving; any other key: go on.", True)
+                return
+        self.confirm_quit = None
+        self.running = False
 
     def key(self, key: int, mod: int = 0) -> None:
         ctrl = bool(mod & pygame.KMOD_CTRL)
+        if self.confirm_quit is not None:
+            if key in (pygame.K_ESCAPE, pygame.K_y):
+                self.request_quit()
+            else:
+                self.confirm_quit = None
+                self.say("Quit cancelled")
+            return
         if key == pygame.K_F11:
             self.toggle_fullscreen()
         elif key == pygame.K_F12 or (ctrl and key == pygame.K_p):
@@ -337,16 +393,19 @@ class App:
             self.menu_key(key)
         elif self.mode == "animate" or key in (pygame.K_SPACE, pygame.K_m, pygame.K_r):
             self.playback_key(key)
-        elif self.mode == "choice":
-            self.choice_key(key)
         elif self.mode in ("intermission", "over", "pick_game") and key != pygame.K_ESCAPE \
                 or self.mode == "pick_game":
             self.end_key(key)
         elif key == pygame.K_ESCAPE:
             if self.mode in ("call_ball", "call_pocket"):
                 self.mode = "aim"
+                self.declaration.pop("called_ball", None)
+                self.declaration.pop("called_pocket", None)
+                self.say("Call withdrawn")
             else:
-                self.running = False
+                self.request_quit()
+        elif self.mode == "choice":
+            self.choice_key(key)
         elif self.mode in ("aim", "call_ball", "call_pocket"):
             self.aim_key(key)
 
@@ -383,19 +442,25 @@ class App:
         elif key == pygame.K_DOWN and self.session.tip_vertical:
             e -= step
         elif key == pygame.K_c and "call" in self.session.declarations():
-            self.mode = "call_ball"
+            self.mode = "call_ball"  # a new call replaces the one made before
+            self.declaration.pop("called_ball", None)
+            self.declaration.pop("called_pocket", None)
             self.say("Call: click the ball you call")
         elif key == pygame.K_x:
             self.declaration = {}
+            self.mode = "aim"  # a call being made is cleared too
             self.say("Declarations cleared")
         elif key == pygame.K_k:
             requests = self.session.requests()
             if requests:
                 try:
                     self.session.request(next(iter(requests)))
-                    self.say(self.session.ruling_text)
                 except ValueError as exc:
                     self.say(str(exc), True)
+                else:  # the referee changed the table: the turn starts again from it
+                    self.ruling_shown = self.session.ruling_text  # shown as the ruling
+                    self._reset_turn()
+                    self.say("")
             else:
                 self.say("Nothing to request now", True)
         elif key == pygame.K_s and "safety" in self.session.declarations():
@@ -469,6 +534,7 @@ class App:
 
     def motion(self, pos: tuple[int, int]) -> None:
         self.mouse = pos
+        self._drop_stale_drag()
         if self.drag == "place":
             self.pos = self.view.to_table(*pos)
         elif self.drag == "tip":
@@ -490,16 +556,22 @@ class App:
 
     def press(self, pos: tuple[int, int], button: int) -> None:
         self.mouse = pos
-        if self.tip_rect.collidepoint(pos) and self.mode == "aim":
-            self.drag = "tip"
+        if self.confirm_quit is not None:  # a click answers "quit?" with no
+            self.confirm_quit = None
+            self.say("Quit cancelled")
+            return
+        if self.drag is not None:  # a second button during a drag: the drag goes on
+            return
+        if self.tip_rect.collidepoint(pos) and self.mode == "aim" and button == 1:
+            self._begin_drag("tip", button)
             self._tip_at(pos)
             return
         if not self._on_table(pos):
             return
         xy = self.view.to_table(*pos)
-        if self.mode == "call_ball":
+        if self.mode == "call_ball" and button == 1:
             self._call_ball(xy)
-        elif self.mode == "call_pocket":
+        elif self.mode == "call_pocket" and button == 1:
             self._call_pocket(xy)
         elif self.mode == "aim" and self.session.shooter() not in self.session.computer:
             can_place = self.session.placement() is not None
@@ -508,11 +580,16 @@ class App:
                 self.place(xy)
             elif can_place and button == 1 and math.dist(pos, self.view.to_screen(*self.pos)) \
                     <= grab:
-                self.drag, self._place_from = "place", self.pos
+                self._place_from = self.pos
+                self._begin_drag("place", button)
             elif button == 1:
-                self.drag, self.drag_start, self.power = "power", pos, 0.0
+                self.drag_start, self.power = pos, 0.0
+                self._begin_drag("power", button)
 
     def release(self, pos: tuple[int, int], button: int) -> None:
+        self._drop_stale_drag()
+        if self.drag is None or button != self._drag_button:
+            return
         drag, self.drag = self.drag, None
         if drag == "place":
             self.pos = self._place_from
@@ -528,7 +605,12 @@ class App:
         self.power = max(0.0, min(1.0, math.dist(pos, self.drag_start) / POWER_DRAG_PX))
 
     def place(self, xy: tuple[float, float]) -> bool:
-        """Put the struck piece at xy if the rules allow it; otherwise say why not."""
+        """Put the struck piece at xy if the rules allow it (only a player with the piece in
+        hand may place it); otherwise say why not."""
+        if self.session.placement() is None:
+            self.say(f"Refused: no ball in hand: the {self.session.struck_id()} is played where "
+                     "it lies", True)
+            return False
         reason = self.session.check_place(*xy)
         if reason:
             self.say(f"Refused: {reason}", True)
@@ -549,6 +631,10 @@ class App:
         self.say(f"Called the {p.id}: now click the pocket")
 
     def _call_pocket(self, xy: tuple[float, float]) -> None:
+        if "called_ball" not in self.declaration:  # the call was cleared: start it again
+            self.mode = "call_ball"
+            self.say("Call: click the ball you call first", True)
+            return
         holes = self.session.table.geometry.holes
         h = min(holes, key=lambda q: math.hypot(q.x - xy[0], q.y - xy[1]))
         self.declaration["called_pocket"] = h.name

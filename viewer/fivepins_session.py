@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
 from cuesim.rules.ruling import Infraction, Ruling
-from cuesim.shot import CueShot
+from cuesim.shot import CueShot, ShotError
+from cuesim.sim.engine import SimulationError
 from cuesim.sim.result import ShotResult
-from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.viewer.anim import pin_fall_angles
 from cuesim.viewer.session import StateRefereeSession, free_spot
 
-CONTACT_GAP = 1e-4  # m: balls this close count as touching (WCBS 10.4; a gap the eye cannot see)
+# the 10.4 judgement: shots tried from the position as it lies before a reset is granted
+CONTACT_DIRECTIONS = 72  # every 5 degrees
+CONTACT_SPEEDS = (0.3, 0.6)  # fractions of max_speed: a soft and a firm shot
 
 
 class FivePinsRefereeSession(StateRefereeSession):
@@ -101,25 +105,47 @@ class FivePinsRefereeSession(StateRefereeSession):
         return out.ruling
 
     def balls_in_contact(self) -> bool:
-        """The shooter's ball touches another ball (WCBS 10.4 applies only then)."""
-        layout, own = self.layout(), self.struck_id()
-        if own not in layout.ids() or self.placement() is not None:
+        """The shooter's ball, on the table, touches another ball (WCBS 10.1; 10.4 applies
+        only then; the referee's tolerance: rules.fivepins.placement.CONTACT_TOLERANCE)."""
+        from cuesim.rules.fivepins.model import BALLS
+        from cuesim.rules.fivepins.placement import balls_in_contact
+
+        if self.placement() is not None:
             return False
-        me = layout.get(own)
-        reach = 2 * self.table.piece_spec("ball").radius + CONTACT_GAP
-        return any(p.kind == "ball" and p.id != own and math.hypot(p.x - me.x, p.y - me.y)
-                   <= reach for p in layout.pieces)
+        return bool(balls_in_contact(self.layout(), self.struck_id()) & set(BALLS))
 
     def requests(self) -> dict[str, str]:
+        """The 10.4 reset may be asked for only while the shooter's ball, on the table, touches
+        another ball (whether a shot without a foul exists is judged when it is asked for)."""
         if self.ref.state.phase == "play" and self.balls_in_contact():
             return {"contact_reset": "K: the balls touch; the referee sets them up again "
                                      "(WCBS 10.4)."}
         return {}
 
+    def foul_free_shot(self) -> dict[str, Any] | None:
+        """A shot the referee would rule without a foul from the position as it lies (10.3),
+        searched among plain shots in CONTACT_DIRECTIONS directions at CONTACT_SPEEDS, or None:
+        the 10.4 judgement "no shot is possible without a foul"."""
+        pos = self.struck_position()
+        for f in CONTACT_SPEEDS:
+            for k in range(CONTACT_DIRECTIONS):
+                action = self.shot_action(pos, 2 * math.pi * k / CONTACT_DIRECTIONS,
+                                          f * self.max_speed)
+                try:
+                    _, ruling, _ = self.trial(action)
+                except (ShotError, LayoutError, SimulationError, ValueError):
+                    continue
+                if ruling.legal:
+                    return action
+        return None
+
     def _request(self, name: str) -> Ruling:
         if name != "contact_reset" or name not in self.requests():
+            if name == "contact_reset":  # on a copy: it raises, saying why (5-pins 10.4)
+                copy.deepcopy(self.ref).contact_reset()
             return super()._request(name)
-        out = self.ref.contact_reset()
+        found = self.foul_free_shot()
+        out = self.ref.contact_reset(foul_free_shot=found is not None)
         self._advance(out, None)
         return out.ruling
 

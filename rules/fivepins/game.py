@@ -92,13 +92,28 @@ class FivePinsGame:
         self.state = out.state
         return out
 
-    def contact_reset(self) -> Outcome:
-        """10.4: no shot is possible without a foul from the balls in contact: the referee sets
-        the three balls as at the opening (the shooter's ball in hand in the bottom half, the
-        other on the top spot, the red on its spot); that shot cannot score (only a safety)."""
+    def contact_reset(self, foul_free_shot: bool = False) -> Outcome:
+        """10.4: when the shooter's ball is in contact with a ball (10.1) and no shot is
+        possible without a foul, the referee sets the three balls as at the opening (the
+        shooter's ball in hand in the bottom half, the other on the top spot, the red on its
+        spot); that shot cannot score (only a safety). Refused (ValueError citing 10.4) outside
+        play, with the ball in hand, when the shooter's ball touches no ball, or when
+        `foul_free_shot` says a shot without a foul was found (the referee's judgement, which
+        a caller that can simulate shots supplies)."""
         st = self.state.copy()
         if st.phase != "play":
-            raise ValueError("the 10.4 reset is for balls in contact during play")
+            raise ValueError("5-pins 10.4: the reset is for balls in contact during play")
+        own = st.ball_of(st.shooter)
+        if st.placement is not None:
+            raise ValueError(f"5-pins 10.4: no reset: {st.shooter}'s ball ({own}) is in hand")
+        touching = sorted(balls_in_contact(self.layout, own) & set(BALLS))
+        if not touching:
+            raise ValueError(f"5-pins 10.4: no reset: {st.shooter}'s ball ({own}) is not in "
+                             "contact with a ball")
+        if foul_free_shot:
+            raise ValueError(f"5-pins 10.4: no reset: {own} touches {', '.join(touching)}, but "
+                             "a shot without a foul is possible (10.3: play away, off a "
+                             "cushion or with a masse)")
         st.placement = "bottom_half"
         st.pending = None
         st.offender = None

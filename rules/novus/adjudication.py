@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from cuesim.rules.novus.classify import ShotAnalysis, analyse_shot
 from cuesim.rules.novus.infractions import lookup
-from cuesim.rules.novus.placement import beside_spot, circle_spot, place_penalty_pucks, start_row
+from cuesim.rules.novus.placement import (
+    beside_spot,
+    circle_spot,
+    place_penalty_pucks,
+    put_back_spot,
+    start_row,
+)
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord
 from cuesim.rules.novus.terms import (
     CLOCKWISE,
@@ -98,7 +104,20 @@ class ShotAdjudication:
                              "article": art(article)})
 
     def restore(self, pid: str, article: str) -> None:
-        self.spot(self.before.get(pid), article)
+        """Put a puck back where it was before the shot (17.1.з, 17.1.р, 21.3, 21.4); when a
+        puck the shot moved now takes that place, as near to it as possible without moving the
+        pucks there (17.3's principle; placement.put_back_spot)."""
+        old = self.before.get(pid)
+        spot = put_back_spot(self.layout, old)
+        if spot is None:
+            self.notes.append(f"{art(article)}: no free place on the board to put {pid} back")
+            return
+        if spot != (old.x, old.y):
+            moved_by = math.hypot(spot[0] - old.x, spot[1] - old.y) * 1000
+            self.notes.append(f"{art(article)}: the old place of {pid} is taken: it is put "
+                              f"back {moved_by:.3g} mm from it, as near as it is free "
+                              f"({art('17.3')})")
+        self.spot(replace(old, x=spot[0], y=spot[1]), article)
 
     def count(self, colour: str, layout: Layout | None = None) -> int:
         lay = layout or self.layout
@@ -201,6 +220,9 @@ class ShotAdjudication:
             if a.dark_first and len(a.moved) >= 2:
                 self.add("16.1.г", "a punishable shot met an own dark puck first and then "
                          f"moved two or more pucks ({', '.join(a.moved)})", "loss_of_set")
+            # all of them leave the board first, so none is kept from its old place by
+            # another that is going back to its own
+            self.layout = self.layout.without(a.dark_touched)
             for pid in a.dark_touched:
                 self.restore(pid, "17.1.з")
             self.rule_opponent_into_dark(a)

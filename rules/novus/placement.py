@@ -19,6 +19,14 @@ debt (17.6).
 taken, inside the circle touching its border on the middle line toward the rail it went out
 over; if that is taken too, at the next free place clockwise along the border (steps of 0.5
 degree).
+
+17.1.з / 17.1.р / 21.3 / 21.4, pucks put back where they were: when the old place is taken (a
+puck the shot moved now stands in it or touches it: an overlap of more than a nanometre), the
+referee puts the puck back as near to its old place as possible without moving the pucks there,
+the principle 17.3 states for an occupied penalty spot ("по возможности ближе ..., не сдвигая
+при этом находящихся там пешек"): the nearest point of the board where it lies wholly on the
+surface, its centre off every hole and clear of every puck by PUT_BACK_CLEARANCE
+(`put_back_spot`).
 """
 
 from __future__ import annotations
@@ -39,6 +47,10 @@ from cuesim.tables.novus import BOARD_SIZE, HOLE_CENTRE_FROM_RAIL, HOLE_DIAMETER
 
 _TABLE = NovusTable()
 _EPS = 1e-9
+# m: a puck put back beside others (its old place taken) stands this far clear of them, so no
+# rounding makes the layout overlap (the layout check allows 1 nm; 0.1 um is far below any
+# physical effect and keeps the place "touching" for play)
+PUT_BACK_CLEARANCE = 1e-7
 # the puck's centre must keep this far along the rail from a corner so it does not overhang a
 # hole: (u - h)^2 + (r - h)^2 >= (R_hole + r)^2
 _U_MIN = HOLE_CENTRE_FROM_RAIL + math.sqrt(
@@ -146,6 +158,74 @@ def circle_spot(layout: Layout, exit_side: str) -> tuple[float, float] | None:
         if free_at(layout, x, y):
             return x, y
     return None
+
+
+def put_back_spot(layout: Layout, piece: Piece) -> tuple[float, float] | None:
+    """Where a puck put back under a rule goes (17.1.з, 17.1.р, 21.3, 21.4): its old place
+    (`piece`'s x, y) if free, else the nearest legal free place to it (see the module docstring).
+    `layout` holds the other pieces (the piece itself and the striker are ignored). None when
+    the board has no free place at all."""
+    others = [p for p in _blockers(layout) if p.id != piece.id]
+    r = _radius(piece)
+    if free_at(Layout(layout.table, tuple(others)), piece.x, piece.y, r) and \
+            _legal_centre(piece.x, piece.y, r, 0.0):
+        return piece.x, piece.y
+    # the free set is the board's rectangle of centres minus discs (pieces, holes): the
+    # nearest point of it to the old place is the old place, a projection on one boundary or
+    # a corner where two boundaries meet
+    gap = PUT_BACK_CLEARANCE
+    discs = [(p.x, p.y, r + _radius(p) + gap) for p in others]
+    discs += [(h.x, h.y, h.radius + gap) for h in _TABLE.geometry.holes]
+    lo, hi = r + gap, BOARD_SIZE - r - gap
+    tx, ty = piece.x, piece.y
+    cands: list[tuple[float, float]] = [(min(hi, max(lo, tx)), min(hi, max(lo, ty))),
+                                        (lo, lo), (lo, hi), (hi, lo), (hi, hi)]
+    for cx, cy, rad in discs:
+        d = math.hypot(tx - cx, ty - cy)
+        dirs = [((tx - cx) / d, (ty - cy) / d)] if d > 1e-12 else \
+            [(math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16)]
+        cands += [(cx + rad * ux, cy + rad * uy) for ux, uy in dirs]
+        for const, axis in ((lo, 0), (hi, 0), (lo, 1), (hi, 1)):  # disc meets a board edge
+            off = const - (cx if axis == 0 else cy)
+            if abs(off) <= rad:
+                h = math.sqrt(rad * rad - off * off)
+                base = cy if axis == 0 else cx
+                cands += [(const, base + h), (const, base - h)] if axis == 0 else \
+                    [(base + h, const), (base - h, const)]
+    for i in range(len(discs)):
+        for j in range(i + 1, len(discs)):
+            cands += _circle_meets(discs[i], discs[j])
+    best: tuple[float, float] | None = None
+    best_d = math.inf
+    for x, y in cands:
+        d = math.hypot(x - tx, y - ty)
+        if d >= best_d or not (lo - 1e-12 <= x <= hi + 1e-12 and lo - 1e-12 <= y <= hi + 1e-12):
+            continue
+        if all(math.hypot(x - cx, y - cy) >= rad - 1e-12 for cx, cy, rad in discs):
+            best, best_d = (x, y), d
+    return best
+
+
+def _legal_centre(x: float, y: float, r: float, gap: float) -> bool:
+    """Wholly on the board with the centre off every hole."""
+    if not (r + gap - _EPS <= x <= BOARD_SIZE - r - gap + _EPS
+            and r + gap - _EPS <= y <= BOARD_SIZE - r - gap + _EPS):
+        return False
+    return all(math.hypot(x - h.x, y - h.y) >= h.radius + gap for h in _TABLE.geometry.holes)
+
+
+def _circle_meets(a: tuple[float, float, float], b: tuple[float, float, float]
+                  ) -> list[tuple[float, float]]:
+    """The points where two circles (x, y, radius) cross."""
+    (ax, ay, ar), (bx, by, br) = a, b
+    d = math.hypot(bx - ax, by - ay)
+    if d < 1e-12 or d > ar + br or d < abs(ar - br):
+        return []
+    along = (ar * ar - br * br + d * d) / (2 * d)
+    h = math.sqrt(max(0.0, ar * ar - along * along))
+    mx, my = ax + along * (bx - ax) / d, ay + along * (by - ay) / d
+    ox, oy = -h * (by - ay) / d, h * (bx - ax) / d
+    return [(mx + ox, my + oy), (mx - ox, my - oy)]
 
 
 def start_row(side: str, colour: str, first: int) -> list[Piece]:
