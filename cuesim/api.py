@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim.engine import DEFAULT_MAX_EVENTS, run_motion
+from cuesim.sim.engine import DEFAULT_MAX_EVENTS, MotionInput, motion_input, run_input
 from cuesim.sim.result import ShotResult
 from cuesim.tables.carom import CaromTable
 from cuesim.tables.layout import Layout
@@ -34,20 +34,28 @@ def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
     if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
             or max_events < 1:
         raise ShotError(f"max_events must be a whole number >= 1, got {max_events!r}")
+    return run_input(simulate_input(table, layout, shot, max_events))
+
+
+def simulate_input(table: NovusTable | PoolTable | CaromTable, layout: Layout,
+                   shot: NovusShot | CueShot,
+                   max_events: int = DEFAULT_MAX_EVENTS) -> MotionInput:
+    """The checked input of `simulate` (same errors) without running it: for
+    `cuesim.sim.batch_parallel.run_inputs`, which runs many such shots in one compiled call."""
     if isinstance(table, PoolTable | CaromTable):
         if not isinstance(shot, CueShot):
             raise ShotError(f"expected a CueShot for table {table.name!r}, got "
                             f"{type(shot).__name__}")
         placed = shot.place(table, layout)
-        return run_motion(table, placed, {shot.ball: shot.ball_motion(table)}, struck=shot.ball,
-                          max_events=max_events, shot=shot, check=False)
+        return motion_input(table, placed, {shot.ball: shot.ball_motion(table)},
+                            struck=shot.ball, max_events=max_events, shot=shot, check=False)
     if not isinstance(table, NovusTable):
         raise ShotError(f"unknown table {table!r}: cuesim simulates {', '.join(GAMES)}")
     if not isinstance(shot, NovusShot):
         raise ShotError(f"expected a NovusShot for table {table.name!r}, got {type(shot).__name__}")
     placed = shot.place(table, layout)
-    return run_motion(table, placed, {"striker": shot.striker_motion(table)}, struck="striker",
-                      max_events=max_events, shot=shot, check=False)
+    return motion_input(table, placed, {"striker": shot.striker_motion(table)},
+                        struck="striker", max_events=max_events, shot=shot, check=False)
 
 
 GAME_NAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")

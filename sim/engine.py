@@ -7,6 +7,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -127,15 +128,28 @@ def table_arrays(table: Table) -> Arrays:
     return Arrays(table)
 
 
-def run_motion(table: Table, layout: Layout,
-               initial: Mapping[str, tuple[float, ...]],
-               struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
-               shot: Any = None, check: bool = True) -> ShotResult:
-    """Simulate until rest. `initial` maps piece ids to (vx, vy, w) or, for balls,
-    (vx, vy, wx, wy, wz) at t = 0 (m/s, rad/s); every other piece starts at rest. `struck`
-    names the piece the cue hit (logged as the STRIKE event at t = 0). A shot that reaches
-    `max_events` before everything rests comes back with `truncated` set (and a
-    RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
+@dataclass
+class MotionInput:
+    """One shot ready for the compiled loop: the checked table arrays, the layout, the
+    initial state S (as `build_state` makes it), the static properties P, the struck piece's
+    row (-1: none) and the event limit. `motion_input` builds it, `motion_result` wraps what
+    the loop wrote; `run_motion` is the two around one `run_events` call, and
+    `cuesim.sim.batch_parallel.run_inputs` runs many at once."""
+
+    table: Any
+    layout: Layout
+    arr: Arrays
+    S: np.ndarray
+    P: np.ndarray
+    struck: int
+    max_events: int
+    shot: Any = None
+
+
+def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float, ...]],
+                 struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
+                 shot: Any = None, check: bool = True) -> MotionInput:
+    """The checked input of `run_motion` (same arguments, same errors), without running it."""
     if not isinstance(layout, Layout):
         raise SimulationError(f"run_motion needs a Layout, got {type(layout).__name__}")
     if not isinstance(initial, Mapping):
@@ -172,30 +186,62 @@ def run_motion(table: Table, layout: Layout,
     struck_index = layout.index(struck) if struck is not None else -1
     positions, kinds, P = _static_arrays(table, layout)
     S = build_state(positions, vel, spins, P, spins_xy)
-    # np.empty reserves without touching memory: generous buffers make a rerun (STATUS_FULL)
-    # rare even for long shots in large boxes
-    cap_ev, cap_seg = 1024 + 64 * n, 1024 + 128 * n
+    return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot)
+
+
+def first_capacity(n: int) -> tuple[int, int]:
+    """The event and segment buffer rows of a first run for n pieces: np.empty reserves
+    without touching memory, and generous buffers make a rerun (STATUS_FULL) rare even for
+    long shots in large boxes."""
+    return 1024 + 64 * n, 1024 + 128 * n
+
+
+def run_input(inp: MotionInput, cap_ev: int | None = None,
+              cap_seg: int | None = None) -> ShotResult:
+    """Run one MotionInput to rest (growing the buffers while they fill) and wrap it."""
+    first = first_capacity(inp.S.shape[0])
+    cap_ev, cap_seg = cap_ev or first[0], cap_seg or first[1]
+    arr = inp.arr
     while True:
-        S_run = S.copy()
+        S_run = inp.S.copy()
         ev = np.empty((cap_ev, N_EVENT_COLUMNS))
         seg = np.empty((cap_seg, N_SEG_COLUMNS))
         n_ev, n_seg, status = run_events(
-            S_run, P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
-            arr.e_rail, arr.mu_rail, arr.v_stick, struck_index, max_events, ev, seg,
+            S_run, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
+            arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
             arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent,
         )
         if status != STATUS_FULL:
             break
         cap_ev, cap_seg = cap_ev * 4, cap_seg * 4
-    events = ev[:n_ev].copy()
+    return motion_result(inp, S_run, ev[:n_ev], seg[:n_seg], status == STATUS_RUNAWAY,
+                         stacklevel=3)
+
+
+def motion_result(inp: MotionInput, S_final: np.ndarray, events: np.ndarray,
+                  segments: np.ndarray, truncated: bool, stacklevel: int = 2) -> ShotResult:
+    """The ShotResult of a finished run: final state S_final, its events and segments (copied
+    here); a truncated shot warns (RuntimeWarning) as `run_motion` does."""
     result = ShotResult(
-        table=table.name, initial=layout, final_positions=S_run[:, X:Y + 1].copy(),
-        final_on=S_run[:, ON] != 0.0, events=events, segments=seg[:n_seg].copy(),
-        feature_names=arr.feature_names, truncated=status == STATUS_RUNAWAY, shot=shot,
+        table=inp.table.name, initial=inp.layout, final_positions=S_final[:, X:Y + 1].copy(),
+        final_on=S_final[:, ON] != 0.0, events=events.copy(), segments=segments.copy(),
+        feature_names=inp.arr.feature_names, truncated=truncated, shot=inp.shot,
     )
     if result.truncated:  # no layout: `final`, the referees and the viewer refuse it
-        warnings.warn(result.truncation_message(), RuntimeWarning, stacklevel=2)
+        warnings.warn(result.truncation_message(), RuntimeWarning, stacklevel=stacklevel + 1)
     return result
+
+
+def run_motion(table: Table, layout: Layout,
+               initial: Mapping[str, tuple[float, ...]],
+               struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
+               shot: Any = None, check: bool = True) -> ShotResult:
+    """Simulate until rest. `initial` maps piece ids to (vx, vy, w) or, for balls,
+    (vx, vy, wx, wy, wz) at t = 0 (m/s, rad/s); every other piece starts at rest. `struck`
+    names the piece the cue hit (logged as the STRIKE event at t = 0). A shot that reaches
+    `max_events` before everything rests comes back with `truncated` set (and a
+    RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
+    return run_input(motion_input(table, layout, initial, struck, max_events, shot, check))
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,110 @@
+"""Many shots, each from its own starting state, in one compiled call parallel over cores.
+
+`run_inputs` takes MotionInputs (`cuesim.sim.engine.motion_input`, `cuesim.api.simulate_input`)
+of one table, stacks their initial states S and static properties P row after row, and runs
+`run_many`: a numba `prange` over the shots, each calling the same `run_events` as
+`simulate` on its own rows, with its own slices of one event and one segment buffer. Every
+work array `run_events` uses it allocates itself, and the core keeps no module-level state, so
+the shots share nothing but the read-only table arrays. A shot whose slice filled up
+(STATUS_FULL: rare, the slices are as large as `simulate`'s first buffers) is run again alone
+with larger buffers; the loop's result does not depend on the buffer size, so every
+ShotResult is bit for bit the one `simulate` gives.
+
+The number of threads is numba's: `NUMBA_NUM_THREADS` or `numba.set_num_threads`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit, prange
+
+from cuesim.sim.engine import MotionInput, first_capacity, motion_result, run_input
+from cuesim.sim.errors import SimulationError
+from cuesim.sim.events import N_EVENT_COLUMNS
+from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
+from cuesim.sim.result import ShotResult
+from cuesim.sim.state import N_SEG_COLUMNS
+
+# shots per compiled call: bounds the buffers (about 50 kB of reserved rows per piece and
+# shot, untouched until written) whatever the number of shots
+CHUNK = 1024
+
+
+@njit(cache=True, parallel=True)
+def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
+             max_events: np.ndarray, rails: np.ndarray, holes: np.ndarray, lines: np.ndarray,
+             circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
+             mu_rail: np.ndarray, v_stick: float, knuckles: np.ndarray,
+             ball_params: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
+             ev: np.ndarray, ev_rows: np.ndarray, seg: np.ndarray, seg_rows: np.ndarray,
+             n_ev: np.ndarray, n_seg: np.ndarray, status: np.ndarray) -> None:
+    """Shot s runs on S[rows[s]:rows[s+1]] (updated in place to its final state) and
+    P[rows[s]:rows[s+1]], writing its events to ev[ev_rows[s]:ev_rows[s+1]] and segments to
+    seg[seg_rows[s]:seg_rows[s+1]]; n_ev[s], n_seg[s], status[s] are what run_events
+    returned. The shots run in parallel (prange)."""
+    for s in prange(rows.shape[0] - 1):
+        a, b = rows[s], rows[s + 1]
+        n_ev[s], n_seg[s], status[s] = run_events(
+            S[a:b], P[a:b], rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail,
+            v_stick, struck[s], max_events[s], ev[ev_rows[s]:ev_rows[s + 1]],
+            seg[seg_rows[s]:seg_rows[s + 1]], knuckles, ball_params, stiffness, exponent,
+        )
+
+
+def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
+    """The ShotResult of every input, in order, computed in compiled calls of up to CHUNK
+    shots run in parallel over numba's threads. All inputs must be on one table (the same
+    table arrays); each is exactly what `run_motion` of it gives, with its RuntimeWarning
+    when the event limit truncates it."""
+    inputs = list(inputs)
+    if not inputs:
+        return []
+    arr = inputs[0].arr
+    for inp in inputs:
+        if not isinstance(inp, MotionInput):
+            raise SimulationError(f"run_inputs needs MotionInputs, got {type(inp).__name__}")
+        if inp.arr is not arr:
+            raise SimulationError("run_inputs needs the shots of one table; got "
+                                  f"{inputs[0].table.name!r} and {inp.table.name!r}")
+    out: list[ShotResult] = []
+    for k in range(0, len(inputs), CHUNK):
+        out.extend(_run_chunk(inputs[k:k + CHUNK]))
+    return out
+
+
+def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
+    arr = inputs[0].arr
+    m = len(inputs)
+    n = np.array([inp.S.shape[0] for inp in inputs], dtype=np.int64)
+    caps = np.array([first_capacity(int(k)) for k in n], dtype=np.int64).reshape(m, 2)
+    rows = np.zeros(m + 1, np.int64)
+    ev_rows = np.zeros(m + 1, np.int64)
+    seg_rows = np.zeros(m + 1, np.int64)
+    np.cumsum(n, out=rows[1:])
+    np.cumsum(caps[:, 0], out=ev_rows[1:])
+    np.cumsum(caps[:, 1], out=seg_rows[1:])
+    S = np.concatenate([inp.S for inp in inputs])
+    P = np.concatenate([inp.P for inp in inputs])
+    struck = np.array([inp.struck for inp in inputs], dtype=np.int64)
+    max_events = np.array([inp.max_events for inp in inputs], dtype=np.int64)
+    ev = np.empty((int(ev_rows[-1]), N_EVENT_COLUMNS))
+    seg = np.empty((int(seg_rows[-1]), N_SEG_COLUMNS))
+    n_ev = np.zeros(m, np.int64)
+    n_seg = np.zeros(m, np.int64)
+    status = np.zeros(m, np.int64)
+    run_many(S, P, rows, struck, max_events, arr.rails, arr.holes, arr.lines, arr.circles,
+             arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
+             arr.ball_params, arr.stiffness, arr.exponent, ev, ev_rows, seg, seg_rows, n_ev,
+             n_seg, status)
+    out = []
+    for s, inp in enumerate(inputs):
+        if status[s] == STATUS_FULL:  # the slice filled: alone, with `run_motion`'s next size
+            out.append(run_input(inp, int(caps[s, 0]) * 4, int(caps[s, 1]) * 4))
+            continue
+        e0, s0 = int(ev_rows[s]), int(seg_rows[s])
+        out.append(motion_result(inp, S[rows[s]:rows[s + 1]], ev[e0:e0 + n_ev[s]],
+                                 seg[s0:s0 + n_seg[s]], bool(status[s] == STATUS_RUNAWAY),
+                                 stacklevel=3))
+    return out

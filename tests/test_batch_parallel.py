@@ -1,0 +1,103 @@
+"""cuesim.sim.batch_parallel: many shots, each from its own layout, in one compiled call
+parallel over threads, give bit for bit the ShotResults of `simulate`, whatever the number of
+threads, the chunking or a buffer that fills."""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+import cuesim.sim.batch_parallel as bp
+from cuesim import CueShot, NovusShot, simulate, start_layout
+from cuesim.api import game_table, simulate_input
+from cuesim.shot import ShotError
+from cuesim.sim.engine import SimulationError
+from cuesim.tables.layout import LayoutError
+
+GAMES = ("novus", "8-ball", "9-ball", "14.1", "5-pins")
+
+
+def _shot(game: str, rng: np.random.Generator):
+    if game == "novus":
+        return NovusShot(x=float(rng.uniform(0.1, 0.6)), angle=float(rng.uniform(0.4, 2.7)),
+                         speed=float(rng.uniform(1.0, 6.0)),
+                         offset=float(rng.uniform(-0.004, 0.004)))
+    return CueShot(angle=float(rng.uniform(-math.pi, math.pi)), speed=float(rng.uniform(0.5, 6.0)),
+                   side=float(rng.uniform(-0.3, 0.3)), height=float(rng.uniform(-0.3, 0.3)),
+                   ball="white" if game == "5-pins" else "cue")
+
+
+def _cases(game: str, n_shots: int, seed: int = 0):
+    """(layout, shot) pairs on random layouts: the start and where random shots left it."""
+    rng = np.random.default_rng(seed)
+    table = game_table(game)
+    layouts = [start_layout(game, table)]
+    while len(layouts) < 4:
+        try:
+            r = simulate(table, layouts[-1], _shot(game, rng))
+        except (ShotError, SimulationError, LayoutError):
+            continue
+        if not r.truncated and r.initial.ids() and ("cue" not in r.initial.ids()
+                                                    or r.final_on[r.initial.index("cue")]):
+            layouts.append(r.final)
+    cases = []
+    while len(cases) < n_shots:
+        layout, shot = layouts[int(rng.integers(len(layouts)))], _shot(game, rng)
+        try:
+            simulate_input(table, layout, shot)
+        except (ShotError, SimulationError, LayoutError):
+            continue
+        cases.append((layout, shot))
+    return table, cases
+
+
+def _assert_same(a, b):
+    assert a.table == b.table and a.initial == b.initial and a.shot == b.shot
+    assert a.truncated == b.truncated and a.feature_names == b.feature_names
+    for name in ("final_positions", "final_on", "events", "segments"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.shape == y.shape and x.dtype == y.dtype, name
+        assert np.array_equal(x, y), name  # bit for bit (no NaN in these arrays)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_shot_of_a_parallel_batch_is_simulate_bit_for_bit(game):
+    table, cases = _cases(game, 24, seed=GAMES.index(game))
+    got = bp.run_inputs([simulate_input(table, lay, shot) for lay, shot in cases])
+    assert len({len(lay) for lay, _ in cases}) >= 1 and len(got) == len(cases)
+    for (lay, shot), r in zip(cases, got, strict=True):
+        _assert_same(r, simulate(table, lay, shot))
+
+
+def test_the_threads_and_the_chunks_change_nothing(monkeypatch):
+    table, cases = _cases("9-ball", 20, seed=7)
+    inputs = [simulate_input(table, lay, shot) for lay, shot in cases]
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = bp.run_inputs(inputs)
+    finally:
+        numba.set_num_threads(before)
+    monkeypatch.setattr(bp, "CHUNK", 3)
+    many = bp.run_inputs(inputs)
+    for a, b in zip(one, many, strict=True):
+        _assert_same(a, b)
+
+
+def test_a_slice_that_fills_is_run_again_alone(monkeypatch):
+    table, cases = _cases("8-ball", 6, seed=3)
+    monkeypatch.setattr(bp, "first_capacity", lambda n: (4, n + 1))  # every slice fills
+    got = bp.run_inputs([simulate_input(table, lay, shot) for lay, shot in cases])
+    for (lay, shot), r in zip(cases, got, strict=True):
+        _assert_same(r, simulate(table, lay, shot))
+
+
+def test_shots_of_two_tables_are_refused():
+    a, (case_a, *_) = _cases("9-ball", 1)
+    b, (case_b, *_) = _cases("5-pins", 1)
+    with pytest.raises(SimulationError, match="one table"):
+        bp.run_inputs([simulate_input(a, *case_a), simulate_input(b, *case_b)])
+    assert bp.run_inputs([]) == []
