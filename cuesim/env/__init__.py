@@ -10,6 +10,11 @@ observation and a flat one:
 
 >>> import gymnasium, cuesim.env                               # doctest: +SKIP
 >>> env = gymnasium.make("cuesim/NineBall-v0", reward="shaped")  # doctest: +SKIP
+
+Each id's `vector_entry_point` is `CueVecEnv` (cuesim.env.vector): many environments whose
+physics runs in one compiled call per round, parallel over cores:
+
+>>> envs = gymnasium.make_vec("cuesim/NineBall-v0", num_envs=64)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ except ModuleNotFoundError:  # pragma: no cover - the message is the point
 from cuesim.env.core import PLAYERS, CueEnv, EnvError, observe
 from cuesim.env.games import GAMES, SPECS
 from cuesim.env.reward import REWARDS, RewardWeights
+from cuesim.env.vector import CueVecEnv, make_vec
 
-__all__ = ["ENV_IDS", "GAMES", "PLAYERS", "REWARDS", "SPECS", "CueEnv", "EnvError",
-           "RewardWeights", "observe"]
+__all__ = ["ENV_IDS", "GAMES", "PLAYERS", "REWARDS", "SPECS", "CueEnv", "CueVecEnv", "EnvError",
+           "RewardWeights", "make_vec", "observe"]
 
 ENV_IDS: dict[str, str] = {}
 for _game, _spec in SPECS.items():
@@ -34,4 +40,5 @@ for _game, _spec in SPECS.items():
         ENV_IDS[_id] = _game
         if _id not in gymnasium.registry:
             gymnasium.register(_id, entry_point="cuesim.env.core:CueEnv",
+                               vector_entry_point="cuesim.env.vector:CueVecEnv",
                                kwargs={"game": _game, "flatten": _flat})

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 import gymnasium
 import numpy as np
@@ -34,7 +34,7 @@ from cuesim.env.games import GAMES, SPECS, fouls, phase, scores, winner
 from cuesim.rules.ruling import Ruling
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
-from cuesim.sim.result import TruncatedShotError
+from cuesim.sim.result import ShotResult, TruncatedShotError
 from cuesim.tables.layout import LayoutError
 
 PLAYERS = ("player0", "player1")
@@ -112,6 +112,16 @@ class CueEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """A new match; `options` may hold 'agent_first' (True/False) for this episode."""
+        return drive(self.reset_steps(seed=seed, options=options))
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return drive(self.step_steps(action))
+
+    # -- the same, as generators of the shots they are about to simulate -----------------
+    def reset_steps(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+                    ) -> Generator[list[dict[str, Any]], None, tuple[Any, dict[str, Any]]]:
+        """`reset` as a generator: before simulating it yields the shot actions it is about
+        to simulate on the current session (see `step_steps`); it returns what reset returns."""
         super().reset(seed=seed)
         first = self.agent_first
         if options:
@@ -131,21 +141,28 @@ class CueEnv(gymnasium.Env):
             log = []
             self._settle(log)
             if self.opponent != "self":
-                self._opponent_turns(log)
+                yield from self._opponent_turns(log)
             if not self.session.over():
                 return self._observation(), self._info(log)
         raise EnvError(f"the opponent won {MAX_RESTARTS} matches in a row before the agent's "
                        "first shot: give longer matches (options race_to, points_to)")
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step_steps(self, action: Any) -> Generator[list[dict[str, Any]], None, tuple[
+            Any, float, bool, bool, dict[str, Any]]]:
+        """`step` as a generator. Before the physics of a shot (or of the computer player's
+        candidates) it yields the list of shot actions about to be simulated on the session
+        as it is; whoever drives it may simulate them all at once (`CueVecEnv` does, for many
+        environments in one compiled call) and `prefetch` their results before resuming. Any
+        shot not prefetched is simulated as `step` does, so the outcome is the same."""
         if self.session is None or self.session.over() or self._shots >= self.max_shots:
             raise EnvError("the episode is over (or never began): call reset() first")
         actor = self.session.shooter()
         log: list[dict[str, Any]] = []
-        self._shoot(act.decode(self.session, self.spec_game, self._check_action(action)), log)
+        yield from self._shoot(act.decode(self.session, self.spec_game,
+                                          self._check_action(action)), log)
         self._settle(log)
         if self.opponent != "self":
-            self._opponent_turns(log)
+            yield from self._opponent_turns(log)
         me = PLAYERS[0] if self.opponent != "self" else actor
         total = sum(e["gain"] if e["player"] == me else -e["gain"] for e in log)
         terminated = bool(self.session.over())
@@ -177,6 +194,8 @@ class CueEnv(gymnasium.Env):
 
         players = list(PLAYERS) if agent_first else list(reversed(PLAYERS))
         self.session = new_session(self.game, players, (), self.session_options)
+        # the session's physics looks up prefetched results first (see step_steps)
+        self.session.simulate = Prefetched(self.session)
         self._shots = 0
 
     def _check_action(self, action: Any) -> np.ndarray:
@@ -200,7 +219,13 @@ class CueEnv(gymnasium.Env):
                     "gain": rewards.gain(self.reward_kind, self.weights, self.session, player,
                                         ruling, result, winner(self.session), over)})
 
-    def _shoot(self, shot: dict[str, Any], log: list[dict[str, Any]]) -> None:
+    def prefetch(self, action: dict[str, Any], result: ShotResult) -> None:
+        """Give the physics of a shot action on the session as it is now (a result the
+        session's `simulate` would return), so that playing or trying it simulates nothing."""
+        self.session.simulate.put(action, result)
+
+    def _shoot(self, shot: dict[str, Any], log: list[dict[str, Any]]
+               ) -> Generator[list[dict[str, Any]], None, None]:
         """Play a shot action; one the simulator cannot play (a placement refused, a shot
         stopped at the event limit) is tried again gentler, then from the default place."""
         player = self.session.shooter()
@@ -208,6 +233,8 @@ class CueEnv(gymnasium.Env):
         x, y = self.session.default_place() if self.session.placement() else (shot["x"],
                                                                               shot["y"])
         tries.append(dict(shot, x=x, y=y, speed=shot["speed"] * 0.25))
+        if not self.session.simulate.has(tries[0]):
+            yield [tries[0]]
         error: Exception | None = None
         for attempt in tries:
             try:
@@ -229,18 +256,22 @@ class CueEnv(gymnasium.Env):
             ruling = self.session.choose(ai.choose_option(self.session))
             self._record(log, chooser, ruling, None)
 
-    def _opponent_turns(self, log: list[dict[str, Any]]) -> None:
+    def _opponent_turns(self, log: list[dict[str, Any]]
+                        ) -> Generator[list[dict[str, Any]], None, None]:
         from cuesim.viewer import ai
 
         while (not self.session.over() and self.session.shooter() != PLAYERS[0]
                and self._shots < self.max_shots):
             if self.opponent == "computer":
+                # the candidates choose_shot will simulate: its own generator, seeded alike
+                rng = np.random.default_rng(self._ai_seed + len(self.session.actions))
+                yield ai.candidates(self.session, self.level, rng)
                 shot = ai.choose_shot(self.session, self.level, seed=self._ai_seed).action
             else:
                 assert callable(self.opponent)
                 raw = self.opponent(self._observation())
                 shot = act.decode(self.session, self.spec_game, self._check_action(raw))
-            self._shoot(shot, log)
+            yield from self._shoot(shot, log)
             self._settle(log)
 
     # -- observation ---------------------------------------------------------------------
@@ -255,6 +286,48 @@ class CueEnv(gymnasium.Env):
 
 
 _REWARD_KINDS = rewards.REWARDS
+
+_R = TypeVar("_R")
+
+
+def drive(steps: Generator[Any, None, _R]) -> _R:
+    """Run a `step_steps` / `reset_steps` generator to its end, prefetching nothing."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def physics_key(session: Any, action: dict[str, Any]) -> tuple[Any, ...]:
+    """What a shot's physics depends on: the session's state (every change of it appends an
+    action) and the action's placement, aim, speed and tip."""
+    return (len(session.actions), session.shooter(),
+            *(float(action.get(k, 0.0)) for k in ("x", "y", "angle", "speed", "side", "height")))
+
+
+class Prefetched:
+    """A session's `simulate` that returns a prefetched result for a shot action when it has
+    one for the session's current state, and otherwise simulates as the session does."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.ready: dict[tuple[Any, ...], ShotResult] = {}
+
+    def put(self, action: dict[str, Any], result: ShotResult) -> None:
+        key = physics_key(self.session, action)
+        if self.ready and next(iter(self.ready))[0] != key[0]:
+            self.ready.clear()  # results of an earlier state never serve again
+        self.ready[key] = result
+
+    def has(self, action: dict[str, Any]) -> bool:
+        return physics_key(self.session, action) in self.ready
+
+    def __call__(self, action: dict[str, Any]) -> ShotResult:
+        result = self.ready.get(physics_key(self.session, action))
+        if result is None:
+            return type(self.session).simulate(self.session, action)
+        return result
 
 
 def _weights(value: Any) -> rewards.RewardWeights:
