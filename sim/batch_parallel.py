@@ -3,12 +3,13 @@
 `run_inputs` takes MotionInputs (`cuesim.sim.engine.motion_input`, `cuesim.api.simulate_input`)
 of one table, stacks their initial states S and static properties P row after row, and runs
 `run_many`: a numba `prange` over the shots, each calling the same `run_events` as
-`simulate` on its own rows, with its own slices of one event and one segment buffer. Every
-work array `run_events` uses it allocates itself, and the core keeps no module-level state, so
-the shots share nothing but the read-only table arrays. A shot whose slice filled up
-(STATUS_FULL: rare, the slices are as large as `simulate`'s first buffers) is run again alone
-with larger buffers; the loop's result does not depend on the buffer size, so every
-ShotResult is bit for bit the one `simulate` gives.
+`simulate` on its own rows; the shots go in blocks, each block in its thread's own event and
+segment buffers, copied out shot after shot into one compact array. Every other work array
+`run_events` uses it allocates itself, and the core keeps no module-level state, so the shots
+share nothing but the read-only table arrays. A shot whose buffer filled up (STATUS_FULL:
+rare, the buffers are as large as `simulate`'s first ones) is run again alone with larger
+buffers; the loop's result does not depend on the buffer size, so every ShotResult is bit for
+bit the one `simulate` gives.
 
 The number of threads is numba's: `NUMBA_NUM_THREADS` or `numba.set_num_threads`.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -30,6 +32,10 @@ from cuesim.sim.state import N_SEG_COLUMNS
 # shots per compiled call: bounds the buffers (about 50 kB of reserved rows per piece and
 # shot, untouched until written) whatever the number of shots
 CHUNK = 1024
+# blocks of shots per numba thread in a call: each block runs its shots in one pair of work
+# buffers, hot in cache (a shot per block would touch fresh memory for each); several per
+# thread even out blocks of long shots
+BLOCKS_PER_THREAD = 4
 
 
 @njit(cache=True, parallel=True)
@@ -38,19 +44,43 @@ def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
              circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
              mu_rail: np.ndarray, v_stick: float, knuckles: np.ndarray,
              ball_params: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
-             ev: np.ndarray, ev_rows: np.ndarray, seg: np.ndarray, seg_rows: np.ndarray,
-             n_ev: np.ndarray, n_seg: np.ndarray, status: np.ndarray) -> None:
+             blocks: np.ndarray, cap_ev: np.ndarray, cap_seg: np.ndarray, ev: np.ndarray,
+             ev_at: np.ndarray, seg: np.ndarray, seg_at: np.ndarray, n_ev: np.ndarray,
+             n_seg: np.ndarray, status: np.ndarray) -> None:
     """Shot s runs on S[rows[s]:rows[s+1]] (updated in place to its final state) and
-    P[rows[s]:rows[s+1]], writing its events to ev[ev_rows[s]:ev_rows[s+1]] and segments to
-    seg[seg_rows[s]:seg_rows[s+1]]; n_ev[s], n_seg[s], status[s] are what run_events
-    returned. The shots run in parallel (prange)."""
-    for s in prange(rows.shape[0] - 1):
-        a, b = rows[s], rows[s + 1]
-        n_ev[s], n_seg[s], status[s] = run_events(
-            S[a:b], P[a:b], rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail,
-            v_stick, struck[s], max_events[s], ev[ev_rows[s]:ev_rows[s + 1]],
-            seg[seg_rows[s]:seg_rows[s + 1]], knuckles, ball_params, stiffness, exponent,
-        )
+    P[rows[s]:rows[s+1]]; n_ev[s], n_seg[s], status[s] are what run_events returned, and its
+    events and segments are copied to ev[ev_at[s]:ev_at[s]+n_ev[s]] and seg[seg_at[s]:...].
+    The blocks of shots blocks[k]:blocks[k+1] run in parallel (prange); each runs its shots
+    one after the other in its own work buffers (cap_ev[s], cap_seg[s] rows at least, as
+    `simulate`'s first ones), kept hot in cache, and copies each shot's rows out after the
+    previous shot's: block k writes from row ev_at[blocks[k]] of ev (and of seg), where
+    the caller reserved the sum of its shots' capacities."""
+    for k in prange(blocks.shape[0] - 1):
+        s0, s1 = blocks[k], blocks[k + 1]
+        ce, cs = 0, 0
+        for s in range(s0, s1):
+            ce = max(ce, cap_ev[s])
+            cs = max(cs, cap_seg[s])
+        work_ev = np.empty((ce, ev.shape[1]))
+        work_seg = np.empty((cs, seg.shape[1]))
+        e_at, g_at = ev_at[s0], seg_at[s0]
+        for s in range(s0, s1):
+            a, b = rows[s], rows[s + 1]
+            ne, ng, st = run_events(
+                S[a:b], P[a:b], rails, holes, lines, circles, e_pair, mu_pair, e_rail,
+                mu_rail, v_stick, struck[s], max_events[s], work_ev, work_seg, knuckles,
+                ball_params, stiffness, exponent,
+            )
+            if ne > cap_ev[s] or ng > cap_seg[s]:  # beyond its share of the block's rows
+                st = STATUS_FULL
+            n_ev[s], n_seg[s], status[s] = ne, ng, st
+            ev_at[s], seg_at[s] = e_at, g_at
+            if st == STATUS_FULL:  # run again alone by the caller
+                continue
+            ev[e_at:e_at + ne] = work_ev[:ne]
+            seg[g_at:g_at + ng] = work_seg[:ng]
+            e_at += ne
+            g_at += ng
 
 
 def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
@@ -79,31 +109,36 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     m = len(inputs)
     n = np.array([inp.S.shape[0] for inp in inputs], dtype=np.int64)
     caps = np.array([first_capacity(int(k)) for k in n], dtype=np.int64).reshape(m, 2)
+    cap_ev, cap_seg = caps[:, 0].copy(), caps[:, 1].copy()
     rows = np.zeros(m + 1, np.int64)
-    ev_rows = np.zeros(m + 1, np.int64)
-    seg_rows = np.zeros(m + 1, np.int64)
     np.cumsum(n, out=rows[1:])
-    np.cumsum(caps[:, 0], out=ev_rows[1:])
-    np.cumsum(caps[:, 1], out=seg_rows[1:])
+    # blocks of consecutive shots, a few per thread so that long shots even out
+    n_blocks = min(m, BLOCKS_PER_THREAD * numba.get_num_threads())
+    blocks = np.linspace(0, m, n_blocks + 1).round().astype(np.int64)
+    ev_at = np.zeros(m + 1, np.int64)  # each block's first row: its shots' capacities before
+    seg_at = np.zeros(m + 1, np.int64)
+    np.cumsum(cap_ev, out=ev_at[1:])
+    np.cumsum(cap_seg, out=seg_at[1:])
+    ev = np.empty((int(ev_at[-1]), N_EVENT_COLUMNS))
+    seg = np.empty((int(seg_at[-1]), N_SEG_COLUMNS))
     S = np.concatenate([inp.S for inp in inputs])
     P = np.concatenate([inp.P for inp in inputs])
+    P.setflags(write=False)  # as `simulate`'s: the same compiled run_events serves both
     struck = np.array([inp.struck for inp in inputs], dtype=np.int64)
     max_events = np.array([inp.max_events for inp in inputs], dtype=np.int64)
-    ev = np.empty((int(ev_rows[-1]), N_EVENT_COLUMNS))
-    seg = np.empty((int(seg_rows[-1]), N_SEG_COLUMNS))
     n_ev = np.zeros(m, np.int64)
     n_seg = np.zeros(m, np.int64)
     status = np.zeros(m, np.int64)
     run_many(S, P, rows, struck, max_events, arr.rails, arr.holes, arr.lines, arr.circles,
              arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
-             arr.ball_params, arr.stiffness, arr.exponent, ev, ev_rows, seg, seg_rows, n_ev,
-             n_seg, status)
+             arr.ball_params, arr.stiffness, arr.exponent, blocks, cap_ev, cap_seg, ev, ev_at,
+             seg, seg_at, n_ev, n_seg, status)
     out = []
     for s, inp in enumerate(inputs):
-        if status[s] == STATUS_FULL:  # the slice filled: alone, with `run_motion`'s next size
-            out.append(run_input(inp, int(caps[s, 0]) * 4, int(caps[s, 1]) * 4))
+        if status[s] == STATUS_FULL:  # the buffers filled: alone, with `run_motion`'s next size
+            out.append(run_input(inp, int(cap_ev[s]) * 4, int(cap_seg[s]) * 4))
             continue
-        e0, s0 = int(ev_rows[s]), int(seg_rows[s])
+        e0, s0 = int(ev_at[s]), int(seg_at[s])
         out.append(motion_result(inp, S[rows[s]:rows[s + 1]], ev[e0:e0 + n_ev[s]],
                                  seg[s0:s0 + n_seg[s]], bool(status[s] == STATUS_RUNAWAY),
                                  stacklevel=3))

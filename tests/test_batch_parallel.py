@@ -87,10 +87,25 @@ def test_the_threads_and_the_chunks_change_nothing(monkeypatch):
         _assert_same(a, b)
 
 
-def test_a_slice_that_fills_is_run_again_alone(monkeypatch):
+@pytest.mark.parametrize("small", ["all", "beyond_share"])
+def test_a_shot_whose_buffers_fill_is_run_again_alone(monkeypatch, small):
     table, cases = _cases("8-ball", 6, seed=3)
-    monkeypatch.setattr(bp, "first_capacity", lambda n: (4, n + 1))  # every slice fills
+    cases = [c for pair in zip(cases, _cases("9-ball", 6, seed=3)[1], strict=True) for c in pair]
+    sizes = {len(lay) for lay, _ in cases}  # one pool table: 16 and 10 balls
+    real = bp.first_capacity
+    if small == "all":  # every shot fills its buffers
+        monkeypatch.setattr(bp, "first_capacity", lambda n: (4, n + 1))
+    else:  # the fewer pieces, the smaller the share: in a block with a larger shot's
+        # buffers such a shot runs to its end but writes beyond its share of the rows
+        assert len(sizes) > 1
+        monkeypatch.setattr(bp, "first_capacity",
+                            lambda n: real(n) if n == max(sizes) else (8, n + 1))
+        monkeypatch.setattr(bp, "BLOCKS_PER_THREAD", 1)
+    alone, run_alone = [], bp.run_input
+    monkeypatch.setattr(bp, "run_input", lambda inp, *caps: alone.append(inp) or
+                        run_alone(inp, *caps))
     got = bp.run_inputs([simulate_input(table, lay, shot) for lay, shot in cases])
+    assert len(alone) == (len(cases) if small == "all" else len(cases) // 2)
     for (lay, shot), r in zip(cases, got, strict=True):
         _assert_same(r, simulate(table, lay, shot))
 
