@@ -39,6 +39,7 @@ MODULES = (
     "cuesim.batch",
     "cuesim.tables",
     "cuesim.sim",
+    "cuesim.sim.batch_parallel",
     "cuesim.sim.result",
     "cuesim.sim.events",
     "cuesim.rules.files",
