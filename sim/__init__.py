@@ -9,7 +9,11 @@ from cuesim.sim import numba_cache
 
 with numba_cache.core_cache_dir() as _folder:
     numba_cache.refresh(cache=_folder)  # first: clears this copy's stale compiled cache
-    from cuesim.sim import batch_kernel, pymunk_backend  # noqa: F401  (decorated in the block)
+    from cuesim.sim import (  # noqa: F401  (decorated in the block)
+        batch_kernel,
+        batch_parallel,
+        pymunk_backend,
+    )
     from cuesim.sim.engine import SimulationError, run_motion
     from cuesim.sim.events import EventKind
     from cuesim.sim.result import Event, ShotResult, TruncatedShotError
