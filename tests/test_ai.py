@@ -213,3 +213,25 @@ def test_levels_bench_reference_shot_and_breaks_run():
     assert set(rates) == set(ai.LEVELS) and all(0.0 <= r <= 1.0 for r in rates.values())
     breaks = ai_levels.break_rates(2, 1)
     assert all(b["breaks"] == 2 for b in breaks.values())
+
+
+def test_train_detector_sees_two_pucks_moving_as_one():
+    """The bench's train detector: two touching pucks sent together into a hole are a train;
+    one puck alone is not."""
+    from cuesim import Layout, Piece, novus_table
+    from cuesim.sim import run_motion
+
+    table = novus_table()
+    hole = table.geometry.holes[0]
+    r = table.piece_spec("puck").radius
+    ux, uy = (hole.x - 0.4, hole.y - 0.4)
+    n = math.hypot(ux, uy)
+    ux, uy = ux / n, uy / n
+    a = (hole.x - 0.25 * ux, hole.y - 0.25 * uy)
+    b = (a[0] - (2 * r + 1e-4) * ux, a[1] - (2 * r + 1e-4) * uy)
+    lay = Layout("novus", (Piece("a", "puck", *a, "red"), Piece("b", "puck", *b, "red")))
+    v = 1.5
+    both = run_motion(table, lay, {"a": (v * ux, v * uy, 0.0), "b": (v * ux, v * uy, 0.0)})
+    assert "a" in both.pocketed and ai_levels.is_train(both, table, "a")
+    alone = run_motion(table, lay, {"a": (v * ux, v * uy, 0.0)})
+    assert "a" in alone.pocketed and not ai_levels.is_train(alone, table, "a")
