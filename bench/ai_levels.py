@@ -7,6 +7,7 @@ reference straight-in shot; and the viewer's frame times while the computer thin
     python bench/ai_levels.py                       # the documented run (see bench/README.md)
     python bench/ai_levels.py --games 4 --jobs 1    # a quick look
     python bench/ai_levels.py --json out.json
+    python bench/ai_levels.py --markdown out.json   # its tables in Markdown
 
 Settings (each a flag): 100 games per pairing and discipline, pairings beginner:club and
 club:strong, the players' search reduced for speed to candidates/finalists/samples of
@@ -278,6 +279,40 @@ def frame_times(turns: int) -> dict[str, float]:
             "p95_ms": times[int(0.95 * (len(times) - 1))], "max_ms": times[-1]}
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (c - h, c + h)
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The results of a run (its JSON) as the Markdown tables of bench/README.md."""
+    out = ["| discipline | pairing | games | higher level wins | 95 % interval | unfinished |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    rows = ["| discipline | level (pairing) | shots | fouls per shot | innings | made per "
+            "inning | novus trains / pocketing shots |", "| --- | --- | --- | --- | --- | --- "
+            "| --- |"]
+    for key, levels in report["summary"].items():
+        game, pair = key.split(" ")
+        low, high = pair.split(":")
+        tl, th = Tally(**levels[low]), Tally(**levels[high])
+        done = tl.wins + th.wins
+        lo, hi = wilson(th.wins, done)
+        out.append(f"| {game} | {low} v {high} | {tl.games} | {th.wins} of {done} "
+                   f"({th.wins / max(done, 1):.0%}) | {lo:.0%}-{hi:.0%} | {tl.unfinished} |")
+        for name, t in ((low, tl), (high, th)):
+            trains = (f"{t.train_shots} / {t.pocketing_shots}" if game == "novus" else "")
+            rows.append(f"| {game} | {name} ({pair}) | {t.shots} | "
+                        f"{t.fouls / max(t.shots, 1):.2f} | {t.innings} | "
+                        f"{t.made / max(t.innings, 1):.2f} | {trains} |")
+    return "\n".join(out + [""] + rows) + "\n"
+
+
 def _run(task: tuple[str, str, str, int, int, dict[str, tuple[int, int, int]]]) -> dict:
     return play_game(*task)
 
@@ -293,7 +328,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--straight", type=int, default=400, help="reference shots per level")
     p.add_argument("--frames-turns", type=int, default=6)
     p.add_argument("--json", metavar="FILE")
+    p.add_argument("--markdown", metavar="FILE",
+                   help="print the tables of an earlier run's JSON as Markdown and exit")
     args = p.parse_args(argv)
+    if args.markdown:
+        try:
+            with open(args.markdown, encoding="utf-8") as f:
+                print(markdown(json.load(f)), end="")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"ai_levels: cannot read {args.markdown!r}: {exc}", file=sys.stderr)
+            return 2
+        return 0
     for d in args.disciplines:
         if d not in DISCIPLINES:
             print(f"ai_levels: unknown discipline {d!r}; one of {', '.join(DISCIPLINES)}",

@@ -235,3 +235,16 @@ def test_train_detector_sees_two_pucks_moving_as_one():
     assert "a" in both.pocketed and ai_levels.is_train(both, table, "a")
     alone = run_motion(table, lay, {"a": (v * ux, v * uy, 0.0)})
     assert "a" in alone.pocketed and not ai_levels.is_train(alone, table, "a")
+
+
+def test_play_takes_a_level_and_a_seed(tmp_path, capsys):
+    from cuesim.cli import main
+
+    out = tmp_path / "strong.png"
+    assert main(["play", "9-ball", "--vs-computer", "--level", "strong", "--seed", "3",
+                 "--screenshot", str(out)]) == 0
+    assert out.exists()
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "9-ball", "--level", "master", "--screenshot", "never.png"])
+    assert exc.value.code == 2
+    assert "argument --level: invalid choice: 'master'" in capsys.readouterr().err
