@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,6 +207,7 @@ class Thinker:
     progress: float = 0.0
     done: bool = False
     choice: Choice | None = None
+    rng: np.random.Generator = field(init=False, repr=False)
     _steps: Iterator[None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -235,7 +236,7 @@ class Thinker:
         return self.choice
 
     # -- the search, one simulation per step ----------------------------------------------
-    def _think(self) -> Iterator[None]:
+    def _think(self) -> Generator[None, None, None]:
         s, lv = self.session, self.level
         player = s.shooter()
         if is_break(s):
@@ -288,7 +289,7 @@ class Thinker:
         executed = yield from self._execute(best[2])
         self.choice = Choice(executed, best[0], best[3], tried, best[2], samples, lv.name)
 
-    def _execute(self, aim: dict[str, Any]) -> Iterator[None]:
+    def _execute(self, aim: dict[str, Any]) -> Generator[None, None, dict[str, Any]]:
         """The stroke: the aim with this level's error, redrawn while the simulator refuses
         the result (an event-limit stop), else the aim as it is."""
         s = self.session
@@ -302,7 +303,7 @@ class Thinker:
             return action
         return dict(aim)
 
-    def _fallback(self, tried: int) -> Iterator[None]:
+    def _fallback(self, tried: int) -> Generator[None, None, None]:
         """No candidate could be played: gentle shots in every direction from where the
         struck piece stands, its default place and free places in its area, the first the
         simulator and the referee accept. With none, `choice.action` is None."""

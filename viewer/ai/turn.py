@@ -47,14 +47,17 @@ class ComputerTurn:
 
     @property
     def thinking(self) -> bool:
+        """The search is still running."""
         return not self.thinker.done
 
     @property
     def progress(self) -> float:
+        """The fraction of the search done, 0..1."""
         return self.thinker.progress
 
     @property
     def choice(self) -> Choice | None:
+        """The search's result once it is done, else None."""
         return self.thinker.choice
 
     def stuck(self) -> bool:
