@@ -17,8 +17,9 @@ Sources and reasoning, figure by figure:
   shot with 0.9 m cue ball to object ball and 0.9 m to a corner pocket (w ≈ 28 mm on a WPA
   4.5 in corner, R = 28.6 mm) that is ±0.11°. A strong player makes that shot most of the
   time, a club player about every other time, a beginner now and then; with the σ above the
-  model makes it 84 %, 43 % and 18 % of the time (Gaussian, |e| < 0.11°), and
-  `bench/ai_levels.py` measures it through the simulator. For scale: the noise model of the
+  model makes it 84 %, 43 % and 18 % of the time (Gaussian, |e| < 0.11°);
+  `bench/ai_levels.py` measures it through the simulator, whose corner accepts a little
+  more: 97 %, 57 % and 27 % (bench/README.md). For scale: the noise model of the
   ICGA computational-pool tournaments (Archibald, Altman & Shoham, "Analysis of a winning
   computational billiards player", IJCAI 2009; Leckie & Greenspan, ICGA Journal 2006) draws
   the cue direction with σ = 0.125°, the cue speed with σ = 0.075 m/s and the tip offsets with
