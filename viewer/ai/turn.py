@@ -81,9 +81,10 @@ class ComputerTurn:
         return self.choice.action
 
     def indicator(self, name: str) -> str:
-        """The animated thinking line, e.g. 'Computer is thinking.. 40 %'."""
+        """The animated thinking line, e.g. 'Computer is thinking, 40 % done..' (one to three
+        dots, changing DOTS_PER_S times a second)."""
         dots = "." * (1 + int(self.clock * DOTS_PER_S) % 3)
-        return f"{name} is thinking{dots:<3} {round(100 * self.progress)} %"
+        return f"{name} is thinking, {round(100 * self.progress)} % done{dots}"
 
 
 def turn_key(session: Session) -> tuple[int, int, str]:
