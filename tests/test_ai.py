@@ -157,9 +157,11 @@ def test_computer_thinks_across_frames_then_shows_its_shot_then_plays(tmp_path):
     shoot_by_mouse(app, math.pi / 2, 0.6)  # a soft shot that does not reach the pucks
     finish_animation(app)
     assert app.session.shooter() == "Boris"
+    # the turn the app would start, with one simulation per frame: many frames of thinking
+    app.ai_turn = ai.new_turn(app.session, app.level, app.candidates, app.seed)
+    app.ai_turn.slice_s = 0.0
     step(app, dt=1 / 60)
-    assert app.thinking and app.ai_turn is not None
-    app.ai_turn.slice_s = 0.0  # one simulation per frame: many frames of thinking
+    assert app.thinking
     frames, progress = 0, []
     while app.thinking:
         progress.append(app.think_progress)
