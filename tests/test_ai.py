@@ -250,3 +250,23 @@ def test_play_takes_a_level_and_a_seed(tmp_path, capsys):
         main(["play", "9-ball", "--level", "master", "--screenshot", "never.png"])
     assert exc.value.code == 2
     assert "argument --level: invalid choice: 'master'" in capsys.readouterr().err
+
+
+def test_a_seeded_computer_game_repeats_in_the_viewer(tmp_path):
+    """The same seed gives the same shots, errors included, however the thinking is sliced
+    over frames; another seed gives other shots."""
+    def shots(seed: int, dt: float) -> list[dict]:
+        s = new_session("9-ball", ["Computer", "Computer 2"], ("Computer", "Computer 2"))
+        app = make_app("9-ball", tmp_path, candidates=6)
+        app.set_session(s)
+        app.level, app.seed = small("club"), seed
+        for _ in range(5000):
+            if sum(a["kind"] == "shot" for a in s.actions) >= 3 or s.over():
+                break
+            step(app, dt=dt)
+        return [a for a in s.actions if a["kind"] == "shot"][:3]
+
+    first = shots(4, 1 / 60)
+    assert len(first) == 3
+    assert shots(4, 0.25) == first
+    assert shots(5, 1 / 60) != first
