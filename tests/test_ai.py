@@ -250,6 +250,12 @@ def test_play_takes_a_level_and_a_seed(tmp_path, capsys):
         main(["play", "9-ball", "--level", "master", "--screenshot", "never.png"])
     assert exc.value.code == 2
     assert "argument --level: invalid choice: 'master'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "9-ball", "--seed", "-1", "--screenshot", "never.png"])
+    assert exc.value.code == 2
+    assert "argument --seed: '-1' must be at least 0" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="seed must be a whole number >= 0"):
+        ai.Thinker(new_session("9-ball"), small("club"), seed=-1)
 
 
 def test_a_seeded_computer_game_repeats_in_the_viewer(tmp_path):

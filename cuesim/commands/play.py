@@ -44,12 +44,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--candidates", type=positive_int, default=None,
                    help="candidate shots the computer simulates before it plays (default: "
                         "its level's, 60 / 150 / 300)")
-    p.add_argument("--seed", type=int, default=0,
+    p.add_argument("--seed", type=_seed, default=0,
                    help="seed of the computer's execution error: the same seed and moves "
                         "replay the same game (default 0)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
+
+
+def _seed(text: str) -> int:
+    """argparse type: a seed, a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
+    return value
 
 
 def _has_display() -> bool:

@@ -211,6 +211,9 @@ class Thinker:
     _steps: Iterator[None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"the computer's seed must be a whole number >= 0, got "
+                             f"{self.seed!r}")
         self.rng = np.random.default_rng([self.seed, len(self.session.actions)])
         self._steps = self._think()
 
