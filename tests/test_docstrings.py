@@ -10,7 +10,7 @@ import pytest
 
 MODULES = ["cuesim", "cuesim.api", "cuesim.shot", "cuesim.tables", "cuesim.tables.layout",
            "cuesim.sim.result", "cuesim.viewer.assets", "cuesim.viewer.sound",
-           "cuesim.viewer.export"]
+           "cuesim.viewer.export", "cuesim.viewer.ai"]
 
 
 def _undocumented(module_name: str) -> list[str]:

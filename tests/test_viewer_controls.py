@@ -181,7 +181,10 @@ def test_one_player_against_the_computer(tmp_path):
     shoot_by_mouse(app, math.pi / 2, 0.6)  # a soft shot that does not reach the pucks
     finish_animation(app)
     assert app.session.shooter() == "Boris"
-    step(app)  # the computer thinks and shoots
+    for _ in range(2000):  # the computer thinks over frames, shows its shot, then shoots
+        step(app, dt=1 / 30)
+        if app.mode == "animate":
+            break
     assert app.mode == "animate" and app.session.actions[-1]["player"] == "Boris"
     assert "best of" in app.screen_text()
     finish_animation(app)

@@ -348,7 +348,8 @@ def test_the_screenshot_script_draws_every_picture(tmp_path):
     saved = module.main([str(tmp_path)])
     names = sorted(p.name for p in saved)
     assert names == sorted(["9-ball.png", "8-ball.png", "14.1.png", "novus.png",
-                            "novus-doubles.png", "5-pins.png", "end-of-match.png"])
+                            "novus-doubles.png", "5-pins.png", "end-of-match.png",
+                            "computer-aim.png"])
     for p in saved:
         assert pygame.image.load(str(p)).get_size() == (1200, 760)
     assert {p.name for p in (script.parent).glob("*.png")} == set(names)

@@ -55,8 +55,9 @@ class App:
     """One window playing one game session."""
 
     def __init__(self, session: Session, size: tuple[int, int] = SIZE,
-                 candidates: int = 300, save_path: str | Path = "cuesim-save.json",
-                 screenshot_dir: str | Path = ".") -> None:
+                 candidates: int | None = None, save_path: str | Path = "cuesim-save.json",
+                 screenshot_dir: str | Path = ".", level: str = ai.DEFAULT_LEVEL,
+                 seed: int = 0) -> None:
         pygame.init()
         draw.reset_cache()
         pygame.display.set_icon(assets.icon())
@@ -65,7 +66,9 @@ class App:
         pygame.display.set_caption(f"cuesim: {session.game}")
         self.fullscreen = False
         self.windowed_size = size
-        self.candidates = candidates
+        self.candidates = candidates  # the computer's candidate shots (None: its level's)
+        self.level = ai.get_level(level)
+        self.seed = seed  # the computer's execution error is drawn from it: a game repeats
         self.save_path = Path(save_path)
         self.screenshot_dir = Path(screenshot_dir)
         self.screenshots = 0
@@ -147,6 +150,7 @@ class App:
         self._drag_button = 1
         self.confirm_quit: str | None = None  # None, 'ask', or 'unsaved' (the save failed)
         self.mouse = (0, 0)
+        self.ai_turn: ai.ComputerTurn | None = None
         self._preview_key: tuple | None = None
         self._preview = Prediction()
         self._reset_turn()
@@ -216,7 +220,7 @@ class App:
             if self.session.shooter() in self.session.computer or (
                     self.mode == "choice" and self.session.pending()[0]  # type: ignore[index]
                     in self.session.computer):
-                self.computer_turn()
+                self.computer_turn(dt)
 
     def _shot_shown(self) -> None:
         """The animation has reached its end (or was skipped): the ruling, the scores and the
@@ -281,7 +285,22 @@ class App:
         self.say(f"A {'rematch' if rematch else 'new game'} of "
                  f"{panel_text.TITLES[game]} begins.")
 
-    def computer_turn(self) -> None:
+    @property
+    def thinking(self) -> bool:
+        """The computer is searching for its shot (the window keeps drawing meanwhile)."""
+        turn = self.ai_turn
+        return turn is not None and turn.key == ai.turn_key(self.session) and turn.thinking
+
+    @property
+    def think_progress(self) -> float:
+        """How far the computer's search is, 0..1 (1 when it is not thinking)."""
+        return self.ai_turn.progress if self.thinking else 1.0  # type: ignore[union-attr]
+
+    def computer_turn(self, dt: float = 0.0) -> None:
+        """The computer's move, one frame of it: a pending choice is answered at once; a shot
+        is thought over in slices (`thinking`, `think_progress`), then its aim, call, tip
+        and power are shown on the table and the widgets for `ai.turn.SHOW_S` of animation
+        time, then it is played (with the level's execution error already in it)."""
         pending = self.session.pending()
         if pending is not None:
             option = ai.choose_option(self.session)
@@ -289,10 +308,44 @@ class App:
             self.ruling_shown = self.session.ruling_text
             self._reset_turn()
             return
-        choice = ai.choose_shot(self.session, self.candidates)
-        self._shoot_action(choice.action)
-        self.say(f"{self.session.actions[-1]['player']} (computer) chose the best of "
-                 f"{choice.tried} simulated shots")
+        turn = self.ai_turn
+        if turn is None or turn.key != ai.turn_key(self.session):
+            turn = self.ai_turn = ai.new_turn(self.session, self.level, self.candidates,
+                                              self.seed)
+        name = self._computer_name()
+        action = turn.advance(dt)
+        if turn.thinking:
+            self.say(turn.indicator(self.session.shooter()))
+            return
+        choice = turn.choice
+        if choice is None or choice.action is None or (turn.played and action is None):
+            # thought once (or its shot was refused): not again every frame
+            self.say(f"{name} finds no shot that can be played here; undo (U) or load (F9)",
+                     True)
+            return
+        shown = choice.action
+        self.pos, self.angle = (shown["x"], shown["y"]), shown["angle"]
+        self.power = shown["speed"] / self.session.max_speed
+        self.tip = (shown.get("side", 0.0), shown.get("height", 0.0))
+        self.declaration = dict(shown.get("declaration") or {})
+        if action is None:
+            self.say(f"{name} aims" + (" (break)" if choice.plan == "break" else ""))
+            return
+        self._shoot_action(action)
+        if self.mode == "animate":
+            how = {"break": "broke as planned",
+                   "fallback": "found no good shot and played a safe one"}.get(
+                choice.plan, f"played the best of {choice.tried} shots, {choice.samples} "
+                             "simulations under its error")
+            self.say(f"{name} {how}")
+
+    def _computer_name(self) -> str:
+        """The shooter as the computer names itself: 'Computer (club)', 'Boris (computer,
+        club)'."""
+        who = self.session.shooter()
+        if "computer" in who.lower():
+            return f"{who} ({self.level.name})"
+        return f"{who} (computer, {self.level.name})"
 
     # -- input ---------------------------------------------------------------------------
     def say(self, text: str, bad: bool = False) -> None:

@@ -10,6 +10,7 @@ import sys
 from cuesim.api import GAME_NAMES
 from cuesim.commands import positive_int
 from cuesim.output import OutputError, check_writable, remove_partial
+from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
 
 NO_DISPLAY = (
     "cuesim play: no display found (DISPLAY / WAYLAND_DISPLAY are unset), so no window can "
@@ -37,11 +38,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--race-to", type=positive_int, default=1, help="pool: games to win (default 1)")
     p.add_argument("--points-to", type=positive_int, default=None,
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
-    p.add_argument("--candidates", type=positive_int, default=300,
-                   help="shots the computer simulates before it plays (default 300)")
+    p.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
+                   help=f"the computer's level: its execution error and search (default "
+                        f"{DEFAULT_LEVEL})")
+    p.add_argument("--candidates", type=positive_int, default=None,
+                   help="candidate shots the computer simulates before it plays (default: "
+                        "its level's, 60 / 150 / 300)")
+    p.add_argument("--seed", type=_seed, default=0,
+                   help="seed of the computer's execution error: the same seed and moves "
+                        "replay the same game (default 0)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
+
+
+def _seed(text: str) -> int:
+    """argparse type: a seed, a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
+    return value
 
 
 def _has_display() -> bool:
@@ -90,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         options = {"sets": args.sets, "race_to": args.race_to, "points_to": points}
         session = new_session(args.game, players, computer, options)
     try:
-        app = App(session, candidates=args.candidates,
+        app = App(session, candidates=args.candidates, level=args.level, seed=args.seed,
                   save_path=args.save or args.load or "cuesim-save.json")
     except pygame.error as exc:
         print(f"cuesim play: cannot open a window ({exc}).\n{NO_DISPLAY}", file=sys.stderr)

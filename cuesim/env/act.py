@@ -82,5 +82,5 @@ def decode(session: Any, spec: GameSpec, action: Any) -> dict[str, Any]:
     if spec.game == "14.1":  # the call: the computer player's (the aimed ball, its pocket)
         from cuesim.viewer import ai
 
-        shot["declaration"] = ai._declaration_for(session, shot)
+        shot["declaration"] = ai.declaration_for(session, shot)
     return shot

@@ -4,10 +4,11 @@ simulator plays each shot and the game's referee rules on it, so every rule appl
 `cuesim play`.
 
 Players: `player0` is the agent; `player1` is the opponent: the built-in computer player
-(`opponent="computer"`, the best of `level` simulated candidates, as `cuesim play
---vs-computer`), a callable `policy(observation) -> action`, or the agent itself
-(`opponent="self"`: every step is the shot of whoever is to play, `observation["to_play"]`
-says who). Who breaks or opens is drawn from the seed (`agent_first` fixes it).
+(`opponent="computer"`: the club level, its execution error included, with `level` simulated
+candidates, as `cuesim play --vs-computer`), a callable `policy(observation) -> action`, or
+the agent itself (`opponent="self"`: every step is the shot of whoever is to play,
+`observation["to_play"]` says who). Who breaks or opens is drawn from the seed (`agent_first`
+fixes it).
 
 Default policies for what the action does not hold: a pending choice (WPA 4.5, 5.7, 6.5:
 shoot or pass, accept or re-rack; 5-pins 3, 13.5) is answered by the computer player's rule

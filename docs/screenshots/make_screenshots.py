@@ -7,7 +7,9 @@ default window size:
 motion: the panel tells only what has happened so far), 14.1.png (a called shot after the
 break), novus.png (the opening aim), novus-doubles.png (a game under way), 5-pins.png (the
 end of a shot with the pins down where the physics threw them) and end-of-match.png (the final
-board and the score sheet of a 9-ball race to 2). The computer player's choices stand in for a
+board and the score sheet of a 9-ball race to 2) and computer-aim.png (the computer's turn in
+14.1: after thinking it shows its aim line, its called ball and pocket, the tip and its
+power before it shoots). The computer player's choices stand in for a
 person's, so the pictures are the same on every run.
 """
 
@@ -113,6 +115,21 @@ def main(argv: list[str] | None = None) -> list[Path]:
     if not app.session.over():
         raise RuntimeError(f"the 9-ball match did not end in {MAX_TURNS} turns")
     shot(app, "end-of-match.png")
+
+    from cuesim.viewer.app import App
+    from cuesim.viewer.session import new_session
+
+    tmp = Path(tempfile.mkdtemp(prefix="cuesim-shots-"))
+    app = App(new_session("14.1", ["You", "Computer"], ("Computer",), {"points_to": 25}),
+              candidates=CANDIDATES, save_path=tmp / "save.json", screenshot_dir=tmp,
+              level="strong")
+    _turn(app)  # "You" break (the computer player's choice stands in)
+    for _ in range(100000):  # the computer thinks over frames, then shows its shot
+        turn = app.ai_turn
+        if turn is not None and not app.thinking and turn.shown >= 0.5:
+            break
+        app.step([], 1 / 60)
+    shot(app, "computer-aim.png")
     pygame.quit()
     for path in saved:
         print(f"saved {path}")

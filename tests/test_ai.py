@@ -1,0 +1,278 @@
+"""The computer player (issue 14): execution error per level, choice by the mean outcome
+under that error, the planned break, thinking in slices while the viewer keeps drawing, the
+shown aim, call and power before the shot, robustness when nothing can be played, and the
+levels bench on a few games. No win rate is asserted: samples this small say nothing."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+import pytest
+
+from bench import ai_levels
+from cuesim.shot import ShotError
+from cuesim.viewer import ai
+from cuesim.viewer.ai import search
+from cuesim.viewer.session import new_session
+from tests.viewer_driver import finish_animation, key, make_app, shoot_by_mouse, step
+
+TINY = {"beginner": (6, 2, 2), "club": (8, 2, 2), "strong": (10, 2, 2)}
+
+
+def small(level: str) -> ai.Level:
+    return ai.get_level(level).with_search(*TINY[level])
+
+
+# -- levels and execution error ----------------------------------------------------------------
+def test_levels_order_error_and_search():
+    b, c, s = (ai.LEVELS[n] for n in ("beginner", "club", "strong"))
+    assert b.aim_sigma_deg > c.aim_sigma_deg > s.aim_sigma_deg
+    assert 0.05 <= s.aim_sigma_deg and b.aim_sigma_deg <= 0.6  # the published 0.1-0.5° span
+    assert b.speed_sigma > c.speed_sigma > s.speed_sigma
+    assert b.tip_sigma > c.tip_sigma > s.tip_sigma
+    assert b.candidates < c.candidates < s.candidates
+    assert b.finalists * b.samples < c.finalists * c.samples < s.finalists * s.samples
+    with pytest.raises(ValueError, match="levels are beginner, club, strong"):
+        ai.get_level("master")
+
+
+@pytest.mark.parametrize("level", list(ai.LEVELS))
+def test_execution_error_has_the_level_size_and_repeats_with_the_seed(level):
+    lv = ai.LEVELS[level]
+    aim = {"angle": 1.0, "speed": 3.0, "side": 0.0, "height": 0.0, "x": 0.5, "y": 0.4}
+    draws = [ai.perturb(aim, lv, np.random.default_rng([7, k]), 11.0) for k in range(2000)]
+    da = np.array([d["angle"] - 1.0 for d in draws])
+    ds = np.array([d["speed"] / 3.0 - 1.0 for d in draws])
+    assert np.std(da) == pytest.approx(lv.aim_sigma, rel=0.1)
+    assert np.std(ds) == pytest.approx(lv.speed_sigma, rel=0.1)
+    assert all(math.hypot(d["side"], d["height"]) <= 0.5 + 1e-12 for d in draws)
+    assert all((d["x"], d["y"]) == (0.5, 0.4) for d in draws)  # placement is exact
+    again = ai.perturb(aim, lv, np.random.default_rng([7, 0]), 11.0)
+    assert again == draws[0]
+
+
+def test_novus_error_has_no_height_and_keeps_the_side_limit():
+    lv = ai.LEVELS["beginner"]
+    aim = {"angle": 0.0, "speed": 2.0, "side": 0.85, "height": 0.0}
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        d = ai.perturb(aim, lv, rng, 6.0, vertical=False)
+        assert d["height"] == 0.0 and abs(d["side"]) <= 0.9
+
+
+# -- the choice --------------------------------------------------------------------------------
+def test_the_nine_ball_break_is_planned_not_searched():
+    """WPA 5.3: the break is played from behind the head string; the computer breaks by plan
+    (no candidate simulated), at its level's break speed give or take its error."""
+    s = new_session("9-ball")
+    for name in ai.LEVELS:
+        choice = ai.choose_shot(s, level=name, seed=3)
+        assert choice.plan == "break" and choice.tried == 0 and choice.samples == 0
+        a = choice.action
+        assert s.check_place(a["x"], a["y"]) is None
+        assert a["speed"] == pytest.approx(min(ai.LEVELS[name].break_speed, s.max_speed),
+                                           rel=5 * ai.LEVELS[name].speed_sigma)
+        assert a["angle"] != choice.aim["angle"]  # the stroke carries an error
+
+
+def test_choice_is_the_best_mean_under_error_and_repeats_with_the_seed():
+    s = new_session("9-ball")
+    s.apply(ai.choose_shot(s, level=small("club"), seed=1).action)
+    while s.pending() is not None:
+        s.choose(ai.choose_option(s))
+    a = ai.choose_shot(s, level=small("club"), seed=5)
+    b = ai.choose_shot(s, level=small("club"), seed=5)
+    assert a.action == b.action and a.plan == "search"
+    assert a.samples == 2 * 2 and a.tried >= 1
+    assert a.aim is not None and a.action != a.aim  # played with error
+    c = ai.choose_shot(s, level=small("club"), seed=6)
+    assert c.action != a.action
+
+
+def test_thinking_in_slices_gives_the_same_choice():
+    s = new_session("novus")
+    whole = ai.Thinker(s, small("strong"), seed=2).run()
+    sliced = ai.Thinker(s, small("strong"), seed=2)
+    progress = [sliced.progress]
+    steps = 0
+    while not sliced.step(0.0):
+        progress.append(sliced.progress)
+        steps += 1
+    assert steps >= 10 and progress == sorted(progress) and sliced.progress == 1.0
+    assert sliced.choice.action == whole.action
+
+
+def test_fourteen_one_calls_its_ball_and_pocket():
+    """WPA 6.3: every 14.1 shot after the break needs a called ball and pocket."""
+    s = new_session("14.1")
+    s.apply(ai.choose_shot(s, level=small("club"), seed=1).action)
+    while s.pending() is not None:
+        s.choose(ai.choose_option(s))
+    choice = ai.choose_shot(s, level=small("club"), seed=2)
+    decl = choice.action.get("declaration", {})
+    if decl:
+        assert decl["called_ball"] in s.layout().ids()
+        assert decl["called_pocket"] in {p.name for p in s.table.pockets}
+    assert ai.declaration_for(s, choice.action) == decl
+
+
+# -- nothing playable (novus 17.1.з put-back dead end) ----------------------------------------
+def test_no_playable_candidate_falls_back_to_a_legal_shot(monkeypatch):
+    s = new_session("novus")
+    bad = s.shot_action((-1.0, -1.0), 0.0, 1.0)  # off the board: refused
+    monkeypatch.setattr(search, "candidates", lambda session, n, rng: [dict(bad)] * n)
+    choice = ai.choose_shot(s, level=small("club"))
+    assert choice.plan == "fallback" and choice.tried == 0
+    ruling = s.apply(choice.action)
+    assert ruling is not None and len(s.actions) == 1
+
+
+def test_nothing_playable_is_thought_over_once_not_every_frame(tmp_path, monkeypatch):
+    app = make_app("novus", tmp_path, computer=("Anna",), candidates=4)
+    s = app.session
+
+    def refuse(*args, **kwargs):
+        raise ShotError("pieces overlap by 0.000 mm")
+
+    monkeypatch.setattr(s, "trial", refuse)
+    monkeypatch.setattr(s, "simulate", refuse)
+    for _ in range(400):
+        step(app, dt=1 / 60)
+        if app.ai_turn is not None and not app.thinking:
+            break
+    turn = app.ai_turn
+    assert turn is not None and turn.stuck()
+    for _ in range(5):
+        step(app, dt=1 / 60)
+    assert app.ai_turn is turn and not s.actions
+    assert "finds no shot" in app.screen_text()
+
+
+# -- the viewer's computer turn ----------------------------------------------------------------
+def test_computer_thinks_across_frames_then_shows_its_shot_then_plays(tmp_path):
+    app = make_app("novus", tmp_path, computer=("Boris",), candidates=12)
+    app.level = small("club")
+    shoot_by_mouse(app, math.pi / 2, 0.6)  # a soft shot that does not reach the pucks
+    finish_animation(app)
+    assert app.session.shooter() == "Boris"
+    # the turn the app would start, with one simulation per frame: many frames of thinking
+    app.ai_turn = ai.new_turn(app.session, app.level, app.candidates, app.seed)
+    app.ai_turn.slice_s = 0.0
+    step(app, dt=1 / 60)
+    assert app.thinking
+    frames, progress = 0, []
+    while app.thinking:
+        progress.append(app.think_progress)
+        assert "Boris is thinking" in app.screen_text()
+        step(app, dt=1 / 60)
+        frames += 1
+    assert frames >= 3 and progress == sorted(progress)
+    choice = app.ai_turn.choice
+    assert choice is not None and app.mode == "aim"
+    # shown: the aim, the power bar at the computer's speed, the tip
+    assert app.angle == choice.action["angle"]
+    assert app.power * app.session.max_speed == pytest.approx(choice.action["speed"])
+    assert app.tip == (choice.action["side"], choice.action["height"])
+    step(app, dt=0.5)
+    assert app.mode == "aim" and len(app.session.actions) == 1  # still showing
+    step(app, dt=0.6)
+    assert app.mode == "animate" and app.session.actions[-1]["player"] == "Boris"
+    assert app.session.actions[-1]["angle"] == choice.action["angle"]
+    text = app.screen_text()
+    assert "(computer, club)" in text and "(computer) (computer" not in text
+    finish_animation(app)
+    step(app, [key(pygame.K_u)])  # undo goes back to the human's turn
+    assert app.session.shooter() == "Anna" and not app.session.actions
+
+
+def test_computer_named_computer_is_not_labelled_twice(tmp_path):
+    """The computer names itself once: 'Computer (club)', 'Ann (computer, club)'."""
+    app = make_app("9-ball", tmp_path, computer=("Ann",))
+    assert app._computer_name() == "Ann (computer, club)"
+    app.set_session(new_session("9-ball", ["Computer", "You"], ("Computer",)))
+    assert app._computer_name() == "Computer (club)"
+
+
+# -- the bench, reduced ------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["novus", "9-ball", "5-pins"])
+def test_levels_bench_plays_whole_games(game, monkeypatch):
+    monkeypatch.setattr(ai_levels, "MAX_SHOTS", 40)
+    g = ai_levels.play_game(game, "beginner", "strong", 0, 1, TINY)
+    tallies = g["tallies"]
+    assert set(tallies) == {"beginner", "strong"}
+    assert sum(t["shots"] for t in tallies.values()) == g["shots"] >= 1
+    for t in tallies.values():
+        assert t["games"] == 1 and 0 <= t["fouls"] <= t["shots"]
+        assert t["innings"] <= t["shots"]
+    if game == "9-ball":
+        assert tallies["strong"]["breaks"] == 1  # the higher level breaks in even games
+
+
+def test_levels_bench_reference_shot_and_breaks_run():
+    rates = ai_levels.straight_in_rates(6, 1)
+    assert set(rates) == set(ai.LEVELS) and all(0.0 <= r <= 1.0 for r in rates.values())
+    breaks = ai_levels.break_rates(2, 1)
+    assert all(b["breaks"] == 2 for b in breaks.values())
+
+
+def test_train_detector_sees_two_pucks_moving_as_one():
+    """The bench's train detector: two touching pucks sent together into a hole are a train;
+    one puck alone is not."""
+    from cuesim import Layout, Piece, novus_table
+    from cuesim.sim import run_motion
+
+    table = novus_table()
+    hole = table.geometry.holes[0]
+    r = table.piece_spec("puck").radius
+    ux, uy = (hole.x - 0.4, hole.y - 0.4)
+    n = math.hypot(ux, uy)
+    ux, uy = ux / n, uy / n
+    a = (hole.x - 0.25 * ux, hole.y - 0.25 * uy)
+    b = (a[0] - (2 * r + 1e-4) * ux, a[1] - (2 * r + 1e-4) * uy)
+    lay = Layout("novus", (Piece("a", "puck", *a, "red"), Piece("b", "puck", *b, "red")))
+    v = 1.5
+    both = run_motion(table, lay, {"a": (v * ux, v * uy, 0.0), "b": (v * ux, v * uy, 0.0)})
+    assert "a" in both.pocketed and ai_levels.is_train(both, table, "a")
+    alone = run_motion(table, lay, {"a": (v * ux, v * uy, 0.0)})
+    assert "a" in alone.pocketed and not ai_levels.is_train(alone, table, "a")
+
+
+def test_play_takes_a_level_and_a_seed(tmp_path, capsys):
+    from cuesim.cli import main
+
+    out = tmp_path / "strong.png"
+    assert main(["play", "9-ball", "--vs-computer", "--level", "strong", "--seed", "3",
+                 "--screenshot", str(out)]) == 0
+    assert out.exists()
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "9-ball", "--level", "master", "--screenshot", "never.png"])
+    assert exc.value.code == 2
+    assert "argument --level: invalid choice: 'master'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "9-ball", "--seed", "-1", "--screenshot", "never.png"])
+    assert exc.value.code == 2
+    assert "argument --seed: '-1' must be at least 0" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="seed must be a whole number >= 0"):
+        ai.Thinker(new_session("9-ball"), small("club"), seed=-1)
+
+
+def test_a_seeded_computer_game_repeats_in_the_viewer(tmp_path):
+    """The same seed gives the same shots, errors included, however the thinking is sliced
+    over frames; another seed gives other shots."""
+    def shots(seed: int, dt: float) -> list[dict]:
+        s = new_session("9-ball", ["Computer", "Computer 2"], ("Computer", "Computer 2"))
+        app = make_app("9-ball", tmp_path, candidates=6)
+        app.set_session(s)
+        app.level, app.seed = small("club"), seed
+        for _ in range(5000):
+            if sum(a["kind"] == "shot" for a in s.actions) >= 3 or s.over():
+                break
+            step(app, dt=dt)
+        return [a for a in s.actions if a["kind"] == "shot"][:3]
+
+    first = shots(4, 1 / 60)
+    assert len(first) == 3
+    assert shots(4, 0.25) == first
+    assert shots(5, 1 / 60) != first

@@ -1,0 +1,372 @@
+"""How the computer chooses a shot: candidates (straight-in and cut shots at its pieces toward
+every pocket or hole, direct hits at different fullnesses, random ones), each simulated once
+as aimed and ruled on a copy of the referee; the best few simulated again several times under
+the level's execution error; the one with the best mean outcome is aimed at, and the stroke
+that plays it carries the level's error too. The 8-ball and 9-ball break follows a fixed
+plan (`break_action`), not a search.
+
+`Thinker` does this in small steps (one simulation each), so the viewer can think between
+frames; `choose_shot` runs one to its end. The candidates are plain simulations of the
+current table: each needs the live game state (ball in hand, groups, debt) for its ruling,
+which a fresh batch referee does not have.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuesim.rules.ruling import Ruling
+from cuesim.shot import ShotError
+from cuesim.sim.engine import SimulationError
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import ShotResult
+from cuesim.tables.layout import LayoutError
+from cuesim.viewer.ai.execution import perturb
+from cuesim.viewer.ai.levels import DEFAULT_LEVEL, Level, get_level
+from cuesim.viewer.session import Session
+
+FAILS = (ShotError, LayoutError, SimulationError, ValueError)  # a shot that cannot be played
+UNPLAYABLE = -200.0  # the score of a perturbed shot the simulator or the rules refuse
+FALLBACK_DIRECTIONS = 24  # directions tried when no candidate could be played
+FALLBACK_SPEED = 0.3  # of the session's top speed
+REDRAWS = 8  # execution-error draws tried before the intended shot is played as aimed
+BREAK_HEIGHT = -0.1  # tip below centre on the break: the cue ball stops near the rack's middle
+
+
+@dataclass
+class Choice:
+    """The shot the computer plays (`action`, with its execution error), the shot it meant
+    (`aim`), the mean score of the aim under error, the ruling of the aim played exactly,
+    how many candidate shots it tried and how many perturbed simulations it ran. `action` is
+    None when no shot at all could be played (see `Thinker`)."""
+
+    action: dict[str, Any] | None
+    score: float
+    ruling: Ruling
+    tried: int
+    aim: dict[str, Any] | None = None
+    samples: int = 0
+    level: str = DEFAULT_LEVEL
+    plan: str = "search"  # 'search', 'break' or 'fallback'
+
+
+def score(session: Session, player: str, result: ShotResult, ruling: Ruling, ref: Any) -> float:
+    """How good a ruling is for `player` (higher is better): a won frame, keeping the turn,
+    own pieces and points made, less any foul."""
+    s = 0.0
+    if ruling.match_over or ruling.frame_over:
+        if ruling.winner is not None:
+            won = ruling.winner == player or player in str(ruling.winner).split(" & ")
+            s += 1000.0 if won else -1000.0
+    if not ruling.legal:
+        s -= 60.0 + 20.0 * len(ruling.violations)
+    if not ruling.turn_passes and ruling.next_player == player:
+        s += 100.0
+    pocketed = [p for p in result.pocketed if p != session.struck_id()]
+    mine = set(session.pieces_of(player))
+    s += 12.0 * sum(1 for p in pocketed if p in mine) + 3.0 * len(pocketed)
+    s += 5.0 * ruling.points.get(player, 0)
+    for other, pts in ruling.points.items():
+        if other != player:
+            s -= 5.0 * pts
+    if session.game == "5-pins":  # pins knocked by one's own ball cost, by the other's count
+        own = session.struck_id()
+        for e in result.event_log():
+            if e.kind == EventKind.PIN:
+                s += -15.0 if e.a == own else 10.0
+    return s
+
+
+def _angle(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.atan2(b[1] - a[1], b[0] - a[0])
+
+
+def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+    """About n shot actions for the player to shoot (aimed exactly: no error yet)."""
+    player = session.shooter()
+    layout = session.layout()
+    spots: list[tuple[float, float]] = [session.struck_position()]
+    if session.placement() is not None:
+        area = session.place_area()
+        xs, ys = [p[0] for p in area], [p[1] for p in area]
+        tries = 0
+        while len(spots) < 4 and tries < 200:
+            tries += 1
+            x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
+            if session.check_place(x, y) is None:
+                spots.append((float(x), float(y)))
+    r0 = session.radius()
+    targets = session.targets()
+    mine = [layout.get(pid) for pid in session.pieces_of(player) if pid in layout.ids()]
+    speeds = (0.35, 0.6, 0.9) if session.game.startswith("novus") else (0.25, 0.45, 0.75)
+    heights = (0.0, 0.3, -0.3) if session.tip_vertical else (0.0,)
+    out: list[dict[str, Any]] = []
+    for pos in spots:
+        angles: list[float] = []
+        for p in mine:
+            r = session.table.piece_spec(p.kind).radius
+            for hx, hy in targets:  # cut the piece toward the pocket
+                d = _angle((p.x, p.y), (hx, hy))
+                ghost = (p.x - (r + r0) * math.cos(d), p.y - (r + r0) * math.sin(d))
+                angles.append(_angle(pos, ghost))
+            direct = _angle(pos, (p.x, p.y))
+            half = math.asin(min(1.0, (r + r0) / max(math.dist(pos, (p.x, p.y)), 1e-6)))
+            angles += [direct + f * half for f in (-0.6, -0.3, 0.0, 0.3, 0.6)]
+        for a in angles:
+            for f in speeds:
+                for h in heights:
+                    out.append(session.shot_action(pos, a, f * session.max_speed, 0.0, h))
+    while len(out) < n:
+        pos = spots[int(rng.integers(len(spots)))]
+        out.append(session.shot_action(pos, float(rng.uniform(-math.pi, math.pi)),
+                                       float(rng.uniform(0.15, 0.8)) * session.max_speed))
+    if len(out) > n:
+        keep = rng.choice(len(out), size=n, replace=False)
+        out = [out[int(k)] for k in sorted(keep)]
+    return out
+
+
+def is_break(session: Session) -> bool:
+    """An 8-ball or 9-ball opening break (WPA 3.3, 4.4, 5.3): played by plan, not search."""
+    if session.game not in ("8-ball", "9-ball"):
+        return False
+    return getattr(session.ref.state, "phase", "") == "break"
+
+
+def break_action(session: Session, level: Level, rng: np.random.Generator) -> dict[str, Any]:
+    """The opening break as players play it: the cue ball behind the head string, in the
+    middle or about a diamond off a side rail (the rng picks one of the two and the side),
+    hit full into the apex ball at the level's break speed, a little below centre."""
+    table = session.table
+    w = table.geometry.width
+    y = table.head_string_y - 2.0 * session.radius()
+    xs = [w / 2, w / 4, 3 * w / 4]  # the middle, or a diamond (w/4) off either side rail
+    pick = int(rng.integers(len(xs)))
+    x = xs[pick]
+    if session.check_place(x, y) is not None:
+        x, y = session.default_place()
+    balls = [p for p in session.layout().pieces if p.id != session.struck_id()]
+    apex = min(balls, key=lambda p: p.y) if balls else None
+    angle = math.pi / 2 if apex is None else _angle((x, y), (apex.x, apex.y))
+    speed = min(level.break_speed, session.max_speed)
+    return session.shot_action((x, y), angle, speed, 0.0, BREAK_HEIGHT)
+
+
+def declaration_for(session: Session, action: dict[str, Any]) -> dict[str, Any]:
+    """The call a shot needs: in 14.1 (WPA 6.3) every shot but the break, in 8-ball a shot at
+    the 8 (WPA 4.2, 4.20.4). It calls the object ball nearest along the aim line and the
+    pocket nearest its way on. Empty when the game needs no call."""
+    if session.game not in ("14.1", "8-ball") or session.ref.state.phase == "break":
+        return {}
+    if session.game == "8-ball" and session.pieces_of(session.shooter()) != ["8"]:
+        return {}
+    layout = session.layout()
+    x, y, a = action["x"], action["y"], action["angle"]
+    best, best_d = None, math.inf
+    for p in layout.pieces:
+        if p.id == "cue":
+            continue
+        dx, dy = p.x - x, p.y - y
+        along = dx * math.cos(a) + dy * math.sin(a)
+        if along <= 0:
+            continue
+        off = abs(-dx * math.sin(a) + dy * math.cos(a))
+        if off < 0.06 and along < best_d:
+            best, best_d = p, along
+    if best is None:
+        return {}
+    pocket = min(session.table.pockets,
+                 key=lambda q: math.dist((q.capture.x, q.capture.y), (best.x, best.y)) - 0.5 * (
+                     (q.capture.x - best.x) * math.cos(a) + (q.capture.y - best.y) * math.sin(a)))
+    return {"called_ball": best.id, "called_pocket": pocket.name}
+
+
+def _with_call(session: Session, action: dict[str, Any]) -> dict[str, Any]:
+    decl = declaration_for(session, action)
+    if decl:
+        action["declaration"] = decl
+    return action
+
+
+@dataclass
+class Thinker:
+    """One search, run in steps: `step(budget_s)` runs simulations until the budget is spent
+    (at least one), `progress` is the fraction done, `choice` the result once `done`. The RNG
+    is seeded by `seed` and the number of actions played, so the same game position and seed
+    give the same choice however the steps are sliced."""
+
+    session: Session
+    level: Level
+    seed: int = 0
+    progress: float = 0.0
+    done: bool = False
+    choice: Choice | None = None
+    rng: np.random.Generator = field(init=False, repr=False)
+    _steps: Iterator[None] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"the computer's seed must be a whole number >= 0, got "
+                             f"{self.seed!r}")
+        self.rng = np.random.default_rng([self.seed, len(self.session.actions)])
+        self._steps = self._think()
+
+    def step(self, budget_s: float = 0.0) -> bool:
+        """Think for about budget_s seconds (at least one simulation); True once done."""
+        deadline = time.perf_counter() + budget_s
+        while not self.done:
+            try:
+                next(self._steps)
+            except StopIteration:
+                self.done = True
+                self.progress = 1.0
+                break
+            if time.perf_counter() >= deadline:
+                break
+        return self.done
+
+    def run(self) -> Choice:
+        """Think to the end and return the choice."""
+        while not self.step(math.inf):
+            pass
+        assert self.choice is not None
+        return self.choice
+
+    # -- the search, one simulation per step ----------------------------------------------
+    def _think(self) -> Generator[None, None, None]:
+        s, lv = self.session, self.level
+        player = s.shooter()
+        if is_break(s):
+            aim = break_action(s, lv, self.rng)
+            yield
+            action = yield from self._execute(aim)
+            self.choice = Choice(action, math.nan, Ruling(legal=True), 0, aim, 0, lv.name,
+                                 "break")
+            return
+        cands = candidates(s, lv.candidates, self.rng)
+        total = len(cands) + lv.finalists * lv.samples + 1
+        done = 0
+        screened: list[tuple[float, int, dict[str, Any], Ruling]] = []
+        for k, action in enumerate(cands):
+            _with_call(s, action)
+            try:
+                result, ruling, ref = s.trial(action)
+            except FAILS:
+                ruling = None
+            done += 1
+            self.progress = done / total
+            if ruling is not None:
+                screened.append((score(s, player, result, ruling, ref), k, action, ruling))
+            yield
+        tried = len(screened)
+        if not screened:
+            yield from self._fallback(tried)
+            return
+        screened.sort(key=lambda e: (-e[0], e[1]))
+        finalists = screened[:lv.finalists]
+        best: tuple[float, float, dict[str, Any], Ruling] | None = None
+        samples = 0
+        for exact, _, action, ruling in finalists:
+            total_score = 0.0
+            for _ in range(lv.samples):
+                trial = perturb(action, lv, self.rng, s.max_speed, s.tip_vertical)
+                try:
+                    result, r2, ref = s.trial(trial)
+                    total_score += score(s, player, result, r2, ref)
+                except FAILS:
+                    total_score += UNPLAYABLE
+                samples += 1
+                done += 1
+                self.progress = min(1.0, done / total)
+                yield
+            mean = total_score / lv.samples
+            if best is None or (mean, exact) > (best[0], best[1]):
+                best = (mean, exact, action, ruling)
+        assert best is not None
+        executed = yield from self._execute(best[2])
+        self.choice = Choice(executed, best[0], best[3], tried, best[2], samples, lv.name)
+
+    def _execute(self, aim: dict[str, Any]) -> Generator[None, None, dict[str, Any]]:
+        """The stroke: the aim with this level's error, redrawn while the simulator refuses
+        the result (an event-limit stop), else the aim as it is."""
+        s = self.session
+        for _ in range(REDRAWS):
+            action = perturb(aim, self.level, self.rng, s.max_speed, s.tip_vertical)
+            try:
+                s.simulate(action).require_complete()
+            except FAILS:
+                yield
+                continue
+            return action
+        return dict(aim)
+
+    def _fallback(self, tried: int) -> Generator[None, None, None]:
+        """No candidate could be played: gentle shots in every direction from where the
+        struck piece stands, its default place and free places in its area, the first the
+        simulator and the referee accept. With none, `choice.action` is None."""
+        s, lv = self.session, self.level
+        spots = [s.struck_position(), s.default_place()]
+        area = s.place_area()
+        if s.placement() is not None and area:
+            xs, ys = [p[0] for p in area], [p[1] for p in area]
+            for _ in range(40):
+                x, y = self.rng.uniform(min(xs), max(xs)), self.rng.uniform(min(ys), max(ys))
+                if s.check_place(x, y) is None:
+                    spots.append((float(x), float(y)))
+                    if len(spots) >= 6:
+                        break
+        for pos in spots:
+            for k in range(FALLBACK_DIRECTIONS):
+                angle = math.pi / 2 + 2 * math.pi * k / FALLBACK_DIRECTIONS
+                action = _with_call(s, s.shot_action(pos, angle, FALLBACK_SPEED * s.max_speed))
+                try:
+                    _, ruling, _ = s.trial(action)
+                except FAILS:
+                    yield
+                    continue
+                executed = yield from self._execute(action)
+                self.choice = Choice(executed, -math.inf, ruling, tried, action, 0, lv.name,
+                                     "fallback")
+                return
+        self.choice = Choice(None, -math.inf, Ruling(legal=False), tried, None, 0, lv.name,
+                             "fallback")
+
+
+def thinker(session: Session, level: str | Level = DEFAULT_LEVEL, candidates: int | None = None,
+            seed: int = 0) -> Thinker:
+    """A Thinker for the shooter's shot at this level (candidates: the level's own count
+    unless given)."""
+    lv = get_level(level)
+    if candidates is not None:
+        lv = lv.with_search(candidates=candidates)
+    return Thinker(session, lv, seed)
+
+
+def choose_shot(session: Session, n: int | None = None, seed: int = 0,
+                level: str | Level = DEFAULT_LEVEL) -> Choice:
+    """The computer's shot at this level: the best of about n candidates (the level's count
+    unless given) by the mean outcome under its execution error, played with that error.
+    When nothing at all can be played, `action` is a gentle shot straight ahead (which the
+    session will refuse) and `plan` is 'fallback'."""
+    choice = thinker(session, level, n, seed).run()
+    if choice.action is None:
+        pos = session.struck_position()
+        choice.action = session.shot_action(pos, math.pi / 2, FALLBACK_SPEED * session.max_speed)
+    return choice
+
+
+def choose_option(session: Session) -> str:
+    """The computer's answer to a pending choice: shoot or accept when it can."""
+    pending = session.pending()
+    assert pending is not None
+    options = pending[2]
+    for preferred in ("shoot", "accept", "spot_eight", "shoot_kitchen", "kitchen"):
+        if preferred in options:
+            return preferred
+    return options[0]
