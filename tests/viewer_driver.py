@@ -8,7 +8,8 @@ import math
 import pygame
 
 from cuesim.viewer import ai
-from cuesim.viewer.app import POWER_DRAG_PX, App
+from cuesim.viewer.app import App
+from cuesim.viewer.input import POWER_DRAG_PX
 from cuesim.viewer.session import new_session
 
 

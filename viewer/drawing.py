@@ -1,0 +1,310 @@
+"""The viewer's drawing: the table, the pieces, the aim line with its predicted first contact,
+the panel's text, the menus and the end screens (`Drawing`, a part of `viewer.app.App`)."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from cuesim.tables.layout import Layout, Piece
+from cuesim.viewer import draw, panel_text, scoresheet
+from cuesim.viewer import view as V
+from cuesim.viewer.aim import Prediction, label_place, predict
+from cuesim.viewer.hud import Line
+from cuesim.viewer.session import SESSION_GAMES, Session
+
+
+class Drawing:
+    """The drawing half of App: every method here reads App's state and draws it."""
+
+    def preview(self) -> Prediction:
+        """The struck piece's path up to its first contact as the real simulator predicts it,
+        where it is then, what it touches, the touched piece's path just after, and the
+        ruling the referee would give the shot (aim.predict)."""
+        power = self.power if self.drag == "power" else max(self.power, 0.3)
+        key = (self.pos, self.angle, round(power, 2), self.tip, len(self.session.actions),
+               tuple(sorted(self.declaration.items())))
+        if key == self._preview_key:
+            return self._preview
+        self._preview_key = key
+        self._preview = predict(self.session, self.current_action(power))
+        return self._preview
+
+    def foul_warning(self) -> str:
+        """'Foul: WPA 5.8, ...' when the shot as aimed would be a foul, else ''."""
+        if self.mode != "aim" or self.session.over() or self.session.shooter() in \
+                self.session.computer:
+            return ""
+        ruling = self.preview().ruling
+        return panel_text.foul_warning(ruling) if ruling is not None else ""
+
+    def render(self) -> None:
+        screen = self.screen
+        screen.blit(self.background, (0, 0))
+        s, view, table = self.session, self.view, self.session.table
+        board = self._end_board()
+        if self.playback is not None and self.mode == "animate":
+            pos, on = self.playback.frame()
+            draw.draw_pieces(screen, view, table, self.playback.result.initial.pieces,
+                             [tuple(p) for p in pos], list(on), self.playback.fallen_angles())
+        elif board is not None:
+            draw.draw_pieces(screen, view, table, board[0], board[1], board[2], board[3])
+        else:
+            if s.placement() is not None and self.mode == "aim":
+                draw.draw_strip(screen, view, s.place_area(), (255, 255, 255, 40))
+            draw.draw_pieces(screen, view, table, self._resting_pieces(),
+                             fallen=s.fallen_pins())
+            if self.mode == "aim" and not s.over():
+                self._draw_aim()
+        if self.mode == "call_pocket" or self.declaration.get("called_pocket"):
+            self._draw_call()
+        screen.blit(self.panel.render(self.hud_lines()), self.panel.rect.topleft)
+        screen.blit(self.help_panel.render([Line(t, V.DIM, 17) for t in self.help_text()]),
+                    self.help_panel.rect.topleft)
+        pygame.draw.rect(screen, V.PANEL, self.tools)
+        draw.draw_tip_widget(screen, self.tip_rect, self.tip[0], self.tip[1],
+                             s.tip_vertical)
+        draw.draw_power(screen, self.power_rect, self.power,
+                        f"power {self.power * s.max_speed:.1f} m/s")
+        if self.mode in ("intermission", "over", "pick_game"):
+            self._draw_sheet()
+
+    def _end_board(self) -> tuple[list[Piece], list[tuple[float, float]], list[bool],
+                                  dict[str, float]] | None:
+        """The final board of the set, game or match just ended, while its end is shown."""
+        if self.mode in ("intermission", "over", "pick_game") and self.end_board is not None \
+                and self.session.last_result is not None and self.playback is not None \
+                and self.playback.result is self.session.last_result:
+            return self.end_board
+        return None
+
+    def end_keys(self) -> list[str]:
+        """What the end screen's keys do."""
+        if self.mode == "intermission":
+            return [f"Enter: play the next {self.session.unit}.", "R: replay the last shot.",
+                    "U: undo."]
+        if self.mode == "pick_game":
+            return [f"{k + 1}: {panel_text.TITLES[g]}" for k, g in enumerate(SESSION_GAMES)] \
+                + ["Esc: back."]
+        return ["Enter: rematch (the other side opens).", "N: a new game.",
+                "R: replay the last shot.", "U: undo.", "Esc: quit."]
+
+    def _draw_sheet(self) -> None:
+        area = self.screen_layout.table
+        scale = self.screen_layout.scale
+        board = self._end_board()
+        if board is not None:
+            points = [self.view.to_screen(*xy) for xy, on in
+                      zip(board[1], board[2], strict=True) if on]
+        else:
+            points = [self.view.to_screen(p.x, p.y) for p in self.session.layout().pieces]
+        scoresheet.draw_sheet(self.screen, area, self.session, self.end_keys(),
+                              draw.font(round(19 * scale)), draw.font(round(26 * scale)),
+                              points)
+
+    def _resting_pieces(self) -> list[Piece]:
+        layout = self.session.layout()
+        struck = self.session.struck_id()
+        if self.mode == "over":
+            return list(layout.pieces)
+        piece = Piece(struck, "striker" if struck == "striker" else "ball", *self.pos,
+                      "" if struck == "striker" else struck)
+        return [p for p in layout.pieces if p.id != struck] + [piece]
+
+    def _draw_aim(self) -> None:
+        """The aim line to the predicted first contact (red for a foul); none while the
+        computer thinks (its chosen aim is drawn once it has chosen)."""
+        if self.thinking:
+            return
+        pred = self.preview()
+        ok = self.session.placement() is None or self.session.check_place(*self.pos) is None
+        foul = pred.ruling is not None and not pred.ruling.legal
+        colour = V.BAD if not ok or foul else (250, 250, 250)
+        if pred.path:
+            draw.draw_path(self.screen, self.view, pred.path, colour)
+        else:
+            end = (self.pos[0] + 0.4 * math.cos(self.angle),
+                   self.pos[1] + 0.4 * math.sin(self.angle))
+            draw.draw_path(self.screen, self.view, [self.pos, end], V.BAD)
+        if pred.ghost is not None:
+            draw.draw_ghost(self.screen, self.view, pred.ghost, self.session.radius(),
+                            V.BAD if foul else (240, 240, 240))
+        if pred.after:
+            draw.draw_path(self.screen, self.view, pred.after, V.ACCENT)
+        if pred.hit:
+            self._draw_label(pred.hit.rstrip("."), pred.ghost or pred.path[-1],
+                             V.BAD if foul else V.TEXT)
+
+    def _draw_label(self, text: str, at_table: tuple[float, float],
+                    colour: tuple[int, int, int]) -> None:
+        """A label near a point of the table that covers no piece and no aim path."""
+        font = draw.font(round(18 * self.screen_layout.scale))
+        img = font.render(text, True, colour)
+        at = self.view.to_screen(*at_table)
+        circles = []
+        for p in self._resting_pieces():
+            x, y = self.view.to_screen(p.x, p.y)
+            circles.append((x, y, draw.piece_radius_px(self.view, self.session.table, p)))
+        pred = self._preview
+        for x, y in (pred.path + pred.after)[::2]:
+            sx, sy = self.view.to_screen(x, y)
+            circles.append((sx, sy, 2.0))
+        bounds = self.screen_layout.table
+        x, y = label_place(img.get_size(), at, circles, bounds)
+        back = pygame.Surface((img.get_width() + 6, img.get_height() + 2), pygame.SRCALPHA)
+        back.fill((0, 0, 0, 120))
+        self.screen.blit(back, (x - 3, y - 1))
+        self.screen.blit(img, (x, y))
+
+    def _draw_call(self) -> None:
+        name = self.declaration.get("called_pocket")
+        for h in self.session.table.geometry.holes:
+            if name is None or h.name == name:
+                c = self.view.to_screen(h.x, h.y)
+                pygame.draw.circle(self.screen, V.ACCENT, (round(c[0]), round(c[1])),
+                                   round(self.view.pixels(h.radius)) + 4, 2)
+
+    def help_text(self) -> list[str]:
+        return panel_text.help_lines(self.session.game)
+
+    def hud_lines(self) -> list[Line]:
+        """The panel's lines now (panel_text says what they say)."""
+        s = self.session
+        lines = [Line(f"cuesim: {panel_text.TITLES[s.game]}", V.ACCENT, 28)]
+        animating = self.mode == "animate" and self.playback is not None
+        shown = self.before if animating and self.before is not None else s
+        if self.mode in ("intermission", "over", "pick_game"):
+            lines += self._end_lines()
+        elif animating:
+            lines += self._shot_lines(shown)
+        else:
+            who = s.shooter()
+            lines.append(Line(panel_text.to_play_line(who, who in s.computer), V.TEXT, 24))
+            place = panel_text.PLACES.get(s.placement() or "", "")
+            if place:
+                lines.append(Line(place, V.DIM, 19))
+            lines.append(Line(""))
+            lines += [Line(t, V.TEXT, 19) for t in s.scoreboard()]
+        if self.mode == "menu":
+            return self._fit_menu(lines)
+        lines.append(Line(""))
+        if not animating and self.ruling_shown:
+            lines.append(Line("Referee:", V.ACCENT, 20))
+            lines.append(Line(self.ruling_shown, V.TEXT, 19))
+        warning = self.foul_warning()
+        if warning:
+            lines.append(Line(warning, V.BAD, 20))
+        decl = self._declaration_text()
+        if decl:
+            lines.append(Line(decl, V.ACCENT, 19))
+        if not animating and self.mode in ("aim", "call_ball", "call_pocket") \
+                and not s.over():
+            lines += [Line(label, V.DIM, 18) for label in s.requests().values()]
+        if self.mode == "choice":
+            pending = s.pending()
+            if pending is not None:
+                lines.append(Line(panel_text.chooser_line(pending[0], pending[1]),
+                                  V.ACCENT, 20))
+                lines += [Line(f"  {k + 1}: {panel_text.option_label(opt)}.", V.TEXT, 20)
+                          for k, opt in enumerate(pending[2])]
+        if self.message:
+            lines.append(Line(self.message, V.BAD if self.message_bad else V.GOOD, 19))
+        return lines
+
+    def _shot_lines(self, shown: Session) -> list[Line]:
+        """While a shot is shown: the game as it was before it, with the pieces still on the
+        table and what has dropped so far; nothing that happens later."""
+        pb = self.playback
+        assert pb is not None
+        replay = self.before is None
+        pos, on = pb.frame()
+        pieces = pb.result.initial.pieces
+        board = Layout(pb.result.initial.table, tuple(
+            Piece(p.id, p.kind, float(pos[k][0]), float(pos[k][1]), p.group)
+            for k, p in enumerate(pieces) if on[k]))
+        who = pb.result.initial.ids()
+        shooter = shown.shooter() if not replay else "the last shot"
+        out = [Line(f"Shooting: {shooter}" if not replay else "Replay of the last shot",
+                    V.TEXT, 24), Line("")]
+        if not replay:
+            out += [Line(t, V.TEXT, 19) for t in shown.scoreboard(board)]
+        live = panel_text.live_line(pb.pocketed(), pb.fallen(),
+                                    {pid: pieces[who.index(pid)] for pid in who})
+        if live:
+            out += [Line(""), Line(live, V.ACCENT, 19)]
+        state = "paused" if pb.paused else f"x{pb.rate:g}"
+        out += [Line(""), Line(f"Shot time {pb.t:.2f} s ({state}). Enter skips to the end.",
+                              V.DIM, 19)]
+        return out
+
+    def _end_lines(self) -> list[Line]:
+        s = self.session
+        board = s.scoreboard()
+        title = scoresheet.title(s)
+        out = [Line(title, V.GOOD, 26), Line("")]
+        return out + [Line(t, V.TEXT, 19) for t in board if t != title]
+
+    def _fit_menu(self, lines: list[Line]) -> list[Line]:
+        """The referee's menu after `lines`, as many entries as the panel can show, the
+        selected one always among them (the list scrolls), the last line never cut off."""
+        codes = self.session.infraction_codes()
+        names = list(codes)
+        head = [Line(""), Line("Referee: declare an infraction.", V.ACCENT, 20),
+                Line("Up and Down choose; Enter: in the last shot, N: now, O: by the "
+                     "opponent, Esc: close.", V.DIM, 17)]
+        tail = [Line(self.message, V.BAD if self.message_bad else V.GOOD, 19)] \
+            if self.message else []
+        budget = self.panel.rect.height - 8
+
+        def entry(k: int) -> Line:
+            mark = ">" if k == self.menu_index else " "
+            colour = V.ACCENT if k == self.menu_index else V.TEXT
+            return Line(f"{mark} {panel_text.menu_label(codes[names[k]])}", colour, 17)
+
+        base = lines + head
+        if self.panel.height(base + tail + [entry(self.menu_index)]) > budget:
+            base = lines[:2] + head  # keep the title and the player, drop the scoreboard
+        shown = [self.menu_index] if names else []
+        grew = True
+        while grew:  # widen the window around the selected entry while it fits
+            grew = False
+            for k in (shown[-1] + 1, shown[0] - 1) if shown else ():
+                if 0 <= k < len(names):
+                    trial = sorted([*shown, k])
+                    if self.panel.height(base + [entry(j) for j in trial] + tail) <= budget:
+                        shown, grew = trial, True
+        more = []
+        if shown and shown[0] > 0:
+            more.append(f"{shown[0]} more above")
+        if shown and shown[-1] < len(names) - 1:
+            more.append(f"{len(names) - 1 - shown[-1]} more below")
+        out = base + [entry(k) for k in shown]
+        if more and self.panel.height(out + tail + [Line(", ".join(more), V.DIM, 17)]) \
+                <= budget:
+            out.append(Line(", ".join(more).capitalize() + ".", V.DIM, 17))
+        return out + tail
+
+    def _declaration_text(self) -> str:
+        d = self.declaration
+        parts = []
+        if d.get("called_ball"):
+            ball, pocket = d["called_ball"], d.get("called_pocket")
+            where = f" in the {pocket.replace('_', ' ')} pocket" if pocket else ""
+            parts.append(f"ball {ball}{where} called")
+        if d.get("safety"):
+            parts.append("a safety")
+        if d.get("push_out"):
+            parts.append("a push-out")
+        return "Declared: " + ", ".join(parts) + "." if parts else ""
+
+    def sheet_text(self) -> list[str]:
+        """The score sheet's lines while it is shown (tests read it)."""
+        if self.mode not in ("intermission", "over", "pick_game"):
+            return []
+        return scoresheet.sheet_lines(self.session) + self.end_keys()
+
+    def screen_text(self) -> str:
+        """Everything the panel (and the score sheet, when shown) says now, joined (tests read
+        the screen through it)."""
+        return "\n".join(self.panel.text_lines(self.hud_lines()) + self.sheet_text())
