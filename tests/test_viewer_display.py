@@ -376,3 +376,25 @@ def test_f11_goes_full_screen_and_back_with_the_table_in_view(tmp_path):
     else:  # or it says why not, in a sentence
         assert app.message.startswith("Full screen is not available")
     assert not app.fullscreen and app.size == before
+
+
+def test_a_game_ended_by_declared_fouls_shows_its_board_and_score_sheet(tmp_path):
+    """WPA 5.13 (9-ball: three consecutive fouls lose the game), ended by fouls declared from
+    the referee's menu (F, then N: now) with no shot to animate: the end screen comes as after
+    a shot that ends a game, with the board as it stood and the score sheet; Enter goes on."""
+    app = make_app("9-ball", tmp_path, race_to=2)
+    codes = list(app.session.infraction_codes())
+    for _ in range(5):  # Ann, Bob, Ann, Bob, Ann: Ann's third foul in a row
+        board = app.session.layout()  # the cue ball in hand after a foul is not on it
+        step(app, [key(pygame.K_f)])
+        assert app.mode == "menu"
+        app.menu_index = codes.index("touched_ball")
+        step(app, [key(pygame.K_n)])
+    assert app.session.last_ruling.frame_over and not app.session.over()
+    assert app.mode == "intermission"
+    pieces, positions, _, _ = app._end_board()
+    assert [p.id for p in pieces] == board.ids()
+    assert positions == [(p.x, p.y) for p in board.pieces]
+    assert "5.13" in app.screen_text() and "Bob" in app.screen_text()
+    step(app, [key(pygame.K_RETURN)])
+    assert app.mode == "aim" and app._end_board() is None

@@ -1,5 +1,6 @@
 """Whole games in the viewer, played with scripted mouse and keyboard events; the screen must
-say what the referee says."""
+say what the referee says, mid-shot only what has happened so far, and the end screen must
+show the board the last shot left (issue 14)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from tests.viewer_driver import make_app, play_turn, step
 
 
 @pytest.mark.parametrize("game, options, limit", [
+    ("novus", {}, 120),
     ("9-ball", {}, 60),
     ("8-ball", {}, 80),
     ("14.1", {"points_to": 4}, 80),
@@ -18,10 +20,17 @@ from tests.viewer_driver import make_app, play_turn, step
 def test_a_whole_game_played_with_the_mouse_ends_and_the_screen_shows_the_result(
         tmp_path, game, options, limit):
     app = make_app(game, tmp_path, **options)
+    mid_shot = []
+
+    def during(app):  # the panel mid-shot: who shoots, not yet who plays next (issue 14)
+        text = app.screen_text()
+        assert "Shooting: " in text and "To play:" not in text
+        mid_shot.append(text)
+
     for _ in range(limit):
         if app.session.over():
             break
-        play_turn(app)
+        play_turn(app, during=during)
         text = app.screen_text()
         if app.session.last_ruling is not None and app.mode != "animate":
             assert "Referee:" in text
@@ -34,3 +43,13 @@ def test_a_whole_game_played_with_the_mouse_ends_and_the_screen_shows_the_result
     panel = app.panel.text_lines(app.hud_lines())
     panel = "\n".join(panel).split("Referee:\n", 1)[1]
     assert " ".join(panel.split("\n")) == app.session.last_ruling.describe(app.session.unit)
+    assert mid_shot  # the panel was looked at during the shots
+    # the end screen shows the board the last shot left
+    last = app.session.last_result
+    if last is not None and app._end_board() is not None:
+        pieces, positions, on, _ = app._end_board()
+        final = {p.id: (p.x, p.y) for p in last.final.pieces}
+        shown = {p.id: xy for p, xy, o in zip(pieces, positions, on, strict=True) if o}
+        assert shown.keys() == final.keys()
+        assert all(abs(shown[k][0] - final[k][0]) < 1e-9 and abs(shown[k][1] - final[k][1])
+                   < 1e-9 for k in final)

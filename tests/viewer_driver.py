@@ -4,6 +4,7 @@ step the app's loop with a fake clock."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pygame
 
@@ -92,10 +93,11 @@ def finish_animation(app: App, dt: float = 0.5, limit: int = 400) -> None:
     raise AssertionError("the animation did not end")
 
 
-def play_turn(app: App, candidates: int = 40) -> None:
+def play_turn(app: App, candidates: int = 40,
+              during: Callable[[App], None] | None = None) -> None:
     """One turn as a person would play it: answer a choice with a number key, or pick a shot
     (the computer player's choice, as a stand-in for a human's judgement) and play it with
-    the mouse; then watch the animation to its end."""
+    the mouse; then watch the animation to its end (`during(app)` called once mid-shot)."""
     s = app.session
     pending = s.pending()
     if pending is not None:
@@ -112,4 +114,8 @@ def play_turn(app: App, candidates: int = 40) -> None:
                    up(screen_xy(app, pocket.x, pocket.y))])
     shoot_by_mouse(app, choice.action["angle"], choice.action["speed"],
                    (choice.action["x"], choice.action["y"]))
+    if during is not None and app.mode == "animate":
+        step(app, dt=0.05)
+        if app.mode == "animate":
+            during(app)
     finish_animation(app)

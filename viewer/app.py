@@ -31,6 +31,7 @@ import pygame
 from cuesim.output import write_atomic
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
+from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import LayoutError, Piece
 from cuesim.viewer import ai, assets, draw, export, panel_text
 from cuesim.viewer import view as V
@@ -52,6 +53,8 @@ from cuesim.viewer.view import Viewport
 
 SIZE = DEFAULT_SIZE
 PANEL_WIDTH = 350  # px, the panel's width at the default size (layout.ScreenLayout)
+# a final board as drawn: the pieces, their positions, on the table or not, fallen pins' angles
+EndBoard = tuple[list[Piece], list[tuple[float, float]], list[bool], dict[str, float]]
 OPENING_TRIES = 24  # simulated shots at most to find a legal opening aim for a turn
 
 
@@ -139,8 +142,8 @@ class App(InputHandlers, Drawing):
         pygame.display.set_caption(f"cuesim: {session.game}")
         self.playback: Playback | None = None
         self.before: Session | None = None  # the game as it was before the shot being shown
-        self.end_board: tuple[list[Piece], list[tuple[float, float]], list[bool],
-                              dict[str, float]] | None = None
+        self.end_board: EndBoard | None = None
+        self.end_board_shot: ShotResult | None = None  # the shot that ended it, if one did
         self.ruling_shown = session.ruling_text
         self.message, self.message_bad = "", False
         self.mode = "aim"
@@ -241,8 +244,26 @@ class App(InputHandlers, Drawing):
             pos, on = pb.frame()
             self.end_board = (list(pb.result.initial.pieces), [tuple(p) for p in pos],
                               [bool(o) for o in on], pb.fallen_angles())
+            self.end_board_shot = pb.result
             if not self.session.over():
                 self.mode = "intermission"
+
+    def _board_now(self) -> EndBoard:
+        """The board as it stands (the pieces on the table, the fallen pins as they lie)."""
+        lay = self.session.layout()
+        return (list(lay.pieces), [(p.x, p.y) for p in lay.pieces], [True] * len(lay.pieces),
+                dict(self.session.fallen_pins()))
+
+    def _end_without_shot(self, board: EndBoard) -> None:
+        """A set or game ended by a ruling with no shot to show (a declared infraction, a
+        choice): `board`, the table as it stood, and the score sheet stay on screen as after a
+        shot that ends one (the match's end shows them in 'over')."""
+        ruling = self.session.last_ruling
+        if ruling is None or not ruling.frame_over:
+            return
+        self.end_board, self.end_board_shot = board, None
+        if not self.session.over():
+            self.mode = "intermission"
 
     def end_key(self, key: int) -> None:
         """The keys of the end screens: Enter goes on to the next set or game; at the end of

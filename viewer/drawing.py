@@ -73,9 +73,11 @@ class Drawing:
     def _end_board(self) -> tuple[list[Piece], list[tuple[float, float]], list[bool],
                                   dict[str, float]] | None:
         """The final board of the set, game or match just ended, while its end is shown."""
-        if self.mode in ("intermission", "over", "pick_game") and self.end_board is not None \
-                and self.session.last_result is not None and self.playback is not None \
-                and self.playback.result is self.session.last_result:
+        if self.mode not in ("intermission", "over", "pick_game") or self.end_board is None:
+            return None
+        shot = self.end_board_shot
+        if shot is None or (self.playback is not None and self.playback.result is shot
+                            and self.session.last_result is shot):
             return self.end_board
         return None
 

@@ -212,9 +212,11 @@ class InputHandlers:
             return
         k = key - pygame.K_1
         if 0 <= k < len(pending[2]):
+            board = self._board_now()
             self.session.choose(pending[2][k])
             self.ruling_shown = self.session.ruling_text
             self._reset_turn()
+            self._end_without_shot(board)
 
     def menu_key(self, key: int) -> None:
         codes = list(self.session.infraction_codes())
@@ -230,6 +232,7 @@ class InputHandlers:
             player = ""
             if key == pygame.K_o:
                 player = self._opponent(self.session.shooter())
+            board = self._board_now()
             try:
                 self.session.declare(code, player, last_shot=last)
             except (ValueError, ShotError) as exc:
@@ -239,6 +242,7 @@ class InputHandlers:
             self.ruling_shown = self.session.ruling_text
             self.playback = None
             self._reset_turn()
+            self._end_without_shot(board)
             where = "in the last shot" if last and self.session.actions[-1]["kind"] == "shot" \
                 else "now"
             self.say(f"Declared {code} {where}")
