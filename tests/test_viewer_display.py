@@ -396,5 +396,6 @@ def test_a_game_ended_by_declared_fouls_shows_its_board_and_score_sheet(tmp_path
     assert [p.id for p in pieces] == board.ids()
     assert positions == [(p.x, p.y) for p in board.pieces]
     assert "5.13" in app.screen_text() and "Bob" in app.screen_text()
+    assert "R: replay" not in app.screen_text()  # no shot to replay
     step(app, [key(pygame.K_RETURN)])
     assert app.mode == "aim" and app._end_board() is None

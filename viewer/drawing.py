@@ -83,14 +83,14 @@ class Drawing:
 
     def end_keys(self) -> list[str]:
         """What the end screen's keys do."""
+        replay = ["R: replay the last shot."] if self.end_board_shot is not None else []
         if self.mode == "intermission":
-            return [f"Enter: play the next {self.session.unit}.", "R: replay the last shot.",
-                    "U: undo."]
+            return [f"Enter: play the next {self.session.unit}.", *replay, "U: undo."]
         if self.mode == "pick_game":
             return [f"{k + 1}: {panel_text.TITLES[g]}" for k, g in enumerate(SESSION_GAMES)] \
                 + ["Esc: back."]
-        return ["Enter: rematch (the other side opens).", "N: a new game.",
-                "R: replay the last shot.", "U: undo.", "Esc: quit."]
+        return ["Enter: rematch (the other side opens).", "N: a new game.", *replay, "U: undo.",
+                "Esc: quit."]
 
     def _draw_sheet(self) -> None:
         area = self.screen_layout.table
