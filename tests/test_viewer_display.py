@@ -276,7 +276,7 @@ def test_the_referee_menu_fits_the_panel_down_to_its_last_entry(tmp_path, game, 
 @pytest.mark.parametrize("game", ["9-ball", "novus", "5-pins"])
 def test_resizing_keeps_the_table_in_view_and_scales_it(tmp_path, game):
     app = make_app(game, tmp_path)
-    scales = []
+    scales, tips = [], []
     for size in [(800, 520), (1200, 760), (1600, 1000), (2400, 900), (900, 1400), (300, 200)]:
         step(app, [pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])])
         lay = app.screen_layout
@@ -290,8 +290,10 @@ def test_resizing_keeps_the_table_in_view_and_scales_it(tmp_path, game):
         assert lay.tools.contains(lay.tip) and lay.tools.contains(lay.power)
         assert app.screen.get_size() == app.size
         scales.append(app.view.scale)
+        tips.append(lay.tip.width)
         step(app)  # draws without error
     assert scales[2] > scales[1] > scales[0]
+    assert tips[2] > tips[1] > tips[0]  # the tip and power widgets grow with the window
     assert app.size == (800, 520)  # never below the smallest usable window
     step(app, [pygame.event.Event(pygame.WINDOWSIZECHANGED, x=1000, y=700)])
     assert app.size == (1000, 700)

@@ -308,5 +308,5 @@ def draw_power(surface: pygame.Surface, rect: pygame.Rect, fraction: float,
     fill.width = round(rect.width * max(0.0, min(1.0, fraction)))
     colour = (round(90 + 160 * fraction), round(200 - 120 * fraction), 80)
     pygame.draw.rect(surface, colour, fill, border_radius=3)
-    text = _font(20).render(label, True, V.TEXT)
+    text = _font(max(12, round(rect.height * 20 / 26))).render(label, True, V.TEXT)
     surface.blit(text, text.get_rect(midleft=(rect.left + 6, rect.centery)))

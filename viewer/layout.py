@@ -12,7 +12,7 @@ DEFAULT_SIZE = (1200, 760)
 MIN_SIZE = (800, 520)  # below this the panel's text no longer fits beside a usable table
 PANEL_SHARE = 350 / 1200  # of the width (350 px at the default size), within the limits below
 PANEL_MIN, PANEL_MAX = 300, 460  # px
-TOOLS_HEIGHT = 110  # px at scale 1: the tip widget (96 px) and the power bar
+TOOLS_HEIGHT = 110  # px at scale 1: the tip widget (96 px) and the power bar (26 px)
 HELP_LINE = 17  # px per help line at scale 1
 TABLE_PAD = 10  # px kept free around the table
 
@@ -41,11 +41,14 @@ class ScreenLayout:
         left = w - pw
         help_h = help_height if help_height is not None else \
             round((help_lines * HELP_LINE + 12) * scale)
-        tools_h = TOOLS_HEIGHT
+        tools_h = round(TOOLS_HEIGHT * scale)  # the widgets grow with the text
         top_h = h - help_h - tools_h
         tools = pygame.Rect(left, top_h, pw, tools_h)
-        tip = pygame.Rect(left + 16, top_h + 5, 96, 96)
-        power = pygame.Rect(left + 125, top_h + 40, pw - 145, 26)
+        tip_d = round(96 * scale)
+        tip = pygame.Rect(left + 16, top_h + round(5 * scale), tip_d, tip_d)
+        power_h = round(26 * scale)
+        power = pygame.Rect(tip.right + 13, top_h + (tools_h - power_h) // 2,
+                            pw - tip_d - 49, power_h)
         return ScreenLayout(
             size=(w, h), scale=scale,
             table=pygame.Rect(TABLE_PAD, TABLE_PAD, left - 2 * TABLE_PAD, h - 2 * TABLE_PAD),
