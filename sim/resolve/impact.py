@@ -192,7 +192,7 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         pressed = pressing(S, i, j, nx[k], ny[k]) or (k < n_due and v0 <= 0.0)
         # slower than v_stick: perfectly inelastic when pressed, or when the whole system is
         # that slow (pieces creeping to rest in contact: no bounces at micrometres per second,
-        # which would chatter without end as each piece stops, one after the other)
+        # which chattered, hundreds of impacts at one instant, as each piece stopped in turn)
         slow[k] = v0 <= v_stick and (pressed or v_fast <= v_stick)
         if slow[k]:
             e[k] = 0.0
