@@ -50,7 +50,6 @@ import numpy as np
 from numba import njit
 
 from cuesim.sim.compiled import njit_norc
-from cuesim.sim.resolve.ball_ball import apply_ball_ball_friction, ball_ball_friction_impulse
 from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
 
 STEPS_PER_CONTACT = 20  # steps per characteristic contact time delta*/v (~60 per contact)
@@ -109,17 +108,14 @@ def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.
 
 @njit_norc
 def _disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
-                   dp: float, mu: float, relax: float) -> float:
+                   dp: float, mu: float, relax: float, kt: float) -> float:
     """Coulomb impulse J_t along t = (-n_y, n_x) on i (-J_t on j; j < 0: fixed), bounded by
-    mu dp and by relax times the impulse that stops the slip."""
+    mu dp and by relax times the impulse that stops the slip (kt: the contact's tangential
+    inverse mass, 1/m + R^2/I of each disc)."""
     tx, ty = -ny, nx
-    ri = P[i, R]
-    vt = S[i, VX] * tx + S[i, VY] * ty + S[i, W0] * ri
-    kt = 1.0 / P[i, M] + ri * ri / P[i, INERTIA]
+    vt = S[i, VX] * tx + S[i, VY] * ty + S[i, W0] * P[i, R]
     if j >= 0:
-        rj = P[j, R]
-        vt += -(S[j, VX] * tx + S[j, VY] * ty) + S[j, W0] * rj
-        kt += 1.0 / P[j, M] + rj * rj / P[j, INERTIA]
+        vt += -(S[j, VX] * tx + S[j, VY] * ty) + S[j, W0] * P[j, R]
     if vt == 0.0:
         return 0.0
     return -math.copysign(min(mu * dp, relax * abs(vt) / kt), vt)
@@ -147,13 +143,12 @@ def _nose(r: float, nx: float, ny: float, height: float) -> tuple[float, float, 
 
 
 @njit_norc
-def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, dp: float,
-                        mu: float, height: float, relax: float) -> tuple[float, float, float]:
-    """Coulomb impulse F on ball i at a cushion nose at `height` (n toward the cushion): the
-    slip s = v + w x r_c less its part along r_c; F = -min(mu dp, relax |s| / k) s/|s| with
-    k = 7/(2m)."""
+def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, ry: float, rz: float,
+                        dp: float, mu: float, k: float, relax: float) -> tuple[float, float, float]:
+    """Coulomb impulse F on ball i at a cushion nose r_c = (rx, ry, rz) (`_nose`): the slip
+    s = v + w x r_c less its part along r_c; F = -min(mu dp, relax |s| / k) s/|s| with
+    k = 7/(2m) = 3.5/m."""
     r = P[i, R]
-    rx, ry, rz = _nose(r, nx, ny, height)
     wx, wy, wz = S[i, WX], S[i, WY], S[i, W0]
     sx = S[i, VX] + wy * rz - wz * ry
     sy = S[i, VY] + wz * rx - wx * rz
@@ -164,15 +159,14 @@ def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: flo
     slip = math.sqrt(sx * sx + sy * sy + sz * sz)
     if slip == 0.0:
         return 0.0, 0.0, 0.0
-    f = min(mu * dp, relax * slip / (3.5 / P[i, M]))
+    f = min(mu * dp, relax * slip / k)
     return -f * sx / slip, -f * sy / slip, -f * sz / slip
 
 
 @njit_norc
-def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float,
-                               height: float, fx: float, fy: float, fz: float) -> None:
-    """v += F_xy / m (the cloth takes F_z), w += r_c x F / I."""
-    rx, ry, rz = _nose(P[i, R], nx, ny, height)
+def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, ry: float,
+                               rz: float, fx: float, fy: float, fz: float) -> None:
+    """v += F_xy / m (the cloth takes F_z), w += r_c x F / I (r_c: the cushion nose)."""
     S[i, VX] += fx / P[i, M]
     S[i, VY] += fy / P[i, M]
     c = 1.0 / P[i, INERTIA]
@@ -181,37 +175,122 @@ def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, nx: float, 
     S[i, W0] += c * (rx * fy - ry * fx)
 
 
+# friction constants of a contact (columns of `fc`), computed once per impact: the friction
+# law's code, then what the law divides by at every step
+FC_LAW, FC_A, FC_B, FC_C, FC_D, FC_E, FC_F = range(7)
+N_FC = 7
+F_NONE, F_DISC, F_BALL_BALL, F_BALL_FIXED = range(4)
+
+
+@njit_norc
+def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
+                        ny: np.ndarray, n_c: int, mu: np.ndarray, ball_params: np.ndarray,
+                        fc: np.ndarray) -> None:
+    """Each contact's friction law and constants: ball-ball (k = 7/(2 m_i) + 7/(2 m_j) as
+    3.5 (m_i + m_j)/(m_i m_j), 1/m_i, 1/m_j, R_i/I_i, R_j/I_j), ball on a fixed body (the
+    cushion nose r_c, 3.5/m), disc (k_t); F_NONE where the contact has none."""
+    for k in range(n_c):
+        i, j = ci[k], cj[k]
+        fc[k, FC_LAW] = F_NONE
+        if P[i, LAW] == LAW_BALL and j >= 0:
+            fc[k, FC_LAW] = F_BALL_BALL
+            fc[k, FC_A] = 3.5 * (P[i, M] + P[j, M]) / (P[i, M] * P[j, M])
+            fc[k, FC_B], fc[k, FC_C] = 1.0 / P[i, M], 1.0 / P[j, M]
+            fc[k, FC_D], fc[k, FC_E] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
+        elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
+            fc[k, FC_LAW] = F_BALL_FIXED
+            fc[k, FC_A], fc[k, FC_B], fc[k, FC_C] = _nose(P[i, R], nx[k], ny[k], ball_params[3])
+            fc[k, FC_D] = 3.5 / P[i, M]
+        elif mu[k] > 0.0:
+            fc[k, FC_LAW] = F_DISC
+            ri = P[i, R]
+            kt = 1.0 / P[i, M] + ri * ri / P[i, INERTIA]
+            if j >= 0:
+                rj = P[j, R]
+                kt += 1.0 / P[j, M] + rj * rj / P[j, INERTIA]
+            fc[k, FC_A] = kt
+
+
+@njit_norc
+def _ball_ball_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
+                       jn: float, fit_a: float, fit_b: float, fit_c: float, relax: float,
+                       k_slip: float) -> tuple[float, float, float]:
+    """resolve.ball_ball's friction impulse with its k = k_slip given; mu = a + b exp(-c s) is
+    only evaluated when the sticking bound relax |s| / k does not already decide (mu >= a)."""
+    ri, rj = P[i, R], P[j, R]
+    cix = S[i, VX] - ri * S[i, W0] * ny
+    ciy = S[i, VY] + ri * S[i, W0] * nx
+    ciz = ri * (S[i, WX] * ny - S[i, WY] * nx)
+    cjx = S[j, VX] + rj * S[j, W0] * ny
+    cjy = S[j, VY] - rj * S[j, W0] * nx
+    cjz = -rj * (S[j, WX] * ny - S[j, WY] * nx)
+    sx, sy, sz = cix - cjx, ciy - cjy, ciz - cjz
+    sn = sx * nx + sy * ny
+    sx, sy = sx - sn * nx, sy - sn * ny
+    slip = math.sqrt(sx * sx + sy * sy + sz * sz)
+    if slip == 0.0 or jn <= 0.0:
+        return 0.0, 0.0, 0.0
+    stick = relax * slip / k_slip
+    if fit_a * jn >= stick:
+        g = -stick / slip
+    else:
+        g = -min((fit_a + fit_b * math.exp(-fit_c * slip)) * jn, stick) / slip
+    return g * sx, g * sy, g * sz
+
+
 @njit_norc
 def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
               ny: np.ndarray, n_c: int, dp: np.ndarray, mu: np.ndarray, relax: np.ndarray,
-              ball_params: np.ndarray, fr: np.ndarray) -> None:
+              ball_params: np.ndarray, fc: np.ndarray, fr: np.ndarray) -> None:
     """One Jacobi pass of friction impulses: all computed from the same velocities, then
     applied, so the order of the contacts cannot matter."""
     for k in range(n_c):
         fr[k, 0] = fr[k, 1] = fr[k, 2] = 0.0
-        if dp[k] <= 0.0:
+        law = fc[k, FC_LAW]
+        if dp[k] <= 0.0 or law == F_NONE:
             continue
         i, j = ci[k], cj[k]
-        if P[i, LAW] == LAW_BALL and j >= 0:
-            fr[k, 0], fr[k, 1], fr[k, 2] = ball_ball_friction_impulse(
+        if law == F_BALL_BALL:
+            fr[k, 0], fr[k, 1], fr[k, 2] = _ball_ball_impulse(
                 S, P, i, j, nx[k], ny[k], dp[k], ball_params[0], ball_params[1], ball_params[2],
-                relax[k])
-        elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
+                relax[k], fc[k, FC_A])
+        elif law == F_BALL_FIXED:
             fr[k, 0], fr[k, 1], fr[k, 2] = ball_fixed_friction(
-                S, P, i, nx[k], ny[k], dp[k], mu[k], ball_params[3], relax[k])
-        elif mu[k] > 0.0:
-            fr[k, 0] = _disc_friction(S, P, i, j, nx[k], ny[k], dp[k], mu[k], relax[k])
+                S, P, i, fc[k, FC_A], fc[k, FC_B], fc[k, FC_C], dp[k], mu[k], fc[k, FC_D],
+                relax[k])
+        else:
+            fr[k, 0] = _disc_friction(S, P, i, j, nx[k], ny[k], dp[k], mu[k], relax[k],
+                                      fc[k, FC_A])
     for k in range(n_c):
         if fr[k, 0] == 0.0 and fr[k, 1] == 0.0 and fr[k, 2] == 0.0:
             continue
         i, j = ci[k], cj[k]
-        if P[i, LAW] == LAW_BALL and j >= 0:
-            apply_ball_ball_friction(S, P, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2])
-        elif P[i, LAW] == LAW_BALL:
-            _apply_ball_fixed_friction(S, P, i, nx[k], ny[k], ball_params[3], fr[k, 0],
-                                       fr[k, 1], fr[k, 2])
+        law = fc[k, FC_LAW]
+        if law == F_BALL_BALL:
+            _apply_ball_ball(S, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2], fc[k, FC_B],
+                             fc[k, FC_C], fc[k, FC_D], fc[k, FC_E])
+        elif law == F_BALL_FIXED:
+            _apply_ball_fixed_friction(S, P, i, fc[k, FC_A], fc[k, FC_B], fc[k, FC_C],
+                                       fr[k, 0], fr[k, 1], fr[k, 2])
         else:
             _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[k, 0])
+
+
+@njit_norc
+def _apply_ball_ball(S: np.ndarray, i: int, j: int, nx: float, ny: float, fx: float,
+                     fy: float, fz: float, mi: float, mj: float, ci: float, cj: float) -> None:
+    """resolve.ball_ball.apply_ball_ball_friction with 1/m and R/I given."""
+    S[i, VX] += fx * mi
+    S[i, VY] += fy * mi
+    S[j, VX] -= fx * mj
+    S[j, VY] -= fy * mj
+    tx, ty, tz = ny * fz, -nx * fz, nx * fy - ny * fx
+    S[i, WX] += ci * tx
+    S[i, WY] += ci * ty
+    S[i, W0] += ci * tz
+    S[j, WX] += cj * tx
+    S[j, WY] += cj * ty
+    S[j, W0] += cj * tz
 
 
 @njit_norc
@@ -292,6 +371,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     f_new = np.zeros(n_c)
     dp = np.zeros(n_c)
     fr = np.zeros((n_c, 3))
+    fc = np.empty((n_c, N_FC))
+    _friction_constants(P, ci, cj, nx, ny, n_c, mu, ball_params, fc)
     # friction's sticking bound is shared among the contacts of a piece (Jacobi relaxation)
     deg = np.zeros(S.shape[0])
     for k in range(n_c):
@@ -320,7 +401,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             dp[k] = f_new[k] * dt  # friction acts at the step's end with the force there
             f[k] = f_new[k]
         if with_friction:
-            _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, ball_params, fr)
+            _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, ball_params, fc, fr)
         approaching = False
         for k in range(n_c):
             vk = _approach(S, ci[k], cj[k], nx[k], ny[k])
