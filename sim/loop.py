@@ -145,7 +145,7 @@ def _single(
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     # each detector after the first skips features farther than the piece can travel before
     # the earliest event found so far (travel_bound): the same result, less work
-    tau, k = rail_time(px, py, vx, vy, ax, ay, r, rch, h, rails)
+    tau, k = rail_time(px, py, vx, vy, ax, ay, r, rch, h, rails, lin)
     if t + tau < best:
         best, code, idx = t + tau, _S_RAIL, k
         rch = min(rch, travel_bound(speed, accel, tau))

@@ -117,22 +117,31 @@ class TableGeometry:
     circles: tuple[SensorCircle, ...] = ()
 
     def rail_array(self) -> np.ndarray:
-        """(m, 6) float64: x0, y0, x1, y1, nx, ny."""
-        out = np.zeros((len(self.rails), 6))
+        """(m, 9) float64: x0, y0, x1, y1, nx, ny, then what the detector would otherwise
+        compute at every prediction: the length and the midpoint."""
+        out = np.zeros((len(self.rails), 9))
         for k, r in enumerate(self.rails):
-            out[k] = (r.x0, r.y0, r.x1, r.y1, *r.normal())
+            out[k, :6] = (r.x0, r.y0, r.x1, r.y1, *r.normal())
+            out[k, 6] = math.sqrt((r.x1 - r.x0) ** 2 + (r.y1 - r.y0) ** 2)
+            out[k, 7:9] = (0.5 * (r.x0 + r.x1), 0.5 * (r.y0 + r.y1))
         return out
 
     def hole_array(self) -> np.ndarray:
-        """(h, 10) float64: x, y, radius, has_fall (1.0 for a fall line, else 0.0), then the
-        fall line x0, y0, x1, y1 and its inward normal nx, ny (zeros without one)."""
-        out = np.zeros((len(self.holes), 10))
+        """(h, 13) float64: x, y, radius, has_fall (1.0 for a fall line, else 0.0), then the
+        fall line x0, y0, x1, y1 and its inward normal nx, ny (zeros without one); last the
+        circle a capture happens within: the hole's own, or the one around its fall line
+        (midpoint, half length), which the detector culls by."""
+        out = np.zeros((len(self.holes), 13))
         for k, h in enumerate(self.holes):
             out[k, :3] = (h.x, h.y, h.radius)
+            out[k, 10:13] = (h.x, h.y, h.radius)
             if h.fall is not None:
                 out[k, 3] = 1.0
                 out[k, 4:8] = h.fall
                 out[k, 8:10] = h.fall_normal()
+                x0, y0, x1, y1 = h.fall
+                out[k, 10:13] = (0.5 * (x0 + x1), 0.5 * (y0 + y1),
+                                 0.5 * math.sqrt((x1 - x0) ** 2 + (y1 - y0) ** 2))
         return out
 
     def knuckle_array(self) -> np.ndarray:

@@ -76,3 +76,45 @@ def test_bracket_of_a_quadratic_root_is_valid_and_tight(c, h):
     a, b = bracket_root(c0, c1, c2, 0.0, 0.0, 0.0, hi)
     assert poly(c0, c1, c2, 0.0, 0.0, a) > 0.0 >= poly(c0, c1, c2, 0.0, 0.0, b)
     assert b - a <= 2.5e-16 * max(1.0, abs(b))
+
+
+# --- features off a straight path (detect.rails.off_line) ---------------------------------------
+@given(p=st.tuples(st.floats(-0.1, 1.4), st.floats(-0.1, 2.7)), angle=st.floats(0.0, 6.3),
+       v=st.floats(0.01, 8.0), decel=st.floats(0.0, 5.0), h=st.floats(0.01, 3.0))
+@settings(max_examples=examples(300), deadline=None)
+def test_a_straight_path_skips_no_rail_it_would_meet(p, angle, v, decel, h):
+    """On a straight decelerating path, the off-line cull of rail_time changes nothing: the
+    result equals the detector's without it (lin=False) for every rail of the pool table."""
+    from cuesim.sim.detect.rails import rail_time
+    from cuesim.tables import pool_table
+
+    rails = pool_table().geometry.rail_array()
+    ux, uy = np.cos(angle), np.sin(angle)
+    args = (p[0], p[1], v * ux, v * uy, -decel * ux, -decel * uy, RB, 10.0, h, rails)
+    assert rail_time(*args, True) == rail_time(*args, False)
+
+
+@given(p=st.tuples(st.floats(-0.1, 1.4), st.floats(-0.1, 2.7)), angle=st.floats(0.0, 6.3),
+       v=st.floats(0.01, 8.0), decel=st.floats(0.0, 5.0), h=st.floats(0.01, 3.0))
+@settings(max_examples=examples(300), deadline=None)
+def test_a_straight_path_skips_no_knuckle_or_pocket_it_would_meet(p, angle, v, decel, h):
+    """Every knuckle and pocket of the pool table that the off-line cull skips on a straight
+    path is one the detectors without the cull (paths.circle_contact, holes.fall_time) never
+    meet (a centre already past a fall line is never skipped: it is captured now)."""
+    from cuesim.sim.detect import TOUCH, V_TOUCH
+    from cuesim.sim.detect.holes import fall_time
+    from cuesim.sim.detect.paths import circle_contact
+    from cuesim.sim.detect.rails import off_line
+    from cuesim.tables import pool_table
+
+    geo = pool_table().geometry
+    ux, uy = np.cos(angle), np.sin(angle)
+    x, y, vx, vy, ax, ay = p[0], p[1], v * ux, v * uy, -decel * ux, -decel * uy
+    for cx, cy, rk in geo.knuckle_array():
+        if off_line(x, y, ux, uy, cx, cy, rk + RB):
+            assert circle_contact(x, y, vx, vy, ax, ay, True, cx, cy, rk + RB, h, TOUCH,
+                                  V_TOUCH) == INF
+    for row in geo.hole_array():
+        past = row[8] * (x - row[4]) + row[9] * (y - row[5]) <= 0.0  # captured now
+        if off_line(x, y, ux, uy, row[10], row[11], row[12]) and not past:
+            assert fall_time(x, y, vx, vy, ax, ay, 10.0, h, *row[4:10]) == INF

@@ -39,7 +39,8 @@ from tests.test_balls_properties import random_layout
 
 POOL = pool_table()
 RB = POOL.piece_spec("ball").radius
-RAIL = np.array([[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]])  # (0,0)-(1,0), the surface at y > 0
+# (0,0)-(1,0), the surface at y > 0 (TableGeometry.rail_array: ends, normal, length, midpoint)
+RAIL = np.array([[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.5, 0.0]])
 
 
 def _rail(px: float, py: float, vx: float, vy: float, ax: float, ay: float,

@@ -51,22 +51,41 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
 
 
 @njit_norc
+def off_line(px: float, py: float, ux: float, uy: float, cx: float, cy: float,
+             rad: float) -> bool:
+    """Whether the point c lies farther than rad (+ TOUCH + 1e-9 for the touching cases and
+    rounding) from the straight path through p along the unit vector u; never for u = 0 (a
+    curved path, for which nothing is culled). A feature within rad of c is then never met."""
+    if ux == 0.0 and uy == 0.0:
+        return False
+    return abs((cx - px) * uy - (cy - py) * ux) > rad + TOUCH + 1e-9
+
+
+@njit_norc
 def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, r: float,
-              reach: float, h: float, rails: np.ndarray) -> tuple[float, int]:
-    """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none."""
+              reach: float, h: float, rails: np.ndarray, lin: bool = False) -> tuple[float, int]:
+    """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none. lin: the
+    path is straight (along v), so a rail whose segment lies farther from that line than its
+    half length plus r (`off_line`) cannot be met and is skipped before any root is sought."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
+    ux, uy = (vx / speed, vy / speed) if lin and speed > 0.0 else (0.0, 0.0)
     for k in range(rails.shape[0]):
         x0, y0, x1, y1, nx, ny = (rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3],
                                   rails[k, 4], rails[k, 5])
         g0 = nx * (px - x0) + ny * (py - y0) - r
         if g0 > reach:
             continue
+        g1, g2 = nx * vx + ny * vy, 0.5 * (nx * ax + ny * ay)
+        if g0 > TOUCH and g1 >= 0.0 and g2 >= 0.0:
+            continue  # in front of the face and never nearing it: g only grows
+        if off_line(px, py, ux, uy, rails[k, 7], rails[k, 8], 0.5 * rails[k, 6] + r):
+            continue
         ex, ey = x1 - x0, y1 - y0
-        length = math.sqrt(ex * ex + ey * ey)
+        length = rails[k, 6]
         along0 = ((px - x0) * ex + (py - y0) * ey) / length
         on_face = -EXTENT_TOL <= along0 <= length + EXTENT_TOL
-        tau = face_time(g0, nx * vx + ny * vy, 0.5 * (nx * ax + ny * ay), on_face, h)
+        tau = face_time(g0, g1, g2, on_face, h)
         if tau >= best:
             continue
         # the contact point must lie within the rail's extent
