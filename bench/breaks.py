@@ -62,6 +62,8 @@ AIM_ERROR = math.radians(0.5)  # largest aim error of the random breaks (uniform
 SEED = 2026
 EVENT_LIMIT = 1000  # issue 3: no break over 1000 events
 TARGET_RATIO = 100.0  # issue 3: at least 100x pooltool on both breaks
+TARGET_RATIO_CONTACT = 200.0  # issue 12: the contact model keeps the breaks at >= 200x
+TARGET_RATIO_SPEED = 500.0  # issue 16: >= 500x pooltool on both breaks
 TARGET_PER_S = {"9-ball": 2000.0, "8-ball": 1000.0}  # issue 3: breaks/s per core
 PT_MAX_EVENTS = 20_000  # pooltool's cap on the two timed breaks (cuesim's default limit)
 
@@ -89,13 +91,17 @@ class LoopTimer:
         engine.run_events = self.inner
 
 
-def median_time(fn: Callable[[], Any], repeats: int) -> float:
+def run_times(fn: Callable[[], Any], repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return times
+
+
+def median_time(fn: Callable[[], Any], repeats: int) -> float:
+    return statistics.median(run_times(fn, repeats))
 
 
 def distribution(events: list[int], seconds: float) -> dict[str, Any]:
@@ -315,20 +321,26 @@ class PooltoolBreaks:
         pt = self.pt
         system = self.system(game)
         pt.simulate(system, max_events=PT_MAX_EVENTS)  # warm (compiles on a cold numba cache)
-        times, cs_core, cs_full = [], [], []
+        times, cs_core, cs_full, best_core = [], [], [], []
         for _ in range(repeats):
             t0 = time.perf_counter()
             out = pt.simulate(system, max_events=PT_MAX_EVENTS)
             times.append(time.perf_counter() - t0)
-            cs_core.append(median_time(core, 9))
+            core_times = run_times(core, 9)
+            cs_core.append(statistics.median(core_times))
+            best_core.append(min(core_times))
             cs_full.append(median_time(full, 9))
         t, tc, tf = (statistics.median(x) for x in (times, cs_core, cs_full))
         n = len(out.events)
+        # best of each: on a shared machine the fastest run of each simulator is the estimate
+        # least touched by other load; the medians are printed beside it
         return {"break": game, "events": n, "ms": t * 1e3, "breaks_per_s": 1.0 / t,
                 "events_per_s": n / t, "us_per_event": t / n * 1e6, "cue_V0": system.cue.V0,
                 "ball_speed": self.per_v0 * system.cue.V0, "cuesim_alongside_ms": tc * 1e3,
                 "cuesim_simulate_alongside_ms": tf * 1e3, "ratio": t / tc,
-                "ratio_simulate": t / tf}
+                "ratio_simulate": t / tf, "best_ms": min(times) * 1e3,
+                "cuesim_best_ms": min(best_core) * 1e3,
+                "ratio_best": min(times) / min(best_core)}
 
     def random_breaks(self, breaks, deadline):
         """The same random 8-ball breaks (cap: 1000 events; stops early at `deadline`)."""
@@ -393,6 +405,8 @@ def report(results: dict[str, Any]) -> None:
                   f"(run_motion, {p['cuesim_alongside_ms']:.3f} ms timed alongside), "
                   f"{p['ratio_simulate']:.0f}x (simulate, "
                   f"{p['cuesim_simulate_alongside_ms']:.3f} ms)")
+            print(f"                  best of each: pooltool {p['best_ms']:.2f} ms, cuesim "
+                  f"run_motion {p['cuesim_best_ms']:.3f} ms: {p['ratio_best']:.0f}x")
 
     d = results["random"]
     print(f"\n== {d['breaks']} random 8-ball breaks (cue ball {RANDOM_SPEEDS[0]:g}-"
@@ -435,12 +449,13 @@ def report(results: dict[str, Any]) -> None:
         status = "failed" if results.get("pooltool_failed") else "not installed"
         print(f"pooltool: {status} ({results['pooltool_reason']})")
 
-    print("\ntargets (issue 3), measured in this run:")
+    print("\ntargets (issues 3, 12 and 16), measured in this run:")
     for b in results["breaks"]:
         p = pts.get(b["break"])
-        ratio = (f"{p['ratio']:.0f}x (simulate {p['ratio_simulate']:.0f}x)" if p
-                 else "n/a (no pooltool)")
-        print(f"  {b['break']}: >= {TARGET_RATIO:.0f}x pooltool: {ratio} | >= "
+        ratio = (f"{p['ratio']:.0f}x medians, {p['ratio_best']:.0f}x best of each "
+                 f"(simulate {p['ratio_simulate']:.0f}x)" if p else "n/a (no pooltool)")
+        print(f"  {b['break']}: >= {TARGET_RATIO:.0f}x / {TARGET_RATIO_CONTACT:.0f}x / "
+              f"{TARGET_RATIO_SPEED:.0f}x pooltool: {ratio} | >= "
               f"{TARGET_PER_S[b['break']]:,.0f} breaks/s per core: {b['breaks_per_s']:,.0f} "
               f"(simulate {b['simulate_breaks_per_s']:,.0f})")
     print(f"  no break over {EVENT_LIMIT} events in {d['breaks']} random 8-ball breaks: "

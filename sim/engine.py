@@ -88,12 +88,13 @@ class Arrays:
         }
 
 
+@lru_cache(maxsize=64)
 def motion_limits(arr: Arrays, kind: str) -> tuple[float, float, str]:
     """The fastest centre speed (m/s) and spin (rad/s) a cue can give a piece of this kind, and
     what it is. Discs: the striker's bound MAX_STRIKE_SPEED, w = m v d / I with the tip offset
     d below the radius. Balls: the centre hit of a cue at MAX_CUE_SPEED (sim.cue.strike),
     |w| <= j d / I with d within the miscue limit; pins, which only a ball sets moving, take
-    the ball's bounds."""
+    the ball's bounds. Cached per table's arrays and kind (every shot checks them)."""
     from cuesim.sim.cue import MISCUE_LIMIT, strike
     from cuesim.tables.balls import MAX_CUE_SPEED
     from cuesim.tables.novus import MAX_STRIKE_SPEED
