@@ -78,43 +78,72 @@ def test_bracket_of_a_quadratic_root_is_valid_and_tight(c, h):
     assert b - a <= 2.5e-16 * max(1.0, abs(b))
 
 
-# --- features off a straight path (detect.rails.off_line) ---------------------------------------
-@given(p=st.tuples(st.floats(-0.1, 1.4), st.floats(-0.1, 2.7)), angle=st.floats(0.0, 6.3),
-       v=st.floats(0.01, 8.0), decel=st.floats(0.0, 5.0), h=st.floats(0.01, 3.0))
-@settings(max_examples=examples(300), deadline=None)
-def test_a_straight_path_skips_no_rail_it_would_meet(p, angle, v, decel, h):
-    """On a straight decelerating path, the off-line cull of rail_time changes nothing: the
-    result equals the detector's without it (lin=False) for every rail of the pool table."""
-    from cuesim.sim.detect.rails import rail_time
-    from cuesim.tables import pool_table
-
-    rails = pool_table().geometry.rail_array()
+# --- features off a path's line (detect.rails.off_line, path_line) --------------------------------
+def _path(p, angle, v, a, a_angle, lin):
+    """A piece's path: straight and decelerating (lin) or bent by any acceleration."""
     ux, uy = np.cos(angle), np.sin(angle)
-    args = (p[0], p[1], v * ux, v * uy, -decel * ux, -decel * uy, RB, 10.0, h, rails)
-    assert rail_time(*args, True) == rail_time(*args, False)
+    ax, ay = (-a * ux, -a * uy) if lin else (a * np.cos(a_angle), a * np.sin(a_angle))
+    return p[0], p[1], v * ux, v * uy, ax, ay
+
+
+def _samples(x, y, vx, vy, ax, ay, lin, h):
+    """Points of the path over [0, h] (a straight one only until it stops)."""
+    tau = np.linspace(0.0, h, 4001)
+    if lin and ax * ax + ay * ay > 0.0:
+        tau = np.minimum(tau, np.hypot(vx, vy) / np.hypot(ax, ay))
+    return x + vx * tau + 0.5 * ax * tau**2, y + vy * tau + 0.5 * ay * tau**2
 
 
 @given(p=st.tuples(st.floats(-0.1, 1.4), st.floats(-0.1, 2.7)), angle=st.floats(0.0, 6.3),
-       v=st.floats(0.01, 8.0), decel=st.floats(0.0, 5.0), h=st.floats(0.01, 3.0))
+       v=st.floats(0.01, 8.0), a=st.floats(0.0, 5.0), a_angle=st.floats(0.0, 6.3),
+       lin=st.booleans(), h=st.floats(0.01, 2.0))
 @settings(max_examples=examples(300), deadline=None)
-def test_a_straight_path_skips_no_knuckle_or_pocket_it_would_meet(p, angle, v, decel, h):
-    """Every knuckle and pocket of the pool table that the off-line cull skips on a straight
-    path is one the detectors without the cull (paths.circle_contact, holes.fall_time) never
-    meet (a centre already past a fall line is never skipped: it is captured now)."""
-    from cuesim.sim.detect import TOUCH, V_TOUCH
-    from cuesim.sim.detect.holes import fall_time
-    from cuesim.sim.detect.paths import circle_contact
-    from cuesim.sim.detect.rails import off_line
+def test_a_feature_off_the_paths_line_is_never_met(p, angle, v, a, a_angle, lin, h):
+    """Every rail, knuckle and pocket of the pool table that the off-line cull skips lies
+    farther than its reach from every point of the path over the horizon (sampled), straight
+    or bent: the cull skips nothing a detector could find."""
+    from cuesim.sim.detect.rails import off_line, path_line
     from cuesim.tables import pool_table
 
     geo = pool_table().geometry
-    ux, uy = np.cos(angle), np.sin(angle)
-    x, y, vx, vy, ax, ay = p[0], p[1], v * ux, v * uy, -decel * ux, -decel * uy
+    x, y, vx, vy, ax, ay = _path(p, angle, v, a, a_angle, lin)
+    ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
+    qx, qy = _samples(x, y, vx, vy, ax, ay, lin, h)
+    for x0, y0, x1, y1, _, _, length, mx, my in geo.rail_array():
+        if off_line(x, y, ux, uy, mx, my, 0.5 * length + RB + bend):
+            s = np.clip(((qx - x0) * (x1 - x0) + (qy - y0) * (y1 - y0)) / length**2, 0.0, 1.0)
+            assert np.hypot(qx - x0 - s * (x1 - x0), qy - y0 - s * (y1 - y0)).min() > RB
     for cx, cy, rk in geo.knuckle_array():
-        if off_line(x, y, ux, uy, cx, cy, rk + RB):
-            assert circle_contact(x, y, vx, vy, ax, ay, True, cx, cy, rk + RB, h, TOUCH,
-                                  V_TOUCH) == INF
+        if off_line(x, y, ux, uy, cx, cy, rk + RB + bend):
+            assert np.hypot(qx - cx, qy - cy).min() > rk + RB
     for row in geo.hole_array():
-        past = row[8] * (x - row[4]) + row[9] * (y - row[5]) <= 0.0  # captured now
-        if off_line(x, y, ux, uy, row[10], row[11], row[12]) and not past:
-            assert fall_time(x, y, vx, vy, ax, ay, 10.0, h, *row[4:10]) == INF
+        if off_line(x, y, ux, uy, row[10], row[11], row[12] + bend):
+            assert np.hypot(qx - row[10], qy - row[11]).min() > row[12]
+
+
+@given(p=st.tuples(st.floats(-0.1, 1.4), st.floats(-0.1, 2.7)), angle=st.floats(0.0, 6.3),
+       v=st.floats(0.01, 8.0), a=st.floats(0.0, 5.0), a_angle=st.floats(0.0, 6.3),
+       lin=st.booleans(), h=st.floats(0.01, 2.0))
+@settings(max_examples=examples(300), deadline=None)
+def test_the_culled_detectors_find_what_each_feature_alone_gives(p, angle, v, a, a_angle, lin,
+                                                                 h):
+    """rail_time, knuckle_time and hole_time over the whole table give the earliest of what
+    the same detector finds for each feature alone (the reach and off-line culls only skip)."""
+    from cuesim.sim.detect.holes import hole_time, knuckle_time
+    from cuesim.sim.detect.rails import rail_time
+    from cuesim.tables import pool_table
+
+    geo = pool_table().geometry
+    path = _path(p, angle, v, a, a_angle, lin)
+    def run(detect, rows):
+        if detect is rail_time:
+            return rail_time(*path, RB, 10.0, h, rows, lin)
+        if detect is knuckle_time:
+            return knuckle_time(*path, lin, RB, 10.0, h, rows)
+        return hole_time(*path, lin, 10.0, h, rows)
+
+    for detect, arr in ((rail_time, geo.rail_array()), (knuckle_time, geo.knuckle_array()),
+                        (hole_time, geo.hole_array())):
+        tau, k = run(detect, arr)
+        alone = [run(detect, arr[q:q + 1])[0] for q in range(len(arr))]
+        assert tau == min(alone) and (k < 0 or alone[k] == tau)

@@ -10,7 +10,7 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_contact, circle_crossing
-from cuesim.sim.detect.rails import off_line
+from cuesim.sim.detect.rails import off_line, path_line
 from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, first_descent
 
@@ -50,12 +50,12 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     (`fall_time`), one without when the centre enters its circle."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
-    ux, uy = (vx / speed, vy / speed) if lin and speed > 0.0 else (0.0, 0.0)
+    ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
     for k in range(holes.shape[0]):
-        # a straight path that passes the capture's circle (the hole's, or the one around its
-        # fall line) by more than its radius never captures there, unless the centre is
-        # already past the fall line (captured now: fall_time's tau = 0)
-        off = off_line(px, py, ux, uy, holes[k, 10], holes[k, 11], holes[k, 12])
+        # a path that passes the capture's circle (the hole's, or the one around its fall
+        # line) by more than its radius (plus the path's bend) never captures there, unless
+        # the centre is already past the fall line (captured now: fall_time's tau = 0)
+        off = off_line(px, py, ux, uy, holes[k, 10], holes[k, 11], holes[k, 12] + bend)
         if holes[k, 3] != 0.0:
             if off and holes[k, 8] * (px - holes[k, 4]) + holes[k, 9] * (py - holes[k, 5]) > 0.0:
                 continue
@@ -81,12 +81,12 @@ def knuckle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: floa
     back) is predicted like any other (paths.circle_contact)."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
-    ux, uy = (vx / speed, vy / speed) if lin and speed > 0.0 else (0.0, 0.0)
+    ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
     for k in range(knuckles.shape[0]):
         cx, cy, rad = knuckles[k, 0], knuckles[k, 1], knuckles[k, 2] + r
         if math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
             continue
-        if off_line(px, py, ux, uy, cx, cy, rad):
+        if off_line(px, py, ux, uy, cx, cy, rad + bend):
             continue
         tau = circle_contact(px, py, vx, vy, ax, ay, lin, cx, cy, rad, h, TOUCH, V_TOUCH)
         if tau < best:

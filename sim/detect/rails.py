@@ -51,11 +51,25 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
 
 
 @njit_norc
+def path_line(vx: float, vy: float, ax: float, ay: float, lin: bool, h: float
+              ) -> tuple[float, float, float]:
+    """(ux, uy, bend): the unit vector along v and how far the path p + v tau + a tau^2/2 can
+    stray from the straight line through p along it over [0, h]: 0 on a straight path (lin),
+    otherwise at most |a| h^2 / 2 (the part of a tau^2/2 across the line). (0, 0, 0) at rest."""
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed == 0.0:
+        return 0.0, 0.0, 0.0
+    bend = 0.0 if lin else 0.5 * math.sqrt(ax * ax + ay * ay) * h * h
+    return vx / speed, vy / speed, bend
+
+
+@njit_norc
 def off_line(px: float, py: float, ux: float, uy: float, cx: float, cy: float,
              rad: float) -> bool:
     """Whether the point c lies farther than rad (+ TOUCH + 1e-9 for the touching cases and
-    rounding) from the straight path through p along the unit vector u; never for u = 0 (a
-    curved path, for which nothing is culled). A feature within rad of c is then never met."""
+    rounding) from the line through p along the unit vector u; never for u = 0 (at rest). With
+    rad a feature's reach plus the path's bend (`path_line`), a feature so far from the line
+    is never met within the horizon and is skipped before any root is sought."""
     if ux == 0.0 and uy == 0.0:
         return False
     return abs((cx - px) * uy - (cy - py) * ux) > rad + TOUCH + 1e-9
@@ -64,12 +78,13 @@ def off_line(px: float, py: float, ux: float, uy: float, cx: float, cy: float,
 @njit_norc
 def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, r: float,
               reach: float, h: float, rails: np.ndarray, lin: bool = False) -> tuple[float, int]:
-    """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none. lin: the
-    path is straight (along v), so a rail whose segment lies farther from that line than its
-    half length plus r (`off_line`) cannot be met and is skipped before any root is sought."""
+    """(tau, rail index) of the first rail contact within [0, h]; (inf, -1) if none. A rail
+    whose segment lies farther from the path's line than its half length plus r plus the
+    path's bend (`path_line`; lin: the path is straight) cannot be met and is skipped before
+    any root is sought."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
-    ux, uy = (vx / speed, vy / speed) if lin and speed > 0.0 else (0.0, 0.0)
+    ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
     for k in range(rails.shape[0]):
         x0, y0, x1, y1, nx, ny = (rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3],
                                   rails[k, 4], rails[k, 5])
@@ -79,7 +94,7 @@ def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
         g1, g2 = nx * vx + ny * vy, 0.5 * (nx * ax + ny * ay)
         if g0 > TOUCH and g1 >= 0.0 and g2 >= 0.0:
             continue  # in front of the face and never nearing it: g only grows
-        if off_line(px, py, ux, uy, rails[k, 7], rails[k, 8], 0.5 * rails[k, 6] + r):
+        if off_line(px, py, ux, uy, rails[k, 7], rails[k, 8], 0.5 * rails[k, 6] + r + bend):
             continue
         ex, ey = x1 - x0, y1 - y0
         length = rails[k, 6]
