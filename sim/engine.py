@@ -22,6 +22,11 @@ from cuesim.sim.state import (
     LAW_DISC,
     N_SEG_COLUMNS,
     ON,
+    VX,
+    VY,
+    W0,
+    WX,
+    WY,
     X,
     Y,
     build_state,
@@ -164,10 +169,8 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
-    n = len(layout)
-    vel = np.zeros((n, 2))
-    spins = np.zeros(n)
-    spins_xy = np.zeros((n, 2))
+    _, _, P = _static_arrays(table, layout)
+    S = _rest_state(table, layout).copy()  # every piece at rest, then the initial motions
     for pid, value in initial.items():
         try:
             k = layout.index(pid)
@@ -180,13 +183,10 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
         if not all(math.isfinite(v) for v in value):
             raise SimulationError(f"initial motion of {pid!r} is not finite: {value}")
         _check_cue_limits(arr, layout.pieces[k], value)
-        vel[k] = value[:2]
-        spins[k] = value[-1]
+        S[k, VX], S[k, VY], S[k, W0] = value[0], value[1], value[-1]
         if len(value) == 5:
-            spins_xy[k] = value[2:4]
+            S[k, WX], S[k, WY] = value[2], value[3]
     struck_index = layout.index(struck) if struck is not None else -1
-    positions, kinds, P = _static_arrays(table, layout)
-    S = build_state(positions, vel, spins, P, spins_xy)
     return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot)
 
 
@@ -243,6 +243,17 @@ def run_motion(table: Table, layout: Layout,
     `max_events` before everything rests comes back with `truncated` set (and a
     RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
     return run_input(motion_input(table, layout, initial, struck, max_events, shot, check))
+
+
+@lru_cache(maxsize=256)
+def _rest_state(table: Table, layout: Layout) -> np.ndarray:
+    """The initial state S of a layout with every piece at rest (`build_state`), cached per
+    layout and read-only: a shot copies it and writes its initial motions in."""
+    positions, _, P = _static_arrays(table, layout)
+    n = len(layout)
+    S = build_state(positions, np.zeros((n, 2)), np.zeros(n), P, np.zeros((n, 2)))
+    S.setflags(write=False)
+    return S
 
 
 @lru_cache(maxsize=256)
