@@ -20,7 +20,9 @@ repeats; breaks/s = 1 / median time per break):
 - pooltool (`pooltool-billiards`), only if it imports: its own 9-ball and 8-ball racks (its
   tiny random gaps) on a 9 ft table built from its pocket-table specs, the same cue-ball place,
   aim and cue-ball speed (timed interleaved with cuesim's calls of the same break, so that the
-  ratios see the same load), and the same random 8-ball breaks. Racks, pockets and physics
+  ratios see the same load, each warm: one untimed call after every switch), and the same
+  random 8-ball breaks; the ratios are printed from the medians and from the best run of
+  each (the estimate least touched by other load on a shared machine). Racks, pockets and physics
   parameters differ slightly between the two simulators, so the ratios compare like shots,
   not identical ones.
 """
@@ -317,15 +319,20 @@ class PooltoolBreaks:
 
     def measure_break(self, game, repeats, core, full):
         """pooltool's break, interleaved with cuesim's `core` (run_motion) and `full`
-        (simulate) calls of the same break, so that the ratios see the same machine load."""
+        (simulate) calls of the same break, so that the ratios see the same machine load.
+        Both are timed warm: after each switch from one simulator to the other, one untimed
+        call of the next one refills the caches the other emptied (in a batch, each runs shot
+        after shot)."""
         pt = self.pt
         system = self.system(game)
         pt.simulate(system, max_events=PT_MAX_EVENTS)  # warm (compiles on a cold numba cache)
         times, cs_core, cs_full, best_core = [], [], [], []
         for _ in range(repeats):
+            pt.simulate(system, max_events=PT_MAX_EVENTS)  # warm after cuesim's calls
             t0 = time.perf_counter()
             out = pt.simulate(system, max_events=PT_MAX_EVENTS)
             times.append(time.perf_counter() - t0)
+            core()  # warm after pooltool's call
             core_times = run_times(core, 9)
             cs_core.append(statistics.median(core_times))
             best_core.append(min(core_times))
