@@ -11,8 +11,8 @@ gives the same numbers as a loop of `simulate`, without Python between shots.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_core
 from cuesim.sim.events import (
     COL_A,
     COL_B,
@@ -47,7 +47,7 @@ N_KINDS = 9  # EventKind values 0..8
 FIRST_NONE, FIRST_PIECE, FIRST_RAIL = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit_core(nogil=True)
 def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: int,
               struck: int, runaway: bool, s: int, out_xy: np.ndarray, out_on: np.ndarray,
               pocketed: np.ndarray, first_kind: np.ndarray, first_index: np.ndarray,
@@ -92,7 +92,7 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
     truncated[s] = runaway
 
 
-@njit(cache=True, nogil=True)
+@njit_core(nogil=True)
 def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.ndarray,
               todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
               lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from cuesim.sim.compiled import njit_core
 from cuesim.sim.engine import MotionInput, first_capacity, motion_result, run_input
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS
@@ -38,7 +39,7 @@ CHUNK = 1024
 BLOCKS_PER_THREAD = 4
 
 
-@njit(cache=True, parallel=True)
+@njit_core(parallel=True)
 def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
              max_events: np.ndarray, rails: np.ndarray, holes: np.ndarray, lines: np.ndarray,
              circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,

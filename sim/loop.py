@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from cuesim.sim.compiled import njit_norc
+from cuesim.sim.compiled import njit_core, njit_norc
 from cuesim.sim.detect.holes import hole_time, knuckle_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
@@ -264,7 +263,7 @@ def _log(
     return n_ev + 1
 
 
-@njit(cache=True)
+@njit_core
 def run_events(
     S: np.ndarray,
     P: np.ndarray,

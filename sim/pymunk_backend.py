@@ -41,8 +41,8 @@ from typing import Any, Protocol
 import numpy as np
 import pymunk
 import pymunk.batch
-from numba import njit
 
+from cuesim.sim.compiled import njit_core
 from cuesim.sim.engine import SimulationError, Table
 from cuesim.tables.layout import Layout, Piece
 
@@ -84,7 +84,7 @@ class PymunkResult:
 _REST, _MOVING, _REORDER = 0, -1, -2
 
 
-@njit(cache=True)
+@njit_core
 def _kick_kernel(ids: np.ndarray, order_ids: np.ndarray, data: np.ndarray, order: np.ndarray,
                  decel: np.ndarray, spin_decel: np.ndarray, holes: np.ndarray, h: float,
                  capture: bool, out: np.ndarray, captured: np.ndarray) -> int:

@@ -12,22 +12,22 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from cuesim.sim.compiled import njit_core
 
 INF = math.inf
 
 
-@njit(cache=True)
+@njit_core
 def poly(c0: float, c1: float, c2: float, c3: float, c4: float, t: float) -> float:
     return c0 + t * (c1 + t * (c2 + t * (c3 + t * c4)))
 
 
-@njit(cache=True)
+@njit_core
 def dpoly(c1: float, c2: float, c3: float, c4: float, t: float) -> float:
     return c1 + t * (2.0 * c2 + t * (3.0 * c3 + t * 4.0 * c4))
 
 
-@njit(cache=True)
+@njit_core
 def quadratic_roots(a: float, b: float, c: float) -> tuple[int, float, float]:
     """Real roots of a t^2 + b t + c, ascending, computed without cancellation."""
     if a == 0.0:
@@ -48,7 +48,7 @@ def quadratic_roots(a: float, b: float, c: float) -> tuple[int, float, float]:
     return 2, r1, r2
 
 
-@njit(cache=True)
+@njit_core
 def bracket_root(c0: float, c1: float, c2: float, c3: float, c4: float,
                  lo: float, hi: float) -> tuple[float, float]:
     """f monotone on [lo, hi] with f(lo) > 0 >= f(hi): return (a, b), a bracket of the root
@@ -80,7 +80,7 @@ def bracket_root(c0: float, c1: float, c2: float, c3: float, c4: float,
     return a, b
 
 
-@njit(cache=True)
+@njit_core
 def _cubic_critical_roots(d0: float, d1: float, d2: float, d3: float, h: float
                           ) -> tuple[int, float, float, float]:
     """Roots in (0, h) of the cubic g = d0 + d1 t + d2 t^2 + d3 t^3, ascending (up to 3)."""
@@ -124,26 +124,26 @@ def _cubic_critical_roots(d0: float, d1: float, d2: float, d3: float, h: float
     return count, out0, out1, out2
 
 
-@njit(cache=True)
+@njit_core
 def first_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float
                   ) -> tuple[float, float]:
     """The first place in [0, h] where f falls from > 0 to <= 0, as a bracket (a, b) with
     f(a) > 0 >= f(b); (inf, inf) when there is none. Pieces that start at or below zero are
     skipped, so a contact that is separating at t = 0 is not reported again."""
-    return descent(c0, c1, c2, c3, c4, h, 0)
+    return descent(c0, c1, c2, c3, c4, h, 0, 0.0)
 
 
-@njit(cache=True)
+@njit_core
 def next_descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float
                  ) -> tuple[float, float]:
     """Like first_descent, but the first monotone piece of f is passed over whatever it does:
     the next approach of a contact that touches now (f(0) ~ 0) and is separating or resting,
     i.e. the root after f rises (or drifts by less than the touch tolerance) and falls back.
     f keeps its true constant term, so the root is where the real gap closes."""
-    return descent(c0, c1, c2, c3, c4, h, 1)
+    return descent(c0, c1, c2, c3, c4, h, 1, 0.0)
 
 
-@njit(cache=True)
+@njit_core
 def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, skip: int,
             band: float = 0.0) -> tuple[float, float]:
     """First descent on the monotone pieces of f in [0, h]: through zero on the pieces from
@@ -188,7 +188,7 @@ def descent(c0: float, c1: float, c2: float, c3: float, c4: float, h: float, ski
     return INF, INF
 
 
-@njit(cache=True)
+@njit_core
 def first_piece_end(c1: float, c2: float, c3: float, c4: float, h: float) -> float:
     """End of the first monotone piece of f on [0, h]: its first critical point, or h."""
     if c4 == 0.0 and c3 == 0.0:

@@ -65,7 +65,7 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
             cx, cy, rad = holes[k, 0], holes[k, 1], holes[k, 2]
             if off or math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
                 continue
-            _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
+            _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 0, 0.0)
         if tau < best:
             best, kb = tau, k
             reach = min(reach, travel_bound(speed, accel, tau))

@@ -61,9 +61,11 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float) -> float:
         # (the paths may curve back within the segment), from the true gap
         skip = 1
     if skip == 0 and ti == INF and S[j, LIN] != 0.0:  # i rests: j on a straight path
-        a, _ = circle_crossing(pjx, pjy, vjx, vjy, S[j, AX], S[j, AY], True, pix, piy, rs, 1.0, h)
+        a, _ = circle_crossing(pjx, pjy, vjx, vjy, S[j, AX], S[j, AY], True, pix, piy, rs, 1.0,
+                               h, 0, 0.0)
     elif skip == 0 and tj == INF and S[i, LIN] != 0.0:  # j rests: i on a straight path
-        a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0, h)
+        a, _ = circle_crossing(pix, piy, vix, viy, S[i, AX], S[i, AY], True, pjx, pjy, rs, 1.0,
+                               h, 0, 0.0)
     else:
         # touching: the next approach, or a contact that barely opens (or not at all) and
         # then sinks, caught TOUCH deep: f = (rs - TOUCH)^2 - rs^2

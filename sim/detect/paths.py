@@ -65,7 +65,7 @@ def circle_contact(px: float, py: float, vx: float, vy: float, ax: float, ay: fl
     dx, dy = px - cx, py - cy
     d = math.sqrt(dx * dx + dy * dy)
     if abs(d - rad) > touch:  # free (or deeper inside than a touch: its true gap)
-        tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h)
+        tau, _ = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 0, 0.0)
         return tau
     vn = -(dx * vx + dy * vy) / d if d > 0.0 else 0.0  # approach speed
     if vn > v_touch:

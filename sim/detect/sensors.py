@@ -43,7 +43,7 @@ def circle_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float
         cx, cy, rad = circles[k, 0], circles[k, 1], circles[k, 2]
         if abs(math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad) > reach:
             continue
-        _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, side[k], h)
+        _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, side[k], h, 0, 0.0)
         if tau < best:
             best, kb = tau, k
     return best, kb

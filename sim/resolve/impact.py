@@ -13,9 +13,8 @@ Slow pressing contacts are perfectly inelastic and their pieces then move on tog
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from cuesim.sim.compiled import njit_norc
+from cuesim.sim.compiled import njit_core, njit_norc
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
@@ -53,7 +52,7 @@ def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, 
         resolve_disc_rail(S, P, i, -nx, -ny, e, mu)
 
 
-@njit(cache=True)
+@njit_core
 def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                   ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> bool:
@@ -83,7 +82,7 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     return True
 
 
-@njit(cache=True)
+@njit_core
 def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
@@ -98,7 +97,7 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                            impulse, vpeak)
 
 
-@njit(cache=True)
+@njit_core
 def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarray) -> int:
     """Label the contacts by connected system (comp[k] = 0, 1, ...): two contacts belong to
     one system when a chain of contacts between pieces joins them; fixed bodies join nothing
@@ -120,7 +119,7 @@ def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarr
     return n_comp
 
 
-@njit(cache=True)
+@njit_core
 def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
@@ -156,7 +155,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
 
 
-@njit(cache=True)
+@njit_core
 def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
                    nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, objs: np.ndarray,
                    n_obj: int,

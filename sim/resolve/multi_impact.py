@@ -47,9 +47,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from cuesim.sim.compiled import njit_norc
+from cuesim.sim.compiled import njit_core, njit_norc
 from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
 
 STEPS_PER_CONTACT = 20  # steps per characteristic contact time delta*/v (~60 per contact)
@@ -329,7 +328,7 @@ def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
     return ((eta + 1.0) * m_eff * v * v / (2.0 * k)) ** (1.0 / (eta + 1.0)) / v
 
 
-@njit(cache=True)
+@njit_core
 def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                        nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                        stiff: np.ndarray, expo: np.ndarray, objs: np.ndarray, n_obj: int,

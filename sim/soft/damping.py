@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from numba import njit
+from cuesim.sim.compiled import njit_core
 
 CALIBRATION_STEPS = 20_000  # steps per unit time t* of the calibration impact (converged)
 GAMMA_MAX = 50.0  # beyond this the impact is practically plastic (e < 1e-3)
 
 
-@njit(cache=True)
+@njit_core
 def onset(d: float, ddot: float, h: float) -> float:
     """Weight of the damping term over a contact's first step: 1/2 + tau/h with
     tau = delta / |d(delta)/dt| the time since first touch, 1 once tau >= h. The linear
@@ -41,7 +41,7 @@ def onset(d: float, ddot: float, h: float) -> float:
     return 0.5 + d / a
 
 
-@njit(cache=True)
+@njit_core
 def binary_impact(gamma: float, eta: float, h: float) -> tuple[float, float]:
     """(restitution, duration) of delta'' = -max(0, delta^eta + gamma delta^beta delta' w),
     w = onset(delta, delta', h),

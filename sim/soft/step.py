@@ -53,8 +53,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from cuesim.sim.compiled import njit_core
 from cuesim.sim.soft.damping import onset
 
 LAW_DISC = 0
@@ -65,7 +65,7 @@ STATUS_PAUSED = 1  # reached the requested time (a sample)
 STATUS_TIME_LIMIT = 2
 
 
-@njit(cache=True)
+@njit_core
 def _bed(V: np.ndarray, W: np.ndarray, i: int, law: int, r: float, decel: float,
          sdecel: float, rdecel: float, hb: float) -> None:
     """Bed friction on piece i over the time hb (see the module docstring)."""
@@ -103,7 +103,7 @@ def _bed(V: np.ndarray, W: np.ndarray, i: int, law: int, r: float, decel: float,
     W[i, 0], W[i, 1] = -vy / r, vx / r
 
 
-@njit(cache=True)
+@njit_core
 def _bed_acceleration(V: np.ndarray, W: np.ndarray, A: np.ndarray, i: int, law: int, r: float,
                       decel: float, rdecel: float, bed: bool) -> None:
     """The bed's acceleration of piece i now: -decel v/|v| (disc), -mu_s g u/|u| (sliding
@@ -125,14 +125,14 @@ def _bed_acceleration(V: np.ndarray, W: np.ndarray, A: np.ndarray, i: int, law: 
         A[i, 0], A[i, 1] = -k * vx / v, -k * vy / v
 
 
-@njit(cache=True)
+@njit_core
 def _at_rest(V: np.ndarray, W: np.ndarray, i: int, law: int, r: float) -> bool:
     if V[i, 0] != 0.0 or V[i, 1] != 0.0:
         return False
     return law == LAW_DISC or (W[i, 0] == 0.0 and W[i, 1] == 0.0) or r == 0.0
 
 
-@njit(cache=True)
+@njit_core
 def _friction(F: np.ndarray, T: np.ndarray, i: int, j: int, rix: float, riy: float,
               riz: float, rjx: float, rjy: float, rjz: float, sx: float, sy: float,
               sz: float, fmax: float, kt: float, dt: float, balls: bool, share: float) -> None:
@@ -162,7 +162,7 @@ def _friction(F: np.ndarray, T: np.ndarray, i: int, j: int, rix: float, riy: flo
             T[j, 1] -= rjz * fx - rjx * fz
 
 
-@njit(cache=True)
+@njit_core
 def _cushion(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndarray,
              i: int, nx: float, ny: float, s: float, r: float, m: float, inertia: float,
              k: float, eta: float, c: float, mu: float, sin_t: float, dt: float,
@@ -208,14 +208,14 @@ def _cushion(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.n
     return True
 
 
-@njit(cache=True)
+@njit_core
 def _closing(v_n: float, a_n: float, hf: float) -> float:
     """A bound (twice the exact) of how far a gap whose approach speed is v_n and approach
     acceleration a_n can close within hf (the bed accelerations are piecewise constant)."""
     return 2.0 * (max(v_n, 0.0) * hf + 0.5 * max(a_n, 0.0) * hf * hf)
 
 
-@njit(cache=True)
+@njit_core
 def _contact_counts(X: np.ndarray, on: np.ndarray, rad: np.ndarray, rails: np.ndarray,
                     knuckles: np.ndarray) -> np.ndarray:
     """How many overlapping contacts each piece has (at least 1)."""
@@ -247,7 +247,7 @@ def _contact_counts(X: np.ndarray, on: np.ndarray, rad: np.ndarray, rails: np.nd
     return count
 
 
-@njit(cache=True)
+@njit_core
 def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
                    incush: np.ndarray, on: np.ndarray,
                    rad: np.ndarray, mass: np.ndarray, inertia: np.ndarray, law: np.ndarray,
@@ -373,7 +373,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
     return near
 
 
-@njit(cache=True)
+@njit_core
 def _kick(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndarray,
           on: np.ndarray,
           rad: np.ndarray, mass: np.ndarray, inertia: np.ndarray, law: np.ndarray,
@@ -393,7 +393,7 @@ def _kick(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndar
             _bed(V, W, i, law[i], rad[i], decel[i], sdecel[i], rdecel[i], hb)
 
 
-@njit(cache=True)
+@njit_core
 def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.ndarray,
              rad: np.ndarray,
              mass: np.ndarray, inertia: np.ndarray, law: np.ndarray, kind: np.ndarray,
