@@ -22,11 +22,18 @@ from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R, X, Y
 
 
 @njit_norc
+def slip_constant(P: np.ndarray, i: int, j: int) -> float:
+    """k = 7/(2 m_i) + 7/(2 m_j), the inverse mass of the surfaces' slip."""
+    return 3.5 * (P[i, M] + P[j, M]) / (P[i, M] * P[j, M])
+
+
+@njit_norc
 def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
                                ny: float, jn: float, fit_a: float, fit_b: float, fit_c: float,
-                               relax: float) -> tuple[float, float, float]:
+                               relax: float, k: float) -> tuple[float, float, float]:
     """The friction impulse F on ball i (-F on j) of a contact whose normal impulse is jn
-    (n: the unit normal from i to j)."""
+    (n: the unit normal from i to j; k: `slip_constant`). mu = a + b exp(-c |s|) is evaluated
+    only when the sticking bound relax |s| / k does not already decide (mu >= a)."""
     ri, rj = P[i, R], P[j, R]
     # surface velocities at the contact point (w x n = (-wz ny, wz nx, wx ny - wy nx))
     cix = S[i, VX] - ri * S[i, W0] * ny
@@ -41,24 +48,25 @@ def ball_ball_friction_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx:
     slip = math.sqrt(sx * sx + sy * sy + sz * sz)
     if slip == 0.0 or jn <= 0.0:
         return 0.0, 0.0, 0.0
-    mu = fit_a + fit_b * math.exp(-fit_c * slip)
-    k = 3.5 * (P[i, M] + P[j, M]) / (P[i, M] * P[j, M])
-    g = -min(mu * jn, relax * slip / k) / slip
+    stick = relax * slip / k
+    if fit_a * jn >= stick:
+        g = -stick / slip
+    else:
+        g = -min((fit_a + fit_b * math.exp(-fit_c * slip)) * jn, stick) / slip
     return g * sx, g * sy, g * sz
 
 
 @njit_norc
-def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
-                             ny: float, fx: float, fy: float, fz: float) -> None:
-    """F on ball i at its contact point R n, -F on ball j at -R n."""
-    mi, mj = 1.0 / P[i, M], 1.0 / P[j, M]
+def apply_friction_impulse(S: np.ndarray, i: int, j: int, nx: float, ny: float, fx: float,
+                           fy: float, fz: float, mi: float, mj: float, ci: float,
+                           cj: float) -> None:
+    """F on ball i at its contact point R n, -F on ball j at -R n (mi, mj: 1/m; ci, cj: R/I)."""
     S[i, VX] += fx * mi
     S[i, VY] += fy * mi
     S[j, VX] -= fx * mj
     S[j, VY] -= fy * mj
     # n x F = (ny fz, -nx fz, nx fy - ny fx)
     tx, ty, tz = ny * fz, -nx * fz, nx * fy - ny * fx
-    ci, cj = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
     S[i, WX] += ci * tx
     S[i, WY] += ci * ty
     S[i, W0] += ci * tz
@@ -71,9 +79,11 @@ def apply_ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: f
 def ball_ball_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                        jn: float, fit_a: float, fit_b: float, fit_c: float, relax: float) -> None:
     """Apply the friction impulse of a contact whose normal impulse was jn."""
-    fx, fy, fz = ball_ball_friction_impulse(S, P, i, j, nx, ny, jn, fit_a, fit_b, fit_c, relax)
+    fx, fy, fz = ball_ball_friction_impulse(S, P, i, j, nx, ny, jn, fit_a, fit_b, fit_c, relax,
+                                            slip_constant(P, i, j))
     if fx != 0.0 or fy != 0.0 or fz != 0.0:
-        apply_ball_ball_friction(S, P, i, j, nx, ny, fx, fy, fz)
+        apply_friction_impulse(S, i, j, nx, ny, fx, fy, fz, 1.0 / P[i, M], 1.0 / P[j, M],
+                               P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA])
 
 
 @njit_norc

@@ -49,6 +49,11 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_core, njit_norc
+from cuesim.sim.resolve.ball_ball import (
+    apply_friction_impulse,
+    ball_ball_friction_impulse,
+    slip_constant,
+)
 from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
 
 STEPS_PER_CONTACT = 20  # steps per characteristic contact time delta*/v (~60 per contact)
@@ -193,7 +198,7 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
         fc[k, FC_LAW] = F_NONE
         if P[i, LAW] == LAW_BALL and j >= 0:
             fc[k, FC_LAW] = F_BALL_BALL
-            fc[k, FC_A] = 3.5 * (P[i, M] + P[j, M]) / (P[i, M] * P[j, M])
+            fc[k, FC_A] = slip_constant(P, i, j)
             fc[k, FC_B], fc[k, FC_C] = 1.0 / P[i, M], 1.0 / P[j, M]
             fc[k, FC_D], fc[k, FC_E] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
         elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
@@ -211,33 +216,6 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
 
 
 @njit_norc
-def _ball_ball_impulse(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
-                       jn: float, fit_a: float, fit_b: float, fit_c: float, relax: float,
-                       k_slip: float) -> tuple[float, float, float]:
-    """resolve.ball_ball's friction impulse with its k = k_slip given; mu = a + b exp(-c s) is
-    only evaluated when the sticking bound relax |s| / k does not already decide (mu >= a)."""
-    ri, rj = P[i, R], P[j, R]
-    cix = S[i, VX] - ri * S[i, W0] * ny
-    ciy = S[i, VY] + ri * S[i, W0] * nx
-    ciz = ri * (S[i, WX] * ny - S[i, WY] * nx)
-    cjx = S[j, VX] + rj * S[j, W0] * ny
-    cjy = S[j, VY] - rj * S[j, W0] * nx
-    cjz = -rj * (S[j, WX] * ny - S[j, WY] * nx)
-    sx, sy, sz = cix - cjx, ciy - cjy, ciz - cjz
-    sn = sx * nx + sy * ny
-    sx, sy = sx - sn * nx, sy - sn * ny
-    slip = math.sqrt(sx * sx + sy * sy + sz * sz)
-    if slip == 0.0 or jn <= 0.0:
-        return 0.0, 0.0, 0.0
-    stick = relax * slip / k_slip
-    if fit_a * jn >= stick:
-        g = -stick / slip
-    else:
-        g = -min((fit_a + fit_b * math.exp(-fit_c * slip)) * jn, stick) / slip
-    return g * sx, g * sy, g * sz
-
-
-@njit_norc
 def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
               ny: np.ndarray, n_c: int, dp: np.ndarray, mu: np.ndarray, relax: np.ndarray,
               ball_params: np.ndarray, fc: np.ndarray, fr: np.ndarray) -> None:
@@ -250,7 +228,7 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
             continue
         i, j = ci[k], cj[k]
         if law == F_BALL_BALL:
-            fr[k, 0], fr[k, 1], fr[k, 2] = _ball_ball_impulse(
+            fr[k, 0], fr[k, 1], fr[k, 2] = ball_ball_friction_impulse(
                 S, P, i, j, nx[k], ny[k], dp[k], ball_params[0], ball_params[1], ball_params[2],
                 relax[k], fc[k, FC_A])
         elif law == F_BALL_FIXED:
@@ -266,30 +244,13 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
         i, j = ci[k], cj[k]
         law = fc[k, FC_LAW]
         if law == F_BALL_BALL:
-            _apply_ball_ball(S, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2], fc[k, FC_B],
+            apply_friction_impulse(S, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2], fc[k, FC_B],
                              fc[k, FC_C], fc[k, FC_D], fc[k, FC_E])
         elif law == F_BALL_FIXED:
             _apply_ball_fixed_friction(S, P, i, fc[k, FC_A], fc[k, FC_B], fc[k, FC_C],
                                        fr[k, 0], fr[k, 1], fr[k, 2])
         else:
             _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[k, 0])
-
-
-@njit_norc
-def _apply_ball_ball(S: np.ndarray, i: int, j: int, nx: float, ny: float, fx: float,
-                     fy: float, fz: float, mi: float, mj: float, ci: float, cj: float) -> None:
-    """resolve.ball_ball.apply_ball_ball_friction with 1/m and R/I given."""
-    S[i, VX] += fx * mi
-    S[i, VY] += fy * mi
-    S[j, VX] -= fx * mj
-    S[j, VY] -= fy * mj
-    tx, ty, tz = ny * fz, -nx * fz, nx * fy - ny * fx
-    S[i, WX] += ci * tx
-    S[i, WY] += ci * ty
-    S[i, W0] += ci * tz
-    S[j, WX] += cj * tx
-    S[j, WY] += cj * ty
-    S[j, W0] += cj * tz
 
 
 @njit_norc
