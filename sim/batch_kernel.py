@@ -6,11 +6,23 @@ as `build_state` builds it, the event loop is the same `run_events`, and only a 
 result is kept: final positions, what was pocketed, the struck piece's first contact, the
 event counts per kind, the duration and whether the event limit stopped the shot. So a batch
 gives the same numbers as a loop of `simulate`, without Python between shots.
+
+`run_shots` runs the shots of one call in parallel over numba's threads (`run_blocks`: a
+`prange` of one block per thread, each in its own work buffers, taking shot after shot from a
+shared atomic counter; each shot writes only its own row of the results), or on one thread in
+`run_block`, the same compiled loop called directly, which never starts numba's threading
+layer. A shot's numbers do not depend on
+the block it ran in, so they are bit for bit the same for any number of threads.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import numba
 import numpy as np
+from numba import prange, types
+from numba.extending import intrinsic
 
 from cuesim.sim.compiled import njit_core
 from cuesim.sim.events import (
@@ -92,26 +104,49 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
     truncated[s] = runaway
 
 
+@intrinsic
+def take_next(typingctx: Any, counter: Any) -> Any:
+    """Atomically counter[0] += 1, returning the value before (counter: int64 array): the
+    index of the next shot for the thread that asks."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        arr = context.make_array(signature.args[0])(context, builder, args[0])
+        one = context.get_constant(types.int64, 1)
+        return builder.atomic_rmw("add", arr.data, one, "monotonic")
+
+    return types.int64(counter), codegen
+
+
 @njit_core(nogil=True)
-def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.ndarray,
-              todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
-              lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
-              e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, max_events: int,
-              knuckles: np.ndarray, ball_params: np.ndarray, stiffness: np.ndarray,
-              exponent: np.ndarray, out_xy: np.ndarray,
-              out_on: np.ndarray, pocketed: np.ndarray, first_kind: np.ndarray,
-              first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
-              n_events: np.ndarray, duration: np.ndarray, truncated: np.ndarray) -> None:
-    """Simulate shot s for every s with todo[s]: the struck piece placed at place[s] and given
-    motion[s] = (vx, vy, wx, wy, w) (w the spin about the vertical), every other piece at rest
-    at base_pos. Writes the summary arrays (see summarize)."""
+def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.ndarray,
+              motion: np.ndarray, todo: np.ndarray, P: np.ndarray,
+              table: tuple[np.ndarray, ...], v_stick: float, max_events: int,
+              out: tuple[np.ndarray, ...]) -> None:
+    """Simulate shot s = take_next(counter) while s < len(motion), if todo[s], one after the
+    other in one set of work buffers (threads sharing `counter` share the shots out as they
+    come free; alone, from counter [0], it runs every shot in order): the struck piece placed
+    at place[s] and given motion[s] = (vx, vy, wx, wy, w) (w the spin about the vertical),
+    every other piece at rest at base_pos. `table`: the table's arrays in run_events' order
+    (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles, ball_params,
+    stiffness, exponent); `out`: the summary arrays, of which it writes row s (see
+    summarize) and nothing else."""
+    rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail = table[:8]
+    knuckles, ball_params, stiffness, exponent = table[8:]
+    out_xy, out_on, pocketed, first_kind, first_index, first_t = out[:6]
+    counts, n_events, duration, truncated = out[6:]
     n = base_pos.shape[0]
     cap_ev = 256 + 8 * n
     cap_seg = 256 + 16 * n
     ev = np.empty((cap_ev, N_EVENT_COLUMNS))
     seg = np.empty((cap_seg, N_SEG_COLUMNS))
     S = np.zeros((n, NS))
-    for s in range(motion.shape[0]):
+    m = motion.shape[0]
+    while True:
+        s = take_next(counter)
+        if s >= m:
+            break
         if not todo[s]:
             continue
         while True:
@@ -143,3 +178,77 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
         summarize(S[:, X:Y + 1], S[:, ON], ev, n_ev, struck, status == STATUS_RUNAWAY, s,
                   out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
                   duration, truncated)
+
+
+@njit_core(parallel=True, nogil=True)
+def run_blocks(n_blocks: int, counter: np.ndarray, base_pos: np.ndarray, struck: int,
+               place: np.ndarray, motion: np.ndarray, todo: np.ndarray, P: np.ndarray,
+               table: tuple[np.ndarray, ...], v_stick: float, max_events: int,
+               out: tuple[np.ndarray, ...]) -> None:
+    """run_block n_blocks times in parallel (prange over numba's threads, one block each, each
+    in its own work buffers), sharing `counter`: every block takes the next shot when it is
+    done with one, so the threads stay busy to the end however long the shots (numba hands
+    each thread a fixed share of the prange, which a block of long shots, or a thread that
+    the system sets aside, would otherwise hold up)."""
+    for _ in prange(n_blocks):
+        run_block(counter, base_pos, struck, place, motion, todo, P, table, v_stick,
+                  max_events, out)
+
+
+def max_threads() -> int:
+    """The most numba threads a call can use in this process (NUMBA_NUM_THREADS, by default
+    the number of cores)."""
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def fork_unsafe() -> bool:
+    """Whether a child forked from this process now could not run parallel code: numba's
+    threading layer has started here and is GNU OpenMP, which is not fork safe (numba ends
+    such a child when it runs a parallel loop). run_shots on one thread never needs it."""
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # not started
+        return False
+    if layer != "omp":
+        return False
+    try:
+        from numba.np.ufunc import omppool
+    except ImportError:
+        return True
+    return getattr(omppool, "openmp_vendor", "GNU") == "GNU"
+
+
+def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.ndarray,
+              todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
+              lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
+              e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, max_events: int,
+              knuckles: np.ndarray, ball_params: np.ndarray, stiffness: np.ndarray,
+              exponent: np.ndarray, out_xy: np.ndarray,
+              out_on: np.ndarray, pocketed: np.ndarray, first_kind: np.ndarray,
+              first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
+              n_events: np.ndarray, duration: np.ndarray, truncated: np.ndarray,
+              threads: int | None = None) -> None:
+    """Simulate shot s for every s with todo[s] (see run_block) on `threads` numba threads
+    (None: numba's number for this thread, `numba.get_num_threads()`; at most max_threads()).
+    One thread runs run_block itself, never entering numba's threading layer (safe in a
+    process forked after its parent used GNU OpenMP, and from any number of Python threads);
+    more run run_blocks with that many threads, restoring the caller's number after. Every
+    shot is computed alone in the same compiled code, so the numbers are bit for bit the same
+    for any number of threads."""
+    args = (base_pos, struck, place, motion, todo, P,
+            (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles,
+             ball_params, stiffness, exponent), v_stick, max_events,
+            (out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
+             duration, truncated))
+    m = motion.shape[0]
+    n = min(numba.get_num_threads() if threads is None else int(threads), max_threads())
+    counter = np.zeros(1, np.int64)
+    if n <= 1 or m <= 1:
+        run_block(counter, *args)
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        run_blocks(min(m, n), counter, *args)
+    finally:
+        numba.set_num_threads(before)

@@ -173,7 +173,7 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
         size = sizer.group(len(todo), threads, cap)
         group = [todo.popleft() for _ in range(min(size, len(todo)))]
         parts = [job.task(c)[1:] for c in group]
-        fut = client.submit(run_group, job.setup, parts, sink, pure=False,
+        fut = client.submit(run_group, job.setup, parts, sink, job.threads, pure=False,
                             key=f"cuesim-batch-{token}-{group[0]}")
         pending[fut.key] = (fut, group)
         ac.add(fut)

@@ -2,10 +2,11 @@
 
 Each shot is placed and checked by the same code as `cuesim.simulate` (NovusShot /
 CueShot: striker_position, striker_motion, ball_motion, place), then the whole chunk runs in
-the compiled loop of `cuesim.sim.batch_kernel`, so the numbers equal a Python loop of
-`simulate`. With a ruling or event logs, each shot goes through `simulate` itself (the
-referee needs the whole result) and the game's referee rules on it as the first shot of a
-fresh game, or in the game state given (`Setup.state`).
+one call of the compiled loop of `cuesim.sim.batch_kernel`, parallel over numba's threads, so
+the numbers equal a Python loop of `simulate` whatever the number of threads. With a ruling
+or event logs, each shot goes through `simulate` itself (the referee needs the whole result)
+and the game's referee rules on it as the first shot of a fresh game, or in the game state
+given (`Setup.state`).
 The table's arrays and the layout's static arrays are built once per process and reused.
 """
 
@@ -198,11 +199,12 @@ def _invalid(setup: Setup, first: int, k: int, exc: Exception) -> None:
         raise BatchError(f"shot {first + k}: {exc}") from None
 
 
-def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
-                   first: int = 0) -> dict[str, np.ndarray]:
+def simulate_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0,
+                   threads: int | None = None) -> dict[str, np.ndarray]:
     """Simulate every shot of `params` (a checked parameter table, see params.shot_table);
-    `first` is the run-wide index of its first shot (for messages). Returns the summary
-    arrays (see empty_summary) with the parameters as 'param.<name>' and 'shot'."""
+    `first` is the run-wide index of its first shot (for messages); `threads`: numba threads
+    of the compiled loop (None: numba's number; see batch_kernel.run_shots). Returns the
+    summary arrays (see empty_summary) with the parameters as 'param.<name>' and 'shot'."""
     from cuesim.sim.batch_kernel import run_shots
 
     prep = prepared(setup)
@@ -248,7 +250,7 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray],
         run_shots(prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
                   arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
                   arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
-                  arr.stiffness, arr.exponent, *_summary_args(out))
+                  arr.stiffness, arr.exponent, *_summary_args(out), threads=threads)
         out["status"][~todo] = STATUS_INVALID
         out["final_xy"][~todo] = np.nan
         out["duration"][~todo] = np.nan

@@ -230,21 +230,23 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
                         errors: str = "raise", overwrite: bool = False,
                         progress: bool = False, game: str | None = None, state: Any = None,
                         events: bool = False,
-                        on_chunk: Callable[[int], None] | None = None) -> dict[str, Any]:
+                        on_chunk: Callable[[int], None] | None = None,
+                        threads: int | None = None) -> dict[str, Any]:
     """Like simulate_to_file, but the result is a partitioned Parquet dataset at `out` (a
     folder every worker reaches, or an fsspec URL) that the workers (local processes or the
-    cluster's) write chunk by chunk; see the module docstring. Returns the manifest, with
-    "already_complete": True when the same run was already complete there."""
+    cluster's) write chunk by chunk, with `threads` numba threads each (see simulate_many);
+    see the module docstring. Returns the manifest, with "already_complete": True when the
+    same run was already complete there."""
     from cuesim.batch.job import make_job, manifest
-    from cuesim.batch.run import _announce, _execute, _workers, connect
+    from cuesim.batch.run import _announce, _execute, connect, plan
     from cuesim.batch.store import _pyarrow
 
     _pyarrow()
     target = Target.of(out)
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
-    n_workers = _workers(workers)
-    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None)
+    n_workers, n_threads = plan(job, workers, threads, cluster)
+    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     info.update(game=game, format=FORMAT, done=[], complete=False)
     fresh = not target.url and not os.path.exists(target.root)
     try:
@@ -266,8 +268,7 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
     keep = True
     try:
         _write_manifest(target, {**info, "done": _ranges(done)})
-        if client is not None:
-            _announce(client, bar)
+        _announce(client, bar, n_workers, n_threads)
         for c, rows in _execute(job, todo, n_workers, client, sink, bar) if todo else ():
             done.add(c)
             bar.update(int(rows))  # type: ignore[arg-type]

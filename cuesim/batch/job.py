@@ -39,13 +39,15 @@ Payload = dict[str, np.ndarray] | int  # a chunk's arrays, or its row count once
 @dataclass
 class Job:
     """What to simulate: `gen` (a sampler or grid) or `table` (the parameters) gives the
-    shots; chunk c is shots c*chunk_size .. (c+1)*chunk_size-1."""
+    shots; chunk c is shots c*chunk_size .. (c+1)*chunk_size-1. `threads`: numba threads of
+    each chunk's compiled call (None: numba's number where it runs; set by run.plan)."""
 
     setup: Setup
     n: int
     chunk_size: int
     gen: Generator | None = None
     table: dict[str, np.ndarray] | None = None
+    threads: int | None = None
 
     @property
     def n_chunks(self) -> int:
@@ -79,26 +81,28 @@ class Job:
 
 
 def run_task(setup: Setup, source: Generator | dict[str, np.ndarray], index: int, start: int,
-             stop: int) -> dict[str, np.ndarray]:
-    """Simulate chunk `index` (shots start..stop-1); what every worker runs."""
+             stop: int, threads: int | None = None) -> dict[str, np.ndarray]:
+    """Simulate chunk `index` (shots start..stop-1) on `threads` numba threads (None: numba's
+    number); what every worker runs."""
     if isinstance(source, ShotSampler | ShotGrid):
         params = source.chunk(setup.family, index, start, stop)
     else:
         params = source
-    return simulate_chunk(setup, params, start)
+    return simulate_chunk(setup, params, start, threads)
 
 
-def run_group(setup: Setup, parts: list[tuple[Any, int, int, int]], sink: Any = None
-              ) -> dict[str, Any]:
-    """Simulate several chunks in one task (`parts`: (source, index, start, stop) each). With
-    a `sink` (an object with write(index, arrays)) each chunk is written where it was
-    computed and only its row count comes back. Returns {"chunks": [(index, payload)],
-    "shots", "seconds" (compute time, for sizing later tasks), "worker" (its address)}."""
+def run_group(setup: Setup, parts: list[tuple[Any, int, int, int]], sink: Any = None,
+              threads: int | None = None) -> dict[str, Any]:
+    """Simulate several chunks in one task (`parts`: (source, index, start, stop) each), each
+    on `threads` numba threads. With a `sink` (an object with write(index, arrays)) each
+    chunk is written where it was computed and only its row count comes back. Returns
+    {"chunks": [(index, payload)], "shots", "seconds" (compute time, for sizing later tasks),
+    "worker" (its address)}."""
     t0 = time.perf_counter()
     out: list[tuple[int, Payload]] = []
     shots = 0
     for source, index, start, stop in parts:
-        arrays = run_task(setup, source, index, start, stop)
+        arrays = run_task(setup, source, index, start, stop, threads)
         shots += stop - start
         if sink is None:
             out.append((index, arrays))
@@ -181,7 +185,8 @@ def probe(setup: Setup, sampler: Generator) -> None:
                                  f"cannot be played: at {name}={value:g}: {exc}") from None
 
 
-def manifest(job: Job, workers: int, cluster: str | None) -> dict[str, Any]:
+def manifest(job: Job, workers: int, cluster: str | None,
+             threads: int | None = None) -> dict[str, Any]:
     """The description of a run stored with its results (and compared when it resumes).
     Keys of the newer options appear only when used, so older runs still resume."""
     import json
@@ -200,7 +205,7 @@ def manifest(job: Job, workers: int, cluster: str | None) -> dict[str, Any]:
         "status_labels": list(STATUS_LABELS),
         "rails": [r.name for r in geo.rails] + [k.name for k in geo.knuckles],
         "units": UNITS,
-        "workers": workers, "cluster": cluster,
+        "workers": workers, "threads": threads, "cluster": cluster,
     }
     if s.side != "south":
         out["side"] = s.side

@@ -1,5 +1,14 @@
 """Running a batch: chunks, workers (local processes or a Dask cluster), results in memory or
-streamed to a file, progress on stderr."""
+streamed to a file, progress on stderr.
+
+Each chunk runs in one call of the compiled loop, parallel over numba threads inside it
+(cuesim.sim.batch_kernel.run_shots). How a local run splits the cores (`plan`): by default one
+process whose numba threads take every core; `workers=N` (N > 1) processes take one thread each
+unless `threads` says otherwise; runs with a ruling or event logs go through `simulate` shot by
+shot (one thread a process) on every core's process. On a Dask cluster each task uses `threads`
+numba threads (default 1: the cluster's worker threads are its parallelism). The numbers are
+bit for bit the same whatever the split.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from cuesim.batch.cluster import connect, dashboard, run_dask
@@ -33,6 +43,7 @@ from cuesim.batch.store import (
     write_chunk,
 )
 from cuesim.output import check_writable
+from cuesim.sim.batch_kernel import fork_unsafe, max_threads
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS
 from cuesim.tables.layout import Layout
 
@@ -125,31 +136,37 @@ def _warm(parent: int | None = None) -> None:
     import cuesim.sim.batch_kernel  # noqa: F401
 
 
-def _mp_context() -> multiprocessing.context.BaseContext:
+def _mp_context(threaded: bool = False) -> multiprocessing.context.BaseContext:
     """fork where it is safe (POSIX, one thread: the workers inherit the loaded core and no
     `if __name__ == "__main__"` guard is needed), spawn otherwise (scripts then need the
-    guard)."""
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+    guard). Workers that run numba threads (`threaded`) are spawned too once this process has
+    started GNU OpenMP's threads, which a forked child cannot use (numba ends it)."""
+    if ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+            and not (threaded and fork_unsafe())):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 
 
-_POOL: list[Any] = []  # [workers, executor]: kept between runs, so workers start once
+# [workers, executor, whether its workers may run numba threads]: kept between runs, so
+# workers start once
+_POOL: list[Any] = []
 _POOL_EXIT: list[bool] = []
 
 
-def _pool(workers: int) -> cf.ProcessPoolExecutor:
+def _pool(workers: int, threaded: bool = False) -> cf.ProcessPoolExecutor:
     """The process pool of `workers` workers, started once and reused by later runs (each
-    worker loads the compiled core once)."""
-    if _POOL and _POOL[0] == workers:
+    worker loads the compiled core once). `threaded`: its workers will run numba threads (a
+    pool forked after this process started GNU OpenMP is replaced by a spawned one)."""
+    if _POOL and _POOL[0] == workers and (_POOL[2] or not threaded):
         return _POOL[1]
     _drop_pool()
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(),
+    context = _mp_context(threaded)
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                   initializer=_warm, initargs=(os.getpid(),))
     if not _POOL_EXIT:
         atexit.register(_drop_pool)  # ended before the interpreter tears modules down
         _POOL_EXIT.append(True)
-    _POOL[:] = [workers, pool]
+    _POOL[:] = [workers, pool, context.get_start_method() != "fork" or not fork_unsafe()]
     return pool
 
 
@@ -163,12 +180,13 @@ def _local_task(job: Job, c: int, sink: Any) -> tuple[Any, tuple[Any, ...]]:
     """The function and arguments that compute chunk c in a local worker: its arrays, or
     (with a sink) the chunk written by the worker and its row count."""
     if sink is None:
-        return run_task, job.task(c)
-    return _written, (job.setup, job.task(c)[1:], sink)
+        return run_task, (*job.task(c), job.threads)
+    return _written, (job.setup, job.task(c)[1:], sink, job.threads)
 
 
-def _written(setup: Any, part: tuple[Any, int, int, int], sink: Any) -> int:
-    return int(run_group(setup, [part], sink)["chunks"][0][1])
+def _written(setup: Any, part: tuple[Any, int, int, int], sink: Any,
+             threads: int | None = None) -> int:
+    return int(run_group(setup, [part], sink, threads)["chunks"][0][1])
 
 
 def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
@@ -178,7 +196,7 @@ def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
             fn, args = _local_task(job, c, sink)
             yield c, fn(*args)
         return
-    pool = _pool(workers)
+    pool = _pool(workers, threaded=job.threads is None or job.threads > 1)
     pending: dict[cf.Future[Payload], int] = {}
     todo = list(chunks)
     clean = False
@@ -211,8 +229,13 @@ def _execute(job: Job, chunks: list[int], workers: int | None, client: Any, sink
     return _run_local(job, chunks, _workers(workers), sink)
 
 
-def _announce(client: Any, bar: Progress) -> None:
-    """Say where a cluster run goes and where its dashboard is."""
+def _announce(client: Any, bar: Progress, workers: int = 1, threads: int = 1) -> None:
+    """Say where a cluster run goes and where its dashboard is; on a local run, note its
+    processes and threads on the progress line."""
+    if client is None:
+        bar.note = (f"{workers} process{'es' if workers != 1 else ''} x {threads} thread"
+                    f"{'s' if threads != 1 else ''}")
+        return
     link = dashboard(client)
     workers = len(client.nthreads())
     bar.say(f"on the Dask cluster at {client.scheduler.address} ({workers} worker"
@@ -227,36 +250,73 @@ def _workers(workers: int | None) -> int:
     return int(workers)
 
 
+def _check_threads(threads: int | None) -> int | None:
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
+        raise BatchError(f"threads must be a positive integer, got {threads!r}")
+    return int(threads)
+
+
+def plan(job: Job, workers: int | None, threads: int | None, cluster: Any = None
+         ) -> tuple[int, int]:
+    """(processes, numba threads per process) of a run, checking both (a BatchError names what
+    is wrong); sets job.threads. Local defaults: one process on numba's threads (every core,
+    or NUMBA_NUM_THREADS / numba.set_num_threads) for the compiled loop; with workers > 1, one
+    thread each; a run with a ruling or event logs (simulate, shot by shot) on every core's
+    process. On a cluster (`cluster` given), threads is per task, default 1, and is not
+    checked against this machine."""
+    threads = _check_threads(threads)
+    if cluster is not None:
+        job.threads = threads or 1
+        return _workers(workers), job.threads
+    compiled = job.setup.ruling is None and not job.setup.events
+    if threads is not None and threads > max_threads():
+        raise BatchError(f"threads must be at most {max_threads()} here, got {threads} (numba "
+                         "starts NUMBA_NUM_THREADS threads, by default one per core)")
+    if workers is None:
+        workers = 1 if compiled else local_cores()
+    n_workers = _workers(workers)
+    if threads is None:
+        threads = numba.get_num_threads() if n_workers == 1 and compiled else 1
+    job.threads = threads
+    return n_workers, threads
+
 # -- the public entry points ------------------------------------------------------------------
 def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = None,
                   chunk_size: int | None = None, ruling: bool | str = False,
                   cluster: Any = None, struck: str | None = None,
                   max_events: int = DEFAULT_MAX_EVENTS, errors: str = "raise",
                   progress: bool = False, state: Any = None,
-                  events: bool = False) -> BatchResult:
+                  events: bool = False, threads: int | None = None) -> BatchResult:
     """Simulate many shots on one table from one layout; results as arrays (BatchResult).
 
     shots: a numpy structured array, a dict of arrays or a pyarrow table of shot parameters
     (novus: x, angle, speed, optional y, offset; ball games: angle, speed, optional side,
     height, elevation, and x, y to place the struck ball), SI units and radians; a list of
-    NovusShot / CueShot objects; a ShotSampler or a ShotGrid. workers: local processes
-    (default: every core); cluster: a Dask scheduler address or a distributed.Client (default
-    or not) to run the chunks on instead. ruling: True (or the game's name) adds each shot's
-    ruling, as the first shot of a fresh game or in `state` (a game state: a dict, or a JSON
-    file of one; novus shots are then played from the shooter's side). events: keep every
-    shot's event log (rows of cuesim.sim.events' 7 columns; BatchResult.events(k)). errors:
-    'raise' stops at the first shot that cannot be played, 'mark' gives it status 1.
+    NovusShot / CueShot objects; a ShotSampler or a ShotGrid. threads: numba threads per
+    process, running each chunk's shots in parallel in one compiled call; workers: local
+    processes. Default: one process whose threads take every core (numba's number:
+    NUMBA_NUM_THREADS, numba.set_num_threads); workers > 1 take 1 thread each unless
+    `threads` is given; with a ruling or event logs (each shot through `simulate`, one
+    thread) workers default to every core. cluster: a Dask scheduler address or a
+    distributed.Client (default or not) to run the chunks on instead, `threads` per task
+    (default 1). The numbers are the same, bit for bit, for any workers and threads.
+    ruling: True (or the game's name) adds each shot's ruling, as the first shot of a fresh
+    game or in `state` (a game state: a dict, or a JSON file of one; novus shots are then
+    played from the shooter's side). events: keep every shot's event log (rows of
+    cuesim.sim.events' 7 columns; BatchResult.events(k)). errors: 'raise' stops at the first
+    shot that cannot be played, 'mark' gives it status 1.
     """
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
-    n_workers = _workers(workers)
-    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None)
+    n_workers, n_threads = plan(job, workers, threads, cluster)
+    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     bar = Progress(job.n, 0, enabled=progress)
     parts: dict[int, dict[str, np.ndarray]] = {}
     client, own = connect(cluster) if cluster is not None else (None, False)
     try:
-        if client is not None:
-            _announce(client, bar)
+        _announce(client, bar, n_workers, n_threads)
         for c, arrays in _execute(job, list(range(job.n_chunks)), n_workers, client, None, bar):
             assert isinstance(arrays, dict)
             parts[c] = arrays
@@ -277,18 +337,19 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
                      errors: str = "raise", overwrite: bool = False, progress: bool = False,
                      game: str | None = None,
                      on_chunk: Callable[[int], None] | None = None, state: Any = None,
-                     events: bool = False) -> dict[str, Any]:
-    """Like simulate_many, streaming each chunk to disk and writing `out` (.parquet or .npz)
-    only when every chunk is done (see cuesim.batch.store). An interrupted run resumes from
-    its chunks when run again with the same settings; a finished `out` of the same settings is
-    left as it is (nothing to do). Returns the manifest, with "already_complete": True in the
+                     events: bool = False, threads: int | None = None) -> dict[str, Any]:
+    """Like simulate_many (workers, threads: see there), streaming each chunk to disk and
+    writing `out` (.parquet or .npz) only when every chunk is done (see cuesim.batch.store).
+    An interrupted run resumes from its chunks when run again with the same settings (any
+    workers and threads); a finished `out` of the same settings is left as it is (nothing to
+    do). Returns the manifest, with "already_complete": True in the
     second case. On a cluster the chunks' results travel to this process, which writes them;
     for runs too large for that, see cuesim.batch.dataset.simulate_to_dataset."""
     out_format(out)
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
-    n_workers = _workers(workers)
-    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None)
+    n_workers, n_threads = plan(job, workers, threads, cluster)
+    info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     info["game"] = game
     if not overwrite and is_finished(out, info):
         done = read_manifest(out) or {}
@@ -312,8 +373,7 @@ def _stream(job: Job, out: str | os.PathLike[str], info: dict[str, Any], overwri
     bar = Progress(job.n, sum(job.rows(c) for c in done), enabled=progress)
     if done:
         bar.say(f"resuming, {len(done)} of {job.n_chunks} chunks already written")
-    if client is not None:
-        _announce(client, bar)
+    _announce(client, bar, n_workers, job.threads or 1)
     ids, kinds = info["ids"], tuple(info["event_kinds"])
     try:
         for c, arrays in _execute(job, todo, n_workers, client, None, bar) if todo else ():

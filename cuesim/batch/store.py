@@ -49,7 +49,7 @@ FORMATS = (".parquet", ".npz")
 MANIFEST = "manifest.json"
 # manifest keys that may differ when a run resumes: where it runs, and how its files describe
 # themselves (a run begun before the labels resumes)
-VOLATILE = ("workers", "cluster", "units", "status_labels")
+VOLATILE = ("workers", "threads", "cluster", "units", "status_labels")
 LABELS = {"status": STATUS_LABELS, "first_kind": FIRST_KINDS}  # code -> label, by column
 DEGREES = {f"param.{p}": f"param.{p}_deg" for p in ANGLE_PARAMS}  # radians -> degrees column
 DERIVED = ("first_contact", *DEGREES.values())  # columns that repeat others (left out on read)

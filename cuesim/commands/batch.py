@@ -34,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "batch", help="simulate many shots (sampled or from a file) to Parquet or .npz",
         description="Simulate many shots from a game's starting layout (or --layout FILE) on "
-                    "every local core (or a Dask cluster), streaming chunks to disk; an "
-                    "interrupted run resumes when the same command is run again. Shots are "
+                    "every local core (numba threads, --threads; processes, --workers) or a "
+                    "Dask cluster, streaming chunks to disk; an interrupted run resumes when "
+                    "the same command is run again. Shots are "
                     "sampled (--shots, --vary), a grid (--grid) or read (--params). Novus "
                     "parameters: x, y, angle, speed, offset; ball games: angle, speed, side, "
                     "height, elevation, x, y. Angles in degrees.")
@@ -62,7 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "game's first shot; novus shots are then played from the shooter's "
                         "side")
     p.add_argument("--workers", type=int, default=None,
-                   help="local worker processes (default: every core)")
+                   help="local worker processes (default: 1, whose threads take every core; "
+                        "with --ruling or --events, one per core)")
+    p.add_argument("--threads", default=None, metavar="N",
+                   help="numba threads per process, running each chunk's shots in parallel "
+                        "(default: every core in one process; 1 per worker with --workers "
+                        "N > 1 or on a --cluster)")
     p.add_argument("--chunk-size", type=int, default=None,
                    help="shots per chunk (default 2000; part of what a seed means)")
     p.add_argument("--out", required=True,
@@ -274,6 +280,19 @@ def _shots(args: argparse.Namespace, family: str) -> Any:
     return ShotSampler(args.shots, parse_vary(args.vary, family), fixed, seed)
 
 
+def _threads(text: str | None) -> int | None:
+    """--threads N as a number (checked again, with the bound of this machine, by the run)."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise BatchError(f"--threads must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise BatchError(f"--threads must be a positive integer, got {value}")
+    return value
+
+
 def _layout(args: argparse.Namespace, table: Any, family: str) -> Layout:
     from cuesim.api import start_layout
 
@@ -324,6 +343,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         check_writable(args.out, "--out", BatchError)
     if args.cluster is not None and args.workers is not None:
         raise BatchError("--workers is for local runs; a cluster brings its own workers")
+    threads = _threads(args.threads)
     if args.cluster is not None:
         check_address(args.cluster)
     if args.state is not None and not args.ruling:
@@ -340,7 +360,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     run = simulate_to_dataset if args.dataset else simulate_to_file
     try:
         manifest = run(
-            table, layout, shots, args.out, workers=args.workers, chunk_size=args.chunk_size,
+            table, layout, shots, args.out, workers=args.workers, threads=threads,
+            chunk_size=args.chunk_size,
             ruling=ruling, cluster=args.cluster, state=args.state, events=args.events,
             errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
             progress=not args.quiet, game=args.game)
