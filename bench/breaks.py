@@ -72,11 +72,11 @@ PT_MAX_EVENTS = 20_000  # pooltool's cap on the two timed breaks (cuesim's defau
 
 # -- timing helpers -------------------------------------------------------------------------------
 class LoopTimer:
-    """Wraps engine.run_events so that run_motion reports the time of each call of its compiled
+    """Wraps engine.run_events_grid so that run_motion reports the time of each call of its compiled
     loop."""
 
     def __init__(self) -> None:
-        self.inner = engine.run_events
+        self.inner = engine.run_events_grid
         self.times: list[float] = []
 
     def __call__(self, *args: Any) -> Any:
@@ -86,11 +86,11 @@ class LoopTimer:
         return out
 
     def __enter__(self) -> LoopTimer:
-        engine.run_events = self
+        engine.run_events_grid = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        engine.run_events = self.inner
+        engine.run_events_grid = self.inner
 
 
 def run_times(fn: Callable[[], Any], repeats: int) -> list[float]:

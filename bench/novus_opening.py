@@ -58,10 +58,10 @@ print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "events": r.n_ev
 
 # -- the loop-only timer ------------------------------------------------------------------------
 class LoopTimer:
-    """Wraps engine.run_events so that run_motion reports the time of its compiled loop."""
+    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
 
     def __init__(self) -> None:
-        self.inner = engine.run_events
+        self.inner = engine.run_events_grid
         self.seconds = 0.0
 
     def __call__(self, *args: Any) -> Any:
@@ -71,11 +71,11 @@ class LoopTimer:
         return out
 
     def __enter__(self) -> LoopTimer:
-        engine.run_events = self
+        engine.run_events_grid = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        engine.run_events = self.inner
+        engine.run_events_grid = self.inner
 
 
 # -- shots ----------------------------------------------------------------------------------------

@@ -144,10 +144,10 @@ def log(msg: str) -> None:
 
 # -- timing ---------------------------------------------------------------------------------------
 class LoopTimer:
-    """Wraps engine.run_events so that run_motion reports the time of its compiled loop."""
+    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
 
     def __init__(self) -> None:
-        self.inner = engine.run_events
+        self.inner = engine.run_events_grid
         self.seconds = 0.0
         self.last = 0.0  # the latest call: the complete run when a shot was run again
         self.calls = 0
@@ -161,11 +161,11 @@ class LoopTimer:
         return out
 
     def __enter__(self) -> LoopTimer:
-        engine.run_events = self
+        engine.run_events_grid = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        engine.run_events = self.inner
+        engine.run_events_grid = self.inner
 
 
 def run_case(case: sc.Case, max_events: int, **kw: Any) -> Any:

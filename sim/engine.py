@@ -13,9 +13,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cuesim.sim.detect.grid import GRID_MIN_N, auto_grid, grid_params
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
-from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
+from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_grid
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     LAW_BALL,
@@ -197,20 +198,33 @@ def first_capacity(n: int) -> tuple[int, int]:
     return 1024 + 64 * n, 1024 + 128 * n
 
 
+_ONE_CELL = grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1)  # no grid (never written: a writable array,
+# the same compiled type as auto_grid's)
+
+
+def grid_for(inp: MotionInput) -> np.ndarray:
+    """The broadphase grid of a shot (`cuesim.sim.detect.grid.auto_grid`, what `run_events`
+    picks too). The grid changes only the speed, never a result."""
+    if inp.S.shape[0] < GRID_MIN_N:
+        return _ONE_CELL
+    return auto_grid(inp.S, inp.P, inp.arr.rails)
+
+
 def run_input(inp: MotionInput, cap_ev: int | None = None,
               cap_seg: int | None = None) -> ShotResult:
     """Run one MotionInput to rest (growing the buffers while they fill) and wrap it."""
     first = first_capacity(inp.S.shape[0])
     cap_ev, cap_seg = cap_ev or first[0], cap_seg or first[1]
     arr = inp.arr
+    grid = grid_for(inp)
     while True:
         S_run = inp.S.copy()
         ev = np.empty((cap_ev, N_EVENT_COLUMNS))
         seg = np.empty((cap_seg, N_SEG_COLUMNS))
-        n_ev, n_seg, status = run_events(
+        n_ev, n_seg, status = run_events_grid(
             S_run, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
-            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent,
+            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, grid,
         )
         if status != STATUS_FULL:
             break

@@ -16,6 +16,7 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH
+from cuesim.sim.detect.grid import neighbours, one_cell, sort_small
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.state import LAW, LAW_PIN, ON, R, X, Y
 
@@ -46,15 +47,26 @@ def _listed(ci: np.ndarray, cj: np.ndarray, n: int, a: int, b: int) -> bool:
 
 
 @njit_norc
+def _place(S: np.ndarray, flag: np.ndarray, b: int, t: float) -> tuple[float, float]:
+    """Piece b's centre at t: a non-member's segment may start earlier than t."""
+    if flag[b] == 0:
+        return position(S, b, t)
+    return S[b, X], S[b, Y]
+
+
+@njit_norc
 def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                     knuckles: np.ndarray, members: np.ndarray, n_seeds: int,
                     flag: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
-                    ny: np.ndarray, n_given: int) -> tuple[int, int]:
+                    ny: np.ndarray, n_given: int, g: np.ndarray, head: np.ndarray,
+                    nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
+                    near: np.ndarray) -> tuple[int, int]:
     """Grow the system from members[:n_seeds] (breadth first) and list its contacts after the
     n_given contacts already listed (the ones detected due now, not listed twice). Every member
-    is advanced to t. `flag` is a zeroed work array of length n, zeroed on return.
+    is advanced to t. `flag` is a zeroed work array of length n, zeroed on return. A member's
+    touching pieces are among its neighbours on the broadphase grid (g, head, nxt, cell:
+    detect.grid), taken in index order; buf and near are int work arrays of length n.
     Returns (number of members, number of contacts)."""
-    n = S.shape[0]
     n_rails = rails.shape[0]
     cap = ci.shape[0]
     count = n_seeds
@@ -62,22 +74,36 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
         flag[members[m]] = 1  # 1: a member, 2: a member whose contacts are listed
         advance(S, P, members[m], t)
     n_c = n_given
-    head = 0
-    while head < count:
-        a = members[head]
-        head += 1
+    front = 0
+    while front < count:
+        a = members[front]
+        front += 1
         flag[a] = 2
         ax, ay, ra = S[a, X], S[a, Y], P[a, R]
-        for b in range(n if P[a, LAW] != LAW_PIN else 0):  # a thrown pin: its rails only
-            if b == a or flag[b] == 2 or S[b, ON] == 0.0 or P[b, LAW] == LAW_PIN:
+        one = one_cell(g)
+        cnt = 0
+        if P[a, LAW] != LAW_PIN and cell[a] >= 0:  # a thrown pin: its rails only
+            cnt = S.shape[0] if one else neighbours(g, head, nxt, cell[a], a, buf)
+        n_near = 0
+        for q in range(cnt):
+            b = q if one else buf[q]
+            if flag[b] == 2 or S[b, ON] == 0.0 or P[b, LAW] == LAW_PIN:
                 continue
-            if flag[b] == 0:  # a non-member: its segment may start earlier
-                bx, by = position(S, b, t)
-            else:
-                bx, by = S[b, X], S[b, Y]
+            bx, by = _place(S, flag, b, t)
             dx, dy = bx - ax, by - ay
             d = math.sqrt(dx * dx + dy * dy)
-            if d - ra - P[b, R] > TOUCH or d == 0.0 or n_c >= cap:
+            if d - ra - P[b, R] > TOUCH or d == 0.0:
+                continue
+            near[n_near] = b
+            n_near += 1
+        if not one:
+            sort_small(near, n_near)
+        for q in range(n_near):
+            b = near[q]
+            bx, by = _place(S, flag, b, t)
+            dx, dy = bx - ax, by - ay
+            d = math.sqrt(dx * dx + dy * dy)
+            if n_c >= cap:
                 continue
             if flag[b] == 0:
                 advance(S, P, b, t)

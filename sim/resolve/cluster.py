@@ -75,14 +75,14 @@ def find_root(parent: np.ndarray, a: int) -> int:
 @njit_core
 def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
                  nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray,
-                 v_stick: float, objs: np.ndarray, n_obj: int) -> int:
+                 v_stick: float, objs: np.ndarray, n_obj: int, parent: np.ndarray) -> int:
     """After an impact: join the pieces of every slow pressing contact (slow[k]) that is still
     pressed and closing or parting slower than v_stick, and give each joined group its common
     motion; the first n_due contacts were found pressed by detection and count as pressed. A
     slow contact that a group's common motion closes joins too (else it would be the next
     impact, at the same instant, and so on down a row of pucks coming to rest). The members
-    objs[:n_obj] are at time t. Returns the number of contacts joined."""
-    n = S.shape[0]
+    objs[:n_obj] are at time t. Returns the number of contacts joined. parent is a work array
+    over all pieces, parent[a] = a, as it is again on return."""
     any_slow = False
     for k in range(n_c):
         any_slow = any_slow or slow[k]
@@ -90,7 +90,6 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
         return 0
     for m in range(n_obj):  # each piece's own motion law from its new velocity
         start_segment(S, P, objs[m], t)
-    parent = np.arange(n)
     joined = 0
     for _ in range(n_c):  # a group's common motion may close another slow contact: join it too
         new = 0
@@ -125,6 +124,8 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
                 S[a, VY] += dvy
                 S[a, WX] += dwx
                 S[a, WY] += dwy
+    for m in range(n_obj):
+        parent[objs[m]] = objs[m]
     return joined
 
 

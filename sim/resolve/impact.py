@@ -97,18 +97,19 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                            impulse, vpeak)
 
 
-@njit_core
-def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarray) -> int:
+@njit_norc
+def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, comp: np.ndarray,
+                parent: np.ndarray, label: np.ndarray, objs: np.ndarray, n_obj: int) -> int:
     """Label the contacts by connected system (comp[k] = 0, 1, ...): two contacts belong to
     one system when a chain of contacts between pieces joins them; fixed bodies join nothing
-    (two balls on one cushion are two impacts). Returns the number of systems."""
-    parent = np.arange(n)
+    (two balls on one cushion are two impacts). Returns the number of systems. parent and label
+    are work arrays over all pieces (parent[a] = a, label[a] = -1), restored on return for
+    the pieces objs[:n_obj] (every piece of a contact)."""
     for k in range(n_c):
         if cj[k] >= 0:
             a, b = find_root(parent, ci[k]), find_root(parent, cj[k])
             if a != b:
                 parent[b] = a
-    label = np.full(n, -1, np.int64)
     n_comp = 0
     for k in range(n_c):
         r = find_root(parent, ci[k])
@@ -116,6 +117,9 @@ def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarr
             label[r] = n_comp
             n_comp += 1
         comp[k] = label[r]
+    for m in range(n_obj):
+        parent[objs[m]] = objs[m]
+        label[objs[m]] = -1
     return n_comp
 
 
@@ -123,14 +127,15 @@ def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, n: int, comp: np.ndarr
 def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
-                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
-    """Resolve each connected system on its own (its due contacts first, as listed)."""
+                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                  listed: np.ndarray) -> None:
+    """Resolve each connected system on its own (its due contacts first, as listed). listed
+    is a work array over all pieces, all -1, restored on return."""
     lci, lcj = np.empty(n_c, np.int64), np.empty(n_c, np.int64)
     lnx, lny, le, lmu = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
     lkk, leta, limp, lvp = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
     index = np.empty(n_c, np.int64)
     lobjs = np.empty(2 * n_c, np.int64)
-    listed = np.zeros(S.shape[0], np.bool_)
     n_comp = 0
     for k in range(n_c):
         n_comp = max(n_comp, comp[k] + 1)
@@ -145,14 +150,18 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
             due += k < n_due
             m += 1
             for a in (ci[k], cj[k]):
-                if a >= 0 and not listed[a]:
-                    listed[a] = True
+                if a >= 0 and listed[a] < 0:
+                    listed[a] = 0
                     lobjs[n_obj] = a
                     n_obj += 1
         _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs, n_obj,
                         ball_params, limp, lvp)
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
+    for k in range(n_c):
+        listed[ci[k]] = -1
+        if cj[k] >= 0:
+            listed[cj[k]] = -1
 
 
 @njit_core
@@ -162,13 +171,16 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
                    e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
                    mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
                    v_stick: float, ball_params: np.ndarray, work: np.ndarray,
-                   slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
+                   slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                   parent: np.ndarray, label: np.ndarray) -> None:
     """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
     contacts the ones detection found due now: a due contact that does not close is pressed,
     detect.pairs/rails, and counts as slow and pressing whatever the sign test). Writes each
     contact's normal impulse (impulse[k] > 0: the contact acted) and its largest approach speed
     (vpeak[k]). `work` is a float array of at least 4 n_c; stiffness/exponent hold the compliance
-    law K delta^eta of kind pairs (rows < n_kinds) and of each kind on a rail (last row)."""
+    law K delta^eta of kind pairs (rows < n_kinds) and of each kind on a rail (last row).
+    parent and label are int work arrays over all pieces, parent[a] = a and label[a] = -1,
+    as they are again on return: no work here costs more than the system's size."""
     n_kinds = stiffness.shape[1]
     e = work[:n_c]
     mu = work[n_c:2 * n_c]
@@ -196,10 +208,10 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         if slow[k]:
             e[k] = 0.0
     comp = np.empty(n_c, np.int64)
-    if _components(ci, cj, n_c, S.shape[0], comp) == 1:
+    if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
         _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs, n_obj,
                         ball_params, impulse, vpeak)
     else:
         _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, ball_params,
-                      impulse, vpeak)
-    join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj)
+                      impulse, vpeak, label)
+    join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)
