@@ -56,17 +56,24 @@ class Layout:
         return h
 
     def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_index")}
 
     # -- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.pieces)
 
     def index(self, piece_id: str) -> int:
-        """The place of the piece with this id in `pieces` (KeyError naming the ids if absent)."""
-        for k, p in enumerate(self.pieces):
-            if p.id == piece_id:
-                return k
+        """The place of the piece with this id in `pieces` (KeyError naming the ids if absent);
+        the id-to-place map is built once per layout (a shot names every moving piece)."""
+        where = self.__dict__.get("_index")
+        if where is None:
+            where = self.__dict__["_index"] = {p.id: k for k, p in enumerate(self.pieces)}
+        try:
+            k = where.get(piece_id)
+        except TypeError:  # an unhashable id names no piece
+            k = None
+        if k is not None:
+            return k
         raise KeyError(f"no piece {piece_id!r} in the layout; ids are {self.ids()}")
 
     def get(self, piece_id: str) -> Piece:
