@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cuesim.sim.detect.grid import GRID_MIN_N, auto_grid, grid_params
+from cuesim.sim.detect.grid import GRID_MIN_N, auto_grid
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_grid
@@ -198,8 +198,8 @@ def first_capacity(n: int) -> tuple[int, int]:
     return 1024 + 64 * n, 1024 + 128 * n
 
 
-_ONE_CELL = grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1)  # no grid (never written: a writable array,
-# the same compiled type as auto_grid's)
+_ONE_CELL = np.array([0.0, 0.0, math.inf, 0.0, 1.0, 1.0])  # grid_params of no grid, built
+# without calling compiled code at import (a fresh process would load it before its first shot)
 
 
 def grid_for(inp: MotionInput) -> np.ndarray:

@@ -180,3 +180,28 @@ def test_an_unwritable_cache_directory_falls_back_to_the_temporary_folder(tmp_pa
     path = Path(done.stdout.strip())
     assert path.parent.name.startswith("cuesim-numba-")
     assert path.parent.parent == Path(tempfile.gettempdir())
+
+
+IMPORT_ONLY = textwrap.dedent(
+    """
+    import importlib, pkgutil
+    from numba.core.registry import CPUDispatcher
+    import cuesim, cuesim.sim
+    loaded = []
+    for info in pkgutil.walk_packages(cuesim.sim.__path__, "cuesim.sim."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.signatures:
+                loaded.append(info.name + "." + name)
+    print(sorted(set(loaded)))
+    """
+)
+
+
+def test_importing_the_package_loads_no_compiled_code(tmp_path):
+    """Issue 16 (a fresh process's start): importing cuesim and its core calls no compiled
+    function, so no machine code is loaded or compiled before the first shot needs it."""
+    done = subprocess.run([sys.executable, "-c", IMPORT_ONLY], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
