@@ -1,13 +1,15 @@
-"""Benchmark: batch shot simulation (cuesim.batch), local workers and a Dask cluster.
+"""Benchmark: batch shot simulation (cuesim.batch): numba threads, local workers, Dask.
 
     python bench/batch.py [--quick] [--json FILE] [--dask-shots N] [--memory-shots N]
 
 Measured (wall-clock, time.perf_counter, each run end to end through `simulate_many`, the
 worker processes started inside the timing):
-- shots/s with 1 and 2 local workers on the novus opening (singles, aims 80-100 degrees,
-  speeds 3-9 m/s, the striker anywhere along the zone) and on the 9-ball break (aims within
-  half a degree of the apex, speeds 7-11 m/s, side spin), and a plain loop of `simulate`
-  for comparison; the speed-up of 2 workers over 1 (the target is 1.8x);
+- shots/s on the novus opening (singles, aims 80-100 degrees, speeds 3-9 m/s, the striker
+  anywhere along the zone) and on the 9-ball break (aims within half a degree of the apex,
+  speeds 7-11 m/s, side spin), side by side: one process on 1 numba thread, one process on 2
+  numba threads (each chunk's shots in parallel in one compiled call; the speed-up 2 threads
+  over 1, target 1.9x), and 2 local worker processes of 1 thread each (the speed-up 2 workers
+  over 1, target 1.8x); a plain loop of `simulate` for comparison;
 - the Dask path against the local path on the same chunks (same seed, same chunk size):
   a LocalCluster of 2 worker processes with 1 thread each, started and warmed before the
   timing, against 2 local workers; overhead = dask time / local time - 1 (target < 5%), with
@@ -17,7 +19,9 @@ worker processes started inside the timing):
   chunk, the scheduler's cost per task (a few hundred empty tasks through the same cluster,
   2 in flight per worker thread), and the Parquet bytes per shot;
 - the peak memory of a run streamed to Parquet (`cuesim batch novus ... --out x.parquet` in
-  a fresh process): the driver's peak RSS and the largest worker's, from getrusage.
+  a fresh process): the driver's peak RSS and the largest worker's, from getrusage, with 2
+  workers; and, side by side against the number of shots (it should stay flat), the peak RSS
+  of one process on 2 numba threads (`--threads 2`).
 """
 
 from __future__ import annotations
@@ -97,26 +101,35 @@ def timed_cpu(fn):
 
 
 def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
-    # warm: this process and the 2 pool workers load the compiled core (the pool is kept
-    # between runs, so its start is not in the timings)
-    simulate_many(table, layout, ShotSampler(50, sampler.vary, seed=99), workers=1)
-    simulate_many(table, layout, ShotSampler(50, sampler.vary, seed=99), workers=2,
-                  chunk_size=10)
-    t1s, t2s, c1s, c2s = [], [], [], []
-    for _ in range(repeats):  # alternated, so a burst of load elsewhere hits both
+    """1 process on 1 numba thread, 2 worker processes of 1 thread, 1 process on 2 numba
+    threads: alternated runs of the same shots, identical results."""
+    # warm: this process (both kernels) and the 2 pool workers load the compiled core (the
+    # pool is kept between runs, so its start is not in the timings); the pool is forked
+    # before this process starts numba's threads, as a session would
+    warm = ShotSampler(50, sampler.vary, seed=99)
+    simulate_many(table, layout, warm, workers=1, threads=1)
+    simulate_many(table, layout, warm, workers=2, chunk_size=10)
+    simulate_many(table, layout, warm, workers=1, threads=2)
+    t1s, t2s, tts, c1s, c2s, cts = [], [], [], [], [], []
+    for _ in range(repeats):  # alternated, so a burst of load elsewhere hits all three
         t1, c1, one = timed_cpu(lambda: simulate_many(table, layout, sampler, workers=1,
-                                                      chunk_size=chunk_size))
+                                                      threads=1, chunk_size=chunk_size))
         t2, c2, two = timed_cpu(lambda: simulate_many(table, layout, sampler, workers=2,
                                                       chunk_size=chunk_size))
+        tt, ct, thr = timed_cpu(lambda: simulate_many(table, layout, sampler, workers=1,
+                                                      threads=2, chunk_size=chunk_size))
         for k in one.keys():
             assert np.array_equal(one[k], two[k], equal_nan=True), k
+            assert np.array_equal(one[k], thr[k], equal_nan=True), k
         t1s.append(t1)
         t2s.append(t2)
+        tts.append(tt)
         c1s.append(c1)
         c2s.append(c2)
-    t1, t2 = min(t1s), min(t2s)
-    c1, c2 = min(c1s), min(c2s)
-    m1, m2 = float(np.median(t1s)), float(np.median(t2s))
+        cts.append(ct)
+    t1, t2, tt = min(t1s), min(t2s), min(tts)
+    c1, c2, ct = min(c1s), min(c2s), min(cts)
+    m1, m2, mt = float(np.median(t1s)), float(np.median(t2s)), float(np.median(tts))
     # a plain loop of simulate on the first shots
     from cuesim.batch.core import Setup, make_shot
 
@@ -133,16 +146,24 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
         "simulate_loop_shots_per_s": loop_shots / tl,
         "cpu_s_workers1": c1s, "cpu_s_workers2": c2s,
         "cpu_overhead_of_2_workers": c2 / c1 - 1.0,
+        "threads2_s": tts, "threads2_shots_per_s": sampler.n / tt,
+        "thread_speedup": t1 / tt, "median_thread_speedup": m1 / mt,
+        "cpu_s_threads2": cts, "cpu_overhead_of_2_threads": ct / c1 - 1.0,
     }
     print(f"{name:7s} {sampler.n} shots ({row['mean_events']:.1f} events/shot), chunks of "
-          f"{chunk_size}, best of {repeats}: 1 worker {row['workers1_shots_per_s']:,.0f} "
-          f"shots/s | 2 workers {row['workers2_shots_per_s']:,.0f} shots/s | speed-up "
-          f"{row['speedup']:.2f}x | plain loop of simulate "
+          f"{chunk_size}, best of {repeats}: 1 thread {row['workers1_shots_per_s']:,.0f} "
+          f"shots/s | 2 threads {row['threads2_shots_per_s']:,.0f} shots/s, speed-up "
+          f"{row['thread_speedup']:.2f}x (target 1.9x) | 2 workers "
+          f"{row['workers2_shots_per_s']:,.0f} shots/s, speed-up {row['speedup']:.2f}x "
+          f"(target 1.8x) | plain loop of simulate "
           f"{row['simulate_loop_shots_per_s']:,.0f} shots/s\n"
-          f"        (all runs, s: 1 worker {', '.join(f'{t:.2f}' for t in t1s)}; 2 workers "
-          f"{', '.join(f'{t:.2f}' for t in t2s)}; median speed-up {m1 / m2:.2f}x)\n"
-          f"        CPU seconds (driver + workers), best: 1 worker {c1:.2f}, 2 workers "
-          f"{c2:.2f} ({100 * (c2 / c1 - 1):+.0f}% CPU for running in parallel)")
+          f"        (all runs, s: 1 thread {', '.join(f'{t:.2f}' for t in t1s)}; 2 threads "
+          f"{', '.join(f'{t:.2f}' for t in tts)}; 2 workers "
+          f"{', '.join(f'{t:.2f}' for t in t2s)}; median speed-ups: 2 threads "
+          f"{m1 / mt:.2f}x, 2 workers {m1 / m2:.2f}x)\n"
+          f"        CPU seconds (driver + workers), best: 1 thread {c1:.2f}, 2 threads "
+          f"{ct:.2f} ({100 * (ct / c1 - 1):+.0f}%), 2 workers {c2:.2f} "
+          f"({100 * (c2 / c1 - 1):+.0f}% CPU for running in parallel)")
     return row
 
 
@@ -232,8 +253,8 @@ def scale_figures(client, table, layout, chunk_size=2000, tasks=400):
 
     setup = Setup(table, layout, "striker")
     sampler = ShotSampler(chunk_size, NOVUS_VARY, seed=3)
-    run_task(setup, sampler, 0, 0, chunk_size)  # warm
-    per_chunk = min(timed(lambda: run_task(setup, sampler, 0, 0, chunk_size))[0]
+    run_task(setup, sampler, 0, 0, chunk_size, threads=1)  # warm
+    per_chunk = min(timed(lambda: run_task(setup, sampler, 0, 0, chunk_size, threads=1))[0]
                     for _ in range(3))
     threads = sum(client.nthreads().values())
     t0 = time.perf_counter()
@@ -283,6 +304,34 @@ def streamed_memory(n):
     return row
 
 
+def threaded_memory(sizes):
+    """Peak RSS of one process on 2 numba threads (`cuesim batch novus ... --threads 2 --out
+    x.parquet`, a fresh process each) against the number of shots: it should stay flat."""
+    rows = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "t.parquet")
+            args = ["batch", "novus", "--shots", str(n), "--vary", "speed=3:9", "--vary",
+                    "angle=80:100", "--vary", "x=0.2:0.8", "--threads", "2", "--out", out,
+                    "--quiet"]
+            proc = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, *args],
+                                  capture_output=True, text=True, check=True)
+            line = [x for x in proc.stdout.splitlines() if x.startswith("MEM")][-1].split()
+            size = os.path.getsize(out)
+        rows.append({"shots": n, "exit": int(line[1]), "seconds": float(line[2]),
+                     "peak_mib": int(line[3]) / 1024, "file_mib": size / 2 ** 20,
+                     "per_piece_arrays_in_memory_mib": n * 17 * (2 * 8 + 2) / 2 ** 20})
+    print("memory  one process on 2 numba threads, novus shots streamed to Parquet "
+          "(a fresh process each):")
+    print(f"        {'shots':>10} {'seconds':>8} {'shots/s':>9} {'peak RSS MiB':>13} "
+          f"{'file MiB':>9} {'arrays in memory MiB':>21}")
+    for r in rows:
+        print(f"        {r['shots']:>10,} {r['seconds']:>8.1f} {r['shots'] / r['seconds']:>9,.0f} "
+              f"{r['peak_mib']:>13.0f} {r['file_mib']:>9.1f} "
+              f"{r['per_piece_arrays_in_memory_mib']:>21.1f}")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
@@ -293,7 +342,8 @@ def main() -> None:
     ap.add_argument("--memory-shots", type=int, default=None)
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
-    ap.add_argument("--no-local", action="store_true", help="skip the 1-vs-2 worker rates")
+    ap.add_argument("--no-local", action="store_true",
+                    help="skip the 1-vs-2 thread and worker rates")
     ap.add_argument("--repeats", type=int, default=None, help="runs per figure (default 5)")
     a = ap.parse_args()
     q = a.quick
@@ -318,6 +368,7 @@ def main() -> None:
     if not a.no_memory:  # before Dask: a LocalCluster started here changes what the
         # fresh process of the memory run measures (its environment)
         out["memory"] = [streamed_memory(n_mem // 10), streamed_memory(n_mem)]
+        out["memory_threads"] = threaded_memory([n_mem // 100, n_mem // 10, n_mem])
     if not a.no_dask:
         out["dask"] = dask_overhead(n_dask, (2000, 10000), repeats)
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
