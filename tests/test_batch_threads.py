@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 
 import numba
 import numpy as np
@@ -100,6 +101,25 @@ def test_worker_processes_with_threads_give_the_same_numbers(table, singles):
         assert _POOL[1]._mp_context.get_start_method() == "spawn"
     assert_same(here, procs)
     assert_same(here, both)
+
+
+@TWO
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_shot_that_cannot_be_played_stops_after_the_chunks_before_it(tmp_path, table,
+                                                                       singles, threads):
+    """In one process the next chunk's shots are made while the loop of the one before runs
+    (2 threads): the error still comes after every chunk before it is written, and no helper
+    thread is left behind (a later pool could not be forked)."""
+    x = np.full(9, 0.5)
+    x[7] = 0.05  # outside the zone
+    shots = {"x": x, "angle": np.radians(np.linspace(80, 100, 9)), "speed": np.full(9, 5.0)}
+    out = tmp_path / "s.npz"
+    before = threading.active_count()
+    with pytest.raises(BatchError, match="shot 7"):
+        simulate_to_file(table, singles, shots, out, threads=threads, chunk_size=3)
+    assert threading.active_count() == before
+    assert not out.exists()
+    assert len(list(parts_dir(out).glob("chunk-*.npz"))) == 2
 
 
 def test_a_cluster_task_runs_on_the_threads_asked(table, singles):

@@ -13,6 +13,7 @@ The table's arrays and the layout's static arrays are built once per process and
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,12 +206,28 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0,
     `first` is the run-wide index of its first shot (for messages); `threads`: numba threads
     of the compiled loop (None: numba's number; see batch_kernel.run_shots). Returns the
     summary arrays (see empty_summary) with the parameters as 'param.<name>' and 'shot'."""
+    out, loop = prepare_chunk(setup, params, first)
+    loop(threads)
+    return out
+
+
+def _no_loop(threads: int | None = None) -> None:
+    return None
+
+
+def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
+                  ) -> tuple[dict[str, np.ndarray], Callable[[int | None], None]]:
+    """simulate_chunk in two steps: the Python work of a chunk (its shots made, placed and
+    checked; with a ruling or event logs, everything), and `loop(threads)`, the compiled loop
+    that fills the summary arrays `out` (it releases the GIL, so the next chunk's Python work
+    can run meanwhile)."""
     from cuesim.sim.batch_kernel import run_shots
 
     prep = prepared(setup)
     n_shots = len(params["angle"])
     n = len(prep.ids)
     out = empty_summary(n_shots, n, setup.ruling is not None, setup.events)
+    loop: Callable[[int | None], None] = _no_loop
     if setup.ruling is not None or setup.events:
         _full_chunk(setup, prep, params, first, out)
     else:
@@ -247,17 +264,21 @@ def simulate_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0,
                     exc = err
                 _invalid(setup, first, int(k), exc)
         arr = prep.arr
-        run_shots(prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
-                  arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
-                  arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
-                  arr.stiffness, arr.exponent, *_summary_args(out), threads=threads)
+        args = (prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
+                arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
+                arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
+                arr.stiffness, arr.exponent, *_summary_args(out))
+
+        def run(threads: int | None = None) -> None:
+            run_shots(*args, threads=threads)
+
+        loop = run
+        # the loop writes only the rows of the shots it runs (todo); the others stay NaN
         out["status"][~todo] = STATUS_INVALID
-        out["final_xy"][~todo] = np.nan
-        out["duration"][~todo] = np.nan
     out["shot"] = np.arange(first, first + n_shots, dtype=np.int64)
     for name, col in params.items():
         out[f"param.{name}"] = np.asarray(col, dtype=np.float64)
-    return out
+    return out, loop
 
 
 def _referee(game: str, state: str | None = None) -> Any:

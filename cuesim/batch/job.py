@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ from cuesim.batch.core import (
     infer_ruling,
     make_shot,
     piece_ids,
-    simulate_chunk,
+    prepare_chunk,
 )
 from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
 from cuesim.batch.sources import ShotGrid, referee_state, shots_to_table
@@ -84,11 +85,21 @@ def run_task(setup: Setup, source: Generator | dict[str, np.ndarray], index: int
              stop: int, threads: int | None = None) -> dict[str, np.ndarray]:
     """Simulate chunk `index` (shots start..stop-1) on `threads` numba threads (None: numba's
     number); what every worker runs."""
+    out, loop = prepare_task(setup, source, index, start, stop)
+    loop(threads)
+    return out
+
+
+def prepare_task(setup: Setup, source: Generator | dict[str, np.ndarray], index: int,
+                 start: int, stop: int
+                 ) -> tuple[dict[str, np.ndarray], Callable[[int | None], None]]:
+    """run_task in two steps (see core.prepare_chunk): the chunk's Python work now, and the
+    compiled loop `loop(threads)` that fills the arrays returned."""
     if isinstance(source, ShotSampler | ShotGrid):
         params = source.chunk(setup.family, index, start, stop)
     else:
         params = source
-    return simulate_chunk(setup, params, start, threads)
+    return prepare_chunk(setup, params, start)
 
 
 def run_group(setup: Setup, parts: list[tuple[Any, int, int, int]], sink: Any = None,

@@ -6,8 +6,10 @@ Each chunk runs in one call of the compiled loop, parallel over numba threads in
 process whose numba threads take every core; `workers=N` (N > 1) processes take one thread each
 unless `threads` says otherwise; runs with a ruling or event logs go through `simulate` shot by
 shot (one thread a process) on every core's process. On a Dask cluster each task uses `threads`
-numba threads (default 1: the cluster's worker threads are its parallelism). The numbers are
-bit for bit the same whatever the split.
+numba threads (default 1: the cluster's worker threads are its parallelism). In one process on
+several threads, each chunk's Python work (its shots made and checked) and the writing of the
+chunk before overlap the compiled loop (`_pipelined`). The numbers are bit for bit the same
+whatever the split.
 """
 
 from __future__ import annotations
@@ -28,7 +30,15 @@ import numba
 import numpy as np
 
 from cuesim.batch.cluster import connect, dashboard, run_dask
-from cuesim.batch.job import Job, Payload, make_job, manifest, run_group, run_task
+from cuesim.batch.job import (
+    Job,
+    Payload,
+    make_job,
+    manifest,
+    prepare_task,
+    run_group,
+    run_task,
+)
 from cuesim.batch.params import BatchError
 from cuesim.batch.progress import Progress
 from cuesim.batch.store import (
@@ -189,8 +199,45 @@ def _written(setup: Any, part: tuple[Any, int, int, int], sink: Any,
     return int(run_group(setup, [part], sink, threads)["chunks"][0][1])
 
 
+def _pipelined(job: Job, chunks: list[int], sink: Any = None
+               ) -> Iterator[tuple[int, Payload]]:
+    """The chunks in this process, in order, each chunk's Python work (its shots made and
+    checked) done while the compiled loop of the chunk before runs on its threads in a helper
+    thread (the loop releases the GIL), and each chunk given out (written, by the caller or
+    the sink) while the next one's loop runs: no core waits for a chunk's Python. A shot that
+    cannot be played stops the run once every chunk before it has been given out."""
+    with cf.ThreadPoolExecutor(1, thread_name_prefix="cuesim-batch") as helper:
+        running: tuple[int, dict[str, np.ndarray], cf.Future[None]] | None = None
+        for c in chunks:
+            try:
+                out, loop = prepare_task(*job.task(c))
+            except BatchError:
+                if running is not None:
+                    running[2].result()
+                    yield _given(job, running[0], running[1], sink)
+                raise
+            done, running = running, (c, out, helper.submit(loop, job.threads))
+            if done is not None:
+                done[2].result()
+                yield _given(job, done[0], done[1], sink)
+        if running is not None:
+            running[2].result()
+            yield _given(job, running[0], running[1], sink)
+
+
+def _given(job: Job, c: int, out: dict[str, np.ndarray], sink: Any) -> tuple[int, Payload]:
+    """Chunk c's payload: its arrays, or (with a sink) its row count once the sink wrote it."""
+    if sink is None:
+        return c, out
+    sink.write(c, out)
+    return c, job.rows(c)
+
+
 def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
                ) -> Iterator[tuple[int, Payload]]:
+    if (workers <= 1 or len(chunks) <= 1) and len(chunks) > 1 and (job.threads or 1) > 1:
+        yield from _pipelined(job, chunks, sink)
+        return
     if workers <= 1 or len(chunks) <= 1:
         for c in chunks:
             fn, args = _local_task(job, c, sink)
