@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuesim.sim.engine as engine
@@ -33,6 +33,7 @@ from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, NS, T0, TEND, VX, VY, X, Y
 from cuesim.tables.box import box_for, random_box_layout, random_box_motion
 from tests.golden.fingerprints import FILE, all_fingerprints, fingerprint
+from tests.profiles import examples
 
 
 def _box_input(n: int, piece: str, seed: int) -> engine.MotionInput:
@@ -173,3 +174,33 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
             assert earliest(tree, v) == int(np.argmin(v))
             cnt = due(tree, v, limit, out, stack)
             assert out[:cnt].tolist() == np.flatnonzero(v <= limit).tolist()
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(st.integers(48, 140), st.sampled_from(["puck", "ball"]), st.integers(0, 10**6),
+       st.floats(0.2, 6.0))
+def test_random_boxes_are_the_same_on_and_off_the_grid(n: int, piece: str, seed: int,
+                                                       speed: float) -> None:
+    """Random layouts and launches (property test): the picked grid gives the bytes of no
+    grid, the shot ends at rest with every piece finite, on the table and overlapping no
+    other by more than the contact tolerance."""
+    table = box_for(n, piece)
+    rng = np.random.default_rng(seed)
+    layout = random_box_layout(table, n, rng)
+    motion = random_box_motion(layout, rng, speed, ball=piece == "ball")
+    inp = motion_input(table, layout, motion, max_events=200 * n + 20_000)
+    grid = auto_grid(inp.S, inp.P, inp.arr.rails)
+    assert grid[G_NX] * grid[G_NY] > 1
+    res = run_input(inp)
+    assert not res.truncated
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "grid_for", lambda _inp: grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1))
+        assert fingerprint(run_input(inp)) == fingerprint(res)
+    xy = res.final_positions
+    assert np.isfinite(xy).all()
+    r = inp.P[:, 0]
+    assert (xy[:, 0] - r >= -1e-9).all() and (xy[:, 0] + r <= table.width + 1e-9).all()
+    assert (xy[:, 1] - r >= -1e-9).all() and (xy[:, 1] + r <= table.length + 1e-9).all()
+    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    assert (d - (r[:, None] + r[None, :]) >= -1e-7).all()
