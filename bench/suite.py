@@ -7,11 +7,12 @@ several steps and pooltool where it imports, measured pair by pair in one run.
 Every timing is single-threaded wall-clock (time.perf_counter) on one core:
 - cuesim: `run_motion(table, placed layout, launch, check=False)` per case, the whole core call
   (state built from the layout, the compiled loop, the result wrapped) and, inside it, the
-  compiled loop alone (`run_events`); each case is run once to warm up and then repeated until
+  compiled loop alone (`run_events_grid`); each case is run once to warm up and then repeated until
   `min_time` has passed (at least once, at most `max_repeats`), the median kept. shots/s is
   cases / the sum of the per-case medians, events/s is all events / that sum, us/event its
-  inverse. For the box, `setup` is the same call stopped after one event (state, arrays and
-  the O(N^2) first predictions of every pair) and `marginal` the rest per event.
+  inverse. For the box, `setup` is the same call stopped after one event (state, arrays, the
+  N x N pair table and the first predictions: of every pair without the broadphase grid, of
+  neighbours with it) and `marginal` the rest per event.
 - memory: a separate pass per scenario with tracemalloc on (the peak of Python and numpy
   allocations, which misses numba's own arrays) and the Linux peak RSS (VmHWM, reset
   through /proc/self/clear_refs before the scenario): its growth over the RSS at the start.
@@ -723,7 +724,7 @@ def format_report(results: dict[str, Any]) -> str:
 
     for piece, rows in results.get("scaling", {}).items():
         lines += ["", f"box series, {piece}s (10 % of the floor covered at every N; setup = state"
-                  " and the O(N^2) first predictions; marginal = the rest per event)",
+                  " and the first predictions; marginal = the rest per event)",
                   f"{'N':>6}{'boxes':>6}{'events/piece':>14}{'us/event':>10}{'loop':>8}"
                   f"{'marginal':>10}{'setup ms':>10}{'events/s':>10}{'rerun':>7}{'1 run':>8}"]
         for k, n in enumerate(rows["n"]):
