@@ -282,17 +282,21 @@ def scale_figures(client, table, layout, chunk_size=2000, tasks=400):
     return row
 
 
-def streamed_memory(n):
+def cli_memory(n, flags):
+    """`cuesim batch novus` of n shots streamed to Parquet with `flags` in a fresh process:
+    (exit code, seconds, the process's peak RSS in kB, its children's, the file's bytes)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "m.parquet")
         args = ["batch", "novus", "--shots", str(n), "--vary", "speed=3:9", "--vary",
-                "angle=80:100", "--vary", "x=0.2:0.8", "--workers", "2", "--out", out,
-                "--quiet"]
+                "angle=80:100", "--vary", "x=0.2:0.8", *flags, "--out", out, "--quiet"]
         proc = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, *args],
                               capture_output=True, text=True, check=True)
         line = [x for x in proc.stdout.splitlines() if x.startswith("MEM")][-1].split()
-        code, dt, me_kb, kids_kb = int(line[1]), float(line[2]), int(line[3]), int(line[4])
-        size = os.path.getsize(out)
+        return int(line[1]), float(line[2]), int(line[3]), int(line[4]), os.path.getsize(out)
+
+
+def streamed_memory(n):
+    code, dt, me_kb, kids_kb, size = cli_memory(n, ["--workers", "2"])
     in_memory = n * 17 * (2 * 8 + 2) / 2 ** 20
     row = {"shots": n, "exit": code, "seconds": dt, "driver_peak_mib": me_kb / 1024,
            "worker_peak_mib": kids_kb / 1024, "file_mib": size / 2 ** 20,
@@ -309,17 +313,9 @@ def threaded_memory(sizes):
     x.parquet`, a fresh process each) against the number of shots: it should stay flat."""
     rows = []
     for n in sizes:
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "t.parquet")
-            args = ["batch", "novus", "--shots", str(n), "--vary", "speed=3:9", "--vary",
-                    "angle=80:100", "--vary", "x=0.2:0.8", "--threads", "2", "--out", out,
-                    "--quiet"]
-            proc = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, *args],
-                                  capture_output=True, text=True, check=True)
-            line = [x for x in proc.stdout.splitlines() if x.startswith("MEM")][-1].split()
-            size = os.path.getsize(out)
-        rows.append({"shots": n, "exit": int(line[1]), "seconds": float(line[2]),
-                     "peak_mib": int(line[3]) / 1024, "file_mib": size / 2 ** 20,
+        code, dt, me_kb, _, size = cli_memory(n, ["--threads", "2"])
+        rows.append({"shots": n, "exit": code, "seconds": dt, "peak_mib": me_kb / 1024,
+                     "file_mib": size / 2 ** 20,
                      "per_piece_arrays_in_memory_mib": n * 17 * (2 * 8 + 2) / 2 ** 20})
     print("memory  one process on 2 numba threads, novus shots streamed to Parquet "
           "(a fresh process each):")
