@@ -17,8 +17,8 @@ from cuesim.sim.compiled import njit_core, njit_norc
 from cuesim.sim.detect.grid import (
     G_NX,
     G_NY,
-    adjacent,
     auto_grid,
+    beyond,
     cell_at,
     crossing,
     insert,
@@ -714,28 +714,33 @@ def _cross(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.ndarray
     old, new = cell[i], cross_c[i]
     remove(head, nxt, prv, cell, i)
     insert(head, nxt, prv, cell, i, new)
-    cnt = neighbours(g, head, nxt, new, i, buf)
+    best, bj = row_t[i], row_j[i]  # i's row, mended as its pairs change
+    cnt = beyond(g, head, nxt, new, old, i, buf)  # the new neighbours
     for q in range(cnt):
         k = buf[q]
-        if adjacent(g, old, cell[k]):
-            continue
         v = pair_time(S, P, i, k, max(t_pred[i], t_pred[k]))
         pair_t[i, k] = pair_t[k, i] = v
         if v < row_t[k] or (v == row_t[k] and row_j[k] >= 0 and i < row_j[k]):
             row_t[k], row_j[k] = v, i
             update(queue, row_t, k)
-    cnt = neighbours(g, head, nxt, old, i, buf)
+        if v < best or (v == best and bj >= 0 and k < bj):
+            best, bj = v, k
+    rescan = False
+    cnt = beyond(g, head, nxt, old, new, i, buf)  # the pieces no longer next to it
     for q in range(cnt):
         k = buf[q]
-        if adjacent(g, new, cell[k]):
-            continue
         pair_t[i, k] = pair_t[k, i] = INF
+        rescan = rescan or bj == k
         if row_j[k] == i:
             before = row_t[k]
             row_t[k], row_j[k] = _row(pair_t, single_t, k, g, head, nxt, cell, buf2)
             if row_t[k] != before:
                 update(queue, row_t, k)
-    row_t[i], row_j[i] = _row(pair_t, single_t, i, g, head, nxt, cell, buf)
-    update(queue, row_t, i)
+    if rescan:  # its earliest was with a piece it left
+        best, bj = _row(pair_t, single_t, i, g, head, nxt, cell, buf)
+    if best != row_t[i]:
+        row_t[i], row_j[i] = best, bj
+        update(queue, row_t, i)
+    row_j[i] = bj
     cross_t[i], cross_c[i] = crossing(S, g, i, new, t)
     update(cross_q, cross_t, i)

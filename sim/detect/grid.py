@@ -160,10 +160,25 @@ def neighbours(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, skip: i
 
 
 @njit_norc
-def adjacent(g: np.ndarray, c1: int, c2: int) -> bool:
-    """Whether cells c1 and c2 are the same or neighbours (each in the other's block)."""
-    nx = int(g[G_NX])
-    return abs(c1 % nx - c2 % nx) <= 1 and abs(c1 // nx - c2 // nx) <= 1
+def beyond(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, other: int, skip: int,
+           out: np.ndarray) -> int:
+    """Write the pieces of cell c's block that are not in cell other's block, except `skip`,
+    into out (the neighbours a piece gains, or loses, moving from `other` to c, or from c to
+    `other`); returns their count."""
+    nx, ny = int(g[G_NX]), int(g[G_NY])
+    cx, cy, ox, oy = c % nx, c // nx, other % nx, other // nx
+    cnt = 0
+    for yy in range(max(cy - 1, 0), min(cy + 2, ny)):
+        for xx in range(max(cx - 1, 0), min(cx + 2, nx)):
+            if abs(xx - ox) <= 1 and abs(yy - oy) <= 1:
+                continue
+            q = head[yy * nx + xx]
+            while q >= 0:
+                if q != skip:
+                    out[cnt] = q
+                    cnt += 1
+                q = nxt[q]
+    return cnt
 
 
 @njit_norc
