@@ -30,7 +30,7 @@ from cuesim.sim.detect.grid import (
 from cuesim.sim.engine import motion_input, run_input
 from cuesim.sim.queue import build, due, earliest, new_tree, update
 from cuesim.sim.roots import INF
-from cuesim.sim.state import AX, AY, NS, T0, TEND, VX, VY, X, Y
+from cuesim.sim.state import AX, AY, LAW, LAW_PIN, NS, R2, T0, TEND, VX, VY, R, X, Y
 from cuesim.tables.box import box_for, random_box_layout, random_box_motion
 from tests.golden.fingerprints import FILE, all_fingerprints, fingerprint
 from tests.profiles import examples
@@ -49,7 +49,9 @@ def _grid_of(inp: engine.MotionInput, scale: float) -> np.ndarray:
     if scale == 0.0:
         return grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1)
     r = inp.arr.rails
-    width = scale * smallest_width(2.0 * float(inp.P[:, 0].max()))
+    pins = inp.P[:, LAW] == LAW_PIN  # a thrown pin reaches R2
+    reach = max(float(inp.P[:, R].max()), float(inp.P[pins, R2].max(initial=0.0)))
+    width = scale * smallest_width(2.0 * reach)
     return grid_params(width, float(r[:, [0, 2]].min()), float(r[:, [1, 3]].min()),
                        float(r[:, [0, 2]].max()), float(r[:, [1, 3]].max()), 4096)
 
