@@ -1,10 +1,11 @@
 """The compiled event loop: pick the earliest event, advance the objects it touches, resolve,
-re-predict only for them, repeat until everything rests.
+predict again only for them, repeat until everything rests.
 
-Caches: pair_t[i, j] holds the next contact time of every pair, single_t[i] the next
-single-object event (stop, rail, hole, sensor); row_t[i] / row_j[i] the earliest of object
-i's row (row_j = -1 for a single event). An event re-predicts the rows of the objects whose
-motion changed (O(n) with culling) and repairs the rows that pointed at them.
+The state it keeps: pair_t[i, j], the next contact time of every known pair; single_t[i], the
+next single-object event (stop, rail, hole, sensor); row_t[i] / row_j[i], the earliest of
+object i's row (row_j = -1 for a single event); the broadphase grid's cell lists and each
+piece's next cell crossing (detect.grid); and two event queues (sim.queue), one for events and
+one for crossings. How an event or a crossing changes the predictions is in sim.predict.
 """
 
 from __future__ import annotations
@@ -18,20 +19,13 @@ from cuesim.sim.detect.grid import (
     G_NX,
     G_NY,
     auto_grid,
-    beyond,
     cell_at,
     crossing,
     insert,
     neighbours,
-    one_cell,
-    remove,
-    sort_small,
 )
-from cuesim.sim.detect.holes import hole_time, knuckle_time
 from cuesim.sim.detect.pairs import pair_time
-from cuesim.sim.detect.rails import rail_time
-from cuesim.sim.detect.sensors import circle_time, line_time
-from cuesim.sim.detect.touching import segment_contact, touching_system
+from cuesim.sim.detect.touching import touching_system
 from cuesim.sim.events import (
     EV_CIRCLE,
     EV_COLLIDE,
@@ -43,9 +37,22 @@ from cuesim.sim.events import (
     EV_STOP,
     EV_STRIKE,
 )
-from cuesim.sim.motion.dispatch import contact_radius, start_segment
-from cuesim.sim.motion.segment import advance, position, reach, travel_bound, velocity
-from cuesim.sim.queue import build, due, earliest, new_tree, update
+from cuesim.sim.motion.dispatch import start_segment
+from cuesim.sim.motion.segment import advance, velocity
+from cuesim.sim.predict import (
+    S_HOLE,
+    S_KNUCKLE,
+    S_LINE,
+    S_RAIL,
+    S_STOP,
+    cross_cell,
+    gather_due,
+    predict_all,
+    predict_near,
+    row_min,
+    single_event,
+)
+from cuesim.sim.queue import build, earliest, new_tree, update
 from cuesim.sim.resolve.impact import resolve_impact
 from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.roots import INF
@@ -56,7 +63,6 @@ from cuesim.sim.state import (
     LAW,
     LAW_BALL,
     LAW_PIN,
-    LIN,
     MST,
     ON,
     PIN_DOWN,
@@ -76,24 +82,19 @@ from cuesim.sim.state import (
     SEG_X,
     SEG_Y,
     SLIDING,
-    TEND,
     VX,
     VY,
     W0,
     WX,
     WY,
-    R,
     X,
     Y,
 )
 
-SIMULTANEOUS = 1e-12  # s: contacts this close in time are one simultaneous impact
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
 STATUS_RUNAWAY = 2  # max_events reached
 
-# single-event codes (internal)
-_S_NONE, _S_STOP, _S_RAIL, _S_HOLE, _S_LINE, _S_CIRCLE, _S_KNUCKLE = range(7)
 
 
 @njit_norc
@@ -127,178 +128,6 @@ def _open_segment(
     seg[n_seg, SEG_EVENT] = event
     seg_open[i] = n_seg
     return n_seg + 1
-
-
-@njit_norc
-def _single(
-    S: np.ndarray,
-    P: np.ndarray,
-    i: int,
-    t: float,
-    rails: np.ndarray,
-    holes: np.ndarray,
-    lines: np.ndarray,
-    circles: np.ndarray,
-    side_l: np.ndarray,
-    side_c: np.ndarray,
-    knuckles: np.ndarray,
-) -> tuple[float, int, int]:
-    """Earliest single-object event of i after t: (time, code, index)."""
-    if S[i, ON] == 0.0 or S[i, TEND] == INF:
-        return INF, _S_NONE, -1
-    tend = S[i, TEND]
-    h = tend - t
-    best, code, idx = tend, _S_STOP, -1
-    px, py = position(S, i, t)
-    vx, vy = velocity(S, i, t)
-    ax, ay = S[i, AX], S[i, AY]
-    lin = S[i, LIN] != 0.0
-    rch = reach(S, i, t, h)
-    r = contact_radius(S, P, i)
-    speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
-    # each detector after the first skips features farther than the piece can travel before
-    # the earliest event found so far (travel_bound): the same result, less work
-    tau, k = rail_time(px, py, vx, vy, ax, ay, r, rch, h, rails, lin)
-    if t + tau < best:
-        best, code, idx = t + tau, _S_RAIL, k
-        rch = min(rch, travel_bound(speed, accel, tau))
-    tau, k = knuckle_time(px, py, vx, vy, ax, ay, lin, r, rch, h, knuckles)
-    if t + tau < best:
-        best, code, idx = t + tau, _S_KNUCKLE, k
-        rch = min(rch, travel_bound(speed, accel, tau))
-    tau, k = hole_time(px, py, vx, vy, ax, ay, lin, rch, h, holes)
-    if t + tau < best:
-        best, code, idx = t + tau, _S_HOLE, k
-        rch = min(rch, travel_bound(speed, accel, tau))
-    tau, k = line_time(px, py, vx, vy, ax, ay, rch, h, lines, side_l[i])
-    if t + tau < best:
-        best, code, idx = t + tau, _S_LINE, k
-        rch = min(rch, travel_bound(speed, accel, tau))
-    tau, k = circle_time(px, py, vx, vy, ax, ay, lin, rch, h, circles, side_c[i])
-    if t + tau < best:
-        best, code, idx = t + tau, _S_CIRCLE, k
-    return best, code, idx
-
-
-@njit_norc
-def _row_all(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, int]:
-    """Object i's earliest event over its whole row, in index order (a single event wins
-    ties, then the lowest partner index)."""
-    best, bj = single_t[i], -1
-    for j in range(pair_t.shape[0]):
-        if pair_t[i, j] < best:
-            best, bj = pair_t[i, j], j
-    return best, bj
-
-
-@njit_norc
-def _row(pair_t: np.ndarray, single_t: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
-         nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray) -> tuple[float, int]:
-    """Object i's earliest event: its single event, or its earliest pair among its neighbours
-    (the lowest partner index on ties; a single event wins ties), as a scan of its whole row
-    in index order gives: every other pair of i is unknown (INF)."""
-    if one_cell(g):
-        return _row_all(pair_t, single_t, i)
-    best, bj = single_t[i], -1
-    if cell[i] < 0:
-        return best, bj
-    cnt = neighbours(g, head, nxt, cell[i], i, buf)
-    for q in range(cnt):
-        j = buf[q]
-        v = pair_t[i, j]
-        if v < best or (v == best and bj >= 0 and j < bj):
-            best, bj = v, j
-    return best, bj
-
-
-@njit_norc
-def _gather(
-    S: np.ndarray,
-    P: np.ndarray,
-    pair_t: np.ndarray,
-    row_t: np.ndarray,
-    single_t: np.ndarray,
-    single_c: np.ndarray,
-    single_k: np.ndarray,
-    t: float,
-    rails: np.ndarray,
-    knuckles: np.ndarray,
-    ci: np.ndarray,
-    cj: np.ndarray,
-    cnx: np.ndarray,
-    cny: np.ndarray,
-    seeds: np.ndarray,
-    flag: np.ndarray,
-    g: np.ndarray,
-    head: np.ndarray,
-    nxt: np.ndarray,
-    cell: np.ndarray,
-    queue: np.ndarray,
-    due_now: np.ndarray,
-    buf: np.ndarray,
-    stack: np.ndarray,
-) -> tuple[int, int]:
-    """All contacts due at time t (within SIMULTANEOUS): pairs (ci, cj) and contacts with a
-    rail or knuckle (ci, -1 - feature), with their normals, and their pieces as seeds[:]. Only
-    the objects whose earliest event is due now are visited (the queue lists them), each
-    against its neighbours, in index order as a scan of the upper triangle of pair_t gives.
-    A pin's knocks are resolved on their own (resolve.pin); a thrown pin's rails are here.
-    Returns (contacts, seeds); `flag` is a zeroed work array, zeroed again on return."""
-    n_rails = rails.shape[0]
-    limit = t + SIMULTANEOUS * max(1.0, t)
-    c = 0
-    n_due = due(queue, row_t, limit, due_now, stack)
-    for q_due in range(n_due):
-        a = due_now[q_due]
-        code = single_c[a]
-        if (code == _S_RAIL or code == _S_KNUCKLE) and single_t[a] <= limit and c < ci.shape[0]:
-            px, py = position(S, a, t)
-            k = single_k[a]
-            if code == _S_RAIL:
-                _, nx, ny = segment_contact(px, py, P[a, R], rails[k])
-                f = k
-            else:
-                nx, ny = knuckles[k, 0] - px, knuckles[k, 1] - py
-                norm = math.sqrt(nx * nx + ny * ny)
-                nx, ny, f = nx / norm, ny / norm, n_rails + k
-            ci[c], cj[c], cnx[c], cny[c] = a, -1 - f, nx, ny
-            c += 1
-        if P[a, LAW] == LAW_PIN or cell[a] < 0:
-            continue
-        m = 0
-        if one_cell(g):
-            for b in range(a + 1, pair_t.shape[0]):
-                if pair_t[a, b] <= limit and P[b, LAW] != LAW_PIN:
-                    buf[m] = b
-                    m += 1
-        else:
-            cnt = neighbours(g, head, nxt, cell[a], a, buf)
-            for q in range(cnt):
-                b = buf[q]
-                if b > a and pair_t[a, b] <= limit and P[b, LAW] != LAW_PIN:
-                    buf[m] = b
-                    m += 1
-            sort_small(buf, m)
-        for q in range(m):
-            if c >= ci.shape[0]:
-                break
-            b = buf[q]
-            pax, pay = position(S, a, t)
-            pbx, pby = position(S, b, t)
-            dx, dy = pbx - pax, pby - pay
-            d = math.sqrt(dx * dx + dy * dy)
-            ci[c], cj[c], cnx[c], cny[c] = a, b, dx / d, dy / d
-            c += 1
-    n_s = 0
-    for k in range(c):
-        for a in (ci[k], cj[k]):
-            if a >= 0 and flag[a] == 0:
-                flag[a] = 1
-                seeds[n_s] = a
-                n_s += 1
-    for m in range(n_s):
-        flag[seeds[m]] = 0
-    return c, n_s
 
 
 @njit_norc
@@ -446,7 +275,7 @@ def run_events_grid(
 
     pair_t = np.full((n, n), INF)
     for i in range(n):
-        single_t[i], single_c[i], single_k[i] = _single(
+        single_t[i], single_c[i], single_k[i] = single_event(
             S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for i in range(n):
@@ -463,7 +292,7 @@ def run_events_grid(
                 pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
         cross_t[i], cross_c[i] = crossing(S, g, i, cell[i], 0.0)
     for i in range(n):
-        row_t[i], row_j[i] = _row(pair_t, single_t, i, g, head, nxt, cell, buf)
+        row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
     queue = new_tree(n, one)  # the earliest event of each object
     build(queue, row_t)
     cross_q = new_tree(n, one)  # the earliest cell crossing
@@ -477,7 +306,7 @@ def run_events_grid(
         c_i = -1 if one else cross_q[1]
         if c_i >= 0 and cross_t[c_i] <= t and cross_t[c_i] < INF:
             # a cell crossing first: no event, only new neighbours
-            _cross(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j, t_pred,
+            cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j, t_pred,
                    cross_t, cross_c, queue, cross_q, buf, buf2)
             continue
         if t == INF:
@@ -496,9 +325,9 @@ def run_events_grid(
         moved = True
         pin_pair = j >= 0 and (P[i, LAW] == LAW_PIN or P[j, LAW] == LAW_PIN)
         contact = (j >= 0 and not pin_pair) or (
-            j < 0 and (single_c[i] == _S_RAIL or single_c[i] == _S_KNUCKLE))
+            j < 0 and (single_c[i] == S_RAIL or single_c[i] == S_KNUCKLE))
         if contact:
-            n_given, n_seed = _gather(S, P, pair_t, row_t, single_t, single_c, single_k, t,
+            n_given, n_seed = gather_due(S, P, pair_t, row_t, single_t, single_c, single_k, t,
                                       rails, knuckles, ci, cj, cnx, cny, affected, in_cluster,
                                       g, head, nxt, cell, queue, buf2, buf, stack)
             n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
@@ -525,10 +354,10 @@ def run_events_grid(
             n_aff = 2
         else:
             code, k = single_c[i], single_k[i]
-            if code == _S_STOP and S[i, MST] == SLIDING and P[i, LAW] == LAW_BALL:
+            if code == S_STOP and S[i, MST] == SLIDING and P[i, LAW] == LAW_BALL:
                 advance(S, P, i, t)  # the slip has vanished: the ball rolls on
                 n_ev = _log(ev, n_ev, t, EV_ROLL, i, -1, -1, 0.0, 0.0)
-            elif code == _S_STOP:
+            elif code == S_STOP:
                 advance(S, P, i, t)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
@@ -537,7 +366,7 @@ def run_events_grid(
                 S[i, WX] = 0.0
                 S[i, WY] = 0.0
                 n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
-            elif code == _S_HOLE:
+            elif code == S_HOLE:
                 advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)
                 S[i, VX] = 0.0
@@ -551,7 +380,7 @@ def run_events_grid(
                 moved = False
                 vx, vy = velocity(S, i, t)
                 speed = math.sqrt(vx * vx + vy * vy)
-                if code == _S_LINE:
+                if code == S_LINE:
                     side_l[i, k] = -side_l[i, k]
                     n_ev = _log(ev, n_ev, t, EV_LINE, i, -1, k, speed, side_l[i, k])
                 else:
@@ -559,10 +388,10 @@ def run_events_grid(
                     n_ev = _log(ev, n_ev, t, EV_CIRCLE, i, -1, k, speed, -side_c[i, k])
 
         if not moved:
-            single_t[i], single_c[i], single_k[i] = _single(
+            single_t[i], single_c[i], single_k[i] = single_event(
                 S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
-            row_t[i], row_j[i] = _row(pair_t, single_t, i, g, head, nxt, cell, buf)
+            row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
             update(queue, row_t, i)
             continue
 
@@ -571,176 +400,12 @@ def run_events_grid(
             start_segment(S, P, a, t)
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
-            _predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
+            predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster)
         else:
-            _predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
+            predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                           knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
                           t_pred, seen, cross_t, cross_c, g, head, nxt, prv, cell, buf, buf2,
                           queue, cross_q)
     return n_ev, n_seg, status
 
-
-@njit_norc
-def _predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                 rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                 in_cluster: np.ndarray) -> None:
-    """After an event, without a grid: predict the affected objects' single events and their
-    pairs with every object, and mend every row (a row that pointed into the cluster is scanned
-    again, any other lowered by a new pair that comes sooner)."""
-    n = S.shape[0]
-    for m in range(n_aff):
-        a = affected[m]
-        single_t[a], single_c[a], single_k[a] = _single(
-            S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
-        )
-    for m in range(n_aff):
-        a = affected[m]
-        for k in range(n):
-            if k != a:
-                pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
-    for m in range(n_aff):
-        a = affected[m]
-        row_t[a], row_j[a] = _row_all(pair_t, single_t, a)
-    for m in range(n_aff):
-        in_cluster[affected[m]] = 1
-    for k in range(n):
-        if in_cluster[k]:
-            continue
-        if row_j[k] >= 0 and in_cluster[row_j[k]]:
-            row_t[k], row_j[k] = _row_all(pair_t, single_t, k)
-        else:
-            for m in range(n_aff):
-                a = affected[m]
-                if pair_t[k, a] < row_t[k]:
-                    row_t[k], row_j[k] = pair_t[k, a], a
-    for m in range(n_aff):
-        in_cluster[affected[m]] = 0
-
-
-@njit_norc
-def _predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                  rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                  side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                  pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                  single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                  in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
-                  cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
-                  nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-                  buf2: np.ndarray, queue: np.ndarray, cross_q: np.ndarray) -> None:
-    """`_predict_all` on the grid: the affected objects' pairs with their neighbours only (the
-    rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
-    queues mended."""
-    for m in range(n_aff):
-        a = affected[m]
-        single_t[a], single_c[a], single_k[a] = _single(
-            S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
-        )
-    for m in range(n_aff):
-        a = affected[m]
-        t_pred[a] = t
-        if cell[a] < 0:
-            continue
-        cnt = neighbours(g, head, nxt, cell[a], a, buf)
-        for q in range(cnt):
-            k = buf[q]
-            pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
-    for m in range(n_aff):
-        a = affected[m]
-        row_t[a], row_j[a] = _row(pair_t, single_t, a, g, head, nxt, cell, buf)
-    for m in range(n_aff):
-        in_cluster[affected[m]] = 1
-    n_rep = 0  # the rows that may have changed: the affected objects' neighbours'
-    for m in range(n_aff):
-        a = affected[m]
-        if cell[a] < 0:
-            continue
-        cnt = neighbours(g, head, nxt, cell[a], a, buf)
-        for q in range(cnt):
-            k = buf[q]
-            if in_cluster[k] == 0 and seen[k] == 0:
-                seen[k] = 1
-                buf2[n_rep] = k
-                n_rep += 1
-    for r in range(n_rep):
-        seen[buf2[r]] = 0
-        _mend(pair_t, single_t, row_t, row_j, in_cluster, affected, n_aff, buf2[r], g,
-              head, nxt, cell, buf, queue)
-    for m in range(n_aff):
-        a = affected[m]
-        in_cluster[a] = 0
-        update(queue, row_t, a)
-        if S[a, ON] == 0.0 and cell[a] >= 0:  # pocketed: off the grid
-            remove(head, nxt, prv, cell, a)
-            cross_t[a] = INF
-        elif cell[a] >= 0:
-            cross_t[a], cross_c[a] = crossing(S, g, a, cell[a], t)
-        update(cross_q, cross_t, a)
-
-
-@njit_norc
-def _mend(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-          in_cluster: np.ndarray, affected: np.ndarray, n_aff: int, k: int, g: np.ndarray,
-          head: np.ndarray, nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-          queue: np.ndarray) -> None:
-    """Mend row k (not in the cluster) after the affected objects' pairs were predicted
-    again: scanned again if its earliest pointed into the cluster, else lowered by a new pair
-    that comes sooner."""
-    before = row_t[k]
-    if row_j[k] >= 0 and in_cluster[row_j[k]]:
-        row_t[k], row_j[k] = _row(pair_t, single_t, k, g, head, nxt, cell, buf)
-    else:
-        for m in range(n_aff):
-            a = affected[m]
-            if pair_t[k, a] < row_t[k]:
-                row_t[k], row_j[k] = pair_t[k, a], a
-    if row_t[k] != before:
-        update(queue, row_t, k)
-
-
-@njit_norc
-def _cross(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
-           nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
-           single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
-           cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
-           buf: np.ndarray, buf2: np.ndarray) -> None:
-    """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
-    new neighbours (from t_pred: the value the all-pairs prediction holds), forget those with
-    the pieces no longer next to it, and mend the rows and queues they touch."""
-    t = cross_t[i]
-    old, new = cell[i], cross_c[i]
-    remove(head, nxt, prv, cell, i)
-    insert(head, nxt, prv, cell, i, new)
-    best, bj = row_t[i], row_j[i]  # i's row, mended as its pairs change
-    cnt = beyond(g, head, nxt, new, old, i, buf)  # the new neighbours
-    for q in range(cnt):
-        k = buf[q]
-        v = pair_time(S, P, i, k, max(t_pred[i], t_pred[k]))
-        pair_t[i, k] = pair_t[k, i] = v
-        if v < row_t[k] or (v == row_t[k] and row_j[k] >= 0 and i < row_j[k]):
-            row_t[k], row_j[k] = v, i
-            update(queue, row_t, k)
-        if v < best or (v == best and bj >= 0 and k < bj):
-            best, bj = v, k
-    rescan = False
-    cnt = beyond(g, head, nxt, old, new, i, buf)  # the pieces no longer next to it
-    for q in range(cnt):
-        k = buf[q]
-        pair_t[i, k] = pair_t[k, i] = INF
-        rescan = rescan or bj == k
-        if row_j[k] == i:
-            before = row_t[k]
-            row_t[k], row_j[k] = _row(pair_t, single_t, k, g, head, nxt, cell, buf2)
-            if row_t[k] != before:
-                update(queue, row_t, k)
-    if rescan:  # its earliest was with a piece it left
-        best, bj = _row(pair_t, single_t, i, g, head, nxt, cell, buf)
-    if best != row_t[i]:
-        row_t[i], row_j[i] = best, bj
-        update(queue, row_t, i)
-    row_j[i] = bj
-    cross_t[i], cross_c[i] = crossing(S, g, i, new, t)
-    update(cross_q, cross_t, i)

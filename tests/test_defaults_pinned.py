@@ -212,13 +212,13 @@ def test_novus_and_carom_dimensions():
 
 # --- the core's numerical constants ------------------------------------------------------------
 def test_core_constants():
-    from cuesim.sim import cue, engine, loop
+    from cuesim.sim import cue, engine, predict
     from cuesim.sim.detect import TOUCH, V_TOUCH
     from cuesim.sim.detect.rails import EXTENT_TOL
     from cuesim.sim.motion.ball import U_ROLL
     from cuesim.sim.resolve.multi_impact import MAX_STEPS, STEPS_PER_CONTACT, STICK_TIME
 
     assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION) == (0.5, 0.54, 0.81)
-    assert engine.DEFAULT_MAX_EVENTS == 20_000 and loop.SIMULTANEOUS == 1e-12
+    assert engine.DEFAULT_MAX_EVENTS == 20_000 and predict.SIMULTANEOUS == 1e-12
     assert (TOUCH, V_TOUCH, EXTENT_TOL, U_ROLL) == (1e-9, 1e-10, 1e-9, 1e-9)
     assert (STEPS_PER_CONTACT, STICK_TIME, MAX_STEPS) == (20, 0.2, 400_000)

@@ -1,4 +1,4 @@
-"""The 1e-12 s simultaneity window of the event loop (cuesim.sim.loop.SIMULTANEOUS): contacts due
+"""The 1e-12 s simultaneity window of the event loop (cuesim.sim.predict.SIMULTANEOUS): contacts due
 within it are resolved as one impact.
 
 Where it matters (issue 18). Contacts joined by touching pieces need no window: the touching

@@ -145,28 +145,18 @@ def neighbours(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, skip: i
                out: np.ndarray) -> int:
     """Write the pieces of cell c's 3 x 3 block, except `skip`, into out; returns their count.
     With one cell: every piece but `skip`, in index order."""
-    nx, ny = int(g[G_NX]), int(g[G_NY])
-    cx, cy = c % nx, c // nx
-    cnt = 0
-    for yy in range(max(cy - 1, 0), min(cy + 2, ny)):
-        for xx in range(max(cx - 1, 0), min(cx + 2, nx)):
-            q = head[yy * nx + xx]
-            while q >= 0:
-                if q != skip:
-                    out[cnt] = q
-                    cnt += 1
-                q = nxt[q]
-    return cnt
+    return beyond(g, head, nxt, c, -1, skip, out)
 
 
 @njit_norc
 def beyond(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, other: int, skip: int,
            out: np.ndarray) -> int:
-    """Write the pieces of cell c's block that are not in cell other's block, except `skip`,
-    into out (the neighbours a piece gains, or loses, moving from `other` to c, or from c to
-    `other`); returns their count."""
+    """Write the pieces of cell c's block that are not in cell other's block (other < 0: none
+    is), except `skip`, into out: the neighbours a piece gains moving from `other` to c, or
+    loses moving from c to `other`. Returns their count."""
     nx, ny = int(g[G_NX]), int(g[G_NY])
-    cx, cy, ox, oy = c % nx, c // nx, other % nx, other // nx
+    cx, cy = c % nx, c // nx
+    ox, oy = (other % nx, other // nx) if other >= 0 else (-3, -3)
     cnt = 0
     for yy in range(max(cy - 1, 0), min(cy + 2, ny)):
         for xx in range(max(cx - 1, 0), min(cx + 2, nx)):
