@@ -306,8 +306,8 @@ def run_events_grid(
         c_i = -1 if one else cross_q[1]
         if c_i >= 0 and cross_t[c_i] <= t and cross_t[c_i] < INF:
             # a cell crossing first: no event, only new neighbours
-            cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j, t_pred,
-                   cross_t, cross_c, queue, cross_q, buf, buf2)
+            cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j,
+                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2)
             continue
         if t == INF:
             break
@@ -328,8 +328,9 @@ def run_events_grid(
             j < 0 and (single_c[i] == S_RAIL or single_c[i] == S_KNUCKLE))
         if contact:
             n_given, n_seed = gather_due(S, P, pair_t, row_t, single_t, single_c, single_k, t,
-                                      rails, knuckles, ci, cj, cnx, cny, affected, in_cluster,
-                                      g, head, nxt, cell, queue, buf2, buf, stack)
+                                         rails, knuckles, ci, cj, cnx, cny, affected,
+                                         in_cluster, g, head, nxt, cell, queue, buf2, buf,
+                                         stack)
             n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
                                          ci, cj, cnx, cny, n_given, g, head, nxt, cell, buf,
                                          buf2)
@@ -401,11 +402,11 @@ def run_events_grid(
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
             predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
-                         knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster)
+                        knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster)
         else:
             predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
-                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                          t_pred, seen, cross_t, cross_c, g, head, nxt, prv, cell, buf, buf2,
-                          queue, cross_q)
+                         knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
+                         t_pred, seen, cross_t, cross_c, g, head, nxt, prv, cell, buf, buf2,
+                         queue, cross_q)
     return n_ev, n_seg, status
 

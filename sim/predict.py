@@ -115,7 +115,7 @@ def row_all(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, in
 
 @njit_norc
 def row_min(pair_t: np.ndarray, single_t: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
-         nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray) -> tuple[float, int]:
+            nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray) -> tuple[float, int]:
     """Object i's earliest event: its single event, or its earliest pair among its neighbours
     (the lowest partner index on ties; a single event wins ties), as a scan of its whole row
     in index order gives: every other pair of i is unknown (INF)."""
@@ -225,11 +225,11 @@ def gather_due(
 
 @njit_norc
 def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                 rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                 in_cluster: np.ndarray) -> None:
+                rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
+                side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
+                pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
+                single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
+                in_cluster: np.ndarray) -> None:
     """After an event, without a grid: predict the affected objects' single events and their
     pairs with every object, and mend every row (a row that pointed into the cluster is scanned
     again, any other lowered by a new pair that comes sooner)."""
@@ -265,14 +265,14 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
 
 @njit_norc
 def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                  rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                  side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                  pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                  single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                  in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
-                  cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
-                  nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-                  buf2: np.ndarray, queue: np.ndarray, cross_q: np.ndarray) -> None:
+                 rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
+                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
+                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
+                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
+                 in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
+                 cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
+                 nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, buf: np.ndarray,
+                 buf2: np.ndarray, queue: np.ndarray, cross_q: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
     rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
     queues mended."""
@@ -310,7 +310,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
     for r in range(n_rep):
         seen[buf2[r]] = 0
         mend_row(pair_t, single_t, row_t, row_j, in_cluster, affected, n_aff, buf2[r], g,
-              head, nxt, cell, buf, queue)
+                 head, nxt, cell, buf, queue)
     for m in range(n_aff):
         a = affected[m]
         in_cluster[a] = 0
@@ -325,9 +325,9 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
 
 @njit_norc
 def mend_row(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-          in_cluster: np.ndarray, affected: np.ndarray, n_aff: int, k: int, g: np.ndarray,
-          head: np.ndarray, nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-          queue: np.ndarray) -> None:
+             in_cluster: np.ndarray, affected: np.ndarray, n_aff: int, k: int, g: np.ndarray,
+             head: np.ndarray, nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
+             queue: np.ndarray) -> None:
     """Mend row k (not in the cluster) after the affected objects' pairs were predicted
     again: scanned again if its earliest pointed into the cluster, else lowered by a new pair
     that comes sooner."""
@@ -345,10 +345,10 @@ def mend_row(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j:
 
 @njit_norc
 def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
-           nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
-           single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
-           cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
-           buf: np.ndarray, buf2: np.ndarray) -> None:
+               nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
+               single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
+               cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
+               buf: np.ndarray, buf2: np.ndarray) -> None:
     """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
     new neighbours (from t_pred: the value the all-pairs prediction holds), forget those with
     the pieces no longer next to it, and mend the rows and queues they touch."""
