@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bench import scenarios as sc
-from bench import suite
+from bench import suite, suite_report
 from cuesim.cli import main
 from cuesim.sim import run_motion
 from cuesim.tables import LayoutError, novus_table, pool_table
@@ -189,8 +189,8 @@ def test_suite_plots_or_a_clear_message(tmp_path, no_subprocess, capsys, monkeyp
 
 def test_slope_fit():
     ns = [16, 64, 128, 256]
-    assert suite.fit_slope(ns, [1.0, 4.0, 8.0, 16.0]) == pytest.approx(1.0)
-    assert suite.fit_slope([16, 32], [1.0, 2.0]) is None
+    assert suite_report.fit_slope(ns, [1.0, 4.0, 8.0, 16.0]) == pytest.approx(1.0)
+    assert suite_report.fit_slope([16, 32], [1.0, 2.0]) is None
 
 
 def test_startup_script_runs(capsys):
