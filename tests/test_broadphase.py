@@ -121,10 +121,24 @@ def test_pieces_closer_than_a_cell_are_neighbours(points: list[tuple[float, floa
     out = np.empty(n, np.int64)
     for i, (x, y) in enumerate(points):
         near = set(out[:neighbours(g, head, nxt, cell[i], i, out)].tolist())
-        assert list(out[:len(near)]) == sorted(near) or g[G_NX] > 1  # one cell: index order
         for j, (u, v) in enumerate(points):
             if j != i and math.hypot(u - x, v - y) < reach:
                 assert j in near, (i, j)
+
+
+def test_one_cell_lists_every_other_piece_in_index_order() -> None:
+    """No grid: every piece is every other's neighbour, in index order (what the all-pairs
+    loop scanned)."""
+    g = grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1)
+    n = 7
+    head = np.full(1, -1, np.int64)
+    nxt, prv, cell = (np.full(n, -1, np.int64) for _ in range(3))
+    for i in (3, 0, 6, 1, 5, 2, 4):  # inserted in any order
+        insert(head, nxt, prv, cell, i, cell_at(g, 0.1 * i, 0.2))
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        cnt = neighbours(g, head, nxt, cell[i], i, out)
+        assert out[:cnt].tolist() == [j for j in range(n) if j != i]
 
 
 @given(st.floats(-3.0, 3.0), st.floats(-3.0, 3.0), st.floats(-2.0, 2.0), st.floats(-2.0, 2.0),
