@@ -78,8 +78,12 @@ def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
             ev_at[s], seg_at[s] = e_at, g_at
             if st == STATUS_FULL:  # run again alone by the caller
                 continue
-            ev[e_at:e_at + ne] = work_ev[:ne]
-            seg[g_at:g_at + ng] = work_seg[:ng]
+            for r in range(ne):  # copies by element: slice assignment compiles numba's
+                for c in range(ev.shape[1]):  # shape check and its error, ~2 s of a cold start
+                    ev[e_at + r, c] = work_ev[r, c]
+            for r in range(ng):
+                for c in range(seg.shape[1]):
+                    seg[g_at + r, c] = work_seg[r, c]
             e_at += ne
             g_at += ng
 

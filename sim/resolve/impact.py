@@ -72,9 +72,10 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
     for k in range(1, n_c):
         if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
-            S[i] = saved_i
-            if j >= 0:
-                S[j] = saved_j
+            for c in range(S.shape[1]):  # by element: slice assignment compiles a shape check
+                S[i, c] = saved_i[c]
+                if j >= 0:
+                    S[j, c] = saved_j[c]
             return False
     for k in range(1, n_c):
         impulse[k] = 0.0
