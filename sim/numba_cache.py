@@ -74,12 +74,19 @@ def usable_cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"cuesim-numba-{uid}"
 
 
+_MEMO: dict[str, Path] = {}
+
+
 @contextmanager
-def core_cache_dir() -> Iterator[Path]:
+def core_cache_dir(memo: bool = False) -> Iterator[Path]:
     """Within the block, functions decorated with `cache=True` cache under
     `usable_cache_dir()`; numba's setting is restored afterwards, so other numba code in the
-    process is untouched."""
-    folder = usable_cache_dir()
+    process is untouched. `memo`: reuse the folder this process found first (its check writes a
+    file; the core's decorators use it once per compiled function)."""
+    if memo:
+        folder = _MEMO.get("folder") or _MEMO.setdefault("folder", usable_cache_dir())
+    else:
+        folder = usable_cache_dir()
     previous = config.CACHE_DIR
     config.CACHE_DIR = str(folder)
     try:

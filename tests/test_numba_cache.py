@@ -205,3 +205,41 @@ def test_importing_the_package_loads_no_compiled_code(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+LAZY_PARTS = textwrap.dedent(
+    """
+    import gc, sys
+    gc.disable()
+    import cuesim
+    print(gc.isenabled())
+    print(sorted(m for m in ("pymunk", "cuesim.sim.batch_kernel", "cuesim.sim.batch_parallel",
+                             "cuesim.sim.pymunk_backend") if m in sys.modules))
+    """
+)
+
+
+def test_a_fresh_import_leaves_out_the_batch_kernels_and_pymunk(tmp_path):
+    """Issue 16 (a fresh process's start): `import cuesim` does not import the batch kernels
+    or the pymunk baseline, which a process playing shots does not need, and leaves the cyclic
+    collector as it found it (it pauses it while importing)."""
+    done = subprocess.run([sys.executable, "-c", LAZY_PARTS], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["False", "[]"]
+
+
+def test_the_cache_object_is_made_at_first_use_in_the_user_cache():
+    """The core's dispatchers make numba's cache object when first asked (compiled.py), in the
+    user's cache folder, even when numba's own setting points elsewhere at that moment."""
+    from cuesim.sim.compiled import CacheAtFirstUse
+    from cuesim.sim.roots import poly
+
+    fresh = CacheAtFirstUse(poly.py_func)
+    before = config.CACHE_DIR
+    config.CACHE_DIR = "/nonexistent/elsewhere"
+    try:
+        assert str(fresh.cache_path).startswith(str(cache_dir()))
+    finally:
+        config.CACHE_DIR = before
+    assert isinstance(poly._cache, CacheAtFirstUse)

@@ -26,17 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.sim import numba_cache
+from cuesim.sim.soft.damping import (  # compiled code caches in the user's cache (compiled.py)
+    contact_duration,
+    damping_coefficient,
+    damping_ratio,
+    time_scale,
+)
+from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
 from cuesim.tables.layout import Layout
-
-with numba_cache.core_cache_dir():  # compiled code goes to the user's cache, like the core's
-    from cuesim.sim.soft.damping import (
-        contact_duration,
-        damping_coefficient,
-        damping_ratio,
-        time_scale,
-    )
-    from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
 
 STEPS_PER_CONTACT = 40  # contact step: the shortest elastic contact duration / this (>= 30)
 FREE_STEP_MAX = 1e-3  # s, the longest step between contacts
