@@ -1,20 +1,32 @@
 """cuesim: exact event-based simulator and referee for novus, WPA pool and 5-pins."""
 
-from cuesim import methods
-from cuesim.api import simulate, start_layout
-from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim import Event, EventKind, ShotResult, SimulationError, TruncatedShotError
-from cuesim.tables import (
-    Layout,
-    LayoutError,
-    NovusPhysics,
-    NovusTable,
-    Piece,
-    novus_doubles_layout,
-    novus_singles_layout,
-    novus_table,
-)
-from cuesim.trajectory import Samples
+import gc as _gc
+
+# Importing numba and the core makes some 10^5 long-lived objects (numba's type registries,
+# the compiled functions' dispatchers) that Python's cyclic collector would walk again and
+# again while they are made, for nothing (2-6 % of a fresh process's import, alternating
+# processes). It is paused for the import only, and left as the caller had it.
+_collecting = _gc.isenabled()
+_gc.disable()
+try:
+    from cuesim import methods
+    from cuesim.api import simulate, start_layout
+    from cuesim.shot import CueShot, NovusShot, ShotError
+    from cuesim.sim import Event, EventKind, ShotResult, SimulationError, TruncatedShotError
+    from cuesim.tables import (
+        Layout,
+        LayoutError,
+        NovusPhysics,
+        NovusTable,
+        Piece,
+        novus_doubles_layout,
+        novus_singles_layout,
+        novus_table,
+    )
+    from cuesim.trajectory import Samples
+finally:
+    if _collecting:
+        _gc.enable()
 
 methods.attach()
 
