@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
 from cuesim.tables.contact import PHENOLIC_RESIN, hertz_spheres, sphere_on_cushion
@@ -20,6 +21,7 @@ GRAVITY = 9.80665  # m/s^2, standard gravity
 MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
 
 
+@lru_cache(maxsize=32)
 def ball_spec(kind: str, diameter: float, mass: float) -> PieceSpec:
     """A solid sphere: I = 2/5 m R^2."""
     r = diameter / 2

@@ -143,6 +143,7 @@ def pin_spacing(ball_radius: float = BALL_RADIUS) -> float:
     return 2.0 * pin_contact(ball_radius)[0] + PIN_PASS_CLEARANCE
 
 
+@lru_cache(maxsize=8)
 def pin_mass_and_inertia(samples: int = 25_001) -> tuple[float, float]:
     """(mass, moment of inertia about the pin's axis) of a solid pin of PIN_DENSITY:
     m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (0.72 g)."""
@@ -153,6 +154,7 @@ def pin_mass_and_inertia(samples: int = 25_001) -> tuple[float, float]:
     return mass, inertia
 
 
+@lru_cache(maxsize=8)
 def pin_tipping_properties(samples: int = 25_001) -> tuple[float, float]:
     """(h_G, I_G): the height of the pin's centre of mass and its moment of inertia about a
     horizontal axis through it, from the turned profile (slices: dI = dm (r^2 / 4 + (h -

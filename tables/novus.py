@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from cuesim.tables.base import PieceTable
 from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
@@ -138,6 +139,25 @@ def _board_geometry() -> TableGeometry:
     return TableGeometry.rectangle(s, s, holes=holes, lines=lines, circles=circles)
 
 
+@lru_cache(maxsize=2)
+def _disc_spec(kind: str) -> PieceSpec:
+    """The striker's or a puck's PieceSpec (made once: a batch asks for it at every shot)."""
+    if kind == "striker":
+        return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
+                                 STRIKER_THICKNESS, STRIKER_MASS)
+    return PieceSpec.annulus("puck", PUCK_DIAMETER / 2, PUCK_HOLE_DIAMETER / 2,
+                             PUCK_THICKNESS, PUCK_MASS)
+
+
+@lru_cache(maxsize=1)
+def _striker_strip() -> tuple[tuple[float, float], tuple[float, float]]:
+    """NovusTable.striker_strip (novus 12), computed once."""
+    striker = _disc_spec("striker")
+    clear = striker.hole_radius + LINE_WIDTH / 2
+    z = ZONE_LINE_FROM_RAIL
+    return (z + clear, BOARD_SIZE - z - clear), (striker.radius, z - clear)
+
+
 @dataclass(frozen=True)
 class NovusTable(PieceTable):
     """The novus board with its pieces and physics."""
@@ -153,12 +173,8 @@ class NovusTable(PieceTable):
 
     def piece_spec(self, kind: str) -> PieceSpec:
         """Radius, mass and inertia of a piece kind on the board ('puck' or 'striker')."""
-        if kind == "striker":
-            return PieceSpec.annulus("striker", STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETER / 2,
-                                     STRIKER_THICKNESS, STRIKER_MASS)
-        if kind == "puck":
-            return PieceSpec.annulus("puck", PUCK_DIAMETER / 2, PUCK_HOLE_DIAMETER / 2,
-                                     PUCK_THICKNESS, PUCK_MASS)
+        if kind in ("striker", "puck"):
+            return _disc_spec(kind)
         raise LayoutError(f"novus has no piece kind {kind!r}; kinds are {list(self.kinds)}")
 
     def kind_coefficients(self) -> KindCoefficients:
@@ -229,10 +245,7 @@ class NovusTable(PieceTable):
         """Where the striker's centre may stand, in the player's frame (novus 12): its hole
         wholly inside the own rail zone between the side zone lines, no line showing through
         it, and the striker on the board. Returns ((u_min, u_max), (w_min, w_max))."""
-        striker = self.piece_spec("striker")
-        clear = striker.hole_radius + LINE_WIDTH / 2
-        z = ZONE_LINE_FROM_RAIL
-        return (z + clear, BOARD_SIZE - z - clear), (striker.radius, z - clear)
+        return _striker_strip()
 
 def _side_rotation(side: str) -> int:
     try:
