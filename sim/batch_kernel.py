@@ -7,22 +7,16 @@ result is kept: final positions, what was pocketed, the struck piece's first con
 event counts per kind, the duration and whether the event limit stopped the shot. So a batch
 gives the same numbers as a loop of `simulate`, without Python between shots.
 
-`run_shots` runs the shots of one call in parallel over numba's threads (`run_blocks`: a
-`prange` of one block per thread, each in its own work buffers, taking shot after shot from a
-shared atomic counter; each shot writes only its own row of the results), or on one thread in
-`run_block`, the same compiled loop called directly, which never starts numba's threading
-layer. A shot's numbers do not depend on
-the block it ran in, so they are bit for bit the same for any number of threads.
+`run_shots` runs the shots of one call on one thread or several (`sim.threads`): `run_block`
+on each, in its own work buffers, taking shot after shot from a shared atomic counter; each
+shot writes only its own row of the results. A shot's numbers do not depend on the thread it
+ran on, so they are bit for bit the same for any number of threads.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
-from numba import prange, types
-from numba.extending import intrinsic
 
 from cuesim.sim.compiled import njit_core
 from cuesim.sim.events import (
@@ -52,6 +46,7 @@ from cuesim.sim.state import (
     X,
     Y,
 )
+from cuesim.sim.threads import default_threads, max_threads, run_on_threads, take_next
 
 N_KINDS = 9  # EventKind values 0..8
 
@@ -102,21 +97,6 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
     n_events[s] = n_ev
     duration[s] = t_max if n_ev > 0 else 0.0
     truncated[s] = runaway
-
-
-@intrinsic
-def take_next(typingctx: Any, counter: Any) -> Any:
-    """Atomically counter[0] += 1, returning the value before (counter: int64 array): the
-    index of the next shot for the thread that asks."""
-    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        arr = context.make_array(signature.args[0])(context, builder, args[0])
-        one = context.get_constant(types.int64, 1)
-        return builder.atomic_rmw("add", arr.data, one, "monotonic")
-
-    return types.int64(counter), codegen
 
 
 @njit_core(nogil=True)
@@ -180,31 +160,11 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
                   duration, truncated)
 
 
-@njit_core(parallel=True, nogil=True)
-def run_blocks(n_blocks: int, counter: np.ndarray, base_pos: np.ndarray, struck: int,
-               place: np.ndarray, motion: np.ndarray, todo: np.ndarray, P: np.ndarray,
-               table: tuple[np.ndarray, ...], v_stick: float, max_events: int,
-               out: tuple[np.ndarray, ...]) -> None:
-    """run_block n_blocks times in parallel (prange over numba's threads, one block each, each
-    in its own work buffers), sharing `counter`: every block takes the next shot when it is
-    done with one, so the threads stay busy to the end however long the shots (numba hands
-    each thread a fixed share of the prange, which a block of long shots, or a thread that
-    the system sets aside, would otherwise hold up)."""
-    for _ in prange(n_blocks):
-        run_block(counter, base_pos, struck, place, motion, todo, P, table, v_stick,
-                  max_events, out)
-
-
-def max_threads() -> int:
-    """The most numba threads a call can use in this process (NUMBA_NUM_THREADS, by default
-    the number of cores)."""
-    return int(numba.config.NUMBA_NUM_THREADS)
-
-
 def fork_unsafe() -> bool:
-    """Whether a child forked from this process now could not run parallel code: numba's
-    threading layer has started here and is GNU OpenMP, which is not fork safe (numba ends
-    such a child when it runs a parallel loop). run_shots on one thread never needs it."""
+    """Whether a child forked from this process now could not run numba's parallel code:
+    numba's threading layer has started here and is GNU OpenMP, which is not fork safe (numba
+    ends such a child when it runs a parallel loop). cuesim's batches never start it (they
+    run on Python threads, `sim.threads`); other numba code in the process may."""
     try:
         layer = numba.threading_layer()
     except ValueError:  # not started
@@ -228,27 +188,20 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
               first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
               n_events: np.ndarray, duration: np.ndarray, truncated: np.ndarray,
               threads: int | None = None) -> None:
-    """Simulate shot s for every s with todo[s] (see run_block) on `threads` numba threads
-    (None: numba's number for this thread, `numba.get_num_threads()`; at most max_threads()).
-    One thread runs run_block itself, never entering numba's threading layer (safe in a
-    process forked after its parent used GNU OpenMP, and from any number of Python threads);
-    more run run_blocks with that many threads, restoring the caller's number after. Every
-    shot is computed alone in the same compiled code, so the numbers are bit for bit the same
-    for any number of threads."""
+    """Simulate shot s for every s with todo[s] (see run_block) on `threads` threads (None:
+    numba's number, `threads.default_threads()`; at most max_threads()): run_block on this
+    thread alone, or on that many at once (`threads.run_on_threads`), sharing the shots out.
+    Every shot is computed alone in the same compiled code, so the numbers are bit for bit
+    the same for any number of threads."""
     args = (base_pos, struck, place, motion, todo, P,
             (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles,
              ball_params, stiffness, exponent), v_stick, max_events,
             (out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
              duration, truncated))
     m = motion.shape[0]
-    n = min(numba.get_num_threads() if threads is None else int(threads), max_threads())
+    n = min(default_threads() if threads is None else int(threads), max_threads(), m)
     counter = np.zeros(1, np.int64)
-    if n <= 1 or m <= 1:
+    if n <= 1:
         run_block(counter, *args)
         return
-    before = numba.get_num_threads()
-    numba.set_num_threads(n)
-    try:
-        run_blocks(min(m, n), counter, *args)
-    finally:
-        numba.set_num_threads(before)
+    run_on_threads(n, run_block, counter, *args)

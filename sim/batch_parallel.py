@@ -2,25 +2,24 @@
 
 `run_inputs` takes MotionInputs (`cuesim.sim.engine.motion_input`, `cuesim.api.simulate_input`)
 of one table, stacks their initial states S and static properties P row after row, and runs
-`run_many`: a numba `prange` over the shots, each calling the same `run_events` as
-`simulate` on its own rows; the shots go in blocks, each block in its thread's own event and
-segment buffers, copied out shot after shot into one compact array. Every other work array
+`run_many` on several threads at once (`sim.threads`), each shot calling the same
+`run_events` as `simulate` on its own rows; the shots go in blocks, each block in its own
+event and segment buffers, copied out shot after shot into one compact array. Every other work array
 `run_events` uses it allocates itself, and the core keeps no module-level state, so the shots
 share nothing but the read-only table arrays. A shot whose buffer filled up (STATUS_FULL:
 rare, the buffers are as large as `simulate`'s first ones) is run again alone with larger
 buffers; the loop's result does not depend on the buffer size, so every ShotResult is bit for
 bit the one `simulate` gives.
 
-The number of threads is numba's: `NUMBA_NUM_THREADS` or `numba.set_num_threads`.
+The number of threads is numba's setting: `NUMBA_NUM_THREADS` or `numba.set_num_threads`
+(`threads.default_threads`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
-from numba import prange
 
 from cuesim.sim.compiled import njit_core
 from cuesim.sim.engine import MotionInput, first_capacity, motion_result, run_input
@@ -29,6 +28,7 @@ from cuesim.sim.events import N_EVENT_COLUMNS
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import N_SEG_COLUMNS
+from cuesim.sim.threads import default_threads, run_on_threads, take_next
 
 # shots per compiled call: bounds the buffers (about 50 kB of reserved rows per piece and
 # shot, untouched until written) whatever the number of shots
@@ -39,11 +39,11 @@ CHUNK = 1024
 BLOCKS_PER_THREAD = 4
 
 
-@njit_core(parallel=True)
-def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
-             max_events: np.ndarray, rails: np.ndarray, holes: np.ndarray, lines: np.ndarray,
-             circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
-             mu_rail: np.ndarray, v_stick: float, knuckles: np.ndarray,
+@njit_core(nogil=True)
+def run_many(counter: np.ndarray, S: np.ndarray, P: np.ndarray, rows: np.ndarray,
+             struck: np.ndarray, max_events: np.ndarray, rails: np.ndarray, holes: np.ndarray,
+             lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
+             e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, knuckles: np.ndarray,
              ball_params: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
              blocks: np.ndarray, cap_ev: np.ndarray, cap_seg: np.ndarray, ev: np.ndarray,
              ev_at: np.ndarray, seg: np.ndarray, seg_at: np.ndarray, n_ev: np.ndarray,
@@ -51,12 +51,17 @@ def run_many(S: np.ndarray, P: np.ndarray, rows: np.ndarray, struck: np.ndarray,
     """Shot s runs on S[rows[s]:rows[s+1]] (updated in place to its final state) and
     P[rows[s]:rows[s+1]]; n_ev[s], n_seg[s], status[s] are what run_events returned, and its
     events and segments are copied to ev[ev_at[s]:ev_at[s]+n_ev[s]] and seg[seg_at[s]:...].
-    The blocks of shots blocks[k]:blocks[k+1] run in parallel (prange); each runs its shots
-    one after the other in its own work buffers (cap_ev[s], cap_seg[s] rows at least, as
-    `simulate`'s first ones), kept hot in cache, and copies each shot's rows out after the
-    previous shot's: block k writes from row ev_at[blocks[k]] of ev (and of seg), where
-    the caller reserved the sum of its shots' capacities."""
-    for k in prange(blocks.shape[0] - 1):
+    The blocks of shots blocks[k]:blocks[k+1] are taken one at a time from `counter`
+    (`take_next`) by every thread running this at once (`threads.run_on_threads`); a block
+    runs its shots one after the other in its own work buffers (cap_ev[s], cap_seg[s] rows at
+    least, as `simulate`'s first ones), kept hot in cache, and copies each shot's rows out
+    after the previous shot's: block k writes from row ev_at[blocks[k]] of ev (and of seg),
+    where the caller reserved the sum of its shots' capacities."""
+    n_blocks = blocks.shape[0] - 1
+    while True:
+        k = take_next(counter)
+        if k >= n_blocks:
+            break
         s0, s1 = blocks[k], blocks[k + 1]
         ce, cs = 0, 0
         for s in range(s0, s1):
@@ -118,7 +123,8 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     rows = np.zeros(m + 1, np.int64)
     np.cumsum(n, out=rows[1:])
     # blocks of consecutive shots, a few per thread so that long shots even out
-    n_blocks = min(m, BLOCKS_PER_THREAD * numba.get_num_threads())
+    n_threads = default_threads()
+    n_blocks = min(m, BLOCKS_PER_THREAD * n_threads)
     blocks = np.linspace(0, m, n_blocks + 1).round().astype(np.int64)
     ev_at = np.zeros(m + 1, np.int64)  # each block's first row: its shots' capacities before
     seg_at = np.zeros(m + 1, np.int64)
@@ -134,10 +140,11 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     n_ev = np.zeros(m, np.int64)
     n_seg = np.zeros(m, np.int64)
     status = np.zeros(m, np.int64)
-    run_many(S, P, rows, struck, max_events, arr.rails, arr.holes, arr.lines, arr.circles,
-             arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
-             arr.ball_params, arr.stiffness, arr.exponent, blocks, cap_ev, cap_seg, ev, ev_at,
-             seg, seg_at, n_ev, n_seg, status)
+    run_on_threads(min(n_threads, n_blocks), run_many, np.zeros(1, np.int64), S, P, rows,
+                   struck, max_events, arr.rails, arr.holes, arr.lines, arr.circles,
+                   arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
+                   arr.ball_params, arr.stiffness, arr.exponent, blocks, cap_ev, cap_seg, ev,
+                   ev_at, seg, seg_at, n_ev, n_seg, status)
     out = []
     for s, inp in enumerate(inputs):
         if status[s] == STATUS_FULL:  # the buffers filled: alone, with `run_motion`'s next size

@@ -1,6 +1,6 @@
-"""Batch chunks run in one compiled call parallel over numba threads: the numbers are those
-of one thread and of a loop of `simulate`, bit for bit, whatever the threads and processes;
-`threads` / `--threads` are checked at the door."""
+"""Batch chunks run in one compiled kernel on several threads at once (`cuesim.sim.threads`):
+the numbers are those of one thread and of a loop of `simulate`, bit for bit, whatever the
+threads and processes; `threads` / `--threads` are checked at the door."""
 
 from __future__ import annotations
 
@@ -86,8 +86,9 @@ def test_marked_shots_and_a_chunk_smaller_than_the_threads(table, singles):
 
 @TWO
 def test_worker_processes_with_threads_give_the_same_numbers(table, singles):
-    """Two processes of two threads each, after this process has run numba's threads (with
-    GNU OpenMP the pool is then spawned, not forked: a forked child could not run them)."""
+    """Two processes of two threads each, after this process has run threads (when numba's
+    threading layer was started here, by numba.get_num_threads in these tests, and is GNU
+    OpenMP, the pool is spawned, not forked: a forked child could not run numba's threads)."""
     sampler = ShotSampler(24, VARY, seed=2)
     here = simulate_many(table, singles, sampler, threads=2, chunk_size=6)
     unsafe = fork_unsafe()
@@ -218,3 +219,55 @@ def test_cli_bad_threads(tmp_path, capsys, value, message):
     assert code == 2
     assert message in err and err.startswith("cuesim: error:") and err.count("\n") == 1
     assert not out.exists() and not parts_dir(out).exists()
+
+
+NO_THREADING_LAYER = """
+import math
+from numba.np.ufunc import parallel
+from cuesim import NovusShot, novus_table, start_layout
+from cuesim.api import simulate_input
+from cuesim.batch import ShotSampler, simulate_many
+from cuesim.sim.batch_kernel import fork_unsafe
+from cuesim.sim.batch_parallel import run_inputs
+table = novus_table()
+layout = start_layout("novus", table)
+vary = {"angle": (math.radians(80), math.radians(100)), "speed": (3.0, 8.0)}
+out = simulate_many(table, layout, ShotSampler(8, vary, seed=1), workers=1, threads=2,
+                    chunk_size=4)
+shots = [simulate_input(table, layout, NovusShot(x=0.5, angle=a, speed=5.0))
+         for a in (1.4, 1.5, 1.6, 1.7)]
+results = run_inputs(shots)
+print(int(out["n_events"].sum()) > 0 and all(r.n_events > 0 for r in results),
+      parallel._is_initialized, fork_unsafe())
+"""
+
+
+@TWO
+def test_a_threaded_batch_never_starts_numbas_threading_layer(tmp_path):
+    """Issue 16: the batch and the vector environments' runner (run_inputs) run their kernels
+    on Python threads (the kernels release the GIL), not numba's parallel loops: numba's
+    threading layer (GNU OpenMP here) never starts, so the process can still fork workers."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", NO_THREADING_LAYER], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "False"]
+
+
+def test_run_on_threads_raises_the_first_error_and_leaves_no_thread():
+    from cuesim.sim.threads import run_on_threads
+
+    calls = []
+
+    def kernel(k: int) -> None:
+        calls.append(k)
+        if len(calls) == 2:
+            raise ValueError("the second call fails")
+
+    before = threading.active_count()
+    with pytest.raises(ValueError, match="second call"):
+        run_on_threads(3, kernel, 7)
+    assert calls == [7, 7, 7]
+    assert threading.active_count() == before

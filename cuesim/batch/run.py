@@ -1,15 +1,16 @@
 """Running a batch: chunks, workers (local processes or a Dask cluster), results in memory or
 streamed to a file, progress on stderr.
 
-Each chunk runs in one call of the compiled loop, parallel over numba threads inside it
-(cuesim.sim.batch_kernel.run_shots). How a local run splits the cores (`plan`): by default one
-process whose numba threads take every core; `workers=N` (N > 1) processes take one thread each
-unless `threads` says otherwise; runs with a ruling or event logs go through `simulate` shot by
-shot (one thread a process) on every core's process. On a Dask cluster each task uses `threads`
-numba threads (default 1: the cluster's worker threads are its parallelism). In one process on
-several threads, each chunk's Python work (its shots made and checked) and the writing of the
-chunk before overlap the compiled loop (`_pipelined`). The numbers are bit for bit the same
-whatever the split.
+Each chunk runs in one compiled kernel on several threads at once, the kernel releasing the
+GIL (cuesim.sim.batch_kernel.run_shots, cuesim.sim.threads; their number is numba's setting,
+NUMBA_NUM_THREADS or numba.set_num_threads). How a local run splits the cores (`plan`): by
+default one process whose threads take every core; `workers=N` (N > 1) processes take one
+thread each unless `threads` says otherwise; runs with a ruling or event logs go through
+`simulate` shot by shot (one thread a process) on every core's process. On a Dask cluster each
+task uses `threads` threads (default 1: the cluster's worker threads are its parallelism). In
+one process on several threads, each chunk's Python work (its shots made and checked) and the
+writing of the chunk before overlap the compiled loop (`_pipelined`). The numbers are bit for
+bit the same whatever the split.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
 from cuesim.batch.cluster import connect, dashboard, run_dask
@@ -55,6 +55,7 @@ from cuesim.batch.store import (
 from cuesim.output import check_writable
 from cuesim.sim.batch_kernel import fork_unsafe, max_threads
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS
+from cuesim.sim.threads import default_threads
 from cuesim.tables.layout import Layout
 
 
@@ -325,7 +326,7 @@ def plan(job: Job, workers: int | None, threads: int | None, cluster: Any = None
         workers = 1 if compiled else local_cores()
     n_workers = _workers(workers)
     if threads is None:
-        threads = numba.get_num_threads() if n_workers == 1 and compiled else 1
+        threads = default_threads() if n_workers == 1 and compiled else 1
     job.threads = threads
     return n_workers, threads
 
