@@ -203,7 +203,7 @@ def _invalid(setup: Setup, first: int, k: int, exc: Exception) -> None:
 def simulate_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0,
                    threads: int | None = None) -> dict[str, np.ndarray]:
     """Simulate every shot of `params` (a checked parameter table, see params.shot_table);
-    `first` is the run-wide index of its first shot (for messages); `threads`: numba threads
+    `first` is the run-wide index of its first shot (for messages); `threads`: threads
     of the compiled loop (None: numba's number; see batch_kernel.run_shots). Returns the
     summary arrays (see empty_summary) with the parameters as 'param.<name>' and 'shot'."""
     out, loop = prepare_chunk(setup, params, first)

@@ -234,7 +234,7 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
                         threads: int | None = None) -> dict[str, Any]:
     """Like simulate_to_file, but the result is a partitioned Parquet dataset at `out` (a
     folder every worker reaches, or an fsspec URL) that the workers (local processes or the
-    cluster's) write chunk by chunk, with `threads` numba threads each (see simulate_many);
+    cluster's) write chunk by chunk, with `threads` threads each (see simulate_many);
     see the module docstring. Returns the manifest, with "already_complete": True when the
     same run was already complete there."""
     from cuesim.batch.job import make_job, manifest

@@ -40,7 +40,7 @@ Payload = dict[str, np.ndarray] | int  # a chunk's arrays, or its row count once
 @dataclass
 class Job:
     """What to simulate: `gen` (a sampler or grid) or `table` (the parameters) gives the
-    shots; chunk c is shots c*chunk_size .. (c+1)*chunk_size-1. `threads`: numba threads of
+    shots; chunk c is shots c*chunk_size .. (c+1)*chunk_size-1. `threads`: threads of
     each chunk's compiled call (None: numba's number where it runs; set by run.plan)."""
 
     setup: Setup
@@ -83,7 +83,7 @@ class Job:
 
 def run_task(setup: Setup, source: Generator | dict[str, np.ndarray], index: int, start: int,
              stop: int, threads: int | None = None) -> dict[str, np.ndarray]:
-    """Simulate chunk `index` (shots start..stop-1) on `threads` numba threads (None: numba's
+    """Simulate chunk `index` (shots start..stop-1) on `threads` threads (None: numba's
     number); what every worker runs."""
     out, loop = prepare_task(setup, source, index, start, stop)
     loop(threads)
@@ -105,7 +105,7 @@ def prepare_task(setup: Setup, source: Generator | dict[str, np.ndarray], index:
 def run_group(setup: Setup, parts: list[tuple[Any, int, int, int]], sink: Any = None,
               threads: int | None = None) -> dict[str, Any]:
     """Simulate several chunks in one task (`parts`: (source, index, start, stop) each), each
-    on `threads` numba threads. With a `sink` (an object with write(index, arrays)) each
+    on `threads` threads. With a `sink` (an object with write(index, arrays)) each
     chunk is written where it was computed and only its row count comes back. Returns
     {"chunks": [(index, payload)], "shots", "seconds" (compute time, for sizing later tasks),
     "worker" (its address)}."""

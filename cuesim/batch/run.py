@@ -308,7 +308,7 @@ def _check_threads(threads: int | None) -> int | None:
 
 def plan(job: Job, workers: int | None, threads: int | None, cluster: Any = None
          ) -> tuple[int, int]:
-    """(processes, numba threads per process) of a run, checking both (a BatchError names what
+    """(processes, threads per process) of a run, checking both (a BatchError names what
     is wrong); sets job.threads. Local defaults: one process on numba's threads (every core,
     or NUMBA_NUM_THREADS / numba.set_num_threads) for the compiled loop; with workers > 1, one
     thread each; a run with a ruling or event logs (simulate, shot by shot) on every core's
@@ -342,7 +342,7 @@ def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = 
     shots: a numpy structured array, a dict of arrays or a pyarrow table of shot parameters
     (novus: x, angle, speed, optional y, offset; ball games: angle, speed, optional side,
     height, elevation, and x, y to place the struck ball), SI units and radians; a list of
-    NovusShot / CueShot objects; a ShotSampler or a ShotGrid. threads: numba threads per
+    NovusShot / CueShot objects; a ShotSampler or a ShotGrid. threads: threads per
     process, running each chunk's shots in parallel in one compiled call; workers: local
     processes. Default: one process whose threads take every core (numba's number:
     NUMBA_NUM_THREADS, numba.set_num_threads); workers > 1 take 1 thread each unless

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "batch", help="simulate many shots (sampled or from a file) to Parquet or .npz",
         description="Simulate many shots from a game's starting layout (or --layout FILE) on "
-                    "every local core (numba threads, --threads; processes, --workers) or a "
+                    "every local core (threads, --threads; processes, --workers) or a "
                     "Dask cluster, streaming chunks to disk; an interrupted run resumes when "
                     "the same command is run again. Shots are "
                     "sampled (--shots, --vary), a grid (--grid) or read (--params). Novus "
@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="local worker processes (default: 1, whose threads take every core; "
                         "with --ruling or --events, one per core)")
     p.add_argument("--threads", default=None, metavar="N",
-                   help="numba threads per process, running each chunk's shots in parallel "
+                   help="threads per process, running each chunk's shots in parallel "
                         "(default: every core in one process; 1 per worker with --workers "
                         "N > 1 or on a --cluster)")
     p.add_argument("--chunk-size", type=int, default=None,
