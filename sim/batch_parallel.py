@@ -95,9 +95,9 @@ def run_many(counter: np.ndarray, S: np.ndarray, P: np.ndarray, rows: np.ndarray
 
 def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
     """The ShotResult of every input, in order, computed in compiled calls of up to CHUNK
-    shots run in parallel over numba's threads. All inputs must be on one table (the same
-    table arrays); each is exactly what `run_motion` of it gives, with its RuntimeWarning
-    when the event limit truncates it."""
+    shots run on several threads at once (numba's thread count). All inputs must be on one
+    table (the same table arrays); each is exactly what `run_motion` of it gives, with its
+    RuntimeWarning when the event limit truncates it."""
     inputs = list(inputs)
     if not inputs:
         return []

@@ -2,7 +2,7 @@
 
 Each shot is placed and checked by the same code as `cuesim.simulate` (NovusShot /
 CueShot: striker_position, striker_motion, ball_motion, place), then the whole chunk runs in
-one call of the compiled loop of `cuesim.sim.batch_kernel`, parallel over numba's threads, so
+one call of the compiled loop of `cuesim.sim.batch_kernel`, on several threads at once, so
 the numbers equal a Python loop of `simulate` whatever the number of threads. With a ruling
 or event logs, each shot goes through `simulate` itself (the referee needs the whole result)
 and the game's referee rules on it as the first shot of a fresh game, or in the game state

@@ -309,8 +309,8 @@ def _check_threads(threads: int | None) -> int | None:
 def plan(job: Job, workers: int | None, threads: int | None, cluster: Any = None
          ) -> tuple[int, int]:
     """(processes, threads per process) of a run, checking both (a BatchError names what
-    is wrong); sets job.threads. Local defaults: one process on numba's threads (every core,
-    or NUMBA_NUM_THREADS / numba.set_num_threads) for the compiled loop; with workers > 1, one
+    is wrong); sets job.threads. Local defaults: one process on threads (every core, or
+    NUMBA_NUM_THREADS / numba.set_num_threads) for the compiled loop; with workers > 1, one
     thread each; a run with a ruling or event logs (simulate, shot by shot) on every core's
     process. On a cluster (`cluster` given), threads is per task, default 1, and is not
     checked against this machine."""
