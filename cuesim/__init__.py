@@ -2,9 +2,9 @@
 
 import gc as _gc
 
-# Importing numba and the core makes some 10^5 long-lived objects (numba's type registries,
-# the compiled functions' dispatchers) that Python's cyclic collector would walk again and
-# again while they are made, for nothing (2-6 % of a fresh process's import, alternating
+# Importing numba and the core makes many long-lived objects (numba's type registries, the
+# compiled functions' dispatchers) that Python's cyclic collector would walk again and again
+# while they are made, for nothing (2-6 % of a fresh process's import, alternating
 # processes). It is paused for the import only, and left as the caller had it.
 _collecting = _gc.isenabled()
 _gc.disable()
