@@ -1,8 +1,9 @@
-"""The suite's verdicts and report (bench/suite.py): the targets of issue 8, the box series'
-log-log slopes, and the text report of a run's results."""
+"""The suite's verdicts and report (bench/suite.py): the targets of issues 8 and 16, the box
+series' log-log slopes, and the text report of a run's results."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,6 +22,16 @@ TARGETS = {
     "cost_slope": 1.0,  # cost per event growing no faster than linearly in N
     "cold_compile_s": 15.0,
     "cached_start_s": 1.0,
+}
+# issue 16 (speed to the limit), measured in the same run as issue 8's
+SPEED_TARGETS = {
+    "us_per_event": 1.0,  # the breaks and the novus opening: at most 1 us per event per core
+    "break_vs_pooltool": 500.0,  # both breaks: at least 500x pooltool
+    "opening_vs_pymunk_1ms": 250.0,  # the novus opening: at least 250x pymunk at a 1 ms step
+    "box_events_per_s": 5e5,  # the box series, at every N from 16 to 1,024
+    "box_n": (16, 1024),
+    "cold_compile_s": 10.0,  # import + compile + first shot, empty numba cache
+    "warm_first_shot_s": 0.5,  # a fresh process's launch to its first shot, cache warm
 }
 SLOPE_TOLERANCE = 0.1  # a fitted log-log slope up to 1.1 counts as linear (timing noise)
 
@@ -136,6 +147,64 @@ def targets(results: dict[str, Any], cfg: Config) -> list[dict[str, Any]]:
     return out
 
 
+def speed_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of issue 16 that this suite measures, with the figure of this run and
+    whether it is met (None: not measured, or not over the whole range the target names).
+    The batch targets (2 threads against 1, Dask's overhead) are bench/batch.py's."""
+    out: list[dict[str, Any]] = []
+    t = SPEED_TARGETS
+
+    def add(target: str, measured: str, met: bool | None) -> None:
+        out.append({"target": target, "measured": measured, "met": met})
+
+    for name, label in (("novus-opening", "novus opening"), ("9-ball-break", "9-ball break"),
+                        ("8-ball-break", "8-ball break")):
+        s = _scenario(results, name)
+        if not s:
+            continue
+        c = s["cuesim"]
+        us = c["first_case_ms"] * 1e3 / max(c["first_case_events"], 1)
+        add(f"{label} <= {t['us_per_event']:.0f} us per event per core",
+            f"{us:.2f} us/event ({c['first_case_events']} events in {c['first_case_ms']:.3f} ms,"
+            f" run_motion)", us <= t["us_per_event"])
+    for game in ("9-ball", "8-ball"):
+        s = _scenario(results, f"{game}-break")
+        p = (s or {}).get("pooltool") or {}
+        if s and "first_case_ratio" in p:
+            add(f"{game} break >= {t['break_vs_pooltool']:.0f}x pooltool",
+                f"{p['first_case_ratio']:.0f}x", p["first_case_ratio"] >= t["break_vs_pooltool"])
+        elif s:
+            add(f"{game} break >= {t['break_vs_pooltool']:.0f}x pooltool",
+                "not measured: pooltool " + str(p.get("error") or results["pooltool"]["reason"]),
+                None)
+    op = _scenario(results, "novus-opening")
+    p = ((op or {}).get("pymunk") or {}).get("1ms")
+    if p:
+        add(f"novus opening >= {t['opening_vs_pymunk_1ms']:.0f}x pymunk at 1 ms",
+            f"{p['first_case_ratio']:.0f}x", p["first_case_ratio"] >= t["opening_vs_pymunk_1ms"])
+    lo, hi = t["box_n"]
+    for piece, rows in results.get("scaling", {}).items():
+        eps = rows["events_per_s"]
+        k = int(np.argmin(eps))
+        whole = min(rows["n"]) <= lo and max(rows["n"]) >= hi
+        met = False if eps[k] < t["box_events_per_s"] else (True if whole else None)
+        add(f">= {t['box_events_per_s'] / 1e3:.0f}k events/s per core, box of {lo}-{hi} "
+            f"{piece}s", f"lowest {eps[k] / 1e3:.0f}k at N = {rows['n'][k]} (N = "
+            f"{min(rows['n'])}-{max(rows['n'])} measured)", met)
+    cold = results.get("cold_compile")
+    add(f"cold compile <= {t['cold_compile_s']:.0f} s",
+        f"{cold['to_first_shot_s']:.1f} s to the first shot" if cold else "not measured (--quick)",
+        cold["to_first_shot_s"] <= t["cold_compile_s"] if cold else None)
+    warm = results.get("cached_start") or {}
+    if "wall_to_first_shot_s" in warm:
+        w = warm["wall_to_first_shot_s"]
+        add(f"cached start, launch to first shot <= {t['warm_first_shot_s']} s",
+            f"{w:.3f} s (fresh process, wall, median)", w <= t["warm_first_shot_s"])
+    add("batch: 2 threads >= 1.9x 1 thread; Dask overhead < 5 % at 10^5 shots",
+        "measured by bench/batch.py", None)
+    return out
+
+
 # -- the report -----------------------------------------------------------------------------------
 def _ratio(x: float | None) -> str:
     if x is None:
@@ -238,12 +307,14 @@ def format_report(results: dict[str, Any]) -> str:
     else:
         lines.append("cold compile: not measured (--quick)")
     w = results["cached_start"]
-    lines.append(f"cached start (fresh process, numba cache warm): {w['wall_s']:.3f} s wall "
-                 f"(import {w['import_s']:.3f} s, first shot {w['first_shot_s']:.3f} s, first "
-                 f"ball shot {w['first_ball_shot_s']:.3f} s)")
-    lines += ["", "targets (issue 8), measured in this run:"]
-    for t in results["targets"]:
-        verdict = {True: "MET", False: "MISSED", None: "n/a"}[t["met"]]
-        lines.append(f"  [{verdict:^6}] {t['target']}: {t['measured']}")
+    lines.append(f"cached start (fresh process, numba cache warm): {w['wall_s']:.3f} s wall, "
+                 f"{w.get('wall_to_first_shot_s', math.nan):.3f} s to the first shot (import "
+                 f"{w['import_s']:.3f} s, first shot {w['first_shot_s']:.3f} s, first ball shot "
+                 f"{w['first_ball_shot_s']:.3f} s)")
+    for issue, key in (("8", "targets"), ("16", "targets_16")):
+        lines += ["", f"targets (issue {issue}), measured in this run:"]
+        for t in results.get(key, []):
+            verdict = {True: "MET", False: "MISSED", None: "n/a"}[t["met"]]
+            lines.append(f"  [{verdict:^6}] {t['target']}: {t['measured']}")
     lines.append(f"\n(suite ran {results['meta']['suite_s']:.0f} s)")
     return "\n".join(lines)

@@ -125,7 +125,7 @@ def _tiny(only):
 def no_subprocess(monkeypatch):
     """The start-up figures come from fresh interpreters; the tests fake them."""
     fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
-            "to_first_shot_s": 0.3}
+            "to_first_shot_s": 0.3, "wall_to_first_shot_s": 0.35}
     monkeypatch.setattr(suite, "fresh_process", lambda env, repeats: dict(fake))
 
 
@@ -136,10 +136,10 @@ def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
             "box-ball-32")
     assert suite.run(True, str(path), None, cfg=_tiny(only)) == 0
     text = capsys.readouterr().out
-    assert "targets (issue 8)" in text and "box series" in text
+    assert "targets (issue 8)" in text and "targets (issue 16)" in text and "box series" in text
     data = json.loads(path.read_text())
     assert {"meta", "config", "scenarios", "scaling", "cold_compile", "cached_start",
-            "targets", "pooltool"} <= set(data)
+            "targets", "targets_16", "pooltool"} <= set(data)
     assert [s["name"] for s in data["scenarios"]] == list(only)
     for s in data["scenarios"]:
         c = s["cuesim"]
@@ -156,7 +156,7 @@ def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
     assert "pymunk" in data["scenarios"][3] and "pymunk" not in data["scenarios"][4]
     assert set(data["scaling"]) == {"puck", "ball"}
     assert data["scaling"]["ball"]["n"] == [16, 32]
-    for t in data["targets"]:
+    for t in data["targets"] + data["targets_16"]:
         assert set(t) == {"target", "measured", "met"}
         assert t["met"] in (True, False, None)
     assert data["cold_compile"] is None  # not measured on the tiny run
@@ -231,3 +231,41 @@ def test_memory_in_a_fresh_process():
     assert out["fresh_process"] is True
     assert out["tracemalloc_peak_mb"] > 0
     assert {"rss_peak_mb", "rss_growth_mb"} <= set(out)
+
+
+def test_issue_16_verdicts_follow_the_figures():
+    """Issue 16's targets: 1 us per event, 500x pooltool, 250x pymunk, 500k events/s on the
+    box at every N from 16 to 1,024, cold compile 10 s, launch to first shot 0.5 s; a box
+    series that does not reach both ends cannot meet its target, only miss it."""
+    from bench.suite_report import speed_targets
+
+    def case(ms, events, **extra):
+        return {"first_case_ms": ms, "first_case_events": events, **extra}
+
+    results = {
+        "scenarios": [
+            {"name": "novus-opening", "cuesim": case(0.05, 60),
+             "pymunk": {"1ms": {"first_case_ratio": 300.0}}},
+            {"name": "9-ball-break", "cuesim": case(0.2, 100),
+             "pooltool": {"first_case_ratio": 600.0}},
+            {"name": "8-ball-break", "cuesim": case(0.3, 100), "pooltool": {"error": "boom"}},
+        ],
+        "pooltool": {"available": True, "reason": None},
+        "scaling": {"puck": {"n": [16, 1024], "events_per_s": [6e5, 5.5e5]},
+                    "ball": {"n": [16, 512], "events_per_s": [9e5, 7e5]}},
+        "cold_compile": {"to_first_shot_s": 12.0},
+        "cached_start": {"wall_to_first_shot_s": 0.45},
+    }
+    got = {t["target"]: t["met"] for t in speed_targets(results)}
+    assert got["novus opening <= 1 us per event per core"] is True
+    assert got["9-ball break <= 1 us per event per core"] is False
+    assert got["9-ball break >= 500x pooltool"] is True
+    assert got["8-ball break >= 500x pooltool"] is None  # pooltool failed on it
+    assert got["novus opening >= 250x pymunk at 1 ms"] is True
+    assert got[">= 500k events/s per core, box of 16-1024 pucks"] is True
+    assert got[">= 500k events/s per core, box of 16-1024 balls"] is None  # up to 512 only
+    assert got["cold compile <= 10 s"] is False
+    assert got["cached start, launch to first shot <= 0.5 s"] is True
+    results["scaling"]["ball"]["events_per_s"] = [9e5, 4e5]
+    got = {t["target"]: t["met"] for t in speed_targets(results)}
+    assert got[">= 500k events/s per core, box of 16-1024 balls"] is False
