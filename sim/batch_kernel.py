@@ -103,7 +103,7 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
 def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.ndarray,
               motion: np.ndarray, todo: np.ndarray, P: np.ndarray,
               table: tuple[np.ndarray, ...], v_stick: float, max_events: int,
-              out: tuple[np.ndarray, ...]) -> None:
+              out: tuple[np.ndarray, ...], cap_ev: int, cap_seg: int) -> None:
     """Simulate shot s = take_next(counter) while s < len(motion), if todo[s], one after the
     other in one set of work buffers (threads sharing `counter` share the shots out as they
     come free; alone, from counter [0], it runs every shot in order): the struck piece placed
@@ -111,14 +111,14 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
     every other piece at rest at base_pos. `table`: the table's arrays in run_events' order
     (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles, ball_params,
     stiffness, exponent); `out`: the summary arrays, of which it writes row s (see
-    summarize) and nothing else."""
+    summarize) and nothing else. Its work buffers start with cap_ev event and cap_seg segment
+    rows (`block_capacity`); a shot that fills one runs again from its start with 4x both, and
+    the thread keeps the larger buffers for its later shots."""
     rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail = table[:8]
     knuckles, ball_params, stiffness, exponent = table[8:]
     out_xy, out_on, pocketed, first_kind, first_index, first_t = out[:6]
     counts, n_events, duration, truncated = out[6:]
     n = base_pos.shape[0]
-    cap_ev = 256 + 8 * n
-    cap_seg = 256 + 16 * n
     ev = np.empty((cap_ev, N_EVENT_COLUMNS))
     seg = np.empty((cap_seg, N_SEG_COLUMNS))
     S = np.zeros((n, NS))
@@ -160,6 +160,12 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
                   duration, truncated)
 
 
+def block_capacity(n: int) -> tuple[int, int]:
+    """The event and segment rows of a thread's first buffers for n pieces: enough for most
+    shots (a break of 16 balls logs about 200 events) without reserving per-shot memory."""
+    return 256 + 8 * n, 256 + 16 * n
+
+
 def fork_unsafe() -> bool:
     """Whether a child forked from this process now could not run numba's parallel code:
     numba's threading layer has started here and is GNU OpenMP, which is not fork safe (numba
@@ -197,7 +203,7 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
             (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles,
              ball_params, stiffness, exponent), v_stick, max_events,
             (out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
-             duration, truncated))
+             duration, truncated), *block_capacity(base_pos.shape[0]))
     m = motion.shape[0]
     n = min(default_threads() if threads is None else int(threads), max_threads(), m)
     counter = np.zeros(1, np.int64)

@@ -72,6 +72,26 @@ def test_nine_ball_breaks_on_two_threads_equal_simulate():
 
 
 @TWO
+@pytest.mark.parametrize("first", [(4, 9), (64, 4096)])
+def test_buffers_that_fill_grow_on_every_thread(monkeypatch, first):
+    """A shot that fills its thread's event or segment buffer runs again with larger ones, on
+    each thread at once; the larger buffers stay for the thread's later shots (first = (4, 9):
+    every shot regrows; (64, 4096): the shots of more than 64 events do, the slow ones first
+    in the grid do not)."""
+    from cuesim.sim import batch_kernel
+
+    table = game_table("9-ball")
+    layout = start_layout("9-ball", table)
+    grid = ShotGrid({"speed": (2.0, 10.0, 4), "angle": (*_break_vary()["angle"], 3)})
+    full = simulate_many(table, layout, grid, threads=1)
+    assert full["n_events"].max() > 64 > full["n_events"].min()
+    monkeypatch.setattr(batch_kernel, "block_capacity", lambda n: first)
+    for threads in (1, 2):
+        assert_same(full, simulate_many(table, layout, grid, threads=threads))
+    assert_equals_loop(table, layout, full, "cue")
+
+
+@TWO
 def test_marked_shots_and_a_chunk_smaller_than_the_threads(table, singles):
     shots = {"x": np.array([0.5, 0.05, 0.6, 0.4, 0.5]),  # shot 1: outside the zone
              "angle": np.radians([90.0, 90.0, 80.0, 100.0, 95.0]),
