@@ -224,6 +224,7 @@ def run_events_grid(
     iw = np.full((15, n), -1, np.int64)
     seg_open, single_c, single_k, row_j, cross_c = iw[0], iw[1], iw[2], iw[3], iw[4]
     nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
+    links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count
     affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
     fw = np.full((4, n), INF)
     single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
@@ -406,7 +407,6 @@ def run_events_grid(
         else:
             predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                         t_pred, seen, cross_t, cross_c, g, head, nxt, prv, cell, buf, buf2,
-                         queue, cross_q)
+                         t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q)
     return n_ev, n_seg, status
 

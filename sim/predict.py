@@ -271,11 +271,17 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
                  single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
                  in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
                  cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
-                 nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-                 buf2: np.ndarray, queue: np.ndarray, cross_q: np.ndarray) -> None:
+                 links: np.ndarray, bufs: np.ndarray, queue: np.ndarray,
+                 cross_q: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
     rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
-    queues mended."""
+    queues mended. links: the grid's rows nxt, prv and cell; bufs: two work rows.
+
+    At most 30 arguments: CPython passes a longer call as f(*tuple), and numba builds that
+    tuple in the caller, an atomic reference count up and down for each of its arrays, at every
+    event."""
+    nxt, prv, cell = links[0], links[1], links[2]
+    buf, buf2 = bufs[0], bufs[1]
     for m in range(n_aff):
         a = affected[m]
         single_t[a], single_c[a], single_k[a] = single_event(
