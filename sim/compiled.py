@@ -16,9 +16,10 @@ CPU time (`perf record` on `bench/breaks.py`), and without it the loop runs ~25 
 bit-identical results. A function so compiled must not allocate (no np.empty, no copies, no
 array results), nor call a function that does: numba compiles such a callee without the
 runtime too and refuses ("NRT required but not enabled"), so every test run checks it. The
-core's allocating functions (run_events, the multiple impact, the impact model selection, the
-joining of pressed pieces) use `njit_core`. Where numba lacks the option, `njit_norc` is
-`njit_core`.
+event loop (`run_events`, which allocates the work arrays of a shot) and the batch kernels use
+`njit_core`; everything the loop calls at an event takes its work arrays from it (an impact
+allocated a dozen arrays and counted the references of some 50 at each collision: 5-20 % of
+a break's time). Where numba lacks the option, `njit_norc` is `njit_core`.
 
 Both compile no C-callable wrapper (`no_cfunc_wrapper`): numba otherwise builds one for every
 compiled signature, for passing the function as a first-class value, which the core never does

@@ -53,7 +53,7 @@ from cuesim.sim.predict import (
     single_event,
 )
 from cuesim.sim.queue import build, earliest, new_tree, update
-from cuesim.sim.resolve.impact import resolve_impact
+from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
 from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
@@ -64,6 +64,7 @@ from cuesim.sim.state import (
     LAW_BALL,
     LAW_PIN,
     MST,
+    NS,
     ON,
     PIN_DOWN,
     REST,
@@ -219,7 +220,7 @@ def run_events_grid(
     cap_ev, cap_seg = ev.shape[0], seg.shape[0]
     if cap_seg < n or cap_ev < 1:
         return 0, 0, STATUS_FULL
-    # the work arrays, in three blocks (one allocation each: a short shot pays for each one)
+    # the work arrays, in a few blocks (one allocation each: a short shot pays for each one)
     max_c = 8 * n + 8
     iw = np.full((15, n), -1, np.int64)
     seg_open, single_c, single_k, row_j, cross_c = iw[0], iw[1], iw[2], iw[3], iw[4]
@@ -228,9 +229,10 @@ def run_events_grid(
     affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
     fw = np.full((4, n), INF)
     single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
-    cw = np.zeros((8, max_c))
+    cw = np.zeros((4, max_c))
     cnx, cny, impulse, vpeak = cw[0], cw[1], cw[2], cw[3]
-    work = cw[4:].reshape(4 * max_c)
+    work = np.empty((N_FLOAT_ROWS, max(max_c, NS)))  # resolve_impact's (max_c > n)
+    iwork = np.empty((N_INT_ROWS, 2 * max_c), np.int64)
     cc = np.empty((2, max_c), np.int64)
     ci, cj = cc[0], cc[1]
     slow = np.zeros(max_c, np.bool_)
@@ -337,7 +339,7 @@ def run_events_grid(
                                          buf2)
             resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff, e_pair,
                            mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick, ball_params,
-                           work, slow, impulse, vpeak, parent, label)
+                           work, iwork, slow, impulse, vpeak, parent, label)
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuesim.sim.compiled import njit_core, njit_norc
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.motion.dispatch import start_segment
 from cuesim.sim.state import (
     AX,
@@ -72,7 +72,7 @@ def find_root(parent: np.ndarray, a: int) -> int:
     return a
 
 
-@njit_core
+@njit_norc
 def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
                  nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray,
                  v_stick: float, objs: np.ndarray, n_obj: int, parent: np.ndarray) -> int:

@@ -14,14 +14,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuesim.sim.compiled import njit_core, njit_norc
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
-from cuesim.sim.resolve.multi_impact import solve_multi_impact
+from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact
 from cuesim.sim.state import KIND, LAW, LAW_BALL, VX, VY
+
+# rows of resolve_impact's float work array (a column per contact and per piece, and at least
+# NS columns): the contacts' laws, then the multiple impact's rows, a row over all pieces, the
+# rows of one system's contacts when there are several, and two saved states of pieces
+R_E, R_MU, R_K, R_ETA = range(4)
+R_IMPACT = 4  # N_WORK_ROWS rows: solve_multi_impact's work
+R_DEG = R_IMPACT + N_WORK_ROWS  # over all pieces: their contact counts in a multiple impact
+R_SYSTEM = R_DEG + 1  # 8 rows: one system's nx, ny, e, mu, K, eta, impulse, peak speed
+R_SAVED = R_SYSTEM + 8  # 2 rows of NS: the pieces of a binary impact tried alone
+N_FLOAT_ROWS = R_SAVED + 2
+# rows of its int work array (2 columns per contact): the contacts' systems, then one system's
+# pieces i and j, the contacts' places in the whole, and its pieces
+I_COMP, I_CI, I_CJ, I_INDEX, I_OBJS = range(5)
+N_INT_ROWS = 5
 
 
 @njit_norc
@@ -52,30 +66,34 @@ def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, 
         resolve_disc_rail(S, P, i, -nx, -ny, e, mu)
 
 
-@njit_core
+@njit_norc
 def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
-                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> bool:
+                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                  saved: np.ndarray) -> bool:
     """The due contact 0 resolved alone, when no other contact of the system ever closes.
 
     The binary impact changes the velocities of its two pieces along its normal in proportion
     to its impulse, which only grows; so an other contact's approach speed moves linearly from
     its value before to its value after. Not closing at both ends, it never closes, carries no
     force in the multiple impact, and the binary impact is that impact's exact solution. Returns
-    False (the state untouched) when some contact would close: the multiple impact is needed."""
+    False (the state untouched) when some contact would close: the multiple impact is needed.
+    saved: two rows of NS, work."""
     for k in range(1, n_c):
         if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
             return False
     i, j = ci[0], cj[0]
-    saved_i = S[i].copy()
-    saved_j = S[j].copy() if j >= 0 else saved_i
+    for c in range(S.shape[1]):  # by element: slice assignment compiles a shape check
+        saved[0, c] = S[i, c]
+        if j >= 0:
+            saved[1, c] = S[j, c]
     _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
     for k in range(1, n_c):
         if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
-            for c in range(S.shape[1]):  # by element: slice assignment compiles a shape check
-                S[i, c] = saved_i[c]
+            for c in range(S.shape[1]):
+                S[i, c] = saved[0, c]
                 if j >= 0:
-                    S[j, c] = saved_j[c]
+                    S[j, c] = saved[1, c]
             return False
     for k in range(1, n_c):
         impulse[k] = 0.0
@@ -83,19 +101,20 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     return True
 
 
-@njit_core
+@njit_norc
 def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
                     n_obj: int, ball_params: np.ndarray, impulse: np.ndarray,
-                    vpeak: np.ndarray) -> None:
-    """One connected system: a binary impact, or one multiple impact."""
+                    vpeak: np.ndarray, work: np.ndarray) -> None:
+    """One connected system: a binary impact, or one multiple impact (work: resolve_impact's
+    float work array)."""
     if n_c == 1:
         _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
     elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, ball_params,
-                                           impulse, vpeak)):
+                                           impulse, vpeak, work[R_SAVED:R_SAVED + 2])):
         solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, ball_params,
-                           impulse, vpeak)
+                           impulse, vpeak, work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG])
 
 
 @njit_norc
@@ -124,19 +143,19 @@ def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, comp: np.ndarray,
     return n_comp
 
 
-@njit_core
+@njit_norc
 def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
                   ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                  listed: np.ndarray) -> None:
+                  listed: np.ndarray, work: np.ndarray, iwork: np.ndarray) -> None:
     """Resolve each connected system on its own (its due contacts first, as listed). listed
-    is a work array over all pieces, all -1, restored on return."""
-    lci, lcj = np.empty(n_c, np.int64), np.empty(n_c, np.int64)
-    lnx, lny, le, lmu = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
-    lkk, leta, limp, lvp = np.empty(n_c), np.empty(n_c), np.empty(n_c), np.empty(n_c)
-    index = np.empty(n_c, np.int64)
-    lobjs = np.empty(2 * n_c, np.int64)
+    is a work array over all pieces, all -1, restored on return; work and iwork are
+    resolve_impact's."""
+    lci, lcj, index, lobjs = iwork[I_CI], iwork[I_CJ], iwork[I_INDEX], iwork[I_OBJS]
+    lnx, lny, le, lmu = work[R_SYSTEM], work[R_SYSTEM + 1], work[R_SYSTEM + 2], work[R_SYSTEM + 3]
+    lkk, leta = work[R_SYSTEM + 4], work[R_SYSTEM + 5]
+    limp, lvp = work[R_SYSTEM + 6], work[R_SYSTEM + 7]
     n_comp = 0
     for k in range(n_c):
         n_comp = max(n_comp, comp[k] + 1)
@@ -156,7 +175,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     lobjs[n_obj] = a
                     n_obj += 1
         _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs, n_obj,
-                        ball_params, limp, lvp)
+                        ball_params, limp, lvp, work)
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
     for k in range(n_c):
@@ -165,28 +184,27 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
             listed[cj[k]] = -1
 
 
-@njit_core
+@njit_norc
 def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
                    nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, objs: np.ndarray,
                    n_obj: int,
                    e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
                    mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
                    v_stick: float, ball_params: np.ndarray, work: np.ndarray,
-                   slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                   iwork: np.ndarray, slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
                    parent: np.ndarray, label: np.ndarray) -> None:
     """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
     contacts the ones detection found due now: a due contact that does not close is pressed,
     detect.pairs/rails, and counts as slow and pressing whatever the sign test). Writes each
     contact's normal impulse (impulse[k] > 0: the contact acted) and its largest approach speed
-    (vpeak[k]). `work` is a float array of at least 4 n_c; stiffness/exponent hold the compliance
-    law K delta^eta of kind pairs (rows < n_kinds) and of each kind on a rail (last row).
-    parent and label are int work arrays over all pieces, parent[a] = a and label[a] = -1,
-    as they are again on return: no work here costs more than the system's size."""
+    (vpeak[k]). stiffness/exponent hold the compliance law K delta^eta of kind pairs (rows <
+    n_kinds) and of each kind on a rail (last row). Work arrays, so that an impact allocates
+    nothing: `work`, float, N_FLOAT_ROWS x (at least n_c, the pieces and NS); `iwork`, int,
+    N_INT_ROWS x (2 n_c or more); parent and label, int over all pieces, parent[a] = a and
+    label[a] = -1, as they are again on return: no work here costs more than the system's
+    size."""
     n_kinds = stiffness.shape[1]
-    e = work[:n_c]
-    mu = work[n_c:2 * n_c]
-    kk = work[2 * n_c:3 * n_c]
-    eta = work[3 * n_c:4 * n_c]
+    e, mu, kk, eta = work[R_E], work[R_MU], work[R_K], work[R_ETA]
     v_fast = 0.0  # the fastest approach in the system: a slow system is all slow contacts
     for k in range(n_c):
         v_fast = max(v_fast, approach(S, ci[k], cj[k], nx[k], ny[k]))
@@ -208,11 +226,11 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         slow[k] = v0 <= v_stick and (pressed or v_fast <= v_stick)
         if slow[k]:
             e[k] = 0.0
-    comp = np.empty(n_c, np.int64)
+    comp = iwork[I_COMP]
     if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
         _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs, n_obj,
-                        ball_params, impulse, vpeak)
+                        ball_params, impulse, vpeak, work)
     else:
         _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, ball_params,
-                      impulse, vpeak, label)
+                      impulse, vpeak, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)

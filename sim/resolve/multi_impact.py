@@ -48,7 +48,7 @@ import math
 
 import numpy as np
 
-from cuesim.sim.compiled import njit_core, njit_norc
+from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import (
     apply_friction_impulse,
     ball_ball_friction_impulse,
@@ -179,40 +179,47 @@ def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, 
     S[i, W0] += c * (rx * fy - ry * fx)
 
 
-# friction constants of a contact (columns of `fc`), computed once per impact: the friction
-# law's code, then what the law divides by at every step
+# friction constants of a contact (rows of `fc`, a column per contact), computed once per
+# impact: the friction law's code, then what the law divides by at every step
 FC_LAW, FC_A, FC_B, FC_C, FC_D, FC_E, FC_F = range(7)
 N_FC = 7
 F_NONE, F_DISC, F_BALL_BALL, F_BALL_FIXED = range(4)
+
+# rows of the impact's float work array (a column per contact, `work[row, k]`): the caller
+# owns it, so an impact allocates nothing
+W_INV_MI, W_INV_MJ, W_K_UNLOAD, W_DELTA, W_DMAX, W_F, W_F_NEW, W_DP, W_RELAX = range(9)
+W_FR = 9  # 3 rows: the friction impulses of the step
+W_FC = W_FR + 3  # N_FC rows: the friction constants
+N_WORK_ROWS = W_FC + N_FC
 
 
 @njit_norc
 def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
                         ny: np.ndarray, n_c: int, mu: np.ndarray, ball_params: np.ndarray,
                         fc: np.ndarray) -> None:
-    """Each contact's friction law and constants: ball-ball (k = 7/(2 m_i) + 7/(2 m_j) as
-    3.5 (m_i + m_j)/(m_i m_j), 1/m_i, 1/m_j, R_i/I_i, R_j/I_j), ball on a fixed body (the
-    cushion nose r_c, 3.5/m), disc (k_t); F_NONE where the contact has none."""
+    """Each contact's friction law and constants (column k of fc): ball-ball (k = 7/(2 m_i) +
+    7/(2 m_j) as 3.5 (m_i + m_j)/(m_i m_j), 1/m_i, 1/m_j, R_i/I_i, R_j/I_j), ball on a fixed
+    body (the cushion nose r_c, 3.5/m), disc (k_t); F_NONE where the contact has none."""
     for k in range(n_c):
         i, j = ci[k], cj[k]
-        fc[k, FC_LAW] = F_NONE
+        fc[FC_LAW, k] = F_NONE
         if P[i, LAW] == LAW_BALL and j >= 0:
-            fc[k, FC_LAW] = F_BALL_BALL
-            fc[k, FC_A] = slip_constant(P, i, j)
-            fc[k, FC_B], fc[k, FC_C] = 1.0 / P[i, M], 1.0 / P[j, M]
-            fc[k, FC_D], fc[k, FC_E] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
+            fc[FC_LAW, k] = F_BALL_BALL
+            fc[FC_A, k] = slip_constant(P, i, j)
+            fc[FC_B, k], fc[FC_C, k] = 1.0 / P[i, M], 1.0 / P[j, M]
+            fc[FC_D, k], fc[FC_E, k] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
         elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
-            fc[k, FC_LAW] = F_BALL_FIXED
-            fc[k, FC_A], fc[k, FC_B], fc[k, FC_C] = _nose(P[i, R], nx[k], ny[k], ball_params[3])
-            fc[k, FC_D] = 3.5 / P[i, M]
+            fc[FC_LAW, k] = F_BALL_FIXED
+            fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx[k], ny[k], ball_params[3])
+            fc[FC_D, k] = 3.5 / P[i, M]
         elif mu[k] > 0.0:
-            fc[k, FC_LAW] = F_DISC
+            fc[FC_LAW, k] = F_DISC
             ri = P[i, R]
             kt = 1.0 / P[i, M] + ri * ri / P[i, INERTIA]
             if j >= 0:
                 rj = P[j, R]
                 kt += 1.0 / P[j, M] + rj * rj / P[j, INERTIA]
-            fc[k, FC_A] = kt
+            fc[FC_A, k] = kt
 
 
 @njit_norc
@@ -222,35 +229,35 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
     """One Jacobi pass of friction impulses: all computed from the same velocities, then
     applied, so the order of the contacts cannot matter."""
     for k in range(n_c):
-        fr[k, 0] = fr[k, 1] = fr[k, 2] = 0.0
-        law = fc[k, FC_LAW]
+        fr[0, k] = fr[1, k] = fr[2, k] = 0.0
+        law = fc[FC_LAW, k]
         if dp[k] <= 0.0 or law == F_NONE:
             continue
         i, j = ci[k], cj[k]
         if law == F_BALL_BALL:
-            fr[k, 0], fr[k, 1], fr[k, 2] = ball_ball_friction_impulse(
+            fr[0, k], fr[1, k], fr[2, k] = ball_ball_friction_impulse(
                 S, P, i, j, nx[k], ny[k], dp[k], ball_params[0], ball_params[1], ball_params[2],
-                relax[k], fc[k, FC_A])
+                relax[k], fc[FC_A, k])
         elif law == F_BALL_FIXED:
-            fr[k, 0], fr[k, 1], fr[k, 2] = ball_fixed_friction(
-                S, P, i, fc[k, FC_A], fc[k, FC_B], fc[k, FC_C], dp[k], mu[k], fc[k, FC_D],
+            fr[0, k], fr[1, k], fr[2, k] = ball_fixed_friction(
+                S, P, i, fc[FC_A, k], fc[FC_B, k], fc[FC_C, k], dp[k], mu[k], fc[FC_D, k],
                 relax[k])
         else:
-            fr[k, 0] = _disc_friction(S, P, i, j, nx[k], ny[k], dp[k], mu[k], relax[k],
-                                      fc[k, FC_A])
+            fr[0, k] = _disc_friction(S, P, i, j, nx[k], ny[k], dp[k], mu[k], relax[k],
+                                      fc[FC_A, k])
     for k in range(n_c):
-        if fr[k, 0] == 0.0 and fr[k, 1] == 0.0 and fr[k, 2] == 0.0:
+        if fr[0, k] == 0.0 and fr[1, k] == 0.0 and fr[2, k] == 0.0:
             continue
         i, j = ci[k], cj[k]
-        law = fc[k, FC_LAW]
+        law = fc[FC_LAW, k]
         if law == F_BALL_BALL:
-            apply_friction_impulse(S, i, j, nx[k], ny[k], fr[k, 0], fr[k, 1], fr[k, 2], fc[k, FC_B],
-                             fc[k, FC_C], fc[k, FC_D], fc[k, FC_E])
+            apply_friction_impulse(S, i, j, nx[k], ny[k], fr[0, k], fr[1, k], fr[2, k], fc[FC_B, k],
+                             fc[FC_C, k], fc[FC_D, k], fc[FC_E, k])
         elif law == F_BALL_FIXED:
-            _apply_ball_fixed_friction(S, P, i, fc[k, FC_A], fc[k, FC_B], fc[k, FC_C],
-                                       fr[k, 0], fr[k, 1], fr[k, 2])
+            _apply_ball_fixed_friction(S, P, i, fc[FC_A, k], fc[FC_B, k], fc[FC_C, k],
+                                       fr[0, k], fr[1, k], fr[2, k])
         else:
-            _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[k, 0])
+            _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[0, k])
 
 
 @njit_norc
@@ -289,15 +296,16 @@ def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
     return ((eta + 1.0) * m_eff * v * v / (2.0 * k)) ** (1.0 / (eta + 1.0)) / v
 
 
-@njit_core
+@njit_norc
 def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                        nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                        stiff: np.ndarray, expo: np.ndarray, objs: np.ndarray, n_obj: int,
-                       ball_params: np.ndarray, impulse: np.ndarray,
-                       vpeak: np.ndarray) -> int:
+                       ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                       work: np.ndarray, deg: np.ndarray) -> int:
     """Resolve contacts k < n_c (pieces advanced to now) as one multiple impact. Writes each
     contact's normal impulse to impulse[k] and its largest approach speed to vpeak[k]; returns
-    the number of integration steps."""
+    the number of integration steps. work: float rows W_* (N_WORK_ROWS) of at least n_c
+    columns; deg: a float work array over all pieces."""
     v_scale = 0.0
     for k in range(n_c):
         vpeak[k] = max(_approach(S, ci[k], cj[k], nx[k], ny[k]), 0.0)
@@ -305,9 +313,13 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         impulse[k] = 0.0
     if v_scale <= 0.0:
         return 0
-    inv_mi = np.empty(n_c)
-    inv_mj = np.zeros(n_c)
-    k_unload = np.zeros(n_c)
+    inv_mi, inv_mj, k_unload = work[W_INV_MI], work[W_INV_MJ], work[W_K_UNLOAD]
+    delta, dmax, f, f_new = work[W_DELTA], work[W_DMAX], work[W_F], work[W_F_NEW]
+    dp, relax = work[W_DP], work[W_RELAX]
+    fr, fc = work[W_FR:W_FR + 3], work[W_FC:W_FC + N_FC]
+    for k in range(n_c):
+        inv_mj[k] = k_unload[k] = delta[k] = dmax[k] = f[k] = f_new[k] = dp[k] = 0.0
+        fr[0, k] = fr[1, k] = fr[2, k] = 0.0
     fixed, with_friction = False, False
     dt = math.inf
     for k in range(n_c):
@@ -325,21 +337,16 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     dt /= STEPS_PER_CONTACT
     ke0 = _energy(S, P, objs, n_obj)
     px0, py0, m_free = 0.0, 0.0, 0.0
-    delta = np.zeros(n_c)
-    dmax = np.zeros(n_c)
-    f = np.zeros(n_c)
-    f_new = np.zeros(n_c)
-    dp = np.zeros(n_c)
-    fr = np.zeros((n_c, 3))
-    fc = np.empty((n_c, N_FC))
     _friction_constants(P, ci, cj, nx, ny, n_c, mu, ball_params, fc)
     # friction's sticking bound is shared among the contacts of a piece (Jacobi relaxation)
-    deg = np.zeros(S.shape[0])
+    for k in range(n_c):
+        deg[ci[k]] = 0.0
+        if cj[k] >= 0:
+            deg[cj[k]] = 0.0
     for k in range(n_c):
         deg[ci[k]] += 1.0
         if cj[k] >= 0:
             deg[cj[k]] += 1.0
-    relax = np.empty(n_c)
     for k in range(n_c):
         relax[k] = min(1.0 / max(deg[ci[k]], deg[cj[k]] if cj[k] >= 0 else 1.0),
                        -math.expm1(-1.0 / (STICK_TIME * STEPS_PER_CONTACT)))
