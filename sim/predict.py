@@ -288,6 +288,9 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
             S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for m in range(n_aff):
+        in_cluster[affected[m]] = 1
+    n_rep = 0  # the rows that may have changed: the affected objects' neighbours', in buf2
+    for m in range(n_aff):
         a = affected[m]
         t_pred[a] = t
         if cell[a] < 0:
@@ -296,23 +299,13 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
         for q in range(cnt):
             k = buf[q]
             pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
-    for m in range(n_aff):
-        a = affected[m]
-        row_t[a], row_j[a] = row_min(pair_t, single_t, a, g, head, nxt, cell, buf)
-    for m in range(n_aff):
-        in_cluster[affected[m]] = 1
-    n_rep = 0  # the rows that may have changed: the affected objects' neighbours'
-    for m in range(n_aff):
-        a = affected[m]
-        if cell[a] < 0:
-            continue
-        cnt = neighbours(g, head, nxt, cell[a], a, buf)
-        for q in range(cnt):
-            k = buf[q]
             if in_cluster[k] == 0 and seen[k] == 0:
                 seen[k] = 1
                 buf2[n_rep] = k
                 n_rep += 1
+    for m in range(n_aff):
+        a = affected[m]
+        row_t[a], row_j[a] = row_min(pair_t, single_t, a, g, head, nxt, cell, buf)
     for r in range(n_rep):
         seen[buf2[r]] = 0
         mend_row(pair_t, single_t, row_t, row_j, in_cluster, affected, n_aff, buf2[r], g,
