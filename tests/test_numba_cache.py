@@ -4,6 +4,7 @@ change in any core source clears it (one stamp per installed copy of the core)."
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import pkgutil
 import shutil
@@ -243,3 +244,50 @@ def test_the_cache_object_is_made_at_first_use_in_the_user_cache():
     finally:
         config.CACHE_DIR = before
     assert isinstance(poly._cache, CacheAtFirstUse)
+
+
+WARM_SHOTS = textwrap.dedent(
+    """
+    import json, math, sys
+    import numba.core.base as base
+    calls = []
+    refresh = base.BaseContext.refresh
+    def counted(self):
+        calls.append(1)
+        return refresh(self)
+    base.BaseContext.refresh = counted
+    import cuesim
+    from cuesim.batch import ShotSampler, simulate_many
+    table = cuesim.novus_table()
+    r = cuesim.simulate(table, cuesim.novus_doubles_layout(table),
+                        cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+    sampler = ShotSampler(6, {"angle": (1.4, 1.75), "speed": (2.0, 8.0)}, seed=1)
+    many = simulate_many(table, cuesim.start_layout("novus", table), sampler, threads=2)
+    print(json.dumps({"refreshes": len(calls), "events": r.n_events,
+                      "end": r.final_positions.tolist(), "many": many["n_events"].tolist()}))
+    """
+)
+
+
+def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(tmp_path):
+    """Issue 16 (warm start): a fresh process whose shots are all in the cache loads them without
+    numba's full target refresh (compiled.CacheAtFirstUse.load_overload: the runtime only),
+    and the loaded code gives the same shot and the same two-thread batch as this process."""
+    import math
+
+    import cuesim
+    from cuesim.batch import ShotSampler, simulate_many
+
+    table = cuesim.novus_table()  # the same shots here first: the cache now holds them
+    r = cuesim.simulate(table, cuesim.novus_doubles_layout(table),
+                        cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+    sampler = ShotSampler(6, {"angle": (1.4, 1.75), "speed": (2.0, 8.0)}, seed=1)
+    many = simulate_many(table, cuesim.start_layout("novus", table), sampler, threads=2)
+    done = subprocess.run([sys.executable, "-c", WARM_SHOTS], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["refreshes"] == 0
+    assert out["events"] == r.n_events
+    assert out["end"] == r.final_positions.tolist()
+    assert out["many"] == many["n_events"].tolist()
