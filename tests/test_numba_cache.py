@@ -291,3 +291,50 @@ def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(t
     assert out["events"] == r.n_events
     assert out["end"] == r.final_positions.tolist()
     assert out["many"] == many["n_events"].tolist()
+
+
+LOAD_EVERY_CACHED = textwrap.dedent(
+    """
+    import importlib, json, pkgutil
+    import numba.core.base as base
+    calls = []
+    refresh = base.BaseContext.refresh
+    def counted(self):
+        calls.append(1)
+        return refresh(self)
+    base.BaseContext.refresh = counted
+    from numba.core.registry import CPUDispatcher
+    import cuesim.sim
+    from cuesim.sim.compiled import CacheAtFirstUse
+    seen, loaded = set(), 0
+    for info in pkgutil.walk_packages(cuesim.sim.__path__, "cuesim.sim."):
+        for value in vars(importlib.import_module(info.name)).values():
+            if isinstance(value, CPUDispatcher) and isinstance(value._cache, CacheAtFirstUse) \\
+                    and id(value) not in seen:
+                seen.add(id(value))
+                for key in value._cache._cache_file._load_index():
+                    if value._cache.load_overload(key[0], value.targetctx) is not None:
+                        loaded += 1
+    print(json.dumps({"refreshes": len(calls), "loaded": loaded}))
+    """
+)
+
+
+def test_every_cached_core_function_loads_without_numbas_target_refresh(tmp_path):
+    """Issue 16 (warm start): every signature in the cache of every core function (the event
+    loop, its callees, the batch kernels, the soft reference, whatever this run compiled)
+    loads in a fresh process with only the runtime started: its machine code finds every
+    symbol it calls (a missing one would crash the process) and no refresh runs."""
+    import math
+
+    import cuesim
+
+    table = cuesim.novus_table()  # at least the event loop and its callees are in the cache
+    cuesim.simulate(table, cuesim.novus_doubles_layout(table),
+                    cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+    done = subprocess.run([sys.executable, "-c", LOAD_EVERY_CACHED], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["refreshes"] == 0
+    assert out["loaded"] >= 20
