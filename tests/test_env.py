@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import cuesim.env
 from cuesim.env import ENV_IDS, GAMES, CueEnv, EnvError, RewardWeights
 from cuesim.env.act import action_size, decode, placement_spot
+from cuesim.env.core import PLAYERS
 from cuesim.env.games import SPECS
 from cuesim.env.reward import gain
 from cuesim.rules.ruling import Ruling, Violation
@@ -267,3 +268,18 @@ def test_bad_actions_and_calls():
     with pytest.raises(EnvError, match="agent_first must be"):
         env.reset(options={"agent_first": "no"})
     assert cuesim.env.PLAYERS == ("player0", "player1")
+
+
+@pytest.mark.parametrize("game", ["9-ball", "novus"])
+def test_the_opponents_shots_before_the_agents_first_turn_do_not_use_up_the_episode(game):
+    """max_shots counts from reset's observation: with the opponent breaking and a limit of
+    one shot, reset still returns the agent to play, and its one step is allowed (it used to
+    raise 'the episode is over', the break having used the limit up)."""
+    env = CueEnv(game, level=2, max_shots=1, agent_first=False)
+    _, info = env.reset(seed=0)
+    assert info["to_play"] == PLAYERS[0]
+    assert info["shots"] and all(e["player"] == PLAYERS[1] for e in info["shots"])
+    assert info["shot_count"] == 0
+    _, _, term, trunc, info = env.step(env.action_space.sample())
+    assert term or trunc
+    assert info["shot_count"] >= 1

@@ -62,7 +62,8 @@ class CueEnv(gymnasium.Env):
     game: 'novus', '8-ball', '9-ball', '14.1' or '5-pins'; opponent: 'computer', 'self' or a
     callable; level: the computer's candidates per shot; reward: 'sparse' or 'shaped' (with
     `reward_weights`, a RewardWeights or a dict of its fields); max_shots: shots (both
-    players) before the episode is truncated; agent_first: who breaks (None: drawn from the
+    players, counted from reset's observation: the opponent's shots before the agent's first
+    turn are not) before the episode is truncated; agent_first: who breaks (None: drawn from the
     seed); flatten: a flat Box observation instead of the Dict; options: the match (race_to,
     points_to, sets, games); render_mode: 'rgb_array' or 'human'.
     """
@@ -141,9 +142,10 @@ class CueEnv(gymnasium.Env):
             self._new_game(first)
             log = []
             self._settle(log)
-            if self.opponent != "self":
-                yield from self._opponent_turns(log)
+            if self.opponent != "self":  # its turns up to the agent's first, whatever their
+                yield from self._opponent_turns(log, math.inf)  # number: not the episode's
             if not self.session.over():
+                self._shots = 0  # max_shots counts from the agent's first observation
                 return self._observation(), self._info(log)
         raise EnvError(f"the opponent won {MAX_RESTARTS} matches in a row before the agent's "
                        "first shot: give longer matches (options race_to, points_to)")
@@ -257,12 +259,15 @@ class CueEnv(gymnasium.Env):
             ruling = self.session.choose(ai.choose_option(self.session))
             self._record(log, chooser, ruling, None)
 
-    def _opponent_turns(self, log: list[dict[str, Any]]
+    def _opponent_turns(self, log: list[dict[str, Any]], limit: float | None = None
                         ) -> Generator[list[dict[str, Any]], None, None]:
+        """The opponent's shots until the agent is to play, the match ends, or the episode
+        has played `limit` shots (default max_shots)."""
         from cuesim.viewer import ai
 
+        limit = self.max_shots if limit is None else limit
         while (not self.session.over() and self.session.shooter() != PLAYERS[0]
-               and self._shots < self.max_shots):
+               and self._shots < limit):
             if self.opponent == "computer":
                 # the candidates choose_shot will simulate: its own generator, seeded alike
                 rng = np.random.default_rng(self._ai_seed + len(self.session.actions))
