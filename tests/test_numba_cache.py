@@ -246,9 +246,9 @@ def test_the_cache_object_is_made_at_first_use_in_the_user_cache():
     assert isinstance(poly._cache, CacheAtFirstUse)
 
 
-WARM_SHOTS = textwrap.dedent(
+# a child's prelude: count numba's target refreshes in `calls`
+COUNT_REFRESHES = textwrap.dedent(
     """
-    import json, math, sys
     import numba.core.base as base
     calls = []
     refresh = base.BaseContext.refresh
@@ -256,6 +256,12 @@ WARM_SHOTS = textwrap.dedent(
         calls.append(1)
         return refresh(self)
     base.BaseContext.refresh = counted
+    """
+)
+
+WARM_SHOTS = COUNT_REFRESHES + textwrap.dedent(
+    """
+    import json, math, sys
     import cuesim
     from cuesim.batch import ShotSampler, simulate_many
     table = cuesim.novus_table()
@@ -293,16 +299,9 @@ def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(t
     assert out["many"] == many["n_events"].tolist()
 
 
-LOAD_EVERY_CACHED = textwrap.dedent(
+LOAD_EVERY_CACHED = COUNT_REFRESHES + textwrap.dedent(
     """
     import importlib, json, pkgutil
-    import numba.core.base as base
-    calls = []
-    refresh = base.BaseContext.refresh
-    def counted(self):
-        calls.append(1)
-        return refresh(self)
-    base.BaseContext.refresh = counted
     from numba.core.registry import CPUDispatcher
     import cuesim.sim
     from cuesim.sim.compiled import CacheAtFirstUse
