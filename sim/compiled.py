@@ -86,19 +86,19 @@ class CacheAtFirstUse:
         self._py_func = py_func
         self._made: Any = None
 
-    def _cache(self) -> Any:
+    def _function_cache(self) -> Any:
         if self._made is None:
             with core_cache_dir(memo=True):  # numba reads its CACHE_DIR setting here
                 self._made = FunctionCache(self._py_func)
         return self._made
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._cache(), name)
+        return getattr(self._function_cache(), name)
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         """numba's `Cache.load_overload` (the compiled function for `sig`, or None), with only
         the runtime started first instead of the target's full refresh (module docstring)."""
-        made = self._cache()
+        made = self._function_cache()
         guard = getattr(made, "_guard_against_spurious_io_errors", None)
         load = getattr(made, "_load_overload", None)
         if _rtsys is None or guard is None or load is None:  # another numba: its own load

@@ -142,8 +142,8 @@ class CueEnv(gymnasium.Env):
             self._new_game(first)
             log = []
             self._settle(log)
-            if self.opponent != "self":  # its turns up to the agent's first, whatever their
-                yield from self._opponent_turns(log, math.inf)  # number: not the episode's
+            if self.opponent != "self":  # up to the agent's first turn, however many
+                yield from self._opponent_turns(log, math.inf)
             if not self.session.over():
                 self._shots = 0  # max_shots counts from the agent's first observation
                 return self._observation(), self._info(log)
