@@ -94,6 +94,17 @@ def _force(delta: float, dmax: float, k: float, k_unload: float, eta: float, e: 
 
 
 @njit_norc
+def _kick_contact(S: np.ndarray, i: int, j: int, px: float, py: float, inv_mi: float,
+                  inv_mj: float) -> None:
+    """The impulse (px, py) of one contact: -(px, py) on piece i, + on j (j < 0: fixed)."""
+    S[i, VX] -= px * inv_mi
+    S[i, VY] -= py * inv_mi
+    if j >= 0:
+        S[j, VX] += px * inv_mj
+        S[j, VY] += py * inv_mj
+
+
+@njit_norc
 def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.ndarray,
           f: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray, n_c: int, h: float) -> None:
     """Apply the impulses f_k h along the normals (-on ci, + on cj)."""
@@ -101,13 +112,7 @@ def _kick(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, ny: np.
         if f[k] == 0.0:
             continue
         p = f[k] * h
-        px, py = p * nx[k], p * ny[k]
-        i, j = ci[k], cj[k]
-        S[i, VX] -= px * inv_mi[k]
-        S[i, VY] -= py * inv_mi[k]
-        if j >= 0:
-            S[j, VX] += px * inv_mj[k]
-            S[j, VY] += py * inv_mj[k]
+        _kick_contact(S, ci[k], cj[k], p * nx[k], p * ny[k], inv_mi[k], inv_mj[k])
 
 
 @njit_norc
@@ -128,13 +133,7 @@ def _kick_closing(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
         if fk == 0.0:
             continue
         p = fk * h
-        px, py = p * nx[k], p * ny[k]
-        i, j = ci[k], cj[k]
-        S[i, VX] -= px * inv_mi[k]
-        S[i, VY] -= py * inv_mi[k]
-        if j >= 0:
-            S[j, VX] += px * inv_mj[k]
-            S[j, VY] += py * inv_mj[k]
+        _kick_contact(S, ci[k], cj[k], p * nx[k], p * ny[k], inv_mi[k], inv_mj[k])
 
 
 @njit_norc
