@@ -38,12 +38,23 @@ already compiled. A compile still refreshes first (numba's compiler does), so a 
 compiled as before. The symbols machine code calls are numba's runtime, its C helpers and
 libm's, all registered without the refresh (string hashing's would not be; the core never
 hashes): `tests/test_numba_cache.py` loads every cached signature in a fresh process.
+
+A cold start: when the event loop misses the cache, a helper process compiles its largest
+callees into the same cache while this process compiles the rest (`parallel_compile`; the
+two hooks are in `load_overload` and the plain-typed calls). Every save holds a lock on the
+cache folder (`lock_saves`), so processes compiling at once never mix up numba's index.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
+
+try:  # an exclusive lock around each cache save (POSIX)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: numba's own save, unlocked
+    fcntl = None  # type: ignore[assignment]
 
 from numba import njit, types
 from numba.core.caching import FunctionCache
@@ -54,6 +65,7 @@ try:  # the numba runtime, started before machine code that calls it is loaded
 except ImportError:  # pragma: no cover - a numba without it: numba's own load
     _rtsys = None
 
+from cuesim.sim import parallel_compile
 from cuesim.sim.numba_cache import core_cache_dir
 
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
@@ -70,6 +82,7 @@ def plain_calls(dispatcher: Any) -> Any:
         return dispatcher
 
     def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        parallel_compile.before_resolve(dispatcher.py_func)  # a helper may be compiling it
         return resolve(dispatcher, tuple(types.unliteral(a) for a in args),
                        {k: types.unliteral(v) for k, v in kws.items()})
 
@@ -90,6 +103,7 @@ class CacheAtFirstUse:
         if self._made is None:
             with core_cache_dir(memo=True):  # numba reads its CACHE_DIR setting here
                 self._made = FunctionCache(self._py_func)
+            lock_saves(self._made)
         return self._made
 
     def __getattr__(self, name: str) -> Any:
@@ -105,8 +119,40 @@ class CacheAtFirstUse:
             return made.load_overload(sig, target_context)
         _rtsys.initialize(target_context)
         with guard():
-            return load(sig, target_context)
+            loaded = load(sig, target_context)
+            if loaded is None:  # numba compiles it next: a helper may take part of it
+                parallel_compile.on_cache_miss(self._py_func, sig)
+            return loaded
         return None  # the guard swallowed an error on reading: numba compiles instead
+
+
+SAVE_LOCK = "cuesim-save.lock"  # in each cache folder
+
+
+def lock_saves(cache: Any) -> None:
+    """Make `cache`'s saves hold an exclusive lock on SAVE_LOCK in its folder. numba's save
+    reads the function's index, picks a free data file name for a new signature and writes
+    the index back: two processes saving two signatures of one function at once (a cold
+    start's helper, `parallel_compile`, beside its parent; batch processes) could each pick
+    the same name, and the index could end up naming one signature's file for the other's
+    machine code. Nothing when numba's cache file lacks the attributes used."""
+    cache_file = getattr(cache, "_cache_file", None)
+    save = getattr(cache_file, "save", None)
+    folder = getattr(cache_file, "_cache_path", None)
+    if fcntl is None or save is None or not isinstance(folder, str):
+        return
+
+    def locked_save(key: Any, data: Any) -> None:
+        try:
+            lock = open(os.path.join(folder, SAVE_LOCK), "a")  # noqa: SIM115 (closed below)
+        except OSError:  # no lock file to be had: numba's save, as it fails or succeeds
+            save(key, data)
+            return
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            save(key, data)
+
+    cache_file.save = locked_save
 
 
 def _cached(fn: Callable[..., Any], options: dict[str, Any]) -> Any:

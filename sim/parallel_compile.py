@@ -1,0 +1,146 @@
+"""A cold start compiles the event loop's largest callees in a helper process.
+
+numba compiles one function at a time in a process, callees first as it types their callers.
+On an empty cache the first shot compiles the event loop and the ~110 functions under it in
+one process (about 50 s here). But a callee that another process has compiled and cached is
+loaded instead (its machine code, and its bitcode for the caller to link and inline). So
+when the loop misses the cache (`compiled.CacheAtFirstUse.load_overload` calls
+`on_cache_miss`), one helper process (`parallel_compile_helper`) compiles `HELPER_ROOTS`, the
+impact chain and the prediction after an event (about half of the work), in that order,
+while this process compiles the rest. When this process's typing reaches a root
+(`compiled.plain_calls` calls `before_resolve`), it waits for the helper to report that root
+done, then numba finds it in the cache. The machine code is what this process would have
+compiled, so every result is the same.
+
+The roots' signatures are declared (below): the helper cannot type the loop to learn them
+without compiling it. `tests/test_parallel_compile.py` types the loop and checks each. A
+stale one costs only speed: the helper compiles a signature nobody asks for and this process
+compiles the root itself, as it does when the helper is switched off
+(`CUESIM_COMPILE_HELPER=0`), finds one CPU, fails, or is not done within `WAIT_S`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from numba import types
+
+SWITCH = "CUESIM_COMPILE_HELPER"  # "0": compile everything in this process
+WAIT_S = 600.0  # s: the longest wait for one root before compiling it here
+
+_CODES: dict[str, Any] = {
+    "f8": types.float64,
+    "i8": types.int64,
+    "b": types.boolean,
+    "F1": types.Array(types.float64, 1, "C"),
+    "F2": types.Array(types.float64, 2, "C"),
+    "R2": types.Array(types.float64, 2, "C", readonly=True),  # P: engine makes it read-only
+    "I1": types.Array(types.int64, 1, "C"),
+    "I2": types.Array(types.int64, 2, "C"),
+    "B1": types.Array(types.boolean, 1, "C"),
+}
+
+# the loop as engine.run_input calls it: its argument types decide its callees'
+LOOP = ("cuesim.sim.loop", "run_events_grid",
+        "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1")
+# what the helper compiles, in the order the loop's typing reaches them; measured on the
+# novus opening (2 cores): the loop alone 51 s, with the helper compiling the impact chain
+# 34 s, with the four below 30 s (bench/README.md, "Start-up, fourth pass")
+HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
+    ("cuesim.sim.resolve.impact", "resolve_impact",
+     "F2 R2 f8 I1 I1 F1 F1 i8 i8 I1 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1 F1 F1 I1 I1"),
+    ("cuesim.sim.resolve.pin", "knock_pin", "F2 R2 i8 i8 f8 f8"),
+    ("cuesim.sim.predict", "predict_all",
+     "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1"),
+    ("cuesim.sim.predict", "predict_near",
+     "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1 F1 I1 F1 I1 F1 I1 I2 I2 I1 I1"),
+)
+
+
+def signature(codes: str) -> tuple[Any, ...]:
+    """The numba argument types of a declaration ("F2 R2 f8 ...")."""
+    return tuple(_CODES[c] for c in codes.split())
+
+
+def _available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class Helper:
+    """The helper process compiling `roots` ((module, name, codes), in order), and those it
+    has not reported yet (a thread reads its lines)."""
+
+    def __init__(self, roots: tuple[tuple[str, str, str], ...]) -> None:
+        sim_dir = str(Path(__file__).resolve().parent)
+        env = dict(os.environ, **{SWITCH: "0"})
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cuesim.sim.parallel_compile_helper", sim_dir,
+             *(":".join(root) for root in roots)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, text=True)
+        self.pending = {(module, name) for module, name, _ in roots}
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line.strip())
+        self._lines.put(None)  # the helper ended
+
+    def wait_for(self, key: tuple[str, str]) -> None:
+        """Wait until the helper reports `key` ("module name") compiled, ends, or WAIT_S
+        passes; in every case `key` is no longer waited for."""
+        while key in self.pending:
+            try:
+                line = self._lines.get(timeout=WAIT_S)
+            except queue.Empty:
+                line = None
+            if line is None:  # ended, failed or too slow: the rest are compiled here
+                self.stop()
+                return
+            module, _, name = line.partition(" ")
+            self.pending.discard((module, name))
+
+    def stop(self) -> None:
+        """End the helper (its cached roots stay valid) and forget what it had left."""
+        self.pending.clear()
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait()
+
+
+_STATE: dict[str, Helper | None] = {"helper": None}
+
+
+def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
+    """The cache has no `sig` of `py_func`, which numba compiles next: if it is the loop with
+    its usual argument types, start the helper (once per process)."""
+    if (_STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0"
+            or (py_func.__module__, py_func.__name__) != LOOP[:2]
+            or tuple(sig) != signature(LOOP[2]) or _available_cpus() < 2):
+        return
+    try:
+        _STATE["helper"] = Helper(HELPER_ROOTS)
+    except OSError:  # no process to start: compile here
+        return
+    atexit.register(_STATE["helper"].stop)
+
+
+def before_resolve(py_func: Any) -> None:
+    """numba is typing a call of `py_func`: if the helper is compiling it, wait for it."""
+    helper = _STATE["helper"]
+    if helper is not None and helper.pending:
+        key = (py_func.__module__, py_func.__name__)
+        if key in helper.pending:
+            helper.wait_for(key)

@@ -1,0 +1,218 @@
+"""A cold start's helper process (`cuesim.sim.parallel_compile`): its declared signatures are
+the ones the event loop calls, a root it compiles is loaded from the shared cache instead of
+compiled again, and whatever goes wrong with it the caller compiles the code itself."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+from numba import types
+from numba.core import compiler
+from numba.core.compiler_machinery import PassManager
+from numba.core.registry import cpu_target
+from numba.core.typed_passes import NopythonTypeInference
+
+from cuesim.sim import parallel_compile as pc
+from cuesim.sim import parallel_compile_helper
+
+
+def _dispatcher(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
+
+
+class _TypeOnly(compiler.CompilerBase):
+    """numba's nopython pipeline up to and including type inference (no lowering)."""
+
+    def define_pipelines(self) -> list[PassManager]:
+        full = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        typing = PassManager("type only")
+        for cls, description in full.passes:
+            typing.add_pass(cls, description)
+            if cls is NopythonTypeInference:
+                break
+        typing.finalize()
+        return [typing]
+
+
+def test_the_declared_signatures_are_those_the_event_loop_calls(monkeypatch):
+    """Type the loop for its declared argument types (its callees load from the cache or
+    compile) and record the argument types each helper root is called with: exactly the
+    declared ones, so a helper compiles what the loop asks for."""
+    seen: dict[tuple[str, str], set[tuple[Any, ...]]] = {}
+    for module, name, _ in pc.HELPER_ROOTS:
+        dispatcher = _dispatcher(module, name)
+        resolve = dispatcher.get_call_template
+
+        def record(args, kws, resolve=resolve, key=(module, name)):
+            seen.setdefault(key, set()).add(tuple(types.unliteral(a) for a in args))
+            return resolve(args, kws)
+
+        monkeypatch.setattr(dispatcher, "get_call_template", record)
+    loop = _dispatcher(*pc.LOOP[:2])
+    flags = compiler.Flags()
+    loop._compiler.targetdescr.options.parse_as_flags(flags, loop._compiler.targetoptions)
+    cpu_target.target_context.refresh()
+    with pytest.raises(AttributeError):  # typed; no compile result, as nothing was lowered
+        compiler.compile_extra(cpu_target.typing_context, cpu_target.target_context,
+                               loop.py_func, pc.signature(pc.LOOP[2]), None, flags, {},
+                               pipeline_class=_TypeOnly)
+    for module, name, codes in pc.HELPER_ROOTS:
+        assert seen.get((module, name)) == {pc.signature(codes)}, (module, name)
+
+
+def test_the_loops_declared_types_are_those_a_shot_passes():
+    """engine.run_input calls the loop with the declared argument types (P read-only), so a
+    cold first shot starts the helper."""
+    import math
+
+    import cuesim
+
+    table = cuesim.novus_table()
+    cuesim.simulate(table, cuesim.novus_doubles_layout(table),
+                    cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+    assert pc.signature(pc.LOOP[2]) in _dispatcher(*pc.LOOP[:2]).signatures
+
+
+# a cold process (its own empty cache): rail_time stands for the loop, face_time, one of its
+# callees, for the helper's root; prints what it got and where face_time came from
+COLD = textwrap.dedent(
+    """
+    import json, sys
+    import cuesim
+    from cuesim.sim import parallel_compile as pc
+    from cuesim.sim.detect import rails
+    from cuesim.sim.engine import table_arrays
+    pc._available_cpus = lambda: 2  # as on the 2-core machines this runs on
+    pc.LOOP = ("cuesim.sim.detect.rails", "rail_time", "f8 f8 f8 f8 f8 f8 f8 f8 f8 F2 b")
+    pc.HELPER_ROOTS = (("cuesim.sim.detect.rails", "face_time", sys.argv[1]),)
+    walls = table_arrays(cuesim.novus_table()).rails
+    got = rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0, walls, False)
+    helper = pc._STATE["helper"]
+    print(json.dumps({
+        "got": list(got), "helper": helper is not None,
+        "status": None if helper is None else helper.process.wait(),
+        "hits": sum(rails.face_time.stats.cache_hits.values()),
+    }))
+    """
+)
+
+
+def _cold(tmp_path, face_codes: str, **env: str) -> dict[str, Any]:
+    environ = {k: v for k, v in os.environ.items() if k != pc.SWITCH}
+    environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env)
+    done = subprocess.run([sys.executable, "-c", COLD, face_codes], env=environ, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _expected() -> list[Any]:
+    import cuesim
+    from cuesim.sim.detect import rails
+    from cuesim.sim.engine import table_arrays
+
+    walls = table_arrays(cuesim.novus_table()).rails
+    return list(rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0, walls, False))
+
+
+@pytest.fixture(scope="module")
+def expected() -> list[Any]:
+    return _expected()
+
+
+def test_a_root_the_helper_compiled_is_loaded_not_compiled_again(tmp_path, expected):
+    """A cold process compiling the stand-in loop starts the helper; the root comes from the
+    shared cache (a cache hit in this process) and the result is the same."""
+    out = _cold(tmp_path, "f8 f8 f8 b f8")
+    assert out["helper"] and out["status"] == 0
+    assert out["hits"] == 1
+    assert out["got"] == expected
+
+
+def test_a_failing_helper_leaves_the_compile_to_the_caller(tmp_path, expected):
+    """A root the helper cannot compile (a declaration that matches no function's arguments)
+    ends the helper; the caller compiles the root itself, with the same result."""
+    out = _cold(tmp_path, "f8 f8")
+    assert out["helper"] and out["status"] == 1
+    assert out["hits"] == 0
+    assert out["got"] == expected
+
+
+def test_the_switch_leaves_the_compile_in_one_process(tmp_path, expected):
+    out = _cold(tmp_path, "f8 f8 f8 b f8", **{pc.SWITCH: "0"})
+    assert not out["helper"] and out["hits"] == 0
+    assert out["got"] == expected
+
+
+def test_no_helper_for_other_functions_other_types_or_one_cpu(monkeypatch):
+    """Only the loop, with its declared types, on two CPUs or more, starts the helper."""
+    started = []
+
+    class Started:
+        pending: set[tuple[str, str]] = set()
+
+        def __init__(self, roots: tuple[tuple[str, str, str], ...]) -> None:
+            started.append(roots)
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(pc, "Helper", Started)
+    monkeypatch.setitem(pc._STATE, "helper", None)
+    monkeypatch.delenv(pc.SWITCH, raising=False)
+    loop = _dispatcher(*pc.LOOP[:2]).py_func
+    sig = pc.signature(pc.LOOP[2])
+    monkeypatch.setattr(pc, "_available_cpus", lambda: 1)
+    pc.on_cache_miss(loop, sig)
+    monkeypatch.setattr(pc, "_available_cpus", lambda: 2)
+    pc.on_cache_miss(_dispatcher(*pc.HELPER_ROOTS[0][:2]).py_func, sig)
+    pc.on_cache_miss(loop, sig[:-1] + (types.float64,))
+    assert started == []
+    pc.on_cache_miss(loop, sig)
+    assert started == [pc.HELPER_ROOTS]
+
+
+def test_the_helper_compiles_nothing_for_another_copy_of_the_core(tmp_path):
+    assert parallel_compile_helper.main([str(tmp_path), "cuesim.sim.roots:poly:F1 f8"]) == 3
+    assert parallel_compile_helper.main([]) == 3
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX's flock")
+def test_cache_saves_wait_for_the_folders_lock(tmp_path):
+    """Two processes saving signatures of one function must not interleave numba's
+    read-pick-write of its index: a save waits while another holds the folder's lock."""
+    import fcntl
+    import threading
+
+    from cuesim.sim.compiled import SAVE_LOCK, lock_saves
+
+    saved: list[tuple[str, str]] = []
+
+    class CacheFile:
+        _cache_path = str(tmp_path)
+
+        def save(self, key: str, data: str) -> None:
+            saved.append((key, data))
+
+    class Cache:
+        _cache_file = CacheFile()
+
+    cache = Cache()
+    lock_saves(cache)
+    with open(tmp_path / SAVE_LOCK, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        saving = threading.Thread(target=cache._cache_file.save, args=("key", "code"))
+        saving.start()
+        saving.join(0.3)
+        assert saving.is_alive() and saved == []  # it cannot go on while the lock is held
+    saving.join()
+    assert saved == [("key", "code")]
+    loop = _dispatcher(*pc.LOOP[:2])
+    assert loop._cache._function_cache()._cache_file.save.__name__ == "locked_save"
