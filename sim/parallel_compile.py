@@ -4,12 +4,13 @@ numba compiles one function at a time in a process, callees first as it types th
 On an empty cache the first shot compiles the event loop and the ~110 functions under it in
 one process (about 50 s here). But a callee that another process has compiled and cached is
 loaded instead (its machine code, and its bitcode for the caller to link and inline). So
-when the loop misses the cache (`compiled.CacheAtFirstUse.load_overload` calls
-`on_cache_miss`), one helper process (`parallel_compile_helper`) compiles `HELPER_ROOTS`, the
-impact chain and the prediction after an event (about half of the work), in that order,
-while this process compiles the rest. When this process's typing reaches a root
-(`compiled.plain_calls` calls `before_resolve`), it waits for the helper to report that root
-done, then numba finds it in the cache. The machine code is what this process would have
+when the loop, or `auto_grid` compiled just before it, misses the cache
+(`compiled.CacheAtFirstUse.load_overload` calls `on_cache_miss`), one helper process
+(`parallel_compile_helper`) compiles `HELPER_ROOTS`, the impact chain and the prediction
+after an event (about half of the work), in that order, while this process compiles the
+rest. When this process's typing reaches a root (`compiled.plain_calls` calls
+`before_resolve`), it waits for the helper to report that root done, then numba finds it in
+the cache. The machine code is what this process would have
 compiled, so every result is the same.
 
 The roots' signatures are declared (below): the helper cannot type the loop to learn them
@@ -50,6 +51,11 @@ _CODES: dict[str, Any] = {
 # the loop as engine.run_input calls it: its argument types decide its callees'
 LOOP = ("cuesim.sim.loop", "run_events_grid",
         "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1")
+# the functions whose cache miss starts the helper, with their usual argument types: the
+# loop, and the broadphase's auto_grid, which engine.grid_for compiles just before it on 24
+# pieces or more (1.3 s sooner)
+STARTERS: tuple[tuple[str, str, str], ...] = (
+    LOOP, ("cuesim.sim.detect.grid", "auto_grid", "F2 R2 F2"))
 # what the helper compiles, in the order the loop's typing reaches them; measured on the
 # novus opening (2 cores): the loop alone 51 s, with the helper compiling the impact chain
 # 34 s, with the four below 30 s (bench/README.md, "Start-up, fourth pass")
@@ -81,11 +87,13 @@ class Helper:
     has not reported yet (a thread reads its lines)."""
 
     def __init__(self, roots: tuple[tuple[str, str, str], ...]) -> None:
-        sim_dir = str(Path(__file__).resolve().parent)
+        from cuesim.sim.numba_cache import source_digest
+
+        sim_dir = Path(__file__).resolve().parent
         env = dict(os.environ, **{SWITCH: "0"})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cuesim.sim.parallel_compile_helper", sim_dir,
-             *(":".join(root) for root in roots)],
+            [sys.executable, "-m", "cuesim.sim.parallel_compile_helper", str(sim_dir),
+             source_digest(sim_dir), *(":".join(root) for root in roots)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, text=True)
         self.pending = {(module, name) for module, name, _ in roots}
@@ -124,11 +132,13 @@ _STATE: dict[str, Helper | None] = {"helper": None}
 
 
 def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
-    """The cache has no `sig` of `py_func`, which numba compiles next: if it is the loop with
-    its usual argument types, start the helper (once per process)."""
-    if (_STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0"
-            or (py_func.__module__, py_func.__name__) != LOOP[:2]
-            or tuple(sig) != signature(LOOP[2]) or _available_cpus() < 2):
+    """The cache has no `sig` of `py_func`, which numba compiles next: if it is one of the
+    STARTERS with its usual argument types, start the helper (once per process)."""
+    if _STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0":
+        return
+    codes = {(module, name): codes for module, name, codes in STARTERS}.get(
+        (py_func.__module__, py_func.__name__))
+    if codes is None or tuple(sig) != signature(codes) or _available_cpus() < 2:
         return
     try:
         _STATE["helper"] = Helper(HELPER_ROOTS)

@@ -2,11 +2,12 @@
 the shared numba cache, one after the other, and prints "module name" for each as it is cached.
 
     python -m cuesim.sim.parallel_compile_helper <the parent's cuesim/sim folder> \
-        module:name:codes ...    (codes: the argument types, `parallel_compile.signature`)
+        <its sources' digest> module:name:codes ...    (codes: `parallel_compile.signature`)
 
-It compiles nothing if this interpreter imports another copy of the core than the parent's
-(exit status 3): its cache would be another folder. A root that fails to compile ends it
-(exit status 1); the parent compiles what is left.
+It compiles nothing (exit status 3) if this interpreter imports another copy of the core than
+the parent's (its cache would be another folder), or if the sources changed since the parent
+read them (it would cache code the parent does not run). A root that fails to compile ends
+it (exit status 1); the parent compiles what is left.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     import cuesim.sim
+    from cuesim.sim.numba_cache import source_digest
     from cuesim.sim.parallel_compile import signature
 
-    if not argv or Path(cuesim.sim.__file__).resolve().parent != Path(argv[0]).resolve():
+    here = Path(cuesim.sim.__file__).resolve().parent
+    if len(argv) < 2 or here != Path(argv[0]).resolve() or source_digest(here) != argv[1]:
         return 3
-    for root in argv[1:]:
+    for root in argv[2:]:
         try:
             module, name, codes = root.split(":")
             getattr(importlib.import_module(module), name).compile(signature(codes))

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,9 +68,9 @@ def test_the_declared_signatures_are_those_the_event_loop_calls(monkeypatch):
         assert seen.get((module, name)) == {pc.signature(codes)}, (module, name)
 
 
-def test_the_loops_declared_types_are_those_a_shot_passes():
-    """engine.run_input calls the loop with the declared argument types (P read-only), so a
-    cold first shot starts the helper."""
+def test_the_starters_declared_types_are_those_a_shot_passes():
+    """engine.run_input calls the loop, and on 24 pieces or more auto_grid first, with the
+    declared argument types (P read-only), so a cold first shot starts the helper."""
     import math
 
     import cuesim
@@ -77,7 +78,8 @@ def test_the_loops_declared_types_are_those_a_shot_passes():
     table = cuesim.novus_table()
     cuesim.simulate(table, cuesim.novus_doubles_layout(table),
                     cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
-    assert pc.signature(pc.LOOP[2]) in _dispatcher(*pc.LOOP[:2]).signatures
+    for module, name, codes in pc.STARTERS:
+        assert pc.signature(codes) in _dispatcher(module, name).signatures, name
 
 
 # a cold process (its own empty cache): rail_time stands for the loop, face_time, one of its
@@ -90,7 +92,7 @@ COLD = textwrap.dedent(
     from cuesim.sim.detect import rails
     from cuesim.sim.engine import table_arrays
     pc._available_cpus = lambda: 2  # as on the 2-core machines this runs on
-    pc.LOOP = ("cuesim.sim.detect.rails", "rail_time", "f8 f8 f8 f8 f8 f8 f8 f8 f8 F2 b")
+    pc.STARTERS = (("cuesim.sim.detect.rails", "rail_time", "f8 f8 f8 f8 f8 f8 f8 f8 f8 F2 b"),)
     pc.HELPER_ROOTS = (("cuesim.sim.detect.rails", "face_time", sys.argv[1]),)
     walls = table_arrays(cuesim.novus_table()).rails
     got = rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0, walls, False)
@@ -152,7 +154,8 @@ def test_the_switch_leaves_the_compile_in_one_process(tmp_path, expected):
 
 
 def test_no_helper_for_other_functions_other_types_or_one_cpu(monkeypatch):
-    """Only the loop, with its declared types, on two CPUs or more, starts the helper."""
+    """Only the starters (the loop, auto_grid), with their declared types, on two CPUs or
+    more, start the helper, once."""
     started = []
 
     class Started:
@@ -177,11 +180,21 @@ def test_no_helper_for_other_functions_other_types_or_one_cpu(monkeypatch):
     assert started == []
     pc.on_cache_miss(loop, sig)
     assert started == [pc.HELPER_ROOTS]
+    monkeypatch.setitem(pc._STATE, "helper", None)
+    module, name, codes = pc.STARTERS[1]
+    pc.on_cache_miss(_dispatcher(module, name).py_func, pc.signature(codes))
+    pc.on_cache_miss(loop, sig)  # one helper in a process
+    assert started == [pc.HELPER_ROOTS] * 2
 
 
-def test_the_helper_compiles_nothing_for_another_copy_of_the_core(tmp_path):
-    assert parallel_compile_helper.main([str(tmp_path), "cuesim.sim.roots:poly:F1 f8"]) == 3
-    assert parallel_compile_helper.main([]) == 3
+def test_the_helper_compiles_nothing_for_another_copy_or_changed_sources(tmp_path):
+    from cuesim.sim.numba_cache import source_digest
+
+    here = Path(pc.__file__).resolve().parent
+    root = "cuesim.sim.roots:poly:F1 f8"
+    assert parallel_compile_helper.main([str(tmp_path), source_digest(here), root]) == 3
+    assert parallel_compile_helper.main([str(here), "0" * 64, root]) == 3
+    assert parallel_compile_helper.main([str(here)]) == 3
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX's flock")
