@@ -27,7 +27,7 @@ Every timing is single-threaded wall-clock (time.perf_counter) on one core:
   pair in the same way, where `import pooltool` works.
 - start-up: a fresh interpreter importing cuesim and playing the novus opening, then a 9-ball
   break, with the numba cache warm (cached start) and with an empty NUMBA_CACHE_DIR (cold
-  compile; not in --quick).
+  compile, with its helper process and, for comparison, in one process; not in --quick).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from bench.suite_report import (  # noqa: E402
 )
 from cuesim.output import write_atomic  # noqa: E402
 from cuesim.sim import run_motion  # noqa: E402
+from cuesim.sim.parallel_compile import SWITCH  # noqa: E402
 
 STARTUP_SCRIPT = """
 import time
@@ -496,6 +497,10 @@ def run_suite(cfg: Config) -> dict[str, Any]:
         log("start-up: cold compile (a fresh process, empty numba cache)...")
         with tempfile.TemporaryDirectory() as cache:
             results["cold_compile"] = fresh_process({**os.environ, "NUMBA_CACHE_DIR": cache}, 1)
+        log(f"start-up: cold compile in one process ({SWITCH}=0)...")
+        with tempfile.TemporaryDirectory() as cache:
+            results["cold_compile_one_process"] = fresh_process(
+                {**os.environ, "NUMBA_CACHE_DIR": cache, SWITCH: "0"}, 1)
     else:
         results["cold_compile"] = None
 

@@ -304,6 +304,10 @@ def format_report(results: dict[str, Any]) -> str:
                      f"{cold['import_s']:.2f} s + first shot {cold['first_shot_s']:.2f} s, then a "
                      f"first ball shot "
                      f"{cold['first_ball_shot_s']:.2f} s; process {cold['wall_s']:.2f} s")
+        alone = results.get("cold_compile_one_process")
+        if alone:  # the same without the helper process (CUESIM_COMPILE_HELPER=0)
+            lines.append(f"  in one process, no helper: first shot {alone['first_shot_s']:.2f} "
+                         f"s; process {alone['wall_s']:.2f} s")
     else:
         lines.append("cold compile: not measured (--quick)")
     w = results["cached_start"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -160,6 +161,33 @@ def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
         assert set(t) == {"target", "measured", "met"}
         assert t["met"] in (True, False, None)
     assert data["cold_compile"] is None  # not measured on the tiny run
+
+
+def test_suite_times_the_cold_compile_with_and_without_the_helper(tmp_path, capsys,
+                                                                   monkeypatch):
+    """Issue 16: the cold compile is measured as a user gets it (the helper process on) and in
+    one process (CUESIM_COMPILE_HELPER=0), side by side in the same run."""
+    from cuesim.sim.parallel_compile import SWITCH
+
+    envs: list[dict[str, str]] = []
+    fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
+            "to_first_shot_s": 0.3, "wall_to_first_shot_s": 0.35}
+
+    def fresh(env, repeats):
+        envs.append(env)
+        return dict(fake)
+
+    monkeypatch.setattr(suite, "fresh_process", fresh)
+    monkeypatch.delenv(SWITCH, raising=False)
+    cfg = _tiny(("novus-midgame",))
+    cfg.cold = True
+    assert suite.run(True, str(tmp_path / "out.json"), None, cfg=cfg) == 0
+    cold = [e for e in envs if "NUMBA_CACHE_DIR" in e and e["NUMBA_CACHE_DIR"] != os.environ.get(
+        "NUMBA_CACHE_DIR")]
+    assert [e.get(SWITCH) for e in cold] == [None, "0"]
+    assert "in one process, no helper" in capsys.readouterr().out
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["cold_compile_one_process"]["first_shot_s"] == 0.1
 
 
 @pytest.mark.truncation  # as above: the boxes' set-up times stop a shot after one event
