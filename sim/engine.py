@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,10 +14,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cuesim.sim.detect.grid import GRID_MIN_N, auto_grid
+from cuesim.sim.detect.grid import G_NX, G_NY, GRID_MIN_N, auto_grid_into
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
-from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_grid
+from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_work, work_arrays
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     LAW_BALL,
@@ -207,7 +208,24 @@ def grid_for(inp: MotionInput) -> np.ndarray:
     picks too). The grid changes only the speed, never a result."""
     if inp.S.shape[0] < GRID_MIN_N:
         return _ONE_CELL
-    return auto_grid(inp.S, inp.P, inp.arr.rails)
+    g = np.empty(6)
+    auto_grid_into(inp.S, inp.P, inp.arr.rails, g)
+    return g
+
+
+_work_arrays = getattr(work_arrays, "py_func", work_arrays)  # numpy's allocation, in Python
+_KEPT = threading.local()  # each thread's work arrays, kept from shot to shot
+
+
+def work_arrays_for(n: int, n_lines: int, n_circles: int,
+                    g: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """This thread's work arrays for `run_events_work` (`loop.work_arrays`), made again only
+    when the shot's sizes differ from its last shot's."""
+    key = (n, n_lines, n_circles, int(g[G_NX]) * int(g[G_NY]))
+    if getattr(_KEPT, "key", None) != key:
+        _KEPT.arrays = _work_arrays(*key)
+        _KEPT.key = key
+    return _KEPT.arrays
 
 
 def run_input(inp: MotionInput, cap_ev: int | None = None,
@@ -217,14 +235,16 @@ def run_input(inp: MotionInput, cap_ev: int | None = None,
     cap_ev, cap_seg = cap_ev or first[0], cap_seg or first[1]
     arr = inp.arr
     grid = grid_for(inp)
+    grids, ints, bools = work_arrays_for(inp.S.shape[0], arr.lines.shape[0],
+                                         arr.circles.shape[0], grid)
     while True:
         S_run = inp.S.copy()
         ev = np.empty((cap_ev, N_EVENT_COLUMNS))
         seg = np.empty((cap_seg, N_SEG_COLUMNS))
-        n_ev, n_seg, status = run_events_grid(
+        n_ev, n_seg, status = run_events_work(
             S_run, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
-            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, grid,
+            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, grid, grids, ints, bools,
         )
         if status != STATUS_FULL:
             break

@@ -52,7 +52,7 @@ from cuesim.sim.predict import (
     row_min,
     single_event,
 )
-from cuesim.sim.queue import build, earliest, new_tree, update
+from cuesim.sim.queue import build, earliest, tree_length, update
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
 from cuesim.sim.resolve.pin import knock_pin
 from cuesim.sim.roots import INF
@@ -209,7 +209,62 @@ def run_events_grid(
     exponent: np.ndarray,
     g: np.ndarray,
 ) -> tuple[int, int, int]:
-    """`run_events` on the broadphase grid g (detect.grid: one cell is no broadphase).
+    """`run_events` on the broadphase grid g (detect.grid: one cell is no broadphase), its
+    work arrays allocated here (`run_events_work` takes them)."""
+    grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0],
+                                     int(g[G_NX]) * int(g[G_NY]))
+    return run_events_work(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,
+                           mu_rail, v_stick, struck, max_events, ev, seg, knuckles, ball_params,
+                           stiffness, exponent, g, grids, ints, bools)
+
+
+STACK = 2 * 64 + 2  # the queue's `due` stack: 2 log2(n) + 2 for any n below 2^64
+
+
+@njit_core
+def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int) -> tuple[
+        tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """The work arrays of `run_events_work` for n objects, the sensor lines and circles, on a
+    grid of n_cells cells: its nine 2-D arrays, the grid's and queues' int row, the impact's
+    bool row (contents unset). The engine calls the Python function and keeps them."""
+    max_c = 8 * n + 8
+    grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
+             np.empty((2, max_c), np.int64), np.empty((4, n)), np.empty((4, max_c)),
+             np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
+             np.empty((n, n_circles)), np.empty((n, n)))
+    ints = np.empty(n_cells + STACK + 2 * tree_length(n, n_cells == 1), np.int64)
+    return grids, ints, np.empty(max_c, np.bool_)
+
+
+@njit_core
+def run_events_work(
+    S: np.ndarray,
+    P: np.ndarray,
+    rails: np.ndarray,
+    holes: np.ndarray,
+    lines: np.ndarray,
+    circles: np.ndarray,
+    e_pair: np.ndarray,
+    mu_pair: np.ndarray,
+    e_rail: np.ndarray,
+    mu_rail: np.ndarray,
+    v_stick: float,
+    struck: int,
+    max_events: int,
+    ev: np.ndarray,
+    seg: np.ndarray,
+    knuckles: np.ndarray,
+    ball_params: np.ndarray,
+    stiffness: np.ndarray,
+    exponent: np.ndarray,
+    g: np.ndarray,
+    grids: tuple[np.ndarray, ...],
+    ints: np.ndarray,
+    bools: np.ndarray,
+) -> tuple[int, int, int]:
+    """`run_events_grid` with the work arrays `work_arrays` makes (their contents do not
+    matter). It allocates nothing: a fresh process loading compiled code that allocates
+    imports numba's array module (70 ms), and the engine keeps the arrays from shot to shot.
 
     Only neighbours' pairs are predicted; every other pair stays INF in pair_t. A pair becomes
     neighbours when one of them crosses into a cell next to the other's: its contact time is
@@ -220,24 +275,45 @@ def run_events_grid(
     cap_ev, cap_seg = ev.shape[0], seg.shape[0]
     if cap_seg < n or cap_ev < 1:
         return 0, 0, STATUS_FULL
-    # the work arrays, in a few blocks (one allocation each: a short shot pays for each one)
     max_c = 8 * n + 8
-    iw = np.full((15, n), -1, np.int64)
+    n_cells = int(g[G_NX]) * int(g[G_NY])
+    one = n_cells == 1  # no grid: the loops run over every object, in index order
+    n_tree = tree_length(n, one)
+    iw, iwork, cc, fw, cw, work, side_l, side_c, pair_t = grids
+    head = ints[:n_cells]
+    stack = ints[n_cells:n_cells + STACK]
+    queue = ints[n_cells + STACK:n_cells + STACK + n_tree]  # the earliest event of each object
+    cross_q = ints[n_cells + STACK + n_tree:n_cells + STACK + 2 * n_tree]  # the earliest crossing
+    slow = bools[:max_c]
+    for r in range(15):
+        for k in range(n):
+            iw[r, k] = -1
+    for k in range(n_cells):
+        head[k] = -1
+    for k in range(n_tree):
+        queue[k] = -1
+        cross_q[k] = -1
+    for r in range(4):
+        for k in range(n):
+            fw[r, k] = INF
+        for k in range(max_c):
+            cw[r, k] = 0.0
+    for k in range(max_c):
+        slow[k] = False
+    for i in range(n):
+        for k in range(lines.shape[0]):
+            side_l[i, k] = 1.0
+        for k in range(circles.shape[0]):
+            side_c[i, k] = 1.0
+        for k in range(n):
+            pair_t[i, k] = INF
     seg_open, single_c, single_k, row_j, cross_c = iw[0], iw[1], iw[2], iw[3], iw[4]
     nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
     links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count
     affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
-    fw = np.full((4, n), INF)
     single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
-    cw = np.zeros((4, max_c))
     cnx, cny, impulse, vpeak = cw[0], cw[1], cw[2], cw[3]
-    work = np.empty((N_FLOAT_ROWS, max(max_c, NS)))  # resolve_impact's (max_c > n)
-    iwork = np.empty((N_INT_ROWS, 2 * max_c), np.int64)
-    cc = np.empty((2, max_c), np.int64)
     ci, cj = cc[0], cc[1]
-    slow = np.zeros(max_c, np.bool_)
-    side_l = np.ones((n, lines.shape[0]))
-    side_c = np.ones((n, circles.shape[0]))
     for i in range(n):
         single_c[i] = 0
         in_cluster[i] = 0
@@ -268,15 +344,10 @@ def run_events_grid(
 
     # the grid: each piece on the table in its cell's list; cross_t[i], cross_c[i]: when it
     # leaves its (fat) cell, and the cell it enters
-    n_cells = int(g[G_NX]) * int(g[G_NY])
-    one = n_cells == 1  # no grid: the loops run over every object, in index order
-    head = np.full(n_cells, -1, np.int64)
     for i in range(n):
         if S[i, ON] != 0.0:
             insert(head, nxt, prv, cell, i, cell_at(g, S[i, X], S[i, Y]))
-    stack = np.empty(2 * 64 + 2, np.int64)
 
-    pair_t = np.full((n, n), INF)
     for i in range(n):
         single_t[i], single_c[i], single_k[i] = single_event(
             S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
@@ -296,9 +367,7 @@ def run_events_grid(
         cross_t[i], cross_c[i] = crossing(S, g, i, cell[i], 0.0)
     for i in range(n):
         row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
-    queue = new_tree(n, one)  # the earliest event of each object
     build(queue, row_t)
-    cross_q = new_tree(n, one)  # the earliest cell crossing
     build(cross_q, cross_t)
 
     status = STATUS_DONE

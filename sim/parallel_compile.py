@@ -47,15 +47,17 @@ _CODES: dict[str, Any] = {
     "I2": types.Array(types.int64, 2, "C"),
     "B1": types.Array(types.boolean, 1, "C"),
 }
+# the event loop's nine 2-D work arrays (loop.work_arrays)
+_CODES["W"] = types.Tuple(tuple(_CODES[c] for c in "I2 I2 I2 F2 F2 F2 F2 F2 F2".split()))
 
 # the loop as engine.run_input calls it: its argument types decide its callees'
-LOOP = ("cuesim.sim.loop", "run_events_grid",
-        "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1")
+LOOP = ("cuesim.sim.loop", "run_events_work",
+        "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1 W I1 B1")
 # the functions whose cache miss starts the helper, with their usual argument types: the
 # loop, and the broadphase's auto_grid, which engine.grid_for compiles just before it on 24
 # pieces or more (1.3 s sooner)
 STARTERS: tuple[tuple[str, str, str], ...] = (
-    LOOP, ("cuesim.sim.detect.grid", "auto_grid", "F2 R2 F2"))
+    LOOP, ("cuesim.sim.detect.grid", "auto_grid_into", "F2 R2 F2 F1"))
 # what the helper compiles, in the order the loop's typing reaches them; measured on the
 # novus opening (2 cores): the loop alone 51 s, with the helper compiling the impact chain
 # 34 s, with the four below 30 s (bench/README.md, "Start-up, fourth pass")

@@ -6,8 +6,8 @@ and listing every object due by a time O(k log n) for k of them, in index order 
 Leaves sit at tree[L:L + n] (L the power of two >= n); a node holds the index of the smaller
 of its children's, the left one on ties; padding leaves hold -1 (never smaller).
 
-A flat queue (`new_tree(n, flat=True)`, two entries) keeps no tree: `earliest` is np.argmin and
-`due` a scan, cheaper for a few objects than mending the tree at every change.
+A flat queue (`new_tree(n, flat=True)`, two entries) keeps no tree: `earliest` is an argmin
+scan and `due` a scan, cheaper for a few objects than mending the tree at every change.
 """
 
 from __future__ import annotations
@@ -17,20 +17,43 @@ import numpy as np
 from cuesim.sim.compiled import njit_core, njit_norc
 
 
-@njit_core
-def new_tree(n: int, flat: bool) -> np.ndarray:
-    """An empty tree for n objects (build it with `build`), or a flat queue."""
+@njit_norc
+def tree_length(n: int, flat: bool) -> int:
+    """The length of the tree for n objects: twice the power of two >= n (2: a flat queue)."""
     size = 1
     while size < n and not flat:
         size *= 2
-    return np.full(2 * size, -1, np.int64)
+    return 2 * size
+
+
+@njit_core
+def new_tree(n: int, flat: bool) -> np.ndarray:
+    """An empty tree for n objects (build it with `build`), or a flat queue."""
+    return np.full(tree_length(n, flat), -1, np.int64)
+
+
+@njit_norc
+def argmin(vals: np.ndarray) -> int:
+    """np.argmin of a non-empty float row: the first NaN if there is one, else the lowest index
+    of the smallest value (written out: numba's np.argmin lives in a module that a fresh
+    process would import to load it, 20 ms)."""
+    best, k = vals[0], 0
+    if best != best:
+        return 0
+    for i in range(vals.shape[0]):
+        v = vals[i]
+        if v != v:
+            return i
+        if v < best:
+            best, k = v, i
+    return k
 
 
 @njit_norc
 def earliest(tree: np.ndarray, vals: np.ndarray) -> int:
     """The index of the smallest value (the lowest on ties)."""
     if tree.shape[0] == 2:
-        return int(np.argmin(vals))
+        return argmin(vals)
     return tree[1]
 
 

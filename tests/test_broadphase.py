@@ -28,7 +28,7 @@ from cuesim.sim.detect.grid import (
     smallest_width,
 )
 from cuesim.sim.engine import motion_input, run_input
-from cuesim.sim.queue import build, due, earliest, new_tree, update
+from cuesim.sim.queue import argmin, build, due, earliest, new_tree, update
 from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, LAW, LAW_PIN, NS, R2, T0, TEND, VX, VY, R, X, Y
 from cuesim.tables.box import box_for, random_box_layout, random_box_motion
@@ -190,6 +190,16 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
             assert earliest(tree, v) == int(np.argmin(v))
             cnt = due(tree, v, limit, out, stack)
             assert out[:cnt].tolist() == np.flatnonzero(v <= limit).tolist()
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.sampled_from([0.0, 1.0, 2.0, -1.0, INF, -INF, math.nan]), min_size=1,
+                max_size=12))
+def test_the_flat_queues_argmin_is_numpys(vals: list[float]) -> None:
+    """The flat queue's written-out argmin follows np.argmin: the first NaN, else the first of
+    the smallest (ties to the lowest index)."""
+    v = np.array(vals)
+    assert argmin(v) == int(np.argmin(v))
 
 
 @settings(max_examples=examples(8), deadline=None)
