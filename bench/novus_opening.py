@@ -60,10 +60,10 @@ print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "done_at": time.
 
 # -- the loop-only timer ------------------------------------------------------------------------
 class LoopTimer:
-    """Wraps engine.run_events_work so that run_motion reports the time of its compiled loop."""
+    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
 
     def __init__(self) -> None:
-        self.inner = engine.run_events_work
+        self.inner = engine.run_events_grid
         self.seconds = 0.0
 
     def __call__(self, *args: Any) -> Any:
@@ -73,11 +73,11 @@ class LoopTimer:
         return out
 
     def __enter__(self) -> LoopTimer:
-        engine.run_events_work = self
+        engine.run_events_grid = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        engine.run_events_work = self.inner
+        engine.run_events_grid = self.inner
 
 
 # -- shots ----------------------------------------------------------------------------------------

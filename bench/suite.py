@@ -9,7 +9,7 @@ The targets, the box series' slopes and the text report are in bench/suite_repor
 Every timing is single-threaded wall-clock (time.perf_counter) on one core:
 - cuesim: `run_motion(table, placed layout, launch, check=False)` per case, the whole core call
   (state built from the layout, the compiled loop, the result wrapped) and, inside it, the
-  compiled loop alone (`run_events_work`); each case is run once to warm up and then repeated until
+  compiled loop alone (`run_events_grid`); each case is run once to warm up and then repeated until
   `min_time` has passed (at least once, at most `max_repeats`), the median kept. shots/s is
   cases / the sum of the per-case medians, events/s is all events / that sum, us/event its
   inverse. For the box, `setup` is the same call stopped after one event (state, arrays, the
@@ -143,10 +143,10 @@ def log(msg: str) -> None:
 
 # -- timing ---------------------------------------------------------------------------------------
 class LoopTimer:
-    """Wraps engine.run_events_work so that run_motion reports the time of its compiled loop."""
+    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
 
     def __init__(self) -> None:
-        self.inner = engine.run_events_work
+        self.inner = engine.run_events_grid
         self.seconds = 0.0
         self.last = 0.0  # the latest call: the complete run when a shot was run again
         self.calls = 0
@@ -160,11 +160,11 @@ class LoopTimer:
         return out
 
     def __enter__(self) -> LoopTimer:
-        engine.run_events_work = self
+        engine.run_events_grid = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        engine.run_events_work = self.inner
+        engine.run_events_grid = self.inner
 
 
 def run_case(case: sc.Case, max_events: int, **kw: Any) -> Any:

@@ -17,7 +17,7 @@ import numpy as np
 from cuesim.sim.detect.grid import G_NX, G_NY, GRID_MIN_N, auto_grid_into
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
-from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_work, work_arrays
+from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_grid, work_arrays
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     LAW_BALL,
@@ -219,7 +219,7 @@ _KEPT = threading.local()  # each thread's work arrays, kept from shot to shot
 
 def work_arrays_for(n: int, n_lines: int, n_circles: int,
                     g: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
-    """This thread's work arrays for `run_events_work` (`loop.work_arrays`), made again only
+    """This thread's work arrays for `run_events_grid` (`loop.work_arrays`), made again only
     when the shot's sizes differ from its last shot's."""
     key = (n, n_lines, n_circles, int(g[G_NX]) * int(g[G_NY]))
     if getattr(_KEPT, "key", None) != key:
@@ -241,7 +241,7 @@ def run_input(inp: MotionInput, cap_ev: int | None = None,
         S_run = inp.S.copy()
         ev = np.empty((cap_ev, N_EVENT_COLUMNS))
         seg = np.empty((cap_seg, N_SEG_COLUMNS))
-        n_ev, n_seg, status = run_events_work(
+        n_ev, n_seg, status = run_events_grid(
             S_run, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
             arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, grid, grids, ints, bools,

@@ -181,9 +181,29 @@ def run_events(
     Returns (n_events, n_segments, status). The broadphase grid is the one `auto_grid` picks
     (`run_events_grid` takes any; the result is the same)."""
     g = auto_grid(S, P, rails)
+    grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0],
+                                     int(g[G_NX]) * int(g[G_NY]))
     return run_events_grid(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,
                            mu_rail, v_stick, struck, max_events, ev, seg, knuckles, ball_params,
-                           stiffness, exponent, g)
+                           stiffness, exponent, g, grids, ints, bools)
+
+
+STACK = 2 * 64 + 2  # the queue's `due` stack: 2 log2(n) + 2 for any n below 2^64
+
+
+@njit_core
+def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int) -> tuple[
+        tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """The work arrays of `run_events_grid` for n objects, the sensor lines and circles, on a
+    grid of n_cells cells: its nine 2-D arrays, the grid's and queues' int row, the impact's
+    bool row (contents unset). The engine calls the Python function and keeps them."""
+    max_c = 8 * n + 8
+    grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
+             np.empty((2, max_c), np.int64), np.empty((4, n)), np.empty((4, max_c)),
+             np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
+             np.empty((n, n_circles)), np.empty((n, n)))
+    ints = np.empty(n_cells + STACK + 2 * tree_length(n, n_cells == 1), np.int64)
+    return grids, ints, np.empty(max_c, np.bool_)
 
 
 @njit_core
@@ -208,63 +228,14 @@ def run_events_grid(
     stiffness: np.ndarray,
     exponent: np.ndarray,
     g: np.ndarray,
-) -> tuple[int, int, int]:
-    """`run_events` on the broadphase grid g (detect.grid: one cell is no broadphase), its
-    work arrays allocated here (`run_events_work` takes them)."""
-    grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0],
-                                     int(g[G_NX]) * int(g[G_NY]))
-    return run_events_work(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,
-                           mu_rail, v_stick, struck, max_events, ev, seg, knuckles, ball_params,
-                           stiffness, exponent, g, grids, ints, bools)
-
-
-STACK = 2 * 64 + 2  # the queue's `due` stack: 2 log2(n) + 2 for any n below 2^64
-
-
-@njit_core
-def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int) -> tuple[
-        tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
-    """The work arrays of `run_events_work` for n objects, the sensor lines and circles, on a
-    grid of n_cells cells: its nine 2-D arrays, the grid's and queues' int row, the impact's
-    bool row (contents unset). The engine calls the Python function and keeps them."""
-    max_c = 8 * n + 8
-    grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
-             np.empty((2, max_c), np.int64), np.empty((4, n)), np.empty((4, max_c)),
-             np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
-             np.empty((n, n_circles)), np.empty((n, n)))
-    ints = np.empty(n_cells + STACK + 2 * tree_length(n, n_cells == 1), np.int64)
-    return grids, ints, np.empty(max_c, np.bool_)
-
-
-@njit_core
-def run_events_work(
-    S: np.ndarray,
-    P: np.ndarray,
-    rails: np.ndarray,
-    holes: np.ndarray,
-    lines: np.ndarray,
-    circles: np.ndarray,
-    e_pair: np.ndarray,
-    mu_pair: np.ndarray,
-    e_rail: np.ndarray,
-    mu_rail: np.ndarray,
-    v_stick: float,
-    struck: int,
-    max_events: int,
-    ev: np.ndarray,
-    seg: np.ndarray,
-    knuckles: np.ndarray,
-    ball_params: np.ndarray,
-    stiffness: np.ndarray,
-    exponent: np.ndarray,
-    g: np.ndarray,
     grids: tuple[np.ndarray, ...],
     ints: np.ndarray,
     bools: np.ndarray,
 ) -> tuple[int, int, int]:
-    """`run_events_grid` with the work arrays `work_arrays` makes (their contents do not
-    matter). It allocates nothing: a fresh process loading compiled code that allocates
-    imports numba's array module (70 ms), and the engine keeps the arrays from shot to shot.
+    """`run_events` on the broadphase grid g (detect.grid: one cell is no broadphase), with
+    the work arrays `work_arrays` makes (their contents do not matter). It allocates nothing:
+    a fresh process loading compiled code that allocates imports numba's array module
+    (70 ms), and the engine keeps the arrays from shot to shot.
 
     Only neighbours' pairs are predicted; every other pair stays INF in pair_t. A pair becomes
     neighbours when one of them crosses into a cell next to the other's: its contact time is

@@ -51,7 +51,7 @@ _CODES: dict[str, Any] = {
 _CODES["W"] = types.Tuple(tuple(_CODES[c] for c in "I2 I2 I2 F2 F2 F2 F2 F2 F2".split()))
 
 # the loop as engine.run_input calls it: its argument types decide its callees'
-LOOP = ("cuesim.sim.loop", "run_events_work",
+LOOP = ("cuesim.sim.loop", "run_events_grid",
         "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1 W I1 B1")
 # the functions whose cache miss starts the helper, with their usual argument types: the
 # loop, and the broadphase's auto_grid, which engine.grid_for compiles just before it on 24

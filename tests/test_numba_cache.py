@@ -121,7 +121,7 @@ RUN_A_SHOT = textwrap.dedent(
     """
     import math
     from cuesim import NovusShot, novus_singles_layout, novus_table, simulate
-    from cuesim.sim.loop import run_events_work as run_events
+    from cuesim.sim.loop import run_events_grid as run_events
     table = novus_table()
     shot = NovusShot(x=0.5, angle=math.pi / 2, speed=6.0)
     assert simulate(table, novus_singles_layout(table), shot).n_events > 0
