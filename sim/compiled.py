@@ -15,11 +15,11 @@ function that it does not inline: on the 9-ball break that was a quarter of the 
 CPU time (`perf record` on `bench/breaks.py`), and without it the loop runs ~25 % faster with
 bit-identical results. A function so compiled must not allocate (no np.empty, no copies, no
 array results), nor call a function that does: numba compiles such a callee without the
-runtime too and refuses ("NRT required but not enabled"), so every test run checks it. The
-event loop (`run_events`, which allocates the work arrays of a shot) and the batch kernels use
-`njit_core`; everything the loop calls at an event takes its work arrays from it (an impact
-allocated a dozen arrays and counted the references of some 50 at each collision: 5-20 % of
-a break's time). Where numba lacks the option, `njit_norc` is `njit_core`.
+runtime too and refuses ("NRT required but not enabled"), so every test run checks it.
+`run_events` (which allocates a shot's work arrays) and the batch kernels use `njit_core`;
+the event loop itself (`run_events_grid`) and everything it calls take their work arrays from
+the caller (an impact allocated a dozen arrays and counted the references of some 50 at each
+collision: 5-20 % of a break's time). Where numba lacks the option, `njit_norc` is `njit_core`.
 
 Both compile no C-callable wrapper (`no_cfunc_wrapper`): numba otherwise builds one for every
 compiled signature, for passing the function as a first-class value, which the core never does
@@ -30,14 +30,16 @@ one function (the event loop, its callees compiled into it), and making the cach
 all 130 at import was 0.14 ms each, a twentieth of the import.
 
 Loading a cached function starts only the numba runtime (`rtsys.initialize`: the reference
-counts and allocations the machine code calls), not numba's whole target refresh, which numba's
-cache runs before every load: it imports and registers every typing and lowering implementation
-numba has (linear algebra, random generators, typed containers, cffi and pycparser), 0.1 s of a
-fresh process's 0.25 s first shot, all of it for compiling, none for running machine code
-already compiled. A compile still refreshes first (numba's compiler does), so a cache miss is
-compiled as before. The symbols machine code calls are numba's runtime, its C helpers and
-libm's, all registered without the refresh (string hashing's would not be; the core never
-hashes): `tests/test_numba_cache.py` loads every cached signature in a fresh process.
+counts and allocations the machine code calls; not even that for code compiled without it,
+such as the event loop: 20 ms of a fresh process), not numba's whole target refresh, which
+numba's cache runs before every load: it imports and registers every typing and lowering
+implementation numba has (linear algebra, random generators, typed containers, cffi and
+pycparser), 0.1 s of a fresh process's 0.25 s first shot, all of it for compiling, none for
+running machine code already compiled. A compile still refreshes first (numba's compiler
+does), so a cache miss is compiled as before. The symbols machine code calls are numba's
+runtime, its C helpers and libm's, all registered without the refresh (string hashing's
+would not be; the core never hashes): `tests/test_numba_cache.py` loads every cached
+signature in a fresh process.
 
 A cold start: when the event loop misses the cache, a helper process compiles its largest
 callees into the same cache while this process compiles the rest (`parallel_compile`; the
@@ -95,8 +97,9 @@ class CacheAtFirstUse:
     makes it, in the user's cache folder, the first time numba asks it anything: a lookup
     before the first compile, a save after it, or `stats`."""
 
-    def __init__(self, py_func: Callable[..., Any]) -> None:
+    def __init__(self, py_func: Callable[..., Any], nrt: bool = True) -> None:
         self._py_func = py_func
+        self._nrt = nrt  # compiled with the runtime: start it before loading
         self._made: Any = None
 
     def _function_cache(self) -> Any:
@@ -117,7 +120,8 @@ class CacheAtFirstUse:
         load = getattr(made, "_load_overload", None)
         if _rtsys is None or guard is None or load is None:  # another numba: its own load
             return made.load_overload(sig, target_context)
-        _rtsys.initialize(target_context)
+        if self._nrt:  # code compiled without the runtime calls none of it
+            _rtsys.initialize(target_context)
         with guard():
             loaded = load(sig, target_context)
             if loaded is None:  # numba compiles it next: a helper may take part of it
@@ -160,7 +164,7 @@ def _cached(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
     its cache object made at first use, with plain-typed calls."""
     dispatcher = njit(**NO_CFUNC, **options)(fn)
     if hasattr(dispatcher, "enable_caching") and hasattr(dispatcher, "_cache"):
-        dispatcher._cache = CacheAtFirstUse(fn)
+        dispatcher._cache = CacheAtFirstUse(fn, nrt=options.get("_nrt", True))
     else:  # NUMBA_DISABLE_JIT (a plain function), or a numba without the attribute
         with core_cache_dir(memo=True):
             dispatcher = njit(cache=True, **NO_CFUNC, **options)(fn)

@@ -206,7 +206,7 @@ def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int) -> tuple[
     return grids, ints, np.empty(max_c, np.bool_)
 
 
-@njit_core
+@njit_norc
 def run_events_grid(
     S: np.ndarray,
     P: np.ndarray,
