@@ -230,6 +230,28 @@ def test_a_fresh_import_leaves_out_the_batch_kernels_and_pymunk(tmp_path):
     assert done.stdout.split("\n")[:2] == ["False", "[]"]
 
 
+IMPORT_GC = textwrap.dedent(
+    """
+    import gc, json
+    import cuesim
+    print(json.dumps([gc.isenabled(), gc.get_freeze_count(), len(gc.get_objects(0)),
+                      len(gc.get_objects(1)), len(gc.get_objects(2))]))
+    """
+)
+
+
+def test_what_the_import_made_is_old_to_the_collector(tmp_path):
+    """Issue 16 (a fresh process's start): after `import cuesim` the cyclic collector runs again,
+    nothing is left frozen, and the objects the import made sit in the oldest generation, so
+    the first collections do not walk them as young ones (cuesim/__init__.py)."""
+    done = subprocess.run([sys.executable, "-c", IMPORT_GC], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    enabled, frozen, young, middle, old = json.loads(done.stdout)
+    assert enabled and frozen == 0
+    assert old > 10_000 and young + middle < 1_000
+
+
 def test_the_cache_object_is_made_at_first_use_in_the_user_cache():
     """The core's dispatchers make numba's cache object when first asked (compiled.py), in the
     user's cache folder, even when numba's own setting points elsewhere at that moment."""
