@@ -4,7 +4,7 @@ numba compiles one function at a time in a process, callees first as it types th
 On an empty cache the first shot compiles the event loop and the ~110 functions under it in
 one process (about 50 s here). But a callee that another process has compiled and cached is
 loaded instead (its machine code, and its bitcode for the caller to link and inline). So
-when the loop, or `auto_grid` compiled just before it, misses the cache
+when the loop, or `auto_grid_into` compiled just before it, misses the cache
 (`compiled.CacheAtFirstUse.load_overload` calls `on_cache_miss`), one helper process
 (`parallel_compile_helper`) compiles `HELPER_ROOTS`, the impact chain and the prediction
 after an event (about half of the work), in that order, while this process compiles the
@@ -17,7 +17,8 @@ The roots' signatures are declared (below): the helper cannot type the loop to l
 without compiling it. `tests/test_parallel_compile.py` types the loop and checks each. A
 stale one costs only speed: the helper compiles a signature nobody asks for and this process
 compiles the root itself, as it does when the helper is switched off
-(`CUESIM_COMPILE_HELPER=0`), finds one CPU, fails, or is not done within `WAIT_S`.
+(`CUESIM_COMPILE_HELPER=0`), finds one CPU or no Python to run (a frozen application), fails,
+or is not done within `WAIT_S`.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ _CODES["W"] = types.Tuple(tuple(_CODES[c] for c in "I2 I2 I2 F2 F2 F2 F2 F2 F2".
 LOOP = ("cuesim.sim.loop", "run_events_grid",
         "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1 W I1 B1")
 # the functions whose cache miss starts the helper, with their usual argument types: the
-# loop, and the broadphase's auto_grid, which engine.grid_for compiles just before it on 24
-# pieces or more (1.3 s sooner)
+# loop, and the broadphase's auto_grid_into, which engine.grid_for compiles just before it
+# on 24 pieces or more (1.3 s sooner)
 STARTERS: tuple[tuple[str, str, str], ...] = (
     LOOP, ("cuesim.sim.detect.grid", "auto_grid_into", "F2 R2 F2 F1"))
 # what the helper compiles, in the order the loop's typing reaches them; measured on the
@@ -136,8 +137,9 @@ _STATE: dict[str, Helper | None] = {"helper": None}
 def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
     """The cache has no `sig` of `py_func`, which numba compiles next: if it is one of the
     STARTERS with its usual argument types, start the helper (once per process)."""
-    if _STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0":
-        return
+    if (_STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0"
+            or getattr(sys, "frozen", False) or not sys.executable):
+        return  # a frozen application's executable is not a Python to run the helper in
     codes = {(module, name): codes for module, name, codes in STARTERS}.get(
         (py_func.__module__, py_func.__name__))
     if codes is None or tuple(sig) != signature(codes) or _available_cpus() < 2:

@@ -155,7 +155,7 @@ def test_the_switch_leaves_the_compile_in_one_process(tmp_path, expected):
 
 def test_no_helper_for_other_functions_other_types_or_one_cpu(monkeypatch):
     """Only the starters (the loop, auto_grid), with their declared types, on two CPUs or
-    more, start the helper, once."""
+    more, outside a frozen application, start the helper, once."""
     started = []
 
     class Started:
@@ -177,6 +177,9 @@ def test_no_helper_for_other_functions_other_types_or_one_cpu(monkeypatch):
     monkeypatch.setattr(pc, "_available_cpus", lambda: 2)
     pc.on_cache_miss(_dispatcher(*pc.HELPER_ROOTS[0][:2]).py_func, sig)
     pc.on_cache_miss(loop, sig[:-1] + (types.float64,))
+    monkeypatch.setattr(sys, "frozen", True, raising=False)  # a frozen application
+    pc.on_cache_miss(loop, sig)
+    monkeypatch.delattr(sys, "frozen")
     assert started == []
     pc.on_cache_miss(loop, sig)
     assert started == [pc.HELPER_ROOTS]
