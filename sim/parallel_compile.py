@@ -146,7 +146,7 @@ def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
         return
     try:
         _STATE["helper"] = Helper(HELPER_ROOTS)
-    except OSError:  # no process to start: compile here
+    except (OSError, ValueError, subprocess.SubprocessError):  # none started: compile here
         return
     atexit.register(_STATE["helper"].stop)
 
