@@ -6,7 +6,7 @@ and listing every object due by a time O(k log n) for k of them, in index order 
 Leaves sit at tree[L:L + n] (L the power of two >= n); a node holds the index of the smaller
 of its children's, the left one on ties; padding leaves hold -1 (never smaller).
 
-A flat queue (`new_tree(n, flat=True)`, two entries) keeps no tree: `earliest` is an argmin
+A flat queue (`tree_length(n, flat=True)`: two entries) keeps no tree: `earliest` is an argmin
 scan and `due` a scan, cheaper for a few objects than mending the tree at every change.
 """
 
@@ -14,22 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuesim.sim.compiled import njit_core, njit_norc
+from cuesim.sim.compiled import njit_norc
 
 
 @njit_norc
 def tree_length(n: int, flat: bool) -> int:
-    """The length of the tree for n objects: twice the power of two >= n (2: a flat queue)."""
+    """The length of the tree for n objects (any int array that long; `build` fills it):
+    twice the power of two >= n (2: a flat queue)."""
     size = 1
     while size < n and not flat:
         size *= 2
     return 2 * size
-
-
-@njit_core
-def new_tree(n: int, flat: bool) -> np.ndarray:
-    """An empty tree for n objects (build it with `build`), or a flat queue."""
-    return np.full(tree_length(n, flat), -1, np.int64)
 
 
 @njit_norc

@@ -28,7 +28,7 @@ from cuesim.sim.detect.grid import (
     smallest_width,
 )
 from cuesim.sim.engine import motion_input, run_input
-from cuesim.sim.queue import argmin, build, due, earliest, new_tree, update
+from cuesim.sim.queue import argmin, build, due, earliest, tree_length, update
 from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, LAW, LAW_PIN, NS, R2, T0, TEND, VX, VY, R, X, Y
 from cuesim.tables.box import box_for, random_box_layout, random_box_motion
@@ -179,7 +179,7 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
                                                         limit: float) -> None:
     for flat in (False, True):
         v = np.array(vals)
-        tree = new_tree(len(v), flat)
+        tree = np.full(tree_length(len(v), flat), -1, np.int64)
         build(tree, v)
         stack = np.empty(130, np.int64)
         out = np.empty(len(v), np.int64)
