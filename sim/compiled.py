@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 try:  # an exclusive lock around each cache save (POSIX)
@@ -67,7 +68,7 @@ try:  # the numba runtime, started before machine code that calls it is loaded
 except ImportError:  # pragma: no cover - a numba without it: numba's own load
     _rtsys = None
 
-from cuesim.sim import parallel_compile
+from cuesim.sim import cached_code, parallel_compile
 from cuesim.sim.numba_cache import core_cache_dir
 
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
@@ -114,7 +115,8 @@ class CacheAtFirstUse:
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         """numba's `Cache.load_overload` (the compiled function for `sig`, or None), with only
-        the runtime started first instead of the target's full refresh (module docstring)."""
+        the runtime started first instead of the target's full refresh, and the library's
+        bitcode left unparsed until a link needs it (`cached_code`; module docstring)."""
         made = self._function_cache()
         guard = getattr(made, "_guard_against_spurious_io_errors", None)
         load = getattr(made, "_load_overload", None)
@@ -122,11 +124,20 @@ class CacheAtFirstUse:
             return made.load_overload(sig, target_context)
         if self._nrt:  # code compiled without the runtime calls none of it
             _rtsys.initialize(target_context)
-        with guard():
-            loaded = load(sig, target_context)
-            if loaded is None:  # numba compiles it next: a helper may take part of it
-                parallel_compile.on_cache_miss(self._py_func, sig)
-            return loaded
+        codegen = target_context.codegen()
+        before = vars(codegen).get("unserialize_library")  # None: the class's method
+        codegen.unserialize_library = partial(cached_code.unserialize_library, codegen)
+        try:
+            with guard():
+                loaded = load(sig, target_context)
+                if loaded is None:  # numba compiles it next: a helper may take part of it
+                    parallel_compile.on_cache_miss(self._py_func, sig)
+                return loaded
+        finally:  # the codegen's own method again (numba holds its compiler lock here)
+            if before is None:
+                vars(codegen).pop("unserialize_library", None)
+            else:
+                codegen.unserialize_library = before
         return None  # the guard swallowed an error on reading: numba compiles instead
 
 

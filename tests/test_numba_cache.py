@@ -292,12 +292,14 @@ WARM_SHOTS = COUNT_REFRESHES + textwrap.dedent(
     pool = cuesim.tables.pool_table()
     cuesim.simulate(pool, cuesim.start_layout("9-ball", pool), cuesim.CueShot(angle=1.5, speed=6.0))
     arrays = sorted(m for m in ("numba.np.arrayobj", "numba.np.arraymath") if m in sys.modules)
+    from cuesim.sim.loop import run_events_grid
+    unparsed = ["_pending_bitcode" in vars(c.library) for c in run_events_grid.overloads.values()]
     from numba.core.runtime import rtsys
     runtime = getattr(rtsys, "_init", None)
     sampler = ShotSampler(6, {"angle": (1.4, 1.75), "speed": (2.0, 8.0)}, seed=1)
     many = simulate_many(table, cuesim.start_layout("novus", table), sampler, threads=2)
     print(json.dumps({"refreshes": len(calls), "events": r.n_events, "arrays": arrays,
-                      "runtime": runtime,
+                      "runtime": runtime, "unparsed": unparsed,
                       "end": r.final_positions.tolist(), "many": many["n_events"].tolist()}))
     """
 )
@@ -327,6 +329,7 @@ def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(t
     assert out["refreshes"] == 0
     assert out["arrays"] == []
     assert out["runtime"] is not True
+    assert out["unparsed"] == [True]  # the loop's bitcode was never parsed (sim.cached_code)
     assert out["events"] == r.n_events
     assert out["end"] == r.final_positions.tolist()
     assert out["many"] == many["n_events"].tolist()
@@ -337,17 +340,31 @@ LOAD_EVERY_CACHED = COUNT_REFRESHES + textwrap.dedent(
     import importlib, json, pkgutil
     from numba.core.registry import CPUDispatcher
     import cuesim.sim
+    from cuesim.sim import cached_code
     from cuesim.sim.compiled import CacheAtFirstUse
-    seen, loaded = set(), 0
+    states, load = [], cached_code.unserialize_library
+    def recording(codegen, state):
+        states.append(state)
+        return load(codegen, state)
+    cached_code.unserialize_library = recording
+    seen, loaded, unparsed, same = set(), 0, 0, 0
     for info in pkgutil.walk_packages(cuesim.sim.__path__, "cuesim.sim."):
         for value in vars(importlib.import_module(info.name)).values():
             if isinstance(value, CPUDispatcher) and isinstance(value._cache, CacheAtFirstUse) \\
                     and id(value) not in seen:
                 seen.add(id(value))
                 for key in value._cache._cache_file._load_index():
-                    if value._cache.load_overload(key[0], value.targetctx) is not None:
-                        loaded += 1
-    print(json.dumps({"refreshes": len(calls), "loaded": loaded}))
+                    cres = value._cache.load_overload(key[0], value.targetctx)
+                    if cres is None:
+                        continue
+                    loaded += 1
+                    unparsed += "_pending_bitcode" in vars(cres.library)
+                    module = cres.library._get_module_for_linking()  # its bitcode, parsed now
+                    names = {v.name for vs in (module.functions, module.global_variables)
+                             for v in vs if not v.is_declaration}
+                    same += names == cached_code.object_symbols(states[-1][2][0])
+    print(json.dumps({"refreshes": len(calls), "loaded": loaded, "unparsed": unparsed,
+                      "same": same}))
     """
 )
 
@@ -356,7 +373,9 @@ def test_every_cached_core_function_loads_without_numbas_target_refresh(tmp_path
     """Issue 16 (warm start): every signature in the cache of every core function (the event
     loop, its callees, the batch kernels, the soft reference, whatever this run compiled)
     loads in a fresh process with only the runtime started: its machine code finds every
-    symbol it calls (a missing one would crash the process) and no refresh runs."""
+    symbol it calls (a missing one would crash the process) and no refresh runs. Each loads
+    without its bitcode parsed, and the symbol names taken from its object file are the ones
+    numba would have read from the bitcode."""
     import math
 
     import cuesim
@@ -370,3 +389,6 @@ def test_every_cached_core_function_loads_without_numbas_target_refresh(tmp_path
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["refreshes"] == 0
     assert out["loaded"] >= 20
+    # each library's bitcode was left unparsed on load, and the defined names read from its
+    # object file instead are exactly the bitcode's (sim.cached_code)
+    assert out["unparsed"] == out["same"] == out["loaded"]

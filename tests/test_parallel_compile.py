@@ -97,7 +97,11 @@ COLD = textwrap.dedent(
     walls = table_arrays(cuesim.novus_table()).rails
     got = rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0, walls, False)
     helper = pc._STATE["helper"]
+    libraries = [c.library for c in rails.face_time.overloads.values()]
     print(json.dumps({
+        "linked_lazily": [type(lib).__name__.startswith("Lazy")  # loaded with sim.cached_code,
+                          and "_pending_bitcode" not in vars(lib)  # its bitcode parsed to link
+                          for lib in libraries],
         "got": list(got), "helper": helper is not None,
         "status": None if helper is None else helper.process.wait(),
         "hits": sum(rails.face_time.stats.cache_hits.values()),
@@ -131,10 +135,12 @@ def expected() -> list[Any]:
 
 def test_a_root_the_helper_compiled_is_loaded_not_compiled_again(tmp_path, expected):
     """A cold process compiling the stand-in loop starts the helper; the root comes from the
-    shared cache (a cache hit in this process) and the result is the same."""
+    shared cache (a cache hit in this process) and the result is the same. The root was
+    loaded without its bitcode, which was parsed when the loop linked it (sim.cached_code)."""
     out = _cold(tmp_path, "f8 f8 f8 b f8")
     assert out["helper"] and out["status"] == 0
     assert out["hits"] == 1
+    assert out["linked_lazily"] == [True]
     assert out["got"] == expected
 
 
