@@ -18,6 +18,7 @@ from cuesim.sim.detect.grid import G_NX, G_NY, GRID_MIN_N, auto_grid_into
 from cuesim.sim.errors import SimulationError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events_grid, work_arrays
+from cuesim.sim.queue import tree_length
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     LAW_BALL,
@@ -214,6 +215,7 @@ def grid_for(inp: MotionInput) -> np.ndarray:
 
 
 _work_arrays = getattr(work_arrays, "py_func", work_arrays)  # numpy's allocation, in Python
+_tree_length = getattr(tree_length, "py_func", tree_length)  # no machine code to load for it
 _KEPT = threading.local()  # each thread's work arrays, kept from shot to shot
 
 
@@ -223,7 +225,7 @@ def work_arrays_for(n: int, n_lines: int, n_circles: int,
     when the shot's sizes differ from its last shot's."""
     key = (n, n_lines, n_circles, int(g[G_NX]) * int(g[G_NY]))
     if getattr(_KEPT, "key", None) != key:
-        _KEPT.arrays = _work_arrays(*key)
+        _KEPT.arrays = _work_arrays(*key, _tree_length(n, key[3] == 1))
         _KEPT.key = key
     return _KEPT.arrays
 

@@ -181,8 +181,9 @@ def run_events(
     Returns (n_events, n_segments, status). The broadphase grid is the one `auto_grid` picks
     (`run_events_grid` takes any; the result is the same)."""
     g = auto_grid(S, P, rails)
-    grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0],
-                                     int(g[G_NX]) * int(g[G_NY]))
+    n_cells = int(g[G_NX]) * int(g[G_NY])
+    grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0], n_cells,
+                                     tree_length(S.shape[0], n_cells == 1))
     return run_events_grid(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,
                            mu_rail, v_stick, struck, max_events, ev, seg, knuckles, ball_params,
                            stiffness, exponent, g, grids, ints, bools)
@@ -192,17 +193,18 @@ STACK = 2 * 64 + 2  # the queue's `due` stack: 2 log2(n) + 2 for any n below 2^6
 
 
 @njit_core
-def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int) -> tuple[
+def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int, n_tree: int) -> tuple[
         tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     """The work arrays of `run_events_grid` for n objects, the sensor lines and circles, on a
-    grid of n_cells cells: its nine 2-D arrays, the grid's and queues' int row, the impact's
-    bool row (contents unset). The engine calls the Python function and keeps them."""
+    grid of n_cells cells whose queues are n_tree long (`queue.tree_length`): its nine 2-D
+    arrays, the grid's and queues' int row, the impact's bool row (contents unset). The
+    engine calls the Python function (and tree_length's) and keeps them."""
     max_c = 8 * n + 8
     grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
              np.empty((2, max_c), np.int64), np.empty((4, n)), np.empty((4, max_c)),
              np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
              np.empty((n, n_circles)), np.empty((n, n)))
-    ints = np.empty(n_cells + STACK + 2 * tree_length(n, n_cells == 1), np.int64)
+    ints = np.empty(n_cells + STACK + 2 * n_tree, np.int64)
     return grids, ints, np.empty(max_c, np.bool_)
 
 

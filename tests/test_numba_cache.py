@@ -294,12 +294,19 @@ WARM_SHOTS = COUNT_REFRESHES + textwrap.dedent(
     arrays = sorted(m for m in ("numba.np.arrayobj", "numba.np.arraymath") if m in sys.modules)
     from cuesim.sim.loop import run_events_grid
     unparsed = ["_pending_bitcode" in vars(c.library) for c in run_events_grid.overloads.values()]
+    import importlib, pkgutil
+    from numba.core.registry import CPUDispatcher
+    import cuesim.sim
+    machine_code = sorted({v.__name__ for info in pkgutil.walk_packages(cuesim.sim.__path__,
+                                                                         "cuesim.sim.")
+                           for v in vars(importlib.import_module(info.name)).values()
+                           if isinstance(v, CPUDispatcher) and v.overloads})
     from numba.core.runtime import rtsys
     runtime = getattr(rtsys, "_init", None)
     sampler = ShotSampler(6, {"angle": (1.4, 1.75), "speed": (2.0, 8.0)}, seed=1)
     many = simulate_many(table, cuesim.start_layout("novus", table), sampler, threads=2)
     print(json.dumps({"refreshes": len(calls), "events": r.n_events, "arrays": arrays,
-                      "runtime": runtime, "unparsed": unparsed,
+                      "runtime": runtime, "unparsed": unparsed, "machine_code": machine_code,
                       "end": r.final_positions.tolist(), "many": many["n_events"].tolist()}))
     """
 )
@@ -330,6 +337,9 @@ def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(t
     assert out["arrays"] == []
     assert out["runtime"] is not True
     assert out["unparsed"] == [True]  # the loop's bitcode was never parsed (sim.cached_code)
+    # the only machine code two shots load: the loop (its callees inside) and the broadphase's
+    # grid (33 pieces); the work arrays are made in Python
+    assert out["machine_code"] == ["auto_grid_into", "run_events_grid"]
     assert out["events"] == r.n_events
     assert out["end"] == r.final_positions.tolist()
     assert out["many"] == many["n_events"].tolist()
