@@ -130,6 +130,10 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
     t1, t2, tt = min(t1s), min(t2s), min(tts)
     c1, c2, ct = min(c1s), min(c2s), min(cts)
     m1, m2, mt = float(np.median(t1s)), float(np.median(t2s)), float(np.median(tts))
+    # each round's three runs are next to each other in time: the median of their ratios is
+    # the figure least moved by the machine's speed changing between the rounds
+    p2 = float(np.median([a / b for a, b in zip(t1s, t2s, strict=True)]))
+    pt = float(np.median([a / b for a, b in zip(t1s, tts, strict=True)]))
     # a plain loop of simulate on the first shots
     from cuesim.batch.core import Setup, make_shot
 
@@ -142,12 +146,13 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
         "mean_events": float(one["n_events"].mean()),
         "workers1_s": t1s, "workers1_shots_per_s": sampler.n / t1,
         "workers2_s": t2s, "workers2_shots_per_s": sampler.n / t2,
-        "speedup": t1 / t2, "median_speedup": m1 / m2,
+        "speedup": t1 / t2, "median_speedup": m1 / m2, "paired_speedup": p2,
         "simulate_loop_shots_per_s": loop_shots / tl,
         "cpu_s_workers1": c1s, "cpu_s_workers2": c2s,
         "cpu_overhead_of_2_workers": c2 / c1 - 1.0,
         "threads2_s": tts, "threads2_shots_per_s": sampler.n / tt,
         "thread_speedup": t1 / tt, "median_thread_speedup": m1 / mt,
+        "paired_thread_speedup": pt,
         "cpu_s_threads2": cts, "cpu_overhead_of_2_threads": ct / c1 - 1.0,
     }
     print(f"{name:7s} {sampler.n} shots ({row['mean_events']:.1f} events/shot), chunks of "
@@ -160,7 +165,8 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
           f"        (all runs, s: 1 thread {', '.join(f'{t:.2f}' for t in t1s)}; 2 threads "
           f"{', '.join(f'{t:.2f}' for t in tts)}; 2 workers "
           f"{', '.join(f'{t:.2f}' for t in t2s)}; median speed-ups: 2 threads "
-          f"{m1 / mt:.2f}x, 2 workers {m1 / m2:.2f}x)\n"
+          f"{m1 / mt:.2f}x, 2 workers {m1 / m2:.2f}x; median of each round's ratio: 2 threads "
+          f"{pt:.2f}x, 2 workers {p2:.2f}x)\n"
           f"        CPU seconds (driver + workers), best: 1 thread {c1:.2f}, 2 threads "
           f"{ct:.2f} ({100 * (ct / c1 - 1):+.0f}%), 2 workers {c2:.2f} "
           f"({100 * (c2 / c1 - 1):+.0f}% CPU for running in parallel)")
