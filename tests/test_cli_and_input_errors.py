@@ -42,6 +42,26 @@ def test_layout_command_round_trips(capsys):
     assert len(lay) == 17
 
 
+def test_a_built_in_command_leaves_the_other_commands_modules_unimported():
+    """`cuesim shoot` (the main job) and `cuesim layout` import neither the batch nor the
+    viewer code the other commands need; `cuesim --help` still lists every command."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from cuesim.cli import main; main(sys.argv[1:]); "
+             "print(sorted(m for m in sys.modules if m.startswith(('cuesim.batch', "
+             "'cuesim.viewer', 'cuesim.commands.'))), file=sys.stderr)")
+    for argv in (["layout", "novus"], ["shoot", "novus", "--speed", "3"]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "[]"
+    done = subprocess.run([sys.executable, "-m", "cuesim.cli", "--help"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0
+    assert "{shoot,layout,adjudicate,batch,bench,play}" in done.stdout
+
+
 @pytest.mark.parametrize("argv, message", [
     (["shoot", "novus", "--x", "0.05", "--speed", "3"], "novus 12: the striker"),
     (["shoot", "novus", "--speed", "-1"], "speed must be positive"),
