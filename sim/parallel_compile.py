@@ -101,12 +101,14 @@ class Helper:
             env=env, text=True)
         self.pending = {(module, name) for module, name, _ in roots}
         self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line.strip())
+        with self.process.stdout:  # closed when the helper ends
+            for line in self.process.stdout:
+                self._lines.put(line.strip())
         self._lines.put(None)  # the helper ended
 
     def wait_for(self, key: tuple[str, str]) -> None:
@@ -129,6 +131,7 @@ class Helper:
         if self.process.poll() is None:
             self.process.terminate()
         self.process.wait()
+        self._reader.join(timeout=5.0)  # at the pipe's end it closes it, and returns
 
 
 _STATE: dict[str, Helper | None] = {"helper": None}

@@ -113,9 +113,11 @@ COLD = textwrap.dedent(
 def _cold(tmp_path, face_codes: str, **env: str) -> dict[str, Any]:
     environ = {k: v for k, v in os.environ.items() if k != pc.SWITCH}
     environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env)
-    done = subprocess.run([sys.executable, "-c", COLD, face_codes], env=environ, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-W", "always::ResourceWarning", "-c", COLD,
+                           face_codes], env=environ, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+    assert "ResourceWarning" not in done.stderr  # the helper's pipe is closed
     return json.loads(done.stdout.splitlines()[-1])
 
 
