@@ -1,7 +1,5 @@
 """`python -m cuesim` is the `cuesim` command."""
 
-import sys
+from cuesim.cli import run
 
-from cuesim.cli import main
-
-sys.exit(main())
+run()

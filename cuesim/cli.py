@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -342,6 +343,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def run() -> None:
+    """The `cuesim` command (and `python -m cuesim`): `main` on the process's arguments, then
+    the exit. What the process made goes to the collector's permanent generation first
+    (`gc.freeze`), so Python's final collections at exit skip it: they walked numba's objects
+    for 0.09-0.2 s of every command, against 0.01-0.02 s now. Nothing written waits on them:
+    `main` flushes standard output and every file is closed where it is written. (Objects in
+    reference cycles are not finalized at exit then, which Python never promised.) Atexit
+    handlers run as before."""
+    status = main()
+    gc.freeze()
+    sys.exit(status)
+
+
 def _silence_stdout() -> None:
     """Point standard output at /dev/null, so the interpreter's final flush of what could not
     be written raises nothing more (the idiom of Python's signal documentation)."""
@@ -354,4 +368,4 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -62,6 +62,22 @@ def test_a_built_in_command_leaves_the_other_commands_modules_unimported():
     assert "{shoot,layout,adjudicate,batch,bench,play}" in done.stdout
 
 
+def test_the_command_exits_with_mains_status_and_its_output_whole():
+    """`python -m cuesim` (and the `cuesim` script) is `cli.run`: main's status, then an exit
+    whose final collections skip what the process made (gc.freeze); its output is whole."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "cuesim", "layout", "novus"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0
+    assert len(Layout.from_dict(json.loads(done.stdout))) == 17
+    done = subprocess.run([sys.executable, "-m", "cuesim", "shoot", "novus", "--speed", "-1"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("cuesim: error: ") and "speed must be positive" in done.stderr
+
+
 @pytest.mark.parametrize("argv, message", [
     (["shoot", "novus", "--x", "0.05", "--speed", "3"], "novus 12: the striker"),
     (["shoot", "novus", "--speed", "-1"], "speed must be positive"),
