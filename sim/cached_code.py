@@ -86,7 +86,9 @@ def unserialize_library(codegen: Any, state: Any) -> Any:
     name, kind, data = state
     engine = getattr(codegen, "_engine", None)
     base = getattr(codegen, "_library_class", None)
-    names = object_symbols(data[0]) if kind == "object" else None
+    known = (kind == "object" and isinstance(data, tuple) and len(data) == 2
+             and all(isinstance(part, bytes) for part in data))  # (machine code, bitcode)
+    names = object_symbols(data[0]) if known else None
     if (names is None or not isinstance(getattr(engine, "_defined_symbols", None), set)
             or not hasattr(base, "_finalize_final_module")):
         return type(codegen).unserialize_library(codegen, state)

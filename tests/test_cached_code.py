@@ -48,3 +48,22 @@ def test_a_truncated_object_is_left_to_numba():
         pytest.skip("not an ELF platform")
     assert object_symbols(obj[:200]) is None
     assert object_symbols(obj[:len(obj) // 2]) is None
+
+
+def test_a_state_of_another_shape_is_left_to_numba():
+    """A cache entry whose library state is not numba's (object code, bitcode) pair, as another
+    numba might write it, is unserialized by numba's own code, not read here."""
+    from cuesim.sim.cached_code import unserialize_library
+
+    class Codegen:
+        seen: list[object] = []
+
+        def unserialize_library(self, state: object) -> str:
+            self.seen.append(state)
+            return "numba's own"
+
+    for state in [("lib", "object", (b"\x7fELF", b"bc", b"more")), ("lib", "bitcode", b"bc"),
+                  ("lib", "object", ("not bytes", b"bc"))]:
+        codegen = Codegen()
+        assert unserialize_library(codegen, state) == "numba's own"
+        assert codegen.seen[-1] == state
