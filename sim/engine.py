@@ -172,7 +172,7 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
-    P = _kind_properties(table, layout.kinds())[1]
+    P = _kind_properties(table, layout.kinds())
     S = _rest_state(table, layout).copy()  # every piece at rest, then the initial motions
     for pid, value in initial.items():
         try:
@@ -285,24 +285,17 @@ def run_motion(table: Table, layout: Layout,
 def _rest_state(table: Table, layout: Layout) -> np.ndarray:
     """The initial state S of a layout with every piece at rest (`build_state`), cached per
     layout and read-only: a shot copies it and writes its initial motions in."""
-    positions, _, P = _static_arrays(table, layout)
+    P = _kind_properties(table, layout.kinds())
     n = len(layout)
-    S = build_state(positions, np.zeros((n, 2)), np.zeros(n), P, np.zeros((n, 2)))
+    S = build_state(layout.positions(), np.zeros((n, 2)), np.zeros(n), P, np.zeros((n, 2)))
     S.setflags(write=False)
     return S
 
 
-def _static_arrays(table: Table, layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Positions, kind numbers and the static property array P of a layout on a table (the
-    last two shared, read-only, by every placement of the same kinds: `_kind_properties`)."""
-    kinds, P = _kind_properties(table, layout.kinds())
-    return layout.positions(), kinds, P
-
-
 @lru_cache(maxsize=256)
-def _kind_properties(table: Table, kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Kind numbers and the static property array P of pieces of these kinds, in this order,
-    on a table: cached and read-only. P depends on the kinds alone, so a shot that places the
+def _kind_properties(table: Table, kinds: tuple[str, ...]) -> np.ndarray:
+    """The static property array P of pieces of these kinds, in this order, on a table:
+    cached and read-only. P depends on the kinds alone, so a shot that places the
     striker or the cue ball somewhere new (a new layout) finds it here (26 us a miss)."""
     arr = table_arrays(table)
     numbers = np.array([arr.kinds.index(kind) for kind in kinds], dtype=np.int64)
@@ -313,5 +306,4 @@ def _kind_properties(table: Table, kinds: tuple[str, ...]) -> tuple[np.ndarray, 
         arr.law[numbers], arr.roll_decel[numbers], arr.thrown_radius[numbers], arr.pin_model,
     )
     P.setflags(write=False)
-    numbers.setflags(write=False)
-    return numbers, P
+    return P

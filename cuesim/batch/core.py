@@ -21,7 +21,7 @@ import numpy as np
 
 from cuesim.batch.params import BatchError
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _static_arrays, table_arrays
+from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _kind_properties, table_arrays
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import NovusTable
@@ -130,7 +130,7 @@ class Prepared:
         self.placed = placed
         self.ids = placed.ids()
         self.struck_index = placed.index(setup.struck)
-        _, _, self.P = _static_arrays(table, placed)
+        self.P = _kind_properties(table, placed.kinds())
         self.base_pos = placed.positions()
 
 
