@@ -2,7 +2,8 @@
 predict again only for them, repeat until everything rests.
 
 The state it keeps: pair_t[i, j], the next contact time of every known pair; single_t[i], the
-next single-object event (stop, rail, hole, sensor); row_t[i] / row_j[i], the earliest of
+next single-object event (stop, rail, hole, sensor), change_t[i] the next that changes its
+motion (not a sensor: the horizon of its pairs' culling); row_t[i] / row_j[i], the earliest of
 object i's row (row_j = -1 for a single event); the broadphase grid's cell lists and each
 piece's next cell crossing (detect.grid); and two event queues (sim.queue), one for events and
 one for crossings. How an event or a crossing changes the predictions is in sim.predict.
@@ -51,6 +52,7 @@ from cuesim.sim.predict import (
     predict_near,
     row_min,
     single_event,
+    until,
 )
 from cuesim.sim.queue import build, earliest, tree_length, update
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
@@ -201,7 +203,7 @@ def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int, n_tree: int)
     engine calls the Python function (and tree_length's) and keeps them."""
     max_c = 8 * n + 8
     grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
-             np.empty((2, max_c), np.int64), np.empty((4, n)), np.empty((4, max_c)),
+             np.empty((2, max_c), np.int64), np.empty((5, n)), np.empty((4, max_c)),
              np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
              np.empty((n, n_circles)), np.empty((n, n)))
     ints = np.empty(n_cells + STACK + 2 * n_tree, np.int64)
@@ -266,9 +268,10 @@ def run_events_grid(
     for k in range(n_tree):
         queue[k] = -1
         cross_q[k] = -1
-    for r in range(4):
+    for r in range(5):
         for k in range(n):
             fw[r, k] = INF
+    for r in range(4):
         for k in range(max_c):
             cw[r, k] = 0.0
     for k in range(max_c):
@@ -284,7 +287,7 @@ def run_events_grid(
     nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
     links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count
     affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
-    single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
+    single_t, row_t, t_pred, cross_t, change_t = fw[0], fw[1], fw[2], fw[3], fw[4]
     cnx, cny, impulse, vpeak = cw[0], cw[1], cw[2], cw[3]
     ci, cj = cc[0], cc[1]
     for i in range(n):
@@ -322,13 +325,13 @@ def run_events_grid(
             insert(head, nxt, prv, cell, i, cell_at(g, S[i, X], S[i, Y]))
 
     for i in range(n):
-        single_t[i], single_c[i], single_k[i] = single_event(
+        single_t[i], single_c[i], single_k[i], change_t[i] = single_event(
             S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for i in range(n):
         if one:
             for j in range(i + 1, n):
-                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
+                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0, until(change_t, i, j))
             continue
         if cell[i] < 0:
             continue
@@ -336,7 +339,7 @@ def run_events_grid(
         for q in range(cnt):
             j = buf[q]
             if j > i:
-                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0)
+                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0, until(change_t, i, j))
         cross_t[i], cross_c[i] = crossing(S, g, i, cell[i], 0.0)
     for i in range(n):
         row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
@@ -352,7 +355,7 @@ def run_events_grid(
         if c_i >= 0 and cross_t[c_i] <= t and cross_t[c_i] < INF:
             # a cell crossing first: no event, only new neighbours
             cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j,
-                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2)
+                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2, change_t)
             continue
         if t == INF:
             break
@@ -434,7 +437,7 @@ def run_events_grid(
                     n_ev = _log(ev, n_ev, t, EV_CIRCLE, i, -1, k, speed, -side_c[i, k])
 
         if not moved:
-            single_t[i], single_c[i], single_k[i] = single_event(
+            single_t[i], single_c[i], single_k[i], change_t[i] = single_event(
                 S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
             row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
@@ -447,10 +450,12 @@ def run_events_grid(
             n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
             predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
-                        knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster)
+                        knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
+                        change_t)
         else:
             predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                         t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q)
+                         t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q,
+                         change_t)
     return n_ev, n_seg, status
 

@@ -64,10 +64,12 @@ def single_event(
     side_l: np.ndarray,
     side_c: np.ndarray,
     knuckles: np.ndarray,
-) -> tuple[float, int, int]:
-    """Earliest single-object event of i after t: (time, code, index)."""
+) -> tuple[float, int, int, float]:
+    """Earliest single-object event of i after t: (time, code, index, change), change the
+    earliest that changes its motion (its segment's end, a rail, knuckle or hole: not a
+    sensor)."""
     if S[i, ON] == 0.0 or S[i, TEND] == INF:
-        return INF, S_NONE, -1
+        return INF, S_NONE, -1, INF
     tend = S[i, TEND]
     h = tend - t
     best, code, idx = tend, S_STOP, -1
@@ -92,6 +94,7 @@ def single_event(
     if t + tau < best:
         best, code, idx = t + tau, S_HOLE, k
         rch = min(rch, travel_bound(speed, accel, tau))
+    change = best
     tau, k = line_time(px, py, vx, vy, ax, ay, rch, h, lines, side_l[i])
     if t + tau < best:
         best, code, idx = t + tau, S_LINE, k
@@ -99,7 +102,16 @@ def single_event(
     tau, k = circle_time(px, py, vx, vy, ax, ay, lin, rch, h, circles, side_c[i])
     if t + tau < best:
         best, code, idx = t + tau, S_CIRCLE, k
-    return best, code, idx
+    return best, code, idx, change
+
+
+@njit_norc
+def until(change_t: np.ndarray, i: int, j: int) -> float:
+    """The culling horizon of pair (i, j) (`pair_time`): the earlier of their next motion
+    changes, when the pair is predicted again, plus twice SIMULTANEOUS, so that a contact
+    that event gathers as simultaneous is never culled."""
+    c = min(change_t[i], change_t[j])
+    return c + 2.0 * SIMULTANEOUS * max(1.0, c)
 
 
 @njit_norc
@@ -229,21 +241,21 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                in_cluster: np.ndarray) -> None:
+                in_cluster: np.ndarray, change_t: np.ndarray) -> None:
     """After an event, without a grid: predict the affected objects' single events and their
     pairs with every object, and mend every row (a row that pointed into the cluster is scanned
     again, any other lowered by a new pair that comes sooner)."""
     n = S.shape[0]
     for m in range(n_aff):
         a = affected[m]
-        single_t[a], single_c[a], single_k[a] = single_event(
+        single_t[a], single_c[a], single_k[a], change_t[a] = single_event(
             S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for m in range(n_aff):
         a = affected[m]
         for k in range(n):
             if k != a:
-                pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
+                pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t, until(change_t, a, k))
     for m in range(n_aff):
         a = affected[m]
         row_t[a], row_j[a] = row_all(pair_t, single_t, a)
@@ -272,7 +284,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
                  in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
                  cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
                  links: np.ndarray, bufs: np.ndarray, queue: np.ndarray,
-                 cross_q: np.ndarray) -> None:
+                 cross_q: np.ndarray, change_t: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
     rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
     queues mended. links: the grid's rows nxt, prv and cell; bufs: two work rows.
@@ -284,7 +296,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
     buf, buf2 = bufs[0], bufs[1]
     for m in range(n_aff):
         a = affected[m]
-        single_t[a], single_c[a], single_k[a] = single_event(
+        single_t[a], single_c[a], single_k[a], change_t[a] = single_event(
             S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
         )
     for m in range(n_aff):
@@ -298,7 +310,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
         cnt = neighbours(g, head, nxt, cell[a], a, buf)
         for q in range(cnt):
             k = buf[q]
-            pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t)
+            pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t, until(change_t, a, k))
             if in_cluster[k] == 0 and seen[k] == 0:
                 seen[k] = 1
                 buf2[n_rep] = k
@@ -347,7 +359,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
                nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
                single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
                cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
-               buf: np.ndarray, buf2: np.ndarray) -> None:
+               buf: np.ndarray, buf2: np.ndarray, change_t: np.ndarray) -> None:
     """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
     new neighbours (from t_pred: the value the all-pairs prediction holds), forget those with
     the pieces no longer next to it, and mend the rows and queues they touch."""
@@ -359,7 +371,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
     cnt = beyond(g, head, nxt, new, old, i, buf)  # the new neighbours
     for q in range(cnt):
         k = buf[q]
-        v = pair_time(S, P, i, k, max(t_pred[i], t_pred[k]))
+        v = pair_time(S, P, i, k, max(t_pred[i], t_pred[k]), until(change_t, i, k))
         pair_t[i, k] = pair_t[k, i] = v
         if v < row_t[k] or (v == row_t[k] and row_j[k] >= 0 and i < row_j[k]):
             row_t[k], row_j[k] = v, i
