@@ -168,3 +168,20 @@ def test_the_horizon_changes_no_event_of_a_shot():
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]
+
+
+@given(v=st.tuples(speed, speed), a=st.tuples(accel, accel), lin=st.booleans(),
+       t=st.floats(0.0, 1.0), h=st.floats(0.0, 3.0))
+@settings(max_examples=examples(300), deadline=None)
+def test_the_square_root_free_reach_bounds_the_reach(v, a, lin, t, h):
+    """`pair_time` first culls with `_reach_l1` (no square roots) and a 1e-9 m margin: it
+    bounds `reach` from above, so every pair it culls the exact reach test culls too."""
+    from cuesim.sim.detect.pairs import _reach_l1
+    from cuesim.sim.motion.segment import reach
+
+    if lin:  # decelerating along a straight line, up to its stop
+        a = tuple(-0.7 * np.array(v) / max(np.hypot(*v), 1e-9))
+        h = min(h, max(np.hypot(*v) / 0.7 - t, 0.0))
+    S, _ = _pair((0.0, 0.0), v, a, (1.0, 1.0), v, a, False)
+    S[0, LIN] = 1.0 if lin else 0.0
+    assert _reach_l1(S, 0, t, h) >= reach(S, 0, t, h)

@@ -48,7 +48,12 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     pjx, pjy = position(S, j, t)
     dx, dy = pjx - pix, pjy - piy
     rs = contact_radius(S, P, i) + contact_radius(S, P, j)
-    dist = math.sqrt(dx * dx + dy * dy)
+    dd = dx * dx + dy * dy
+    if hc >= 0.0:  # first without square roots: a pair the exact reach test below culls too
+        b = rs + 1e-9 + _reach_l1(S, i, t, hc) + _reach_l1(S, j, t, hc)
+        if dd > b * b:
+            return INF
+    dist = math.sqrt(dd)
     gap = dist - rs
     hr = hc if gap > TOUCH else h  # a touching pair's contact now is never culled
     if gap > reach(S, i, t, hr) + reach(S, j, t, hr):
@@ -89,6 +94,14 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     if a == INF:
         return INF
     return t + a
+
+
+@njit_norc
+def _reach_l1(S: np.ndarray, i: int, t: float, h: float) -> float:
+    """`reach` bounded from above without a square root (h >= 0): |v| <= |vx| + |vy|, and a
+    straight decelerating path travels at most |v| h."""
+    vx, vy = velocity(S, i, t)
+    return (abs(vx) + abs(vy)) * h + 0.5 * (abs(S[i, AX]) + abs(S[i, AY])) * h * h + 1e-12
 
 
 @njit_norc
