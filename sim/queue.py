@@ -74,12 +74,18 @@ def build(tree: np.ndarray, vals: np.ndarray) -> None:
 
 @njit_norc
 def update(tree: np.ndarray, vals: np.ndarray, i: int) -> None:
-    """vals[i] has changed: mend the path from its leaf to the root."""
+    """vals[i] has changed: mend the path from its leaf to the root. It stops at a node whose
+    winner stays the same object, other than i: that winner's value is unchanged, so is every
+    node above it."""
     if tree.shape[0] == 2:
         return
     k = (tree.shape[0] // 2 + i) // 2
     while k >= 1:
-        tree[k] = _better(tree[2 * k], tree[2 * k + 1], vals)
+        old = tree[k]
+        new = _better(tree[2 * k], tree[2 * k + 1], vals)
+        if new == old and new != i:
+            return
+        tree[k] = new
         k //= 2
 
 

@@ -192,6 +192,32 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
             assert out[:cnt].tolist() == np.flatnonzero(v <= limit).tolist()
 
 
+@given(st.lists(st.floats(0.0, 10.0) | st.just(INF) | st.just(1.0), min_size=1, max_size=70),
+       st.lists(st.lists(st.tuples(st.integers(0, 69), st.floats(0.0, 10.0) | st.just(INF)
+                                   | st.just(1.0)), max_size=8), max_size=12),
+       st.randoms())
+def test_the_queue_mended_leaf_by_leaf_is_the_queue_built_anew(
+        vals: list[float], batches: list[list[tuple[int, float]]], rnd) -> None:
+    """Several values changed, then `update` for each changed leaf in any order (as the loop
+    mends a cluster's rows): every node of the tree is the one `build` gives, so `update`
+    stopping early at an unchanged winner loses nothing."""
+    v = np.array(vals)
+    tree = np.full(tree_length(len(v), False), -1, np.int64)
+    build(tree, v)
+    fresh = tree.copy()
+    for batch in batches:
+        changed = []
+        for i, x in batch:
+            i %= len(v)
+            v[i] = x
+            changed.append(i)
+        rnd.shuffle(changed)
+        for i in changed:
+            update(tree, v, i)
+        build(fresh, v)
+        assert tree.tolist() == fresh.tolist()
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sampled_from([0.0, 1.0, 2.0, -1.0, INF, -INF, math.nan]), min_size=1,
                 max_size=12))
