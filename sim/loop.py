@@ -2,8 +2,9 @@
 predict again only for them, repeat until everything rests.
 
 The state it keeps: pair_t[i, j], the next contact time of every known pair; single_t[i], the
-next single-object event (stop, rail, hole, sensor), change_t[i] the next that changes its
-motion (not a sensor: the horizon of its pairs' culling); row_t[i] / row_j[i], the earliest of
+next single-object event (stop, rail, hole, sensor); view[:, i], the next that changes its
+motion (not a sensor: the horizon of its pairs' culling) and the box its path sweeps until
+then (predict.set_view); row_t[i] / row_j[i], the earliest of
 object i's row (row_j = -1 for a single event); the broadphase grid's cell lists and each
 piece's next cell crossing (detect.grid); and two event queues (sim.queue), one for events and
 one for crossings. How an event or a crossing changes the predictions is in sim.predict.
@@ -25,7 +26,6 @@ from cuesim.sim.detect.grid import (
     insert,
     neighbours,
 )
-from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.touching import touching_system
 from cuesim.sim.events import (
     EV_CIRCLE,
@@ -46,13 +46,15 @@ from cuesim.sim.predict import (
     S_LINE,
     S_RAIL,
     S_STOP,
+    V_CHANGE,
     cross_cell,
     gather_due,
+    pair_in_view,
     predict_all,
     predict_near,
     row_min,
+    set_view,
     single_event,
-    until,
 )
 from cuesim.sim.queue import build, earliest, tree_length, update
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
@@ -203,7 +205,7 @@ def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int, n_tree: int)
     engine calls the Python function (and tree_length's) and keeps them."""
     max_c = 8 * n + 8
     grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
-             np.empty((2, max_c), np.int64), np.empty((5, n)), np.empty((4, max_c)),
+             np.empty((2, max_c), np.int64), np.empty((9, n)), np.empty((4, max_c)),
              np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
              np.empty((n, n_circles)), np.empty((n, n)))
     ints = np.empty(n_cells + STACK + 2 * n_tree, np.int64)
@@ -268,7 +270,7 @@ def run_events_grid(
     for k in range(n_tree):
         queue[k] = -1
         cross_q[k] = -1
-    for r in range(5):
+    for r in range(9):
         for k in range(n):
             fw[r, k] = INF
     for r in range(4):
@@ -287,7 +289,9 @@ def run_events_grid(
     nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
     links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count
     affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
-    single_t, row_t, t_pred, cross_t, change_t = fw[0], fw[1], fw[2], fw[3], fw[4]
+    single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
+    view = fw[4:9]  # each piece's next change of motion and its path's box (predict.set_view)
+    change_t = view[V_CHANGE]
     cnx, cny, impulse, vpeak = cw[0], cw[1], cw[2], cw[3]
     ci, cj = cc[0], cc[1]
     for i in range(n):
@@ -328,10 +332,11 @@ def run_events_grid(
         single_t[i], single_c[i], single_k[i], change_t[i] = single_event(
             S, P, i, 0.0, rails, holes, lines, circles, side_l, side_c, knuckles
         )
+        set_view(S, P, i, view)
     for i in range(n):
         if one:
             for j in range(i + 1, n):
-                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0, until(change_t, i, j))
+                pair_t[i, j] = pair_t[j, i] = pair_in_view(S, P, i, j, 0.0, view)
             continue
         if cell[i] < 0:
             continue
@@ -339,7 +344,7 @@ def run_events_grid(
         for q in range(cnt):
             j = buf[q]
             if j > i:
-                pair_t[i, j] = pair_t[j, i] = pair_time(S, P, i, j, 0.0, until(change_t, i, j))
+                pair_t[i, j] = pair_t[j, i] = pair_in_view(S, P, i, j, 0.0, view)
         cross_t[i], cross_c[i] = crossing(S, g, i, cell[i], 0.0)
     for i in range(n):
         row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
@@ -355,7 +360,7 @@ def run_events_grid(
         if c_i >= 0 and cross_t[c_i] <= t and cross_t[c_i] < INF:
             # a cell crossing first: no event, only new neighbours
             cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j,
-                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2, change_t)
+                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2, view)
             continue
         if t == INF:
             break
@@ -440,6 +445,7 @@ def run_events_grid(
             single_t[i], single_c[i], single_k[i], change_t[i] = single_event(
                 S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
+            set_view(S, P, i, view)
             row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
             update(queue, row_t, i)
             continue
@@ -451,11 +457,11 @@ def run_events_grid(
         if one:
             predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                         knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                        change_t)
+                        view)
         else:
             predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
                          t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q,
-                         change_t)
+                         view)
     return n_ev, n_seg, status
 

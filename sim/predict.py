@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
+from cuesim.sim.detect import TOUCH
 from cuesim.sim.detect.grid import (
     beyond,
     crossing,
@@ -41,8 +42,13 @@ from cuesim.sim.state import (
     LAW_PIN,
     LIN,
     ON,
+    T0,
     TEND,
+    VX,
+    VY,
     R,
+    X,
+    Y,
 )
 
 SIMULTANEOUS = 1e-12  # s: contacts this close in time are one simultaneous impact
@@ -112,6 +118,57 @@ def until(change_t: np.ndarray, i: int, j: int) -> float:
     that event gathers as simultaneous is never culled."""
     c = min(change_t[i], change_t[j])
     return c + 2.0 * SIMULTANEOUS * max(1.0, c)
+
+
+# rows of the loop's `view` array (5 x n): each piece's next change of motion, and the box its
+# path sweeps from its segment's start to that change (+ until's margin), widened by its
+# contact radius, TOUCH and BOX_SPARE
+V_CHANGE, V_X0, V_X1, V_Y0, V_Y1 = range(5)
+BOX_SPARE = 1e-9  # m: the box's rounding spare (a computed extreme is off by ~1e-16 m)
+
+
+@njit_norc
+def _sweep(p: float, v: float, a: float, t1: float) -> tuple[float, float]:
+    """The range of p + v tau + a tau^2 / 2 over [0, t1]."""
+    q = p + t1 * (v + 0.5 * t1 * a)
+    lo, hi = min(p, q), max(p, q)
+    if a != 0.0 and 0.0 < -v / a < t1:
+        tv = -v / a
+        e = p + tv * (v + 0.5 * tv * a)
+        lo, hi = min(lo, e), max(hi, e)
+    return lo, hi
+
+
+@njit_norc
+def set_view(S: np.ndarray, P: np.ndarray, i: int, view: np.ndarray) -> None:
+    """Piece i's box in `view` (its change of motion, view[V_CHANGE, i], already set): the box
+    its path sweeps from its segment's start to its horizon, widened by its contact radius,
+    TOUCH and BOX_SPARE. A piece at rest is a point; a moving one with no horizon, the plane."""
+    c = view[V_CHANGE, i]
+    end = min(c + 2.0 * SIMULTANEOUS * max(1.0, c), S[i, TEND])
+    w = contact_radius(S, P, i) + TOUCH + BOX_SPARE
+    still = S[i, VX] == 0.0 and S[i, VY] == 0.0 and S[i, AX] == 0.0 and S[i, AY] == 0.0
+    if still:
+        x0, x1, y0, y1 = S[i, X], S[i, X], S[i, Y], S[i, Y]
+    elif end == INF:
+        x0, x1, y0, y1 = -INF, INF, -INF, INF
+    else:
+        t1 = max(end - S[i, T0], 0.0)
+        x0, x1 = _sweep(S[i, X], S[i, VX], S[i, AX], t1)
+        y0, y1 = _sweep(S[i, Y], S[i, VY], S[i, AY], t1)
+    view[V_X0, i], view[V_X1, i] = x0 - w, x1 + w
+    view[V_Y0, i], view[V_Y1, i] = y0 - w, y1 + w
+
+
+@njit_norc
+def pair_in_view(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
+                 view: np.ndarray) -> float:
+    """`pair_time` over the pair's horizon, after a look at the two boxes: boxes apart, the
+    pieces cannot touch before the horizon (INF, as pair_time's own culls would give)."""
+    if (view[V_X0, i] > view[V_X1, j] or view[V_X0, j] > view[V_X1, i]
+            or view[V_Y0, i] > view[V_Y1, j] or view[V_Y0, j] > view[V_Y1, i]):
+        return INF
+    return pair_time(S, P, i, j, t, until(view[V_CHANGE], i, j))
 
 
 @njit_norc
@@ -241,21 +298,22 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                in_cluster: np.ndarray, change_t: np.ndarray) -> None:
+                in_cluster: np.ndarray, view: np.ndarray) -> None:
     """After an event, without a grid: predict the affected objects' single events and their
     pairs with every object, and mend every row (a row that pointed into the cluster is scanned
     again, any other lowered by a new pair that comes sooner)."""
     n = S.shape[0]
     for m in range(n_aff):
         a = affected[m]
-        single_t[a], single_c[a], single_k[a], change_t[a] = single_event(
+        single_t[a], single_c[a], single_k[a], view[V_CHANGE, a] = single_event(
             S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
         )
+        set_view(S, P, a, view)
     for m in range(n_aff):
         a = affected[m]
         for k in range(n):
             if k != a:
-                pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t, until(change_t, a, k))
+                pair_t[a, k] = pair_t[k, a] = pair_in_view(S, P, a, k, t, view)
     for m in range(n_aff):
         a = affected[m]
         row_t[a], row_j[a] = row_all(pair_t, single_t, a)
@@ -284,7 +342,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
                  in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
                  cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
                  links: np.ndarray, bufs: np.ndarray, queue: np.ndarray,
-                 cross_q: np.ndarray, change_t: np.ndarray) -> None:
+                 cross_q: np.ndarray, view: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
     rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
     queues mended. links: the grid's rows nxt, prv and cell; bufs: two work rows.
@@ -296,9 +354,10 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
     buf, buf2 = bufs[0], bufs[1]
     for m in range(n_aff):
         a = affected[m]
-        single_t[a], single_c[a], single_k[a], change_t[a] = single_event(
+        single_t[a], single_c[a], single_k[a], view[V_CHANGE, a] = single_event(
             S, P, a, t, rails, holes, lines, circles, side_l, side_c, knuckles
         )
+        set_view(S, P, a, view)
     for m in range(n_aff):
         in_cluster[affected[m]] = 1
     n_rep = 0  # the rows that may have changed: the affected objects' neighbours', in buf2
@@ -310,7 +369,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
         cnt = neighbours(g, head, nxt, cell[a], a, buf)
         for q in range(cnt):
             k = buf[q]
-            pair_t[a, k] = pair_t[k, a] = pair_time(S, P, a, k, t, until(change_t, a, k))
+            pair_t[a, k] = pair_t[k, a] = pair_in_view(S, P, a, k, t, view)
             if in_cluster[k] == 0 and seen[k] == 0:
                 seen[k] = 1
                 buf2[n_rep] = k
@@ -359,7 +418,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
                nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
                single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
                cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
-               buf: np.ndarray, buf2: np.ndarray, change_t: np.ndarray) -> None:
+               buf: np.ndarray, buf2: np.ndarray, view: np.ndarray) -> None:
     """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
     new neighbours (from t_pred: the value the all-pairs prediction holds), forget those with
     the pieces no longer next to it, and mend the rows and queues they touch."""
@@ -371,7 +430,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
     cnt = beyond(g, head, nxt, new, old, i, buf)  # the new neighbours
     for q in range(cnt):
         k = buf[q]
-        v = pair_time(S, P, i, k, max(t_pred[i], t_pred[k]), until(change_t, i, k))
+        v = pair_in_view(S, P, i, k, max(t_pred[i], t_pred[k]), view)
         pair_t[i, k] = pair_t[k, i] = v
         if v < row_t[k] or (v == row_t[k] and row_j[k] >= 0 and i < row_j[k]):
             row_t[k], row_j[k] = v, i

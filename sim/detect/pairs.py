@@ -5,7 +5,8 @@ straight path: quadratic in the mover's arc length. Cheap culling first: no cont
 possible when the gap exceeds the distance both can still travel, or when a bound of their
 relative path stays clear. The culls look only as far as the pair's horizon, the earlier of
 the two pieces' next changes of motion (`predict.until`), when the pair is predicted again
-anyway: a contact after it is culled, one before it is the root on the whole segments.
+anyway: a contact after it is culled, one before it is the root on the whole segments. The
+event loop first compares the boxes the two paths sweep until then (`predict.pair_in_view`).
 
 Touching pairs (gap <= TOUCH): an approach faster than V_TOUCH is a contact now, so is a
 pressed resting contact; a separating or resting one keeps its next approach in view (paths
