@@ -112,12 +112,18 @@ def single_event(
 
 
 @njit_norc
+def _past(c: float) -> float:
+    """Time c plus twice SIMULTANEOUS: a contact the event at c gathers as simultaneous is
+    before it."""
+    return c + 2.0 * SIMULTANEOUS * max(1.0, c)
+
+
+@njit_norc
 def until(change_t: np.ndarray, i: int, j: int) -> float:
     """The culling horizon of pair (i, j) (`pair_time`): the earlier of their next motion
-    changes, when the pair is predicted again, plus twice SIMULTANEOUS, so that a contact
-    that event gathers as simultaneous is never culled."""
-    c = min(change_t[i], change_t[j])
-    return c + 2.0 * SIMULTANEOUS * max(1.0, c)
+    changes, when the pair is predicted again, `_past` it so that a contact that event
+    gathers as simultaneous is never culled."""
+    return _past(min(change_t[i], change_t[j]))
 
 
 # rows of the loop's `view` array (5 x n): each piece's next change of motion, and the box its
@@ -144,8 +150,7 @@ def set_view(S: np.ndarray, P: np.ndarray, i: int, view: np.ndarray) -> None:
     """Piece i's box in `view` (its change of motion, view[V_CHANGE, i], already set): the box
     its path sweeps from its segment's start to its horizon, widened by its contact radius,
     TOUCH and BOX_SPARE. A piece at rest is a point; a moving one with no horizon, the plane."""
-    c = view[V_CHANGE, i]
-    end = min(c + 2.0 * SIMULTANEOUS * max(1.0, c), S[i, TEND])
+    end = min(_past(view[V_CHANGE, i]), S[i, TEND])
     w = contact_radius(S, P, i) + TOUCH + BOX_SPARE
     still = S[i, VX] == 0.0 and S[i, VY] == 0.0 and S[i, AX] == 0.0 and S[i, AY] == 0.0
     if still:
@@ -164,7 +169,7 @@ def set_view(S: np.ndarray, P: np.ndarray, i: int, view: np.ndarray) -> None:
 def pair_in_view(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
                  view: np.ndarray) -> float:
     """`pair_time` over the pair's horizon, after a look at the two boxes: boxes apart, the
-    pieces cannot touch before the horizon (INF, as pair_time's own culls would give)."""
+    pieces cannot touch before the horizon, and the pair is culled (INF)."""
     if (view[V_X0, i] > view[V_X1, j] or view[V_X0, j] > view[V_X1, i]
             or view[V_Y0, i] > view[V_Y1, j] or view[V_Y0, j] > view[V_Y1, i]):
         return INF

@@ -21,33 +21,32 @@ from hypothesis import strategies as st
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.detect.pairs import _apart_pieces, _opening, pair_time
 from cuesim.sim.roots import INF
-from cuesim.sim.state import AX, AY, LAW, LAW_BALL, LAW_DISC, LIN, NP, NS, ON, TEND, VX, VY, R
+from cuesim.sim.state import AX, AY, LAW, LAW_DISC, LIN, TEND, VX, VY
 from cuesim.sim.state import X as SX
 from cuesim.sim.state import Y as SY
 from tests.profiles import examples
+from tests.test_culling import RB, accel, coord, speed
+from tests.test_culling import _state as _pair
 
 ROOT = Path(__file__).resolve().parents[1]
-RB = 0.028575
-coord = st.floats(0.0, 1.0)
-speed = st.floats(-3.0, 3.0)
-accel = st.floats(-2.0, 2.0)
 
 
-def _pair(p0, v0, a0, p1, v1, a1, rest1: bool, law: int = LAW_BALL) -> tuple[
-        np.ndarray, np.ndarray]:
-    S = np.zeros((2, NS))
-    P = np.zeros((2, NP))
-    P[:, R] = RB
-    P[:, LAW] = law
-    S[:, ON] = 1.0
-    for k, (p, v, a) in enumerate(((p0, v0, a0), (p1, v1, a1))):
-        S[k, SX], S[k, SY] = p
-        S[k, VX], S[k, VY] = v
-        S[k, AX], S[k, AY] = a
-        S[k, TEND] = 2.0
-    if rest1:
-        S[1, VX] = S[1, VY] = S[1, AX] = S[1, AY] = 0.0
-        S[1, TEND] = INF
+def _sampled_pair(p0, v0, a0, p1, v1, a1, rest1: bool, gap: float | None, angle: float,
+                  straight: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Two balls (`_pair`), piece 1 at the contact distance (+ gap) from piece 0 when gap is
+    given (touching), or two pucks decelerating along straight lines when `straight`. Pairs
+    that overlap deeper than TOUCH, which the loop never makes, are assumed away."""
+    if gap is not None:
+        p1 = (p0[0] + (2 * RB + gap) * np.cos(angle), p0[1] + (2 * RB + gap) * np.sin(angle))
+    assume(np.hypot(p1[0] - p0[0], p1[1] - p0[1]) > 2 * RB - TOUCH)
+    if straight:
+        a0 = tuple(-0.5 * np.array(v0) / max(np.hypot(*v0), 1e-9))
+        a1 = tuple(-0.5 * np.array(v1) / max(np.hypot(*v1), 1e-9))
+    S, P = _pair(p0, v0, a0, p1, v1, a1, rest1)
+    if straight:
+        S[:, LIN] = 1.0
+        S[:, TEND] = np.minimum(S[:, TEND], np.hypot(S[:, VX], S[:, VY]) / 0.5)
+        P[:, LAW] = LAW_DISC
     return S, P
 
 
@@ -71,17 +70,7 @@ def test_a_horizon_only_culls_pairs_that_meet_after_it(p0, v0, a0, p1, v1, a1, r
     """pair_time with a horizon gives the contact the whole segments give whenever it is
     within the horizon, bit for bit, and else that contact or none: for pieces apart and for
     touching ones (gap within TOUCH), moving or one at rest, on straight or bent paths."""
-    if gap is not None:  # touching: piece 1 at the contact distance (+ gap) from piece 0
-        p1 = (p0[0] + (2 * RB + gap) * np.cos(angle), p0[1] + (2 * RB + gap) * np.sin(angle))
-    assume(np.hypot(p1[0] - p0[0], p1[1] - p0[1]) > 2 * RB - TOUCH)  # no deeper overlap
-    if straight:  # decelerating along straight lines, as pucks do
-        a0 = tuple(-0.5 * np.array(v0) / max(np.hypot(*v0), 1e-9))
-        a1 = tuple(-0.5 * np.array(v1) / max(np.hypot(*v1), 1e-9))
-    S, P = _pair(p0, v0, a0, p1, v1, a1, rest1)
-    if straight:
-        S[:, LIN] = 1.0
-        S[:, TEND] = np.minimum(S[:, TEND], np.hypot(S[:, VX], S[:, VY]) / 0.5)
-        P[:, LAW] = LAW_DISC
+    S, P = _sampled_pair(p0, v0, a0, p1, v1, a1, rest1, gap, angle, straight)
     whole = pair_time(S, P, 0, 1, 0.0)
     cut = pair_time(S, P, 0, 1, 0.0, until)
     if whole <= until:
@@ -204,17 +193,7 @@ def test_boxes_apart_only_cull_pairs_that_meet_after_the_horizon(p0, v0, a0, p1,
     made from then on, t here) to each piece's change of motion."""
     from cuesim.sim.predict import V_CHANGE, pair_in_view, set_view, until
 
-    if gap is not None:
-        p1 = (p0[0] + (2 * RB + gap) * np.cos(angle), p0[1] + (2 * RB + gap) * np.sin(angle))
-    assume(np.hypot(p1[0] - p0[0], p1[1] - p0[1]) > 2 * RB - TOUCH)
-    if straight:
-        a0 = tuple(-0.5 * np.array(v0) / max(np.hypot(*v0), 1e-9))
-        a1 = tuple(-0.5 * np.array(v1) / max(np.hypot(*v1), 1e-9))
-    S, P = _pair(p0, v0, a0, p1, v1, a1, rest1)
-    if straight:
-        S[:, LIN] = 1.0
-        S[:, TEND] = np.minimum(S[:, TEND], np.hypot(S[:, VX], S[:, VY]) / 0.5)
-        P[:, LAW] = LAW_DISC
+    S, P = _sampled_pair(p0, v0, a0, p1, v1, a1, rest1, gap, angle, straight)
     view = np.empty((5, 2))
     for k in range(2):  # a change of motion within the segment (its end at the latest)
         view[V_CHANGE, k] = min(change[k], S[k, TEND]) if S[k, TEND] < INF else INF
