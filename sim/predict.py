@@ -188,6 +188,14 @@ def row_all(pair_t: np.ndarray, single_t: np.ndarray, i: int) -> tuple[float, in
 
 
 @njit_norc
+def sooner(v: float, j: int, best: float, bj: int) -> bool:
+    """Whether a pair with partner j due at v comes before a row's earliest (best, bj):
+    sooner, or as soon with a lower partner index (a single event, bj = -1, wins ties): the
+    order of a scan of the row in index order."""
+    return v < best or (v == best and bj >= 0 and j < bj)
+
+
+@njit_norc
 def row_min(pair_t: np.ndarray, single_t: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
             nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray) -> tuple[float, int]:
     """Object i's earliest event: its single event, or its earliest pair among its neighbours
@@ -202,7 +210,7 @@ def row_min(pair_t: np.ndarray, single_t: np.ndarray, i: int, g: np.ndarray, hea
     for q in range(cnt):
         j = buf[q]
         v = pair_t[i, j]
-        if v < best or (v == best and bj >= 0 and j < bj):
+        if sooner(v, j, best, bj):
             best, bj = v, j
     return best, bj
 
@@ -306,7 +314,9 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
                 in_cluster: np.ndarray, view: np.ndarray) -> None:
     """After an event, without a grid: predict the affected objects' single events and their
     pairs with every object, and mend every row (a row that pointed into the cluster is scanned
-    again, any other lowered by a new pair that comes sooner)."""
+    again, any other lowered by a new pair that comes sooner). A pair of two affected objects
+    is predicted once, by the later of the two in `affected` (in_cluster[a] holds a's place,
+    from 1), and the affected rows are made in the same pass, as a scan would make them."""
     n = S.shape[0]
     for m in range(n_aff):
         a = affected[m]
@@ -315,15 +325,21 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
         )
         set_view(S, P, a, view)
     for m in range(n_aff):
+        in_cluster[affected[m]] = m + 1
+    for m in range(n_aff):
         a = affected[m]
+        best, bj = single_t[a], -1  # a's row, as row_all scans it
         for k in range(n):
-            if k != a:
-                pair_t[a, k] = pair_t[k, a] = pair_in_view(S, P, a, k, t, view)
-    for m in range(n_aff):
-        a = affected[m]
-        row_t[a], row_j[a] = row_all(pair_t, single_t, a)
-    for m in range(n_aff):
-        in_cluster[affected[m]] = 1
+            rank = in_cluster[k]
+            if k == a or rank > m + 1:
+                continue  # a piece affected later predicts this pair and adds it to a's row
+            v = pair_in_view(S, P, a, k, t, view)
+            pair_t[a, k] = pair_t[k, a] = v
+            if sooner(v, k, best, bj):
+                best, bj = v, k
+            if rank > 0 and sooner(v, a, row_t[k], row_j[k]):
+                row_t[k], row_j[k] = v, a  # affected earlier: its row is made but for this pair
+        row_t[a], row_j[a] = best, bj
     for k in range(n):
         if in_cluster[k]:
             continue
@@ -349,7 +365,8 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
                  links: np.ndarray, bufs: np.ndarray, queue: np.ndarray,
                  cross_q: np.ndarray, view: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
-    rest stay INF), the rows of their neighbours mended, their crossings predicted, and both
+    rest stay INF; two affected objects' pair once, and their rows in the same pass, as in
+    predict_all), the rows of their neighbours mended, their crossings predicted, and both
     queues mended. links: the grid's rows nxt, prv and cell; bufs: two work rows.
 
     At most 30 arguments: CPython passes a longer call as f(*tuple), and numba builds that
@@ -364,24 +381,30 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
         )
         set_view(S, P, a, view)
     for m in range(n_aff):
-        in_cluster[affected[m]] = 1
+        in_cluster[affected[m]] = m + 1
     n_rep = 0  # the rows that may have changed: the affected objects' neighbours', in buf2
     for m in range(n_aff):
         a = affected[m]
         t_pred[a] = t
-        if cell[a] < 0:
-            continue
-        cnt = neighbours(g, head, nxt, cell[a], a, buf)
+        best, bj = single_t[a], -1  # a's row, as row_min scans it
+        cnt = 0 if cell[a] < 0 else neighbours(g, head, nxt, cell[a], a, buf)
         for q in range(cnt):
             k = buf[q]
-            pair_t[a, k] = pair_t[k, a] = pair_in_view(S, P, a, k, t, view)
-            if in_cluster[k] == 0 and seen[k] == 0:
+            rank = in_cluster[k]
+            if rank > m + 1:
+                continue  # a piece affected later: it predicts this pair and adds it to a's row
+            v = pair_in_view(S, P, a, k, t, view)
+            pair_t[a, k] = pair_t[k, a] = v
+            if sooner(v, k, best, bj):
+                best, bj = v, k
+            if rank > 0:  # affected earlier: its row is made but for this pair
+                if sooner(v, a, row_t[k], row_j[k]):
+                    row_t[k], row_j[k] = v, a
+            elif seen[k] == 0:
                 seen[k] = 1
                 buf2[n_rep] = k
                 n_rep += 1
-    for m in range(n_aff):
-        a = affected[m]
-        row_t[a], row_j[a] = row_min(pair_t, single_t, a, g, head, nxt, cell, buf)
+        row_t[a], row_j[a] = best, bj
     for r in range(n_rep):
         seen[buf2[r]] = 0
         mend_row(pair_t, single_t, row_t, row_j, in_cluster, affected, n_aff, buf2[r], g,
@@ -437,10 +460,10 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
         k = buf[q]
         v = pair_in_view(S, P, i, k, max(t_pred[i], t_pred[k]), view)
         pair_t[i, k] = pair_t[k, i] = v
-        if v < row_t[k] or (v == row_t[k] and row_j[k] >= 0 and i < row_j[k]):
+        if sooner(v, i, row_t[k], row_j[k]):
             row_t[k], row_j[k] = v, i
             update(queue, row_t, k)
-        if v < best or (v == best and bj >= 0 and k < bj):
+        if sooner(v, k, best, bj):
             best, bj = v, k
     rescan = False
     cnt = beyond(g, head, nxt, old, new, i, buf)  # the pieces no longer next to it

@@ -20,6 +20,8 @@ from cuesim.sim.detect.grid import neighbours, one_cell, sort_small
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.state import LAW, LAW_PIN, ON, R, X, Y
 
+CULL_SPARE = 1e-9  # m: the box cull's rounding spare (a computed distance is off by ~1e-16 m)
+
 
 @njit_norc
 def segment_contact(px: float, py: float, r: float, rail: np.ndarray
@@ -36,6 +38,16 @@ def segment_contact(px: float, py: float, r: float, rail: np.ndarray
     if d == 0.0:
         return -r, -rail[4], -rail[5]
     return d - r, dx / d, dy / d
+
+
+@njit_norc
+def box_apart(px: float, py: float, reach: float, x0: float, y0: float, x1: float,
+              y1: float) -> bool:
+    """Whether p lies farther than reach from the box spanned by (x0, y0) and (x1, y1) along
+    one axis: then every point of the box (a segment between the two, or the point itself)
+    is farther than reach from p."""
+    return (px < min(x0, x1) - reach or px > max(x0, x1) + reach
+            or py < min(y0, y1) - reach or py > max(y0, y1) + reach)
 
 
 @njit_norc
@@ -65,7 +77,8 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
     n_given contacts already listed (the ones detected due now, not listed twice). Every member
     is advanced to t. `flag` is a zeroed work array of length n, zeroed on return. A member's
     touching pieces are among its neighbours on the broadphase grid (g, head, nxt, cell:
-    detect.grid), taken in index order; buf and near are int work arrays of length n.
+    detect.grid), taken in index order; buf and near are int work arrays of length n. A rail
+    or knuckle is looked at only when p is within its box widened by the reach (`box_apart`).
     Returns (number of members, number of contacts)."""
     n_rails = rails.shape[0]
     cap = ci.shape[0]
@@ -113,13 +126,19 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
             if not _listed(ci, cj, n_given, a, b):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, b, dx / d, dy / d
                 n_c += 1
+        far = ra + TOUCH + CULL_SPARE  # a feature farther than this is not touching
         for k in range(n_rails):
+            if box_apart(ax, ay, far, rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3]):
+                continue
             gap, cx, cy = segment_contact(ax, ay, ra, rails[k])
             if gap <= TOUCH and n_c < cap and not _listed(ci, cj, n_given, a, -1 - k):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, -1 - k, cx, cy
                 n_c += 1
         for k in range(knuckles.shape[0]):
-            dx, dy = knuckles[k, 0] - ax, knuckles[k, 1] - ay
+            kx, ky = knuckles[k, 0], knuckles[k, 1]
+            if box_apart(ax, ay, far + knuckles[k, 2], kx, ky, kx, ky):
+                continue
+            dx, dy = kx - ax, ky - ay
             d = math.sqrt(dx * dx + dy * dy)
             f = -1 - n_rails - k
             if d - ra - knuckles[k, 2] <= TOUCH and d > 0.0 and n_c < cap and not _listed(
