@@ -1,0 +1,47 @@
+"""bench/broadphase.py's machinery: the best of its passes, its argument check, a quick run
+that writes its figures. No timing is asserted: the script measures, the tests only check that
+it runs and reports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import broadphase
+
+
+def _row(t: float, same: bool = True, events: int = 10) -> dict:
+    return {"piece": "puck", "n": 16, "events": events, "same_bytes": same,
+            **{f"{w}_us_per_event": t + k for k, w in enumerate(broadphase.WAYS)},
+            "whole_us_per_event": t + 5}
+
+
+def test_each_figure_is_its_best_pass_and_the_bytes_must_agree_in_every_pass():
+    kept = broadphase._best_of(None, _row(3.0))
+    kept = broadphase._best_of(kept, _row(2.0))
+    kept = broadphase._best_of(kept, _row(4.0))
+    assert [kept[f"{w}_us_per_event"] for w in broadphase.WAYS] == [2.0, 3.0, 4.0]
+    assert kept["whole_us_per_event"] == 7.0 and kept["same_bytes"]
+    assert not broadphase._best_of(kept, _row(1.0, same=False))["same_bytes"]
+    assert not broadphase._best_of(kept, _row(1.0, events=11))["same_bytes"]
+
+
+@pytest.mark.parametrize("passes", ["0", "-1", "two"])
+def test_passes_must_be_a_whole_number_of_at_least_one(passes, capsys):
+    with pytest.raises(SystemExit) as exc:
+        broadphase.main(["--passes", passes])
+    assert exc.value.code == 2
+    assert "--passes: expected a whole number >= 1" in capsys.readouterr().err
+
+
+def test_a_quick_run_writes_its_figures_and_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out, png = tmp_path / "bp.json", tmp_path / "bp.png"
+    assert broadphase.main(["--quick", "--json", str(out), "--plot", str(png)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["piece"], r["n"]) for r in rows] == [
+        (p, n) for p in ("puck", "ball") for n in broadphase.QUICK_NS]
+    assert all(r["same_bytes"] for r in rows)
+    assert png.stat().st_size > 0
+    assert "target <= 2.0 us at every N" in capsys.readouterr().out
