@@ -124,6 +124,7 @@ def _best_of(kept: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]
 
 
 def _positive(text: str) -> int:
+    """An argument that must be a whole number >= 1 (argparse's type)."""
     try:
         value = int(text)
     except ValueError:
@@ -175,8 +176,9 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("--quick", action="store_true", help="n = 16, 64, 256 and few repeats")
-    ap.add_argument("--passes", type=_positive, default=3,
-                    help="measure the series this many times, keep each figure's best (3)")
+    ap.add_argument("--passes", type=_positive, default=None,
+                    help="measure the series this many times, keep each figure's best "
+                         "(3; 1 with --quick)")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--plot", default=str(PLOT), help=f"the PNG to write (default {PLOT})")
     args = ap.parse_args(argv)
@@ -185,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.python_version()}; GRID_MIN_N = {GRID_MIN_N}, CELL_PIECES = {CELL_PIECES}")
     print(f"{'piece':>6}{'N':>6}{'events':>8}{'cells':>7}   us/event: {'no grid':>8}"
           f"{'picked':>8}{'grid':>8}{'whole':>8}   {'events/s (picked)':>18}  same")
-    passes = 1 if args.quick else args.passes
+    passes = args.passes or (1 if args.quick else 3)
     best: dict[tuple[str, int], dict[str, Any]] = {}
     for k in range(passes):
         print(f"pass {k + 1} of {passes}...", file=sys.stderr, flush=True)
