@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from bench.suite import Config
+    from bench.suite_config import Config
 
 TARGETS = {
     "opening_ms": 0.25,  # novus opening: at most 0.25 ms per shot per core

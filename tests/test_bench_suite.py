@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from bench import scenarios as sc
-from bench import suite, suite_report
+from bench import suite, suite_memory, suite_report, suite_startup, suite_timing
+from bench.suite_config import Config
 from cuesim.cli import main
 from cuesim.sim import run_motion
 from cuesim.tables import LayoutError, novus_table, pool_table
@@ -116,7 +117,7 @@ def test_box_in_the_core_no_overlap_no_escape(piece):
 
 # -- the suite ------------------------------------------------------------------------------------
 def _tiny(only):
-    cfg = suite.Config.tiny()
+    cfg = Config.tiny()
     cfg.only = only
     cfg.pymunk_box_max_n = 16
     return cfg
@@ -127,7 +128,7 @@ def no_subprocess(monkeypatch):
     """The start-up figures come from fresh interpreters; the tests fake them."""
     fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
             "to_first_shot_s": 0.3, "wall_to_first_shot_s": 0.35}
-    monkeypatch.setattr(suite, "fresh_process", lambda env, repeats: dict(fake))
+    monkeypatch.setattr(suite_startup, "fresh_process", lambda env, repeats: dict(fake))
 
 
 @pytest.mark.truncation  # the box's set-up time is a shot stopped after one event (setup_ms)
@@ -177,7 +178,7 @@ def test_suite_times_the_cold_compile_with_and_without_the_helper(tmp_path, caps
         envs.append(env)
         return dict(fake)
 
-    monkeypatch.setattr(suite, "fresh_process", fresh)
+    monkeypatch.setattr(suite_startup, "fresh_process", fresh)
     monkeypatch.delenv(SWITCH, raising=False)
     cfg = _tiny(("novus-midgame",))
     cfg.cold = True
@@ -215,6 +216,78 @@ def test_suite_plots_or_a_clear_message(tmp_path, no_subprocess, capsys, monkeyp
     assert "plots skipped: matplotlib is not installed" in capsys.readouterr().err
 
 
+def test_fastest_keeps_each_case_at_its_fastest_pass():
+    passes = [{"whole": [3.0, 1.0], "events": [5, 6]}, {"whole": [2.0, 4.0], "events": [5, 6]}]
+    best = suite_timing.fastest(passes, ("whole",))
+    assert best == {"whole": [2.0, 1.0], "events": [5, 6]}
+    assert passes[0]["whole"] == [3.0, 1.0]  # the passes themselves are left as they were
+
+
+@pytest.mark.truncation  # the box's set-up time is a shot stopped after one event (setup_ms)
+def test_suite_passes_keep_the_fastest_of_each_figure(tmp_path, no_subprocess):
+    """Every scenario is timed in each pass, in turn; a figure is its cases' fastest passes,
+    and the JSON shows each pass's first case, so the spread between passes can be read."""
+    cfg = _tiny(("novus-opening", "box-puck-16"))
+    cfg.passes = 3
+    cfg.pymunk_cases = 2
+    assert suite.run(True, str(tmp_path / "out.json"), None, cfg=cfg) == 0
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["config"]["passes"] == 3
+    for s in data["scenarios"]:
+        c = s["cuesim"]
+        assert c["passes"] == 3 and len(c["first_case_ms_per_pass"]) == 3
+        assert c["first_case_ms"] <= min(c["first_case_ms_per_pass"]) * (1 + 1e-12)
+        assert c["us_per_event"] <= min(c["us_per_event_per_pass"]) * (1 + 1e-12)
+        p = s["pymunk"]["2ms"]
+        assert len(p["first_case_ratio_per_pass"]) == 3 and p["cases"] == min(2, c["shots"])
+        assert p["mean_ms"] > 0 and p["cuesim_mean_ms"] > 0
+    assert "setup_ms" in data["scenarios"][1]["cuesim"]
+
+
+class _FakePooltool:
+    """Stands in for pooltool (not installed in the test environment): a fixed event count."""
+
+    __version__ = "fake"
+
+    def simulate(self, system, max_events=None):
+        return type("Out", (), {"events": [0] * 7})()
+
+
+class _FakeBackend:
+    pt = _FakePooltool()
+
+    def system(self, game="9-ball", **kw):
+        return game
+
+
+def test_suite_pooltool_pairs_over_passes(tmp_path, no_subprocess, monkeypatch):
+    """pooltool's cases are chosen in the first pass (its time budget) and the same cases are
+    timed again in the later passes; the ratios pair each side's fastest pass."""
+    monkeypatch.setattr(suite, "pooltool_backend", lambda: (_FakeBackend(), None))
+    cfg = _tiny(("9-ball-break",))
+    cfg.passes, cfg.pooltool_cases = 2, 2
+    assert suite.run(True, str(tmp_path / "out.json"), None, cfg=cfg) == 0
+    data = json.loads((tmp_path / "out.json").read_text())
+    pt = data["scenarios"][0]["pooltool"]
+    assert pt["version"] == "fake" and pt["cases"] == 2
+    assert len(pt["first_case_ratio_per_pass"]) == 2 and pt["events"]["max"] == 7
+    assert data["pooltool"] == {"available": True, "reason": None}
+
+
+@pytest.mark.parametrize(("value", "message"), [("0", "'0' must be at least 1"),
+                                                 ("two", "'two' is not a whole number")])
+def test_cuesim_bench_refuses_a_pass_count_below_one(value, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--quick", "--passes", value])
+    assert exc.value.code == 2
+    assert f"argument --passes: {message}" in capsys.readouterr().err
+
+
+def test_quick_runs_one_pass_unless_told():
+    assert Config.make(True).passes == 1 and Config.make(False).passes == 2
+    assert Config.make(True, passes=3).passes == 3
+
+
 def test_slope_fit():
     ns = [16, 64, 128, 256]
     assert suite_report.fit_slope(ns, [1.0, 4.0, 8.0, 16.0]) == pytest.approx(1.0)
@@ -222,7 +295,7 @@ def test_slope_fit():
 
 
 def test_startup_script_runs(capsys):
-    exec(compile(suite.STARTUP_SCRIPT, "startup", "exec"), {})
+    exec(compile(suite_startup.STARTUP_SCRIPT, "startup", "exec"), {})
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["events"] > 0 and out["ball_events"] > 0
 
@@ -233,7 +306,7 @@ def test_cuesim_bench_help(capsys):
         main(["bench", "--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for flag in ("--quick", "--json", "--plots"):
+    for flag in ("--quick", "--passes", "--json", "--plots"):
         assert flag in out
 
 
@@ -255,7 +328,7 @@ def test_checkout_root_finds_bench():
 
 
 def test_memory_in_a_fresh_process():
-    out = suite.memory_in_subprocess("two-ball-pot", suite.Config.tiny())
+    out = suite_memory.memory_in_subprocess("two-ball-pot", Config.tiny())
     assert out["fresh_process"] is True
     assert out["tracemalloc_peak_mb"] > 0
     assert {"rss_peak_mb", "rss_growth_mb"} <= set(out)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import cuesim
+from cuesim.commands import positive_int
 from cuesim.output import (
     OutputError,
     check_folder_writable,
@@ -39,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "pair by pair in one run on one core. Runs from a source checkout.")
     parser.add_argument("--quick", action="store_true",
                         help="fewer shots, repeats and steps, no cold compile (under a minute)")
+    parser.add_argument("--passes", metavar="K", type=positive_int, default=None,
+                        help="passes over every scenario, each time kept at its fastest pass "
+                             "(default 2; 1 with --quick)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     parser.add_argument("--plots", metavar="DIR",
                         help="write PNG plots there (needs matplotlib: pip install -e '.[bench]')")
@@ -57,7 +61,7 @@ def run_bench(args: argparse.Namespace) -> int:
         sys.path.insert(0, str(root))
     suite = importlib.import_module("bench.suite")
     try:
-        return suite.run(args.quick, args.json, args.plots)
+        return suite.run(args.quick, args.json, args.plots, passes=args.passes)
     except OSError as exc:  # e.g. the disk filled up while the figures were written
         if args.json is not None and exc.filename == args.json:
             remove_partial(args.json)

@@ -1,0 +1,50 @@
+"""The suite's start-up figures (bench/suite.py): a fresh interpreter imports cuesim and plays
+the novus opening, then a 9-ball break, with the numba cache warm (cached start) or with an
+empty NUMBA_CACHE_DIR (cold compile)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+STARTUP_SCRIPT = """
+import time
+t0 = time.perf_counter()
+import math, json, cuesim
+from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
+t1 = time.perf_counter()
+table = cuesim.novus_table()
+r = cuesim.simulate(table, cuesim.novus_doubles_layout(table),
+                    cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+t2 = time.perf_counter()
+first_shot_at = time.time()
+pool = pool_table()
+rb = cuesim.simulate(pool, nine_ball_rack(pool, cue=cue_ball_in_kitchen(pool)),
+                     cuesim.CueShot(angle=math.pi / 2, speed=6.0))
+t3 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "first_ball_shot_s": t3 - t2,
+                  "first_shot_at": first_shot_at, "events": r.n_events,
+                  "ball_events": rb.n_events}))
+"""
+
+
+def fresh_process(env: dict[str, str], repeats: int) -> dict[str, float]:
+    """Medians over `repeats` fresh interpreters running STARTUP_SCRIPT: the process's wall
+    time, the wall time from its launch to the first shot's result (`wall_to_first_shot_s`,
+    issue 16), and the script's own import and shot times."""
+    walls, to_first, inner = [], [], []
+    for _ in range(repeats):
+        t0, launched = time.perf_counter(), time.time()
+        proc = subprocess.run([sys.executable, "-c", STARTUP_SCRIPT], env=env,
+                              capture_output=True, text=True, check=True)
+        walls.append(time.perf_counter() - t0)
+        inner.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        to_first.append(inner[-1]["first_shot_at"] - launched)
+    out = {"wall_s": statistics.median(walls), "wall_to_first_shot_s": statistics.median(to_first)}
+    for key in ("import_s", "first_shot_s", "first_ball_shot_s"):
+        out[key] = statistics.median(r[key] for r in inner)
+    out["to_first_shot_s"] = out["import_s"] + out["first_shot_s"]
+    return out
