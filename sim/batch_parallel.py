@@ -28,7 +28,7 @@ from cuesim.sim.events import N_EVENT_COLUMNS
 from cuesim.sim.loop import STATUS_FULL, STATUS_RUNAWAY, run_events
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import N_SEG_COLUMNS
-from cuesim.sim.threads import default_threads, run_on_threads, take_next
+from cuesim.sim.threads import KeptThreads, default_threads, run_on_threads, take_next
 
 # shots per compiled call: bounds the buffers (about 50 kB of reserved rows per piece and
 # shot, untouched until written) whatever the number of shots
@@ -109,8 +109,9 @@ def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
             raise SimulationError("run_inputs needs the shots of one table; got "
                                   f"{inputs[0].table.name!r} and {inp.table.name!r}")
     out: list[ShotResult] = []
-    for k in range(0, len(inputs), CHUNK):
-        out.extend(_run_chunk(inputs[k:k + CHUNK]))
+    with KeptThreads() as kept:  # one set of helper threads for every chunk
+        for k in range(0, len(inputs), CHUNK):
+            out.extend(kept.call(_run_chunk, inputs[k:k + CHUNK]))
     return out
 
 

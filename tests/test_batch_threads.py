@@ -291,3 +291,47 @@ def test_run_on_threads_raises_the_first_error_and_leaves_no_thread():
         run_on_threads(3, kernel, 7)
     assert calls == [7, 7, 7]
     assert threading.active_count() == before
+
+
+def test_kept_threads_serve_every_call_and_end_with_the_run():
+    """KeptThreads: the helper threads start at the first call that needs them, serve every
+    later call (no thread started per call), raise a helper's error in the caller, and are
+    gone once the run closes them (a later worker pool can still fork)."""
+    from cuesim.sim.threads import KeptThreads, run_on_threads
+
+    seen: list[str] = []
+    lock = threading.Lock()
+
+    def kernel(k: int) -> None:
+        with lock:
+            seen.append(threading.current_thread().name)
+        if k < 0 and threading.current_thread() is not threading.main_thread():
+            raise ValueError("a helper fails")
+
+    before = threading.active_count()
+    with KeptThreads() as kept:
+        for _ in range(5):
+            kept.call(run_on_threads, 3, kernel, 1)
+        assert threading.active_count() == before + 2
+        with pytest.raises(ValueError, match="a helper fails"):
+            kept.call(run_on_threads, 3, kernel, -1)
+        kept.call(run_on_threads, 2, kernel, 1)  # fewer than kept: the others wait
+        run_on_threads(2, kernel, 1)  # outside `call`: a thread of its own, joined
+    assert threading.active_count() == before
+    helpers = {name for name in seen if name.startswith("cuesim-kept-")}
+    assert helpers == {"cuesim-kept-1", "cuesim-kept-2"}
+    assert sum(name.startswith("cuesim-kernel-") for name in seen) == 1
+    assert len(seen) == 5 * 3 + 3 + 2 + 2
+
+
+@TWO
+def test_a_threaded_batch_leaves_no_thread_and_equals_one_thread(table, singles):
+    """A batch of several chunks on 2 threads runs its chunks on kept helper threads: the
+    numbers are those of one thread, and no thread is left once it returns."""
+    before = threading.active_count()
+    two = simulate_many(table, singles, ShotSampler(60, VARY, seed=4), threads=2,
+                        chunk_size=7)
+    assert threading.active_count() == before
+    one = simulate_many(table, singles, ShotSampler(60, VARY, seed=4), threads=1,
+                        chunk_size=7)
+    assert_same(one, two)

@@ -55,7 +55,7 @@ from cuesim.batch.store import (
 from cuesim.output import check_writable
 from cuesim.sim.batch_kernel import fork_unsafe, max_threads
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS
-from cuesim.sim.threads import default_threads
+from cuesim.sim.threads import KeptThreads, default_threads
 from cuesim.tables.layout import Layout
 
 
@@ -205,9 +205,11 @@ def _pipelined(job: Job, chunks: list[int], sink: Any = None
     """The chunks in this process, in order, each chunk's Python work (its shots made and
     checked) done while the compiled loop of the chunk before runs on its threads in a helper
     thread (the loop releases the GIL), and each chunk given out (written, by the caller or
-    the sink) while the next one's loop runs: no core waits for a chunk's Python. A shot that
-    cannot be played stops the run once every chunk before it has been given out."""
-    with cf.ThreadPoolExecutor(1, thread_name_prefix="cuesim-batch") as helper:
+    the sink) while the next one's loop runs: no core waits for a chunk's Python. The loops'
+    helper threads are kept from chunk to chunk (`KeptThreads`) and end with the run. A shot
+    that cannot be played stops the run once every chunk before it has been given out."""
+    with KeptThreads() as kept, cf.ThreadPoolExecutor(1, thread_name_prefix="cuesim-batch") \
+            as helper:
         running: tuple[int, dict[str, np.ndarray], cf.Future[None]] | None = None
         for c in chunks:
             try:
@@ -217,7 +219,7 @@ def _pipelined(job: Job, chunks: list[int], sink: Any = None
                     running[2].result()
                     yield _given(job, running[0], running[1], sink)
                 raise
-            done, running = running, (c, out, helper.submit(loop, job.threads))
+            done, running = running, (c, out, helper.submit(kept.call, loop, job.threads))
             if done is not None:
                 done[2].result()
                 yield _given(job, done[0], done[1], sink)
