@@ -143,3 +143,37 @@ def test_play_refuses_counts_below_one(option, value, message, capsys):
         main(["play", "novus", option, value, "--screenshot", "never.png"])
     assert exc.value.code == 2
     assert f"argument {option}: {message}" in capsys.readouterr().err
+
+
+def test_many_initial_motions_make_the_state_piece_by_piece_would():
+    """motion_input checks every motion, then writes them a column at a time: the state is
+    the one the piece-by-piece writes give (3 numbers: vx, vy, w; 5: vx, vy, wx, wy, wz), for
+    balls given either form, and a bad motion after good ones is refused as before."""
+    from cuesim.sim.engine import _kind_properties, _rest_state, motion_input
+    from cuesim.sim.state import VX, VY, W0, WX, WY
+
+    pool = pool_table("9ft")
+    layout = start_layout("9-ball", pool)
+    rng = np.random.default_rng(5)
+    initial: dict[str, tuple[float, ...]] = {}
+    for k, pid in enumerate(layout.ids()):
+        if k % 3 == 1:
+            continue  # some stay at rest
+        n = 3 if k % 2 else 5
+        initial[pid] = tuple(float(v) for v in rng.uniform(-2.0, 2.0, n))
+    got = motion_input(pool, layout, initial).S
+    _kind_properties(pool, layout.kinds())
+    want = _rest_state(pool, layout).copy()
+    for pid, value in initial.items():
+        k = layout.index(pid)
+        want[k, VX], want[k, VY], want[k, W0] = value[0], value[1], value[-1]
+        if len(value) == 5:
+            want[k, WX], want[k, WY] = value[2], value[3]
+    np.testing.assert_array_equal(got, want)
+    assert got.tobytes() == want.tobytes()
+    for bad, message in (((1e300, 0.0, 0.0), "beyond what a cue"),
+                         ((0.0, 0.0, 1e300, 0.0, 0.0), "spin .* rad/s is beyond"),
+                         ((math.nan, 0.0, 0.0), "is not finite"),
+                         ((1.0, 0.0), "must be \\(vx, vy, w\\) or")):
+        with pytest.raises(SimulationError, match=message):
+            motion_input(pool, layout, {**initial, layout.ids()[-1]: bad})
