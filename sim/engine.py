@@ -275,10 +275,19 @@ def motion_result(inp: MotionInput, S_final: np.ndarray, events: np.ndarray,
                   segments: np.ndarray, truncated: bool, stacklevel: int = 2) -> ShotResult:
     """The ShotResult of a finished run: final state S_final, its events and segments (copied
     here); a truncated shot warns (RuntimeWarning) as `run_motion` does."""
+    return shot_result(inp, S_final[:, X:Y + 1].copy(), S_final[:, ON] != 0.0, events.copy(),
+                       segments.copy(), truncated, stacklevel + 1)
+
+
+def shot_result(inp: MotionInput, final_xy: np.ndarray, final_on: np.ndarray,
+                events: np.ndarray, segments: np.ndarray, truncated: bool,
+                stacklevel: int = 2) -> ShotResult:
+    """`motion_result` of arrays the result may keep as they are (no other result or run
+    writes them: copies, or views of one copy made for many results)."""
     result = ShotResult(
-        table=inp.table.name, initial=inp.layout, final_positions=S_final[:, X:Y + 1].copy(),
-        final_on=S_final[:, ON] != 0.0, events=events.copy(), segments=segments.copy(),
-        feature_names=inp.arr.feature_names, truncated=truncated, shot=inp.shot,
+        table=inp.table.name, initial=inp.layout, final_positions=final_xy, final_on=final_on,
+        events=events, segments=segments, feature_names=inp.arr.feature_names,
+        truncated=truncated, shot=inp.shot,
     )
     if result.truncated:  # no layout: `final`, the referees and the viewer refuse it
         warnings.warn(result.truncation_message(), RuntimeWarning, stacklevel=stacklevel + 1)

@@ -1,7 +1,7 @@
 """Running one compiled kernel on several threads: Python threads calling a `nogil` kernel.
 
-The batch kernels (`batch_kernel.run_block`, `batch_parallel.run_many_blocks`) take their work
-(shots, blocks of shots) one item at a time from a shared counter (`take_next`, an atomic add),
+The batch kernels (`batch_kernel.run_block`, `batch_parallel.run_many`) take their work (the
+shots) one item at a time from a shared counter (`take_next`, an atomic add),
 so a thread that finishes early takes more and none waits for a slow one. `run_on_threads`
 calls such a kernel on n threads at once: this thread and n - 1 started for the call and
 joined before it returns. The kernel is compiled with `nogil=True`, so the threads run its
@@ -50,6 +50,22 @@ def take_next(typingctx: Any, counter: Any) -> Any:
     return types.int64(counter), codegen
 
 
+@intrinsic
+def take(typingctx: Any, counter: Any, amount: Any) -> Any:
+    """Atomically counter[0] += amount, returning the value before (counter: int64 array,
+    amount: int64): the first of `amount` rows of a shared output for the thread that asks."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64
+            and isinstance(amount, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        arr = context.make_array(signature.args[0])(context, builder, args[0])
+        step = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.atomic_rmw("add", arr.data, step, "monotonic")
+
+    return types.int64(counter, amount), codegen
+
+
 def max_threads() -> int:
     """The most threads a call can use in this process (NUMBA_NUM_THREADS, by default the
     number of cores)."""
@@ -74,14 +90,16 @@ _LOCAL = threading.local()  # .kept: the KeptThreads whose `call` this thread is
 
 
 class KeptThreads:
-    """Helper threads kept from one `run_on_threads` call to the next, for the calls made
-    inside `call` (in whichever thread runs it): started when a call first needs them, ended
-    by `close` (or the end of a `with` block), so no thread outlives the run that used them
-    (a process with a thread left running would no longer fork its batch workers)."""
+    """Helper threads kept from one `run_on_threads` call to the next, for the calls made in
+    its `with` block (by the thread that entered it) and inside `call` (in whichever thread
+    runs it): started when a call first needs them, ended by `close` (or the end of the
+    `with` block), so no thread outlives the run that used them (a process with a thread left
+    running would no longer fork its batch workers)."""
 
     def __init__(self) -> None:
         self._jobs: list[queue.SimpleQueue[Callable[[], None] | None]] = []
         self._threads: list[threading.Thread] = []
+        self._entered: list[KeptThreads | None] = []  # what the entering thread had before
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """fn(*args, **kwargs), its `run_on_threads` calls on these helper threads."""
@@ -126,10 +144,13 @@ class KeptThreads:
         self._threads.clear()
 
     def __enter__(self) -> KeptThreads:
+        self._entered.append(getattr(_LOCAL, "kept", None))
+        _LOCAL.kept = self
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
+        _LOCAL.kept = self._entered.pop()
         self.close()
 
 

@@ -95,12 +95,11 @@ def test_a_shot_whose_buffers_fill_is_run_again_alone(monkeypatch, small):
     real = bp.first_capacity
     if small == "all":  # every shot fills its buffers
         monkeypatch.setattr(bp, "first_capacity", lambda n: (4, n + 1))
-    else:  # the fewer pieces, the smaller the share: in a block with a larger shot's
-        # buffers such a shot runs to its end but writes beyond its share of the rows
+    else:  # the fewer pieces, the smaller the share: in a thread's buffers, as large as
+        # the larger shots', such a shot runs to its end but writes beyond its share of rows
         assert len(sizes) > 1
         monkeypatch.setattr(bp, "first_capacity",
                             lambda n: real(n) if n == max(sizes) else (8, n + 1))
-        monkeypatch.setattr(bp, "BLOCKS_PER_THREAD", 1)
     alone, run_alone = [], bp.run_input
     monkeypatch.setattr(bp, "run_input", lambda inp, *caps: alone.append(inp) or
                         run_alone(inp, *caps))
@@ -116,3 +115,18 @@ def test_shots_of_two_tables_are_refused():
     with pytest.raises(SimulationError, match="one table"):
         bp.run_inputs([simulate_input(a, *case_a), simulate_input(b, *case_b)])
     assert bp.run_inputs([]) == []
+
+
+@pytest.mark.truncation  # the event limit cuts the shots on purpose
+def test_a_truncated_shot_warns_at_the_callers_line():
+    """run_inputs warns for each shot its event limit cut, as run_motion does, naming the line
+    that called it (the results are views of one copy per chunk: each its own rows)."""
+    table, cases = _cases("9-ball", 3, seed=2)
+    inputs = [simulate_input(table, lay, shot, max_events=3) for lay, shot in cases]
+    with pytest.warns(RuntimeWarning) as caught:
+        got = bp.run_inputs(inputs)
+    assert len(caught) == 3 and all(w.filename == __file__ for w in caught)
+    for (lay, shot), r in zip(cases, got, strict=True):
+        with pytest.warns(RuntimeWarning):
+            _assert_same(r, simulate(table, lay, shot, max_events=3))
+    assert not np.shares_memory(got[0].events, got[1].events)

@@ -316,12 +316,16 @@ def test_kept_threads_serve_every_call_and_end_with_the_run():
         with pytest.raises(ValueError, match="a helper fails"):
             kept.call(run_on_threads, 3, kernel, -1)
         kept.call(run_on_threads, 2, kernel, 1)  # fewer than kept: the others wait
-        run_on_threads(2, kernel, 1)  # outside `call`: a thread of its own, joined
+        run_on_threads(2, kernel, 1)  # in the `with` block: the kept helpers as well
+        other = threading.Thread(target=run_on_threads, args=(2, kernel, 1))
+        other.start()  # another thread, outside `call`: a thread of its own, joined
+        other.join()
     assert threading.active_count() == before
+    run_on_threads(2, kernel, 1)  # after the block: a thread of its own again
     helpers = {name for name in seen if name.startswith("cuesim-kept-")}
     assert helpers == {"cuesim-kept-1", "cuesim-kept-2"}
-    assert sum(name.startswith("cuesim-kernel-") for name in seen) == 1
-    assert len(seen) == 5 * 3 + 3 + 2 + 2
+    assert sum(name.startswith("cuesim-kernel-") for name in seen) == 2
+    assert len(seen) == 5 * 3 + 3 + 2 + 2 + 2 + 2
 
 
 @TWO
@@ -335,3 +339,29 @@ def test_a_threaded_batch_leaves_no_thread_and_equals_one_thread(table, singles)
     one = simulate_many(table, singles, ShotSampler(60, VARY, seed=4), threads=1,
                         chunk_size=7)
     assert_same(one, two)
+
+
+def test_take_claims_rows_atomically_on_every_thread():
+    """threads.take: counter[0] += amount, returning the value before; threads claiming rows
+    at once get disjoint runs that tile the claimed range (run_many packs shots this way)."""
+    from numba import njit
+
+    from cuesim.sim.threads import run_on_threads, take
+
+    @njit(nogil=True)
+    def claim(counter: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
+              turn: np.ndarray) -> None:
+        while True:
+            k = take(turn, 1)
+            if k >= sizes.shape[0]:
+                break
+            starts[k] = take(counter, sizes[k])
+
+    sizes = np.arange(1, 2001, dtype=np.int64) % 7
+    counter, starts = np.zeros(1, np.int64), np.zeros(sizes.size, np.int64)
+    run_on_threads(2, claim, counter, starts, sizes, np.zeros(1, np.int64))
+    assert counter[0] == sizes.sum()
+    covered = np.zeros(int(sizes.sum()), np.int64)
+    for s, n in zip(starts, sizes, strict=True):
+        covered[s:s + n] += 1
+    assert (covered == 1).all()
