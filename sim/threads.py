@@ -86,7 +86,7 @@ def default_threads() -> int:
 
 
 T = TypeVar("T")
-_LOCAL = threading.local()  # .kept: the KeptThreads whose `call` this thread is running
+_LOCAL = threading.local()  # .kept: the KeptThreads this thread runs in (`with`, `call`)
 
 
 class KeptThreads:
@@ -100,6 +100,7 @@ class KeptThreads:
         self._jobs: list[queue.SimpleQueue[Callable[[], None] | None]] = []
         self._threads: list[threading.Thread] = []
         self._entered: list[KeptThreads | None] = []  # what the entering thread had before
+        self._lock = threading.Lock()  # two threads may call at once: they share the helpers
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """fn(*args, **kwargs), its `run_on_threads` calls on these helper threads."""
@@ -113,13 +114,6 @@ class KeptThreads:
     def run(self, n: int, work: Callable[[], None]) -> None:
         """work() on n threads at once: this one and n - 1 kept helpers; returns when all
         are done (work records its own errors)."""
-        while len(self._threads) < n - 1:
-            jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-            thread = threading.Thread(target=_serve, args=(jobs,), daemon=True,
-                                      name=f"cuesim-kept-{len(self._threads) + 1}")
-            thread.start()
-            self._jobs.append(jobs)
-            self._threads.append(thread)
         done = threading.Semaphore(0)
 
         def job() -> None:
@@ -128,8 +122,16 @@ class KeptThreads:
             finally:
                 done.release()
 
-        for jobs in self._jobs[:n - 1]:
-            jobs.put(job)
+        with self._lock:
+            while len(self._threads) < n - 1:
+                jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+                thread = threading.Thread(target=_serve, args=(jobs,), daemon=True,
+                                          name=f"cuesim-kept-{len(self._threads) + 1}")
+                thread.start()
+                self._jobs.append(jobs)
+                self._threads.append(thread)
+            for jobs in self._jobs[:n - 1]:  # a helper given two jobs runs them in turn
+                jobs.put(job)
         work()
         for _ in range(n - 1):
             done.acquire()
@@ -162,9 +164,9 @@ def _serve(jobs: queue.SimpleQueue[Callable[[], None] | None]) -> None:
 
 def run_on_threads(n: int, kernel: Callable[..., Any], *args: Any) -> None:
     """kernel(*args) on n threads at once (this one included), returning when all are done;
-    the first exception raised in any of them is raised here after all have finished. Inside
-    `KeptThreads.call` the other n - 1 are its kept helpers, else threads started for the
-    call and joined before it returns."""
+    the first exception raised in any of them is raised here after all have finished. In a
+    `KeptThreads` (its `with` block or its `call`) the other n - 1 are its kept helpers, else
+    threads started for the call and joined before it returns."""
     errors: list[BaseException] = []
 
     def work() -> None:
