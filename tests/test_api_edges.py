@@ -145,11 +145,16 @@ def test_play_refuses_counts_below_one(option, value, message, capsys):
     assert f"argument {option}: {message}" in capsys.readouterr().err
 
 
-def test_many_initial_motions_make_the_state_piece_by_piece_would():
-    """motion_input checks every motion, then writes them a column at a time: the state is
-    the one the piece-by-piece writes give (3 numbers: vx, vy, w; 5: vx, vy, wx, wy, wz), for
-    balls given either form, and a bad motion after good ones is refused as before."""
+@pytest.mark.parametrize("few", [0, 100])
+def test_many_initial_motions_make_the_state_piece_by_piece_would(monkeypatch, few):
+    """motion_input checks every motion, then writes many of them a column at a time (few: 0,
+    always; 100, never): the state is the one the piece-by-piece writes give (3 numbers: vx,
+    vy, w; 5: vx, vy, wx, wy, wz), for balls given either form, and a bad motion after good
+    ones is refused as before."""
+    import cuesim.sim.engine as engine
     from cuesim.sim.engine import _kind_properties, _rest_state, motion_input
+
+    monkeypatch.setattr(engine, "FEW_MOTIONS", few)
     from cuesim.sim.state import VX, VY, W0, WX, WY
 
     pool = pool_table("9ft")
