@@ -243,10 +243,12 @@ def run_events_grid(
     a fresh process loading compiled code that allocates imports numba's array module
     (70 ms), and the engine keeps the arrays from shot to shot.
 
-    Only neighbours' pairs are predicted; every other pair stays INF in pair_t. A pair becomes
-    neighbours when one of them crosses into a cell next to the other's: its contact time is
-    then predicted as it was when the later of the two last changed its motion (t_pred), from
-    the same segments, so it is the value an all-pairs prediction would hold."""
+    Only neighbours' pairs are predicted, and only their entries of pair_t are ever read: the
+    others hold whatever an earlier shot left (the table is not reset, an O(N^2) fill; a test
+    fills it with garbage first). A pair becomes neighbours when one of them crosses into a
+    cell next to the other's: its contact time is then predicted as it was when the later of
+    the two last changed its motion (t_pred), from the same segments, so it is the value an
+    all-pairs prediction would hold. With no grid every pair is predicted at the start."""
     n = S.shape[0]
     n_ev, n_seg = 0, 0
     cap_ev, cap_seg = ev.shape[0], seg.shape[0]
@@ -283,8 +285,7 @@ def run_events_grid(
             side_l[i, k] = 1.0
         for k in range(circles.shape[0]):
             side_c[i, k] = 1.0
-        for k in range(n):
-            pair_t[i, k] = INF
+        pair_t[i, i] = INF  # no grid: a row's scan reads it; every other pair is made below
     seg_open, single_c, single_k, row_j, cross_c = iw[0], iw[1], iw[2], iw[3], iw[4]
     nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
     links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count

@@ -18,6 +18,7 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.detect.grid import (
+    adjacent,
     beyond,
     crossing,
     insert,
@@ -428,14 +429,15 @@ def mend_row(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j:
              queue: np.ndarray) -> None:
     """Mend row k (not in the cluster) after the affected objects' pairs were predicted
     again: scanned again if its earliest pointed into the cluster, else lowered by a new pair
-    that comes sooner."""
+    that comes sooner. Only k's neighbours' pairs are read: the table's other entries are
+    never reset, and hold whatever an earlier shot left there."""
     before = row_t[k]
     if row_j[k] >= 0 and in_cluster[row_j[k]]:
         row_t[k], row_j[k] = row_min(pair_t, single_t, k, g, head, nxt, cell, buf)
     else:
         for m in range(n_aff):
             a = affected[m]
-            if pair_t[k, a] < row_t[k]:
+            if pair_t[k, a] < row_t[k] and cell[a] >= 0 and adjacent(g, cell[k], cell[a]):
                 row_t[k], row_j[k] = pair_t[k, a], a
     if row_t[k] != before:
         update(queue, row_t, k)

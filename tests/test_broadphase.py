@@ -256,3 +256,29 @@ def test_random_boxes_are_the_same_on_and_off_the_grid(n: int, piece: str, seed:
     d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     np.fill_diagonal(d, np.inf)
     assert (d - (r[:, None] + r[None, :]) >= -1e-7).all()
+
+
+@pytest.mark.parametrize("fill", ["zeros", "negative", "random"])
+@pytest.mark.parametrize("case", ["box-pucks", "box-balls", "fine-grid", "no-grid"])
+def test_garbage_in_the_pair_table_changes_nothing(case: str, fill: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """sim.loop does not reset its N x N pair table between shots (an O(N^2) fill): it reads
+    only the entries a shot writes (on the grid its neighbours' pairs; with no grid every
+    pair and the diagonal it resets). So a table full of garbage (0, -1: every pair due at
+    once or in the past; random times) gives the bytes a fresh run gives, with the grid the
+    engine picks, on the finest grid (most neighbour changes) and with none."""
+    inp = _box_input(96, "ball" if case == "box-balls" else "puck", 5)
+    grid = {"fine-grid": _grid_of(inp, 1.0), "no-grid": _grid_of(inp, 0.0)}.get(case)
+    if grid is None:
+        grid = engine.grid_for(inp)
+    want = _run_with(inp, grid, monkeypatch)
+    n, arr = inp.S.shape[0], inp.arr
+    rng = np.random.default_rng(11)
+    for _ in range(2):
+        grids, _, _ = engine.work_arrays_for(n, arr.lines.shape[0], arr.circles.shape[0], grid)
+        pair_t = grids[-1]
+        assert pair_t.shape == (n, n)
+        pair_t[:] = {"zeros": 0.0, "negative": -1.0}.get(fill, 0.0)
+        if fill == "random":
+            pair_t[:] = rng.uniform(-1.0, 5.0, (n, n))
+        assert _run_with(inp, grid, monkeypatch) == want

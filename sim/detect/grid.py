@@ -180,6 +180,14 @@ def neighbours(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, skip: i
 
 
 @njit_norc
+def adjacent(g: np.ndarray, c: int, d: int) -> bool:
+    """Whether cells c and d (both on the grid) are in each other's 3 x 3 block: their pieces
+    are neighbours (`neighbours` lists each for the other)."""
+    nx = int(g[G_NX])
+    return abs(c % nx - d % nx) <= 1 and abs(c // nx - d // nx) <= 1
+
+
+@njit_norc
 def beyond(g: np.ndarray, head: np.ndarray, nxt: np.ndarray, c: int, other: int, skip: int,
            out: np.ndarray) -> int:
     """Write the pieces of cell c's block that are not in cell other's block (other < 0: none
