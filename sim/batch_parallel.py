@@ -4,13 +4,12 @@
 of one table, stacks their initial states S and static properties P row after row, and runs
 `run_many` on several threads at once (`sim.threads`), each shot calling the same
 `run_events` as `simulate` on its own rows; the shots are handed out one at a time, each
-thread runs its shots in its own event and segment buffers and copies each shot's rows out to
-the rows reserved for it. Every other work array `run_events` uses it allocates itself, and
-the core keeps no module-level state, so the shots share nothing but the read-only table
-arrays. A shot whose buffer filled up (STATUS_FULL:
-rare, the buffers are as large as `simulate`'s first ones) is run again alone with larger
-buffers; the loop's result does not depend on the buffer size, so every ShotResult is bit for
-bit the one `simulate` gives.
+thread runs its shots in its own event and segment buffers and packs each finished shot's rows
+into one output. Every other work array `run_events` uses it allocates itself, and the core
+keeps no module-level state, so the shots share nothing but the read-only table arrays. A shot
+whose buffer filled up (STATUS_FULL: rare, the buffers are as large as `simulate`'s first
+ones) is run again alone with larger buffers; the loop's result does not depend on the buffer
+size, so every ShotResult is bit for bit the one `simulate` gives.
 
 The number of threads is numba's setting: `NUMBA_NUM_THREADS` or `numba.set_num_threads`
 (`threads.default_threads`).
