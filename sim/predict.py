@@ -5,8 +5,8 @@ pair_t[i, j] holds the next contact time of every known pair (all pairs without 
 neighbours' with one: detect.grid), single_t[i] the next single-object event, row_t[i] /
 row_j[i] the earliest of object i's row (row_j = -1 for a single event). After an event the
 moved objects' predictions are made again (`predict_all`, `predict_near`) and the rows that
-pointed at them mended; a crossing (`cross_cell`) predicts the pairs a piece gains and forgets
-those it loses.
+pointed at them mended; a crossing (`cross_cell`) predicts the pairs a piece gains and drops
+those it loses from the rows (their entries are no longer read: only neighbours' are).
 """
 
 from __future__ import annotations
@@ -450,8 +450,9 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
                cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
                buf: np.ndarray, buf2: np.ndarray, view: np.ndarray) -> None:
     """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
-    new neighbours (from t_pred: the value the all-pairs prediction holds), forget those with
-    the pieces no longer next to it, and mend the rows and queues they touch."""
+    new neighbours (from t_pred: the value the all-pairs prediction holds), drop those with
+    the pieces no longer next to it from the rows that pointed at them, and mend the rows and
+    queues they touch."""
     t = cross_t[i]
     old, new = cell[i], cross_c[i]
     remove(head, nxt, prv, cell, i)
@@ -468,10 +469,9 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
         if sooner(v, k, best, bj):
             best, bj = v, k
     rescan = False
-    cnt = beyond(g, head, nxt, old, new, i, buf)  # the pieces no longer next to it
-    for q in range(cnt):
+    cnt = beyond(g, head, nxt, old, new, i, buf)  # the pieces no longer next to it: their
+    for q in range(cnt):  # entries stay as they are, no longer read (sim.loop)
         k = buf[q]
-        pair_t[i, k] = pair_t[k, i] = INF
         rescan = rescan or bj == k
         if row_j[k] == i:
             before = row_t[k]
