@@ -45,7 +45,6 @@ from typing import Any
 import numpy as np
 
 import cuesim
-import cuesim.sim.engine as engine
 from cuesim import CueShot, simulate
 from cuesim.sim import run_motion
 from cuesim.sim.cue import strike
@@ -57,6 +56,10 @@ from cuesim.tables import (
     pool_table,
 )
 from cuesim.tables.pool import CORNER_SHELF, SIDE_SHELF
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench.loop_timer import LoopTimer  # noqa: E402
 
 BREAK_BALL_SPEED = 8.0  # m/s of the cue ball after the strike: a hard break
 RANDOM_SPEEDS = (4.0, 12.0)  # m/s of the cue ball, random breaks
@@ -71,28 +74,6 @@ PT_MAX_EVENTS = 20_000  # pooltool's cap on the two timed breaks (cuesim's defau
 
 
 # -- timing helpers -------------------------------------------------------------------------------
-class LoopTimer:
-    """Wraps engine.run_events_grid so that run_motion reports the time of each call of its compiled
-    loop."""
-
-    def __init__(self) -> None:
-        self.inner = engine.run_events_grid
-        self.times: list[float] = []
-
-    def __call__(self, *args: Any) -> Any:
-        t0 = time.perf_counter()
-        out = self.inner(*args)
-        self.times.append(time.perf_counter() - t0)
-        return out
-
-    def __enter__(self) -> LoopTimer:
-        engine.run_events_grid = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        engine.run_events_grid = self.inner
-
-
 def run_times(fn: Callable[[], Any], repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):

@@ -33,10 +33,13 @@ from typing import Any
 import numpy as np
 
 import cuesim
-import cuesim.sim.engine as engine
 from cuesim import NovusShot, novus_doubles_layout, novus_singles_layout, novus_table, simulate
 from cuesim.sim import run_motion
 from cuesim.sim.pymunk_backend import run_motion_pymunk
+
+if __package__ in (None, ""):  # run as a script: make `bench` importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench.loop_timer import LoopTimer  # noqa: E402
 
 OPENING = NovusShot(x=0.5, angle=math.pi / 2, speed=6.0)
 TARGET_MS_PER_SHOT = 0.25  # issue 2: at most 0.25 ms per opening shot per core
@@ -56,28 +59,6 @@ t2 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "done_at": time.time(),
                   "events": r.n_events}))
 """
-
-
-# -- the loop-only timer ------------------------------------------------------------------------
-class LoopTimer:
-    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
-
-    def __init__(self) -> None:
-        self.inner = engine.run_events_grid
-        self.seconds = 0.0
-
-    def __call__(self, *args: Any) -> Any:
-        t0 = time.perf_counter()
-        out = self.inner(*args)
-        self.seconds += time.perf_counter() - t0
-        return out
-
-    def __enter__(self) -> LoopTimer:
-        engine.run_events_grid = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        engine.run_events_grid = self.inner
 
 
 # -- shots ----------------------------------------------------------------------------------------

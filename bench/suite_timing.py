@@ -16,39 +16,14 @@ from typing import Any
 
 import numpy as np
 
-import cuesim.sim.engine as engine
 from bench import scenarios as sc
+from bench.loop_timer import LoopTimer
 from bench.suite_config import Config
 from bench.suite_report import TARGETS
 from cuesim.sim import run_motion
 
 # a pass's per-case timings, each kept at its fastest pass by `fastest`
 TIMED = ("whole", "loop", "last", "setup")
-
-
-class LoopTimer:
-    """Wraps engine.run_events_grid so that run_motion reports the time of its compiled loop."""
-
-    def __init__(self) -> None:
-        self.inner = engine.run_events_grid
-        self.seconds = 0.0
-        self.last = 0.0  # the latest call: the complete run when a shot was run again
-        self.calls = 0
-
-    def __call__(self, *args: Any) -> Any:
-        t0 = time.perf_counter()
-        out = self.inner(*args)
-        self.last = time.perf_counter() - t0
-        self.seconds += self.last
-        self.calls += 1
-        return out
-
-    def __enter__(self) -> LoopTimer:
-        engine.run_events_grid = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        engine.run_events_grid = self.inner
 
 
 def run_case(case: sc.Case, max_events: int, **kw: Any) -> Any:
