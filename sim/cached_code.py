@@ -21,6 +21,8 @@ from typing import Any
 
 from llvmlite import binding as ll
 
+from cuesim.sim import link_only
+
 SHT_SYMTAB = 2  # ELF section type of the symbol table
 STT_SECTION, STT_FILE = 3, 4  # ELF symbol types that name no code or data
 SHN_UNDEF = 0  # ELF section index of a symbol the object only refers to
@@ -84,6 +86,8 @@ def unserialize_library(codegen: Any, state: Any) -> Any:
     """numba's `codegen.unserialize_library(state)` for object-code state, the bitcode left
     unparsed (module docstring); numba's own for anything it cannot do so."""
     name, kind, data = state
+    if kind == "bitcode" and isinstance(data, bytes) and hasattr(codegen, "create_library"):
+        return link_only.load_bitcode(codegen, name, data)  # a callee's, compiled to link
     engine = getattr(codegen, "_engine", None)
     base = getattr(codegen, "_library_class", None)
     known = (kind == "object" and isinstance(data, tuple) and len(data) == 2

@@ -43,10 +43,13 @@ runtime, its C helpers and libm's, all registered without the refresh (string ha
 would not be; the core never hashes): `tests/test_numba_cache.py` loads every cached
 signature in a fresh process.
 
-A cold start: when the event loop misses the cache, a helper process compiles its largest
-callees into the same cache while this process compiles the rest (`parallel_compile`; the
-two hooks are in `load_overload` and the plain-typed calls). Every save holds a lock on the
-cache folder (`lock_saves`), so processes compiling at once never mix up numba's index.
+A cold start: a core function compiled because a core caller calls it is compiled for
+linking only (`link_only`: no module optimisation or machine code of its own, its bitcode
+cached; the caller's machine code holds it), and when the event loop misses the cache, a
+helper process compiles its largest callees into the same cache while this process compiles
+the rest (`parallel_compile`; the two hooks are in `load_overload` and the plain-typed calls).
+Every save holds a lock on the cache folder (`lock_saves`), so processes compiling at once
+never mix up numba's index.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ try:  # the numba runtime, started before machine code that calls it is loaded
 except ImportError:  # pragma: no cover - a numba without it: numba's own load
     _rtsys = None
 
-from cuesim.sim import cached_code, parallel_compile
+from cuesim.sim import cached_code, link_only, parallel_compile
 from cuesim.sim.numba_cache import core_cache_dir
 
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
@@ -126,6 +129,7 @@ class CacheAtFirstUse:
             return made.load_overload(sig, target_context)
         if self._nrt:  # code compiled without the runtime calls none of it
             _rtsys.initialize(target_context)
+        link_only.hook_context(target_context)  # a link-only entry loads without machine code
         codegen = target_context.codegen()
         before = vars(codegen).get("unserialize_library")  # None: the class's method
         codegen.unserialize_library = partial(cached_code.unserialize_library, codegen)
@@ -178,6 +182,7 @@ def _cached(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
     dispatcher = njit(**NO_CFUNC, **options)(fn)
     if hasattr(dispatcher, "enable_caching") and hasattr(dispatcher, "_cache"):
         dispatcher._cache = CacheAtFirstUse(fn, nrt=options.get("_nrt", True))
+        link_only.install(dispatcher)
     else:  # NUMBA_DISABLE_JIT (a plain function), or a numba without the attribute
         with core_cache_dir(memo=True):
             dispatcher = njit(cache=True, **NO_CFUNC, **options)(fn)

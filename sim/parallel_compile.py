@@ -3,7 +3,8 @@
 numba compiles one function at a time in a process, callees first as it types their callers.
 On an empty cache the first shot compiles the event loop and the ~110 functions under it in
 one process (about 50 s here). But a callee that another process has compiled and cached is
-loaded instead (its machine code, and its bitcode for the caller to link and inline). So
+loaded instead (its bitcode, compiled for linking only: `link_only`; the caller links it in,
+inlines it and makes the only machine code). So
 when the loop, or `auto_grid_into` compiled just before it, misses the cache
 (`compiled.CacheAtFirstUse.load_overload` calls `on_cache_miss`), one helper process
 (`parallel_compile_helper`) compiles `HELPER_ROOTS`, the impact chain and the prediction
@@ -61,7 +62,10 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
     LOOP, ("cuesim.sim.detect.grid", "auto_grid_into", "F2 R2 F2 F1"))
 # what the helper compiles, in the order the loop's typing reaches them; measured on the
 # novus opening (2 cores): the loop alone 51 s, with the helper compiling the impact chain
-# 34 s, with the four below 30 s (bench/README.md, "Start-up, fourth pass")
+# 34 s, with the first four 30 s (bench/README.md, "Start-up, fourth pass"); with callees
+# compiled for linking only (`link_only`) 9.6-10.3 s on a fast hour, the parent reaching
+# touching_system 0.5 s after the helper was idle: with it, the helper ends within 0.5 s of
+# the parent's reaching it, 9.6-9.9 s ("Start-up, seventh pass")
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.resolve.impact", "resolve_impact",
      "F2 R2 f8 I1 I1 F1 F1 i8 i8 I1 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1 F1 F1 I1 I1"),
@@ -71,6 +75,8 @@ HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.predict", "predict_near",
      "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1 F1 I1 F1 I1 F1 I1 I2 I2 I1 I1 "
      "F2"),
+    ("cuesim.sim.detect.touching", "touching_system",
+     "F2 R2 f8 F2 F2 I1 i8 I1 I1 I1 F1 F1 i8 F1 I1 I1 I1 I1 I1"),
 )
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     import cuesim.sim
+    from cuesim.sim.link_only import for_linking
     from cuesim.sim.numba_cache import source_digest
     from cuesim.sim.parallel_compile import signature
 
@@ -28,7 +29,8 @@ def main(argv: list[str]) -> int:
     for root in argv[2:]:
         try:
             module, name, codes = root.split(":")
-            getattr(importlib.import_module(module), name).compile(signature(codes))
+            with for_linking():  # only ever linked into the parent's loop: no machine code
+                getattr(importlib.import_module(module), name).compile(signature(codes))
         except Exception:  # the parent compiles it instead
             return 1
         print(module, name, flush=True)

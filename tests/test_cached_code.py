@@ -12,7 +12,7 @@ from cuesim.sim.cached_code import object_symbols
 from cuesim.sim.loop import run_events_grid
 
 
-def _loop_object() -> bytes:
+def _loop_object() -> tuple[bytes, str]:
     import math
 
     import cuesim
@@ -21,17 +21,19 @@ def _loop_object() -> bytes:
     cuesim.simulate(table, cuesim.novus_doubles_layout(table),
                     cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
     files = run_events_grid._cache._cache_file  # numba's cache: (library state, fndesc, ...)
-    states = [files.load(key)[0] for key in files._load_index()]
-    return next(data[0] for _, kind, data in states if kind == "object")
+    entries = [files.load(key) for key in files._load_index()]
+    # the machine code of a signature compiled for Python (one compiled for linking only,
+    # under a batch kernel, is bitcode: sim.link_only), and its entry point's name
+    return next((entry[0][2][0], entry[1].llvm_cpython_wrapper_name) for entry in entries
+                if entry[0][1] == "object")
 
 
 def test_the_loops_object_names_its_entry_point_and_environment():
-    obj = _loop_object()
+    obj, wrapper = _loop_object()
     if obj[:4] != b"\x7fELF":
         pytest.skip("not an ELF platform: numba's own load")
     names = object_symbols(obj)
     assert names is not None
-    wrapper = next(iter(run_events_grid.overloads.values())).fndesc.llvm_cpython_wrapper_name
     assert wrapper in names
     assert any(name.startswith("_ZN08NumbaEnv") for name in names)
 

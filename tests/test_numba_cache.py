@@ -357,7 +357,8 @@ LOAD_EVERY_CACHED = COUNT_REFRESHES + textwrap.dedent(
         states.append(state)
         return load(codegen, state)
     cached_code.unserialize_library = recording
-    seen, loaded, unparsed, same = set(), 0, 0, 0
+    from cuesim.sim.link_only import LinkOnlyEntry
+    seen, loaded, unparsed, same, linking, no_code = set(), 0, 0, 0, 0, 0
     for info in pkgutil.walk_packages(cuesim.sim.__path__, "cuesim.sim."):
         for value in vars(importlib.import_module(info.name)).values():
             if isinstance(value, CPUDispatcher) and isinstance(value._cache, CacheAtFirstUse) \\
@@ -367,6 +368,11 @@ LOAD_EVERY_CACHED = COUNT_REFRESHES + textwrap.dedent(
                     cres = value._cache.load_overload(key[0], value.targetctx)
                     if cres is None:
                         continue
+                    if states[-1][1] == "bitcode":  # a callee compiled to link (link_only)
+                        linking += 1
+                        no_code += (isinstance(cres.entry_point, LinkOnlyEntry)
+                                    and not cres.library._compiled)  # no machine code made
+                        continue
                     loaded += 1
                     unparsed += "_pending_bitcode" in vars(cres.library)
                     module = cres.library._get_module_for_linking()  # its bitcode, parsed now
@@ -374,7 +380,7 @@ LOAD_EVERY_CACHED = COUNT_REFRESHES + textwrap.dedent(
                              for v in vs if not v.is_declaration}
                     same += names == cached_code.object_symbols(states[-1][2][0])
     print(json.dumps({"refreshes": len(calls), "loaded": loaded, "unparsed": unparsed,
-                      "same": same}))
+                      "same": same, "linking": linking, "no_code": no_code}))
     """
 )
 
@@ -385,7 +391,8 @@ def test_every_cached_core_function_loads_without_numbas_target_refresh(tmp_path
     loads in a fresh process with only the runtime started: its machine code finds every
     symbol it calls (a missing one would crash the process) and no refresh runs. Each loads
     without its bitcode parsed, and the symbol names taken from its object file are the ones
-    numba would have read from the bitcode."""
+    numba would have read from the bitcode. The callees compiled for linking only (their
+    bitcode cached, `sim.link_only`) load as bitcode, with no machine code made."""
     import math
 
     import cuesim
@@ -398,7 +405,8 @@ def test_every_cached_core_function_loads_without_numbas_target_refresh(tmp_path
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["refreshes"] == 0
-    assert out["loaded"] >= 20
+    assert out["loaded"] >= 2 and out["loaded"] + out["linking"] >= 20
+    assert out["no_code"] == out["linking"]
     # each library's bitcode was left unparsed on load, and the defined names read from its
     # object file instead are exactly the bitcode's (sim.cached_code)
     assert out["unparsed"] == out["same"] == out["loaded"]

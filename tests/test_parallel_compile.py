@@ -99,8 +99,8 @@ COLD = textwrap.dedent(
     helper = pc._STATE["helper"]
     libraries = [c.library for c in rails.face_time.overloads.values()]
     print(json.dumps({
-        "linked_lazily": [type(lib).__name__.startswith("Lazy")  # loaded with sim.cached_code,
-                          and "_pending_bitcode" not in vars(lib)  # its bitcode parsed to link
+        "linked_lazily": [getattr(lib, "_cuesim_link_only", False)  # the helper cached bitcode
+                          and not lib._compiled  # and none made machine code of it here
                           for lib in libraries],
         "got": list(got), "helper": helper is not None,
         "status": None if helper is None else helper.process.wait(),
@@ -137,8 +137,9 @@ def expected() -> list[Any]:
 
 def test_a_root_the_helper_compiled_is_loaded_not_compiled_again(tmp_path, expected):
     """A cold process compiling the stand-in loop starts the helper; the root comes from the
-    shared cache (a cache hit in this process) and the result is the same. The root was
-    loaded without its bitcode, which was parsed when the loop linked it (sim.cached_code)."""
+    shared cache (a cache hit in this process) and the result is the same. The helper
+    compiled the root for linking only (its bitcode cached, `sim.link_only`), and this process
+    linked it into the loop without making machine code of it."""
     out = _cold(tmp_path, "f8 f8 f8 b f8")
     assert out["helper"] and out["status"] == 0
     assert out["hits"] == 1

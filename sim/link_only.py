@@ -1,0 +1,220 @@
+"""Callees compiled for linking only: no module optimisation and no machine code of their own.
+
+numba compiles a function that a compiled caller calls as a library of its own: it links the
+libraries of the function's callees in, optimises the whole module (LLVM's `-O3` module
+passes) and emits its machine code, then caches it. Its caller links that module in again,
+optimises it again with its own code and emits machine code for all of it. A callee deep in
+the event loop's call tree is so optimised and compiled to machine code once for every
+function above it: on a cold novus shot (one process) 123 libraries did that work for the
+event loop, which alone runs their code.
+
+Here a core function compiled while another core function is being compiled (its caller's
+typing asked for it), or inside `for_linking()` (the cold start's helper process,
+`parallel_compile`), is finalised for linking only: its callees are linked in, its functions
+keep numba's function-level passes, and the module is neither optimised as a whole nor turned
+into machine code. The caller that links it optimises the linked module once, as a compiler
+optimises one translation unit, and emits the only machine code. Its cache entry is its
+bitcode (numba's `bitcode` kind), loaded the same way (`load_bitcode`). A cold novus shot in
+one process: 20.8 -> 15.3 s; the event loop runs as fast (1.00-1.02x on the breaks, the novus
+opening and boxes of 128-1,024 pieces); every result is bit for bit the same (the fingerprint
+test), since LLVM's optimisations keep floating-point results without fast-math flags.
+
+Such a signature's entry point is a `LinkOnlyEntry` (a key for its callers' lowering; numba
+keys a compiled callee by its entry point). When Python calls it (a test calling a helper, a
+function both called and called from Python), `materialize` optimises it, emits its machine
+code and caches that (numba's `object` kind) in place of the bitcode.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any
+
+from llvmlite import binding as ll
+
+ENV_PREFIX = "_ZN08NumbaEnv"  # the names of numba's environment globals
+LINK_ONLY = "_cuesim_link_only"  # set on a library finalised for linking only
+UNOPTIMISED = "_cuesim_unoptimised"  # set on a library whose module passes are still to run
+
+_local = threading.local()  # .stack: the core functions being compiled; .linking: depth
+_STATE = {"made": 0}  # link-only libraries made in this process
+
+
+class LinkOnlyEntry:
+    """Stands in for the entry point of a signature compiled for linking only."""
+
+    __slots__ = ("name", "__weakref__")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<link-only {self.name}>"
+
+
+def _stack() -> list[Any]:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+@contextmanager
+def for_linking() -> Iterator[None]:
+    """Core functions compiled from Python inside the block are compiled for linking only
+    (the cold start's helper: its roots are only ever linked into the parent's loop)."""
+    _local.linking = getattr(_local, "linking", 0) + 1
+    try:
+        yield
+    finally:
+        _local.linking -= 1
+
+
+def install(dispatcher: Any) -> None:
+    """Route `dispatcher`'s compiles through this module (its `compile` and `add_overload`)."""
+    compile_ = type(dispatcher).compile
+    add_overload = type(dispatcher).add_overload
+
+    def compile(sig: Any) -> Any:  # noqa: A001 - numba's name
+        hook_context(dispatcher.targetctx)
+        stack = _stack()
+        stack.append(dispatcher.py_func)
+        try:
+            entry = compile_(dispatcher, sig)
+        finally:
+            stack.pop()
+        if isinstance(entry, LinkOnlyEntry) and not stack and not getattr(_local, "linking", 0):
+            entry = materialize(dispatcher, sig)  # Python calls it: it needs machine code
+        return entry
+
+    def add_overload_(cres: Any) -> None:
+        if isinstance(cres.entry_point, LinkOnlyEntry):  # nothing Python could call
+            dispatcher.overloads[tuple(cres.signature.args)] = cres
+            return
+        add_overload(dispatcher, cres)
+
+    dispatcher.compile = compile
+    dispatcher.add_overload = add_overload_
+
+
+def hook_context(context: Any) -> None:
+    """Install `_get_executable` on numba's CPU target context and a guarded `set_env` on its
+    code generator (once)."""
+    if "get_executable" in vars(context):
+        return
+    codegen = context.codegen()
+    codegen.set_env = partial(_set_env, codegen, type(codegen).set_env)
+    context.get_executable = partial(_get_executable, context, type(context).get_executable)
+
+
+def _set_env(codegen: Any, set_env: Callable[..., None], name: str, env: Any) -> None:
+    """numba's `set_env`, skipped for an environment no machine code has: numba writes its
+    address through the engine's global of that name, which a link-only library never adds
+    (the address would be 0). Its callers' machine code gets it (`_set_linked_envs`)."""
+    if codegen._engine.get_global_value_address(name):
+        set_env(codegen, name, env)
+
+
+def _compiling_for_linking(fndesc: Any) -> bool:
+    """Is numba lowering a core function that a core caller is compiling, or one compiled
+    inside `for_linking`? (numba's own helpers lowered meanwhile are not.)"""
+    stack = _stack()
+    if not stack:
+        return False
+    func = stack[-1]
+    if fndesc.qualname != func.__qualname__ or fndesc.modname != func.__module__:
+        return False
+    return len(stack) >= 2 or getattr(_local, "linking", 0) > 0
+
+
+def _get_executable(context: Any, get_executable: Callable[..., Any], library: Any,
+                    fndesc: Any, env: Any) -> Any:
+    """numba's `get_executable` (machine code and its entry point), or a LinkOnlyEntry for a
+    library finalised for linking only."""
+    if getattr(library, LINK_ONLY, False):
+        return LinkOnlyEntry(fndesc.qualname)
+    if not library._finalized and _compiling_for_linking(fndesc):
+        _mark(library, unoptimised=True)
+        return LinkOnlyEntry(fndesc.qualname)
+    cfunc = get_executable(context, library, fndesc, env)
+    if _STATE["made"]:
+        _set_linked_envs(library)
+    return cfunc
+
+
+def _mark(library: Any, unoptimised: bool) -> None:
+    """Make `library` link-only: its finalize links and verifies only, its cache entry is its
+    bitcode."""
+    setattr(library, LINK_ONLY, True)
+    setattr(library, UNOPTIMISED, unoptimised)
+    library.finalize = partial(_finalize_for_linking, library)
+    library.serialize_using_object_code = library.serialize_using_bitcode
+    _STATE["made"] += 1
+
+
+def _finalize_for_linking(library: Any) -> None:
+    """numba's `CPUCodeLibrary.finalize` without the module passes and the machine code."""
+    library._raise_if_finalized()
+    seen = set()
+    for linked in library._linking_libraries:
+        if linked not in seen:
+            seen.add(linked)
+            library._reload_init.update(linked._reload_init)
+            library._final_module.link_in(linked._get_module_for_linking(), preserve=True)
+    library._final_module.verify()
+    library._finalized = True
+
+
+def _set_linked_envs(library: Any) -> None:
+    """Point the environment globals of the functions linked into `library`'s machine code at
+    their environments (numba sets a function's own when it makes its machine code, which a
+    link-only library never has)."""
+    from numba.core.environment import lookup_environment
+
+    codegen = library.codegen
+    for gv in library._final_module.global_variables:
+        if gv.name.startswith(ENV_PREFIX):
+            env = lookup_environment(gv.name)
+            if env is not None:
+                codegen.set_env(gv.name, env)
+
+
+def materialize(dispatcher: Any, sig: Any) -> Any:
+    """Give the link-only signature `sig` of `dispatcher` its machine code (module passes
+    first when they were skipped) and its entry point, for Python to call; cache it so."""
+    from numba.core import sigutils
+
+    args, _ = sigutils.normalize_signature(sig)
+    cres = dispatcher.overloads[tuple(args)]
+    library = cres.library
+    for name in ("finalize", "serialize_using_object_code"):
+        vars(library).pop(name, None)
+    setattr(library, LINK_ONLY, False)
+    if getattr(library, UNOPTIMISED, False):
+        library._optimize_final_module()
+        library._shared_module = None  # its module for linking: the optimised one, as numba's
+        setattr(library, UNOPTIMISED, False)
+    library.enable_object_caching()
+    library._finalize_final_module()
+    context = dispatcher.targetctx
+    cfunc = _get_executable(context, type(context).get_executable, library, cres.fndesc,
+                            cres.environment)
+    made = cres._replace(entry_point=cfunc)
+    context.insert_user_function(cfunc, made.fndesc, [library])
+    type(dispatcher).add_overload(dispatcher, made)
+    dispatcher._cache.save_overload(sig, made)  # under the key of the compile's `sig`
+    return cfunc
+
+
+def load_bitcode(codegen: Any, name: str, bitcode: bytes) -> Any:
+    """A library from a link-only cache entry: its module parsed for linking, no machine code
+    (numba's own load of a `bitcode` entry would emit it)."""
+    library = codegen.create_library(name)
+    library.enable_object_caching()
+    library._final_module = ll.parse_bitcode(bitcode)
+    library._finalized = True
+    _mark(library, unoptimised=True)
+    return library

@@ -1,0 +1,147 @@
+"""Callees compiled for linking only (`cuesim.sim.link_only`, issue 16's cold start): a core
+function compiled while its core caller compiles gets no machine code of its own and caches its
+bitcode; its caller's machine code gives the same results; called from Python later, it gets
+its machine code then, cached in place of the bitcode."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+from cuesim.sim import link_only
+
+# A fresh process on the empty cache it is given: rail_time stands for the event loop,
+# face_time (which rail_time calls) for one of its callees. argv[1]: "caller" calls rail_time
+# only, "callee" calls face_time from Python afterwards. Prints what the calls gave, how
+# face_time's signature is held and how each function is cached.
+STAND_IN = textwrap.dedent(
+    """
+    import json, sys
+    import cuesim
+    from cuesim.sim.detect import rails
+    from cuesim.sim.engine import table_arrays
+    walls = table_arrays(cuesim.novus_table()).rails
+    def held(dispatcher):  # each signature's entry point, and whether it is link-only
+        return sorted([type(c.entry_point).__name__,
+                       getattr(c.library, "_cuesim_link_only", False)]
+                      for c in dispatcher.overloads.values())
+    def cached(dispatcher):  # the kind of each cache entry: 'object' or 'bitcode'
+        cache_file = dispatcher._cache._cache_file
+        return sorted(cache_file._load_data(name)[0][1]
+                      for name in cache_file._load_index().values())
+    out = {"caller": list(rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0,
+                                          walls, False))}
+    out["held"] = held(rails.face_time)
+    if sys.argv[1] == "callee":
+        out["callee"] = [rails.face_time(-0.2, -1.5, 0.3, True, 1.0),
+                         rails.face_time(0.4, -1.5, 0.3, False, 1.0)]
+        out["held_after"] = held(rails.face_time)
+        out["hits"] = sum(rails.face_time.stats.cache_hits.values())
+    out["cached"] = {"rail_time": cached(rails.rail_time), "face_time": cached(rails.face_time)}
+    print(json.dumps(out))
+    """
+)
+
+
+def _run(cache: Any, mode: str) -> dict[str, Any]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "CUESIM_COMPILE_HELPER": "0"}
+    done = subprocess.run([sys.executable, "-c", STAND_IN, mode], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _expected() -> dict[str, Any]:
+    import cuesim
+    from cuesim.sim.detect import rails
+    from cuesim.sim.engine import table_arrays
+
+    walls = table_arrays(cuesim.novus_table()).rails
+    f = rails.face_time.py_func
+    return {"caller": list(rails.rail_time(0.5, 0.5, 2.0, 0.3, -0.2, -0.03, 0.015, 1.0, 3.0,
+                                           walls, False)),
+            "callee": [f(-0.2, -1.5, 0.3, True, 1.0), f(0.4, -1.5, 0.3, False, 1.0)]}
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[str, Any]:
+    return _expected()
+
+
+def test_a_callee_compiled_with_its_caller_gets_no_machine_code_and_caches_bitcode(
+        tmp_path, expected):
+    """A cold process: the caller is machine code (cached as an object), the callee it
+    compiled is linked into it only (a LinkOnlyEntry, no machine code, its bitcode cached); the
+    caller's result is this process's. A second process loads the caller's machine code and
+    compiles nothing; it never even loads the callee."""
+    cold = _run(tmp_path, "caller")
+    assert cold["caller"] == expected["caller"]
+    assert cold["held"] == [["LinkOnlyEntry", True]]
+    assert cold["cached"] == {"rail_time": ["object"], "face_time": ["bitcode"]}
+    warm = _run(tmp_path, "caller")
+    assert warm["caller"] == expected["caller"] and warm["cached"] == cold["cached"]
+    assert warm["held"] == []  # the caller's machine code has it: not even loaded
+
+
+def test_python_calling_a_link_only_callee_gives_it_machine_code_and_caches_it(
+        tmp_path, expected):
+    """Called from Python, the link-only callee is optimised and turned into machine code
+    (`link_only.materialize`), gives the plain Python function's results, and its cache entry
+    becomes machine code: the next process loads it so, and from the cache too when the callee
+    was cached as bitcode by an earlier process."""
+    out = _run(tmp_path, "callee")
+    assert out["caller"] == expected["caller"]
+    assert out["callee"] == expected["callee"]
+    assert out["held_after"] == [["builtin_function_or_method", False]]  # machine code
+    assert out["cached"]["face_time"] == ["object"]
+    again = _run(tmp_path, "callee")  # loaded, machine code, from the cache
+    assert again["hits"] == 1 and again["held_after"] == out["held_after"]
+    assert again["callee"] == expected["callee"] and again["cached"] == out["cached"]
+    fresh = tmp_path / "second"
+    _run(fresh, "caller")  # the callee cached as bitcode
+    late = _run(fresh, "callee")  # a later process calls it from Python
+    assert late["held"] == [] and late["hits"] == 1  # the bitcode loaded, then compiled
+    assert late["callee"] == expected["callee"]
+    assert late["cached"]["face_time"] == ["object"]
+
+
+def test_the_entry_point_of_a_link_only_signature_names_it():
+    entry = link_only.LinkOnlyEntry("face_time")
+    assert repr(entry) == "<link-only face_time>"
+    assert entry != link_only.LinkOnlyEntry("face_time")  # a key of its own for each
+
+
+def test_for_linking_nests_and_restores():
+    """The helper's block: compiles from Python inside it are for linking; outside, not."""
+    assert not getattr(link_only._local, "linking", 0)
+    with link_only.for_linking():
+        with link_only.for_linking():
+            assert link_only._local.linking == 2
+        assert link_only._local.linking == 1
+    assert link_only._local.linking == 0
+
+
+def test_set_env_skips_a_global_no_machine_code_has():
+    """numba writes an environment's address through the engine's global of its name; one no
+    machine code defines (a link-only library's) would be address 0: it is skipped."""
+    calls: list[tuple[str, Any]] = []
+
+    class Engine:
+        def get_global_value_address(self, name: str) -> int:
+            return 4096 if name == "defined" else 0
+
+    class Codegen:
+        _engine = Engine()
+
+    def set_env(codegen: Any, name: str, env: Any) -> None:
+        calls.append((name, env))
+
+    link_only._set_env(Codegen(), set_env, "missing", "env-a")
+    link_only._set_env(Codegen(), set_env, "defined", "env-b")
+    assert calls == [("defined", "env-b")]
