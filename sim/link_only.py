@@ -40,7 +40,7 @@ LINK_ONLY = "_cuesim_link_only"  # set on a library finalised for linking only
 UNOPTIMISED = "_cuesim_unoptimised"  # set on a library whose module passes are still to run
 
 _local = threading.local()  # .stack: the core functions being compiled; .linking: depth
-_STATE = {"made": 0}  # link-only libraries made in this process
+_STATE: dict[str, Any] = {"made": 0}  # link-only libraries made in this process
 
 
 class LinkOnlyEntry:
@@ -73,8 +73,30 @@ def for_linking() -> Iterator[None]:
         _local.linking -= 1
 
 
+# what this module uses of numba's code library (numba 0.59-0.68); a numba without one of
+# them keeps its own compile
+LIBRARY_METHODS = ("_optimize_final_module", "_finalize_final_module", "_get_module_for_linking",
+                   "serialize_using_bitcode", "enable_object_caching", "_raise_if_finalized")
+
+
+def supported() -> bool:
+    """Does this numba have what a link-only compile uses?"""
+    if "supported" not in _STATE:
+        try:
+            from numba.core.codegen import CPUCodeLibrary
+            from numba.core.environment import lookup_environment  # noqa: F401
+        except ImportError:  # pragma: no cover - another numba
+            _STATE["supported"] = False
+        else:
+            _STATE["supported"] = all(hasattr(CPUCodeLibrary, m) for m in LIBRARY_METHODS)
+    return bool(_STATE["supported"])
+
+
 def install(dispatcher: Any) -> None:
-    """Route `dispatcher`'s compiles through this module (its `compile` and `add_overload`)."""
+    """Route `dispatcher`'s compiles through this module (its `compile` and `add_overload`);
+    nothing on a numba without what it uses (`supported`)."""
+    if not supported() or not hasattr(type(dispatcher), "add_overload"):
+        return
     compile_ = type(dispatcher).compile
     add_overload = type(dispatcher).add_overload
 

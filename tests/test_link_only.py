@@ -145,3 +145,27 @@ def test_set_env_skips_a_global_no_machine_code_has():
     link_only._set_env(Codegen(), set_env, "missing", "env-a")
     link_only._set_env(Codegen(), set_env, "defined", "env-b")
     assert calls == [("defined", "env-b")]
+
+
+def test_a_numba_without_what_it_uses_keeps_its_own_compile(monkeypatch):
+    """On a numba lacking a code-library method this module uses, `install` leaves the
+    dispatcher as numba made it; on this one it routes its compiles."""
+    from numba import njit
+
+    def twice(x):
+        return 2.0 * x
+
+    monkeypatch.setitem(link_only._STATE, "supported", False)
+    plain = njit(twice)
+    link_only.install(plain)
+    assert "compile" not in vars(plain) and "add_overload" not in vars(plain)
+    monkeypatch.setitem(link_only._STATE, "supported", True)
+    routed = njit(twice)
+    link_only.install(routed)
+    assert "compile" in vars(routed) and "add_overload" in vars(routed)
+    assert routed(1.5) == 3.0  # compiled from Python: machine code, as numba's own
+
+
+def test_this_numba_is_supported(monkeypatch):
+    monkeypatch.delitem(link_only._STATE, "supported", raising=False)
+    assert link_only.supported()
