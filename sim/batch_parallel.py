@@ -117,8 +117,9 @@ def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
 def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     arr = inputs[0].arr
     m = len(inputs)
-    n = np.array([inp.S.shape[0] for inp in inputs], dtype=np.int64)
-    caps = np.array([first_capacity(int(k)) for k in n], dtype=np.int64).reshape(m, 2)
+    sizes = [inp.S.shape[0] for inp in inputs]
+    n = np.array(sizes, dtype=np.int64)
+    caps = np.array([first_capacity(k) for k in sizes], dtype=np.int64).reshape(m, 2)
     cap_ev, cap_seg = caps[:, 0].copy(), caps[:, 1].copy()
     rows = np.zeros(m + 1, np.int64)
     np.cumsum(n, out=rows[1:])
@@ -131,8 +132,8 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     S = np.concatenate([inp.S for inp in inputs])
     P = np.concatenate([inp.P for inp in inputs])
     P.setflags(write=False)  # as `simulate`'s: the same compiled run_events serves both
-    struck = np.array([inp.struck for inp in inputs], dtype=np.int64)
-    max_events = np.array([inp.max_events for inp in inputs], dtype=np.int64)
+    struck = np.fromiter((inp.struck for inp in inputs), np.int64, m)
+    max_events = np.fromiter((inp.max_events for inp in inputs), np.int64, m)
     n_ev = np.zeros(m, np.int64)
     n_seg = np.zeros(m, np.int64)
     status = np.zeros(m, np.int64)
@@ -142,17 +143,20 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
                    arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
                    arr.ball_params, arr.stiffness, arr.exponent, cap_ev, cap_seg, ev,
                    ev_at, seg, seg_at, n_ev, n_seg, status)
-    # one copy of what the chunk wrote, each result a view of its own rows: a copy per array
-    # of each shot was half of the chunk's Python
-    ev, seg = ev[:counter[1]].copy(), seg[:counter[2]].copy()
+    # the packed rows kept, the untouched rest of the reservation handed back (a shrinking
+    # realloc: no copy, no new pages), each result a view of its own rows: a copy per array
+    # of each shot was half of the chunk's Python, one copy of all the rows a third of the rest
+    ev.resize((int(counter[1]), N_EVENT_COLUMNS), refcheck=False)  # nothing else refers to
+    seg.resize((int(counter[2]), N_SEG_COLUMNS), refcheck=False)  # them: run_many returned
     xy, on = S[:, X:Y + 1].copy(), S[:, ON] != 0.0
     out = []
+    bounds, ev_from, seg_from = rows.tolist(), ev_at.tolist(), seg_at.tolist()  # Python ints:
+    ev_n, seg_n, done = n_ev.tolist(), n_seg.tolist(), status.tolist()  # cheaper to index
     for s, inp in enumerate(inputs):
-        if status[s] == STATUS_FULL:  # the buffers filled: alone, with `run_motion`'s next size
+        if done[s] == STATUS_FULL:  # the buffers filled: alone, with `run_motion`'s next size
             out.append(run_input(inp, int(cap_ev[s]) * 4, int(cap_seg[s]) * 4))
             continue
-        a, b, e0, s0 = rows[s], rows[s + 1], ev_at[s], seg_at[s]
-        out.append(shot_result(inp, xy[a:b], on[a:b], ev[e0:e0 + n_ev[s]],
-                               seg[s0:s0 + n_seg[s]], bool(status[s] == STATUS_RUNAWAY),
-                               stacklevel=3))
+        a, b, e0, s0 = bounds[s], bounds[s + 1], ev_from[s], seg_from[s]
+        out.append(shot_result(inp, xy[a:b], on[a:b], ev[e0:e0 + ev_n[s]],
+                               seg[s0:s0 + seg_n[s]], done[s] == STATUS_RUNAWAY, stacklevel=3))
     return out
