@@ -23,7 +23,6 @@ import math
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +38,7 @@ from cuesim.sim.pymunk_backend import run_motion_pymunk
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench import suite_startup  # noqa: E402
 from bench.loop_timer import LoopTimer  # noqa: E402
 
 OPENING = NovusShot(x=0.5, angle=math.pi / 2, speed=6.0)
@@ -46,20 +46,6 @@ TARGET_MS_PER_SHOT = 0.25  # issue 2: at most 0.25 ms per opening shot per core
 TARGET_RATIO = 100.0  # issue 2: at least 100x pymunk at a 1 ms step
 TARGET_FIRST_SHOT_S = 1.0  # issue 2: a fresh process reaches its first shot within 1 s
 TARGET_WARM_START_S = 0.5  # issue 16: ... within 0.5 s (numba cache warm)
-
-FIRST_SHOT_SCRIPT = """
-import time
-t0 = time.perf_counter()
-import math, json, cuesim
-t1 = time.perf_counter()
-table = cuesim.novus_table()
-r = cuesim.simulate(table, cuesim.novus_doubles_layout(table),
-                    cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
-t2 = time.perf_counter()
-print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "done_at": time.time(),
-                  "events": r.n_events}))
-"""
-
 
 # -- shots ----------------------------------------------------------------------------------------
 def spread(quick: bool) -> list[NovusShot]:
@@ -171,24 +157,13 @@ def measure_layout(name: str, layout: cuesim.Layout, shots: list[NovusShot], dis
 
 
 def fresh_process(env: dict[str, str], repeats: int) -> dict[str, float]:
-    """A new interpreter: import cuesim and play one opening (median over repeats). `to_shot_s`
-    is from the launch to the first shot's result (the child's clock at that moment against the
-    parent's at the launch), `wall_s` the whole process, its exit included."""
-    walls, to_shot, inner = [], [], []
-    for _ in range(repeats):
-        launched = time.time()
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", FIRST_SHOT_SCRIPT], env=env,
-                              capture_output=True, text=True, check=True)
-        walls.append(time.perf_counter() - t0)
-        inner.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-        to_shot.append(inner[-1]["done_at"] - launched)
-    return {
-        "to_shot_s": statistics.median(to_shot),
-        "wall_s": statistics.median(walls),
-        "import_s": statistics.median(r["import_s"] for r in inner),
-        "first_shot_s": statistics.median(r["first_shot_s"] for r in inner),
-    }
+    """A new interpreter imports cuesim and plays the opening (then a 9-ball break: the suite's
+    script, `bench.suite_startup`), median over repeats. `to_shot_s` is from the launch to the
+    opening's result (the child's clock at that moment against the parent's at the launch),
+    `wall_s` the whole process, its exit included."""
+    got = suite_startup.fresh_process(env, repeats)
+    return {"to_shot_s": got["wall_to_first_shot_s"], "wall_s": got["wall_s"],
+            "import_s": got["import_s"], "first_shot_s": got["first_shot_s"]}
 
 
 def warm_starts(repeats: int) -> dict[str, dict[str, float]]:
