@@ -144,9 +144,9 @@ def test_v_stick_changes_nothing_visible(singles, factor):
     outgoing velocities are within 1.4-1.9 mm/s of the converged limit on the pool racks and
     4.5 mm/s on the novus opening's first impact (bench/README.md, "What fewer impact steps
     would buy"), and a puck leaving at 1-2 m/s carries 2 mm/s into 1.4-2.7 mm of travel;
-    v_stick changes which
-    slow contacts go through it (measured: 0.67 mm with the earlier friction splitting at 40
-    steps, 2.4 mm with the present one at 20, 1.5 mm at 40; the pucks pocketed the same)."""
+    v_stick changes which slow contacts go through it (measured: 0.67 mm with the earlier
+    friction splitting at 40 steps, 2.4 mm with the present one at 20, 1.5 mm at 40; the
+    pucks pocketed the same)."""
     shot = NovusShot(x=0.45, angle=math.radians(85), speed=6.0)
     base = simulate(novus_table(), singles, shot)
     other = simulate(novus_table(NovusPhysics(v_stick=0.01 * factor)), singles, shot)
