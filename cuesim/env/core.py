@@ -152,11 +152,12 @@ class CueEnv(gymnasium.Env):
 
     def step_steps(self, action: Any) -> Generator[list[dict[str, Any]], None, tuple[
             Any, float, bool, bool, dict[str, Any]]]:
-        """`step` as a generator. Before the physics of a shot (or of the computer player's
-        candidates) it yields the list of shot actions about to be simulated on the session
-        as it is; whoever drives it may simulate them all at once (`CueVecEnv` does, for many
-        environments in one compiled call) and `prefetch` their results before resuming. Any
-        shot not prefetched is simulated as `step` does, so the outcome is the same."""
+        """`step` as a generator. Before the physics of a shot (or of a round of the computer
+        player's search: `ai.choose_shot_steps`) it yields the list of shot actions about to
+        be simulated on the session as it is; whoever drives it may simulate them all at once
+        (`CueVecEnv` does, for many environments in one compiled call) and `prefetch` their
+        results before resuming. Any shot not prefetched is simulated as `step` does, so the
+        outcome is the same."""
         if self.session is None or self.session.over() or self._shots >= self.max_shots:
             raise EnvError("the episode is over (or never began): call reset() first")
         actor = self.session.shooter()
@@ -269,10 +270,11 @@ class CueEnv(gymnasium.Env):
         while (not self.session.over() and self.session.shooter() != PLAYERS[0]
                and self._shots < limit):
             if self.opponent == "computer":
-                # the candidates choose_shot will simulate: its own generator, seeded alike
-                rng = np.random.default_rng(self._ai_seed + len(self.session.actions))
-                yield ai.candidates(self.session, self.level, rng)
-                shot = ai.choose_shot(self.session, self.level, seed=self._ai_seed).action
+                # each round of the search's simulations, announced before it runs (the
+                # vector env simulates them at once; `drive` ignores them)
+                choice = yield from ai.choose_shot_steps(self.session, self.level,
+                                                         seed=self._ai_seed)
+                shot = choice.action
             else:
                 assert callable(self.opponent)
                 raw = self.opponent(self._observation())

@@ -3,14 +3,15 @@
 A `gymnasium.vector.VectorEnv` (Gymnasium 1.x API: batched spaces, `autoreset_mode`
 NEXT_STEP by default, SAME_STEP and DISABLED as `SyncVectorEnv` has them, infos merged with
 `_key` masks). Each environment's `step` runs as its generator (`CueEnv.step_steps`), which
-yields the shot actions it is about to simulate: the agent's shot, and for a computer
-opponent all the candidate shots it will try. The vector env gathers what every environment
-yields, builds their inputs, simulates them all in one compiled kernel on several threads at
-once (numba's thread count; `cuesim.sim.batch_parallel.run_inputs`), hands each environment its
-results and resumes them; then the referees rule in Python, environment by environment.
-Rounds repeat while an environment has more to simulate (the opponent's next turn). Every
-result is the one `simulate` would give, so observations, rewards and infos equal those of a
-`SyncVectorEnv` of the same environments and seeds (tests/test_env_vector.py).
+yields the shot actions it is about to simulate: the agent's shot, and for a computer opponent
+each round of the shots its search will simulate (`ai.choose_shot_steps`). The vector env
+gathers what every environment yields, builds their inputs, simulates them all in one compiled
+kernel on several threads at once (numba's thread count;
+`cuesim.sim.batch_parallel.run_inputs`), hands each environment its results and resumes them;
+then the referees rule in Python, environment by environment. Rounds repeat while an
+environment has more to simulate (the opponent's next turn). Every result is the one `simulate`
+would give, so observations, rewards and infos equal those of a `SyncVectorEnv` of the same
+environments and seeds (tests/test_env_vector.py).
 
 >>> import gymnasium, cuesim.env                                         # doctest: +SKIP
 >>> envs = gymnasium.make_vec("cuesim/NineBall-v0", num_envs=64, level=8)  # doctest: +SKIP

@@ -21,6 +21,7 @@ from cuesim.viewer.ai.search import (
     candidates,
     choose_option,
     choose_shot,
+    choose_shot_steps,
     declaration_for,
     score,
     thinker,
@@ -30,5 +31,6 @@ from cuesim.viewer.ai.turn import ComputerTurn, new_turn, turn_key
 _declaration_for = declaration_for  # the name cuesim.env used before it was public
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Choice", "ComputerTurn", "Level", "Thinker",
-           "break_action", "candidates", "choose_option", "choose_shot", "declaration_for",
-           "get_level", "new_turn", "perturb", "score", "thinker", "turn_key"]
+           "break_action", "candidates", "choose_option", "choose_shot", "choose_shot_steps",
+           "declaration_for", "get_level", "new_turn", "perturb", "score", "thinker",
+           "turn_key"]

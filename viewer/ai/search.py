@@ -6,7 +6,11 @@ that plays it carries the level's error too. The 8-ball and 9-ball break follows
 plan (`break_action`), not a search.
 
 `Thinker` does this in small steps (one simulation each), so the viewer can think between
-frames; `choose_shot` runs one to its end. The candidates are plain simulations of the
+frames; `choose_shot` runs one to its end. Before each round of simulations (the candidates,
+the finalists' perturbed trials, a stroke) it says which shots that round will simulate
+(`Thinker.upcoming`, drawn from its RNG in the order it uses them), and `choose_shot_steps`
+yields each such list, so a caller can simulate them all at once beforehand (the vector
+environment's one compiled call: `cuesim.env.vector`). The candidates are plain simulations of the
 current table: each needs the live game state (ball in hand, groups, debt) for its ruling,
 which a fresh batch referee does not have.
 """
@@ -207,8 +211,9 @@ class Thinker:
     progress: float = 0.0
     done: bool = False
     choice: Choice | None = None
+    upcoming: list[dict[str, Any]] = field(default_factory=list)  # the next round's shots
     rng: np.random.Generator = field(init=False, repr=False)
-    _steps: Iterator[None] = field(init=False, repr=False)
+    _steps: Iterator[bool] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -221,15 +226,20 @@ class Thinker:
         """Think for about budget_s seconds (at least one simulation); True once done."""
         deadline = time.perf_counter() + budget_s
         while not self.done:
-            try:
-                next(self._steps)
-            except StopIteration:
-                self.done = True
-                self.progress = 1.0
-                break
+            if self._advance():
+                continue  # a round was planned: no simulation yet
             if time.perf_counter() >= deadline:
                 break
         return self.done
+
+    def _advance(self) -> bool:
+        """One step of the search: True when it only planned a round (`upcoming`)."""
+        try:
+            return next(self._steps)
+        except StopIteration:
+            self.done = True
+            self.progress = 1.0
+            return False
 
     def run(self) -> Choice:
         """Think to the end and return the choice."""
@@ -239,22 +249,28 @@ class Thinker:
         return self.choice
 
     # -- the search, one simulation per step ----------------------------------------------
-    def _think(self) -> Generator[None, None, None]:
+    def _plan(self, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Announce the next round's shots (a new list each round)."""
+        self.upcoming = list(actions)
+        return actions
+
+    def _think(self) -> Generator[bool, None, None]:
+        """Yields False after each simulation, True after planning a round (`_plan`)."""
         s, lv = self.session, self.level
         player = s.shooter()
         if is_break(s):
             aim = break_action(s, lv, self.rng)
-            yield
+            yield False
             action = yield from self._execute(aim)
             self.choice = Choice(action, math.nan, Ruling(legal=True), 0, aim, 0, lv.name,
                                  "break")
             return
-        cands = candidates(s, lv.candidates, self.rng)
+        cands = self._plan([_with_call(s, a) for a in candidates(s, lv.candidates, self.rng)])
+        yield True
         total = len(cands) + lv.finalists * lv.samples + 1
         done = 0
         screened: list[tuple[float, int, dict[str, Any], Ruling]] = []
         for k, action in enumerate(cands):
-            _with_call(s, action)
             try:
                 result, ruling, ref = s.trial(action)
             except FAILS:
@@ -263,19 +279,24 @@ class Thinker:
             self.progress = done / total
             if ruling is not None:
                 screened.append((score(s, player, result, ruling, ref), k, action, ruling))
-            yield
+            yield False
         tried = len(screened)
         if not screened:
             yield from self._fallback(tried)
             return
         screened.sort(key=lambda e: (-e[0], e[1]))
         finalists = screened[:lv.finalists]
+        # every finalist's perturbed trials, drawn in the order they are played (the draws
+        # depend on no simulation, so drawing them first draws the same shots)
+        trials = [[perturb(action, lv, self.rng, s.max_speed, s.tip_vertical)
+                   for _ in range(lv.samples)] for _, _, action, _ in finalists]
+        self._plan([t for group in trials for t in group])
+        yield True
         best: tuple[float, float, dict[str, Any], Ruling] | None = None
         samples = 0
-        for exact, _, action, ruling in finalists:
+        for (exact, _, action, ruling), group in zip(finalists, trials, strict=True):
             total_score = 0.0
-            for _ in range(lv.samples):
-                trial = perturb(action, lv, self.rng, s.max_speed, s.tip_vertical)
+            for trial in group:
                 try:
                     result, r2, ref = s.trial(trial)
                     total_score += score(s, player, result, r2, ref)
@@ -284,7 +305,7 @@ class Thinker:
                 samples += 1
                 done += 1
                 self.progress = min(1.0, done / total)
-                yield
+                yield False
             mean = total_score / lv.samples
             if best is None or (mean, exact) > (best[0], best[1]):
                 best = (mean, exact, action, ruling)
@@ -292,21 +313,23 @@ class Thinker:
         executed = yield from self._execute(best[2])
         self.choice = Choice(executed, best[0], best[3], tried, best[2], samples, lv.name)
 
-    def _execute(self, aim: dict[str, Any]) -> Generator[None, None, dict[str, Any]]:
+    def _execute(self, aim: dict[str, Any]) -> Generator[bool, None, dict[str, Any]]:
         """The stroke: the aim with this level's error, redrawn while the simulator refuses
         the result (an event-limit stop), else the aim as it is."""
         s = self.session
         for _ in range(REDRAWS):
             action = perturb(aim, self.level, self.rng, s.max_speed, s.tip_vertical)
+            self._plan([action])
+            yield True
             try:
                 s.simulate(action).require_complete()
             except FAILS:
-                yield
+                yield False
                 continue
             return action
         return dict(aim)
 
-    def _fallback(self, tried: int) -> Generator[None, None, None]:
+    def _fallback(self, tried: int) -> Generator[bool, None, None]:
         """No candidate could be played: gentle shots in every direction from where the
         struck piece stands, its default place and free places in its area, the first the
         simulator and the referee accept. With none, `choice.action` is None."""
@@ -328,7 +351,7 @@ class Thinker:
                 try:
                     _, ruling, _ = s.trial(action)
                 except FAILS:
-                    yield
+                    yield False
                     continue
                 executed = yield from self._execute(action)
                 self.choice = Choice(executed, -math.inf, ruling, tried, action, 0, lv.name,
@@ -354,7 +377,27 @@ def choose_shot(session: Session, n: int | None = None, seed: int = 0,
     unless given) by the mean outcome under its execution error, played with that error.
     When nothing at all can be played, `action` is a gentle shot straight ahead (which the
     session will refuse) and `plan` is 'fallback'."""
-    choice = thinker(session, level, n, seed).run()
+    steps = choose_shot_steps(session, n, seed, level)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def choose_shot_steps(session: Session, n: int | None = None, seed: int = 0,
+                      level: str | Level = DEFAULT_LEVEL
+                      ) -> Generator[list[dict[str, Any]], None, Choice]:
+    """`choose_shot` as a generator: before each round of simulations it yields the shot
+    actions that round will simulate (`Thinker.upcoming`), so the caller can simulate them
+    beforehand; it returns the Choice. The session's simulations are what they would be
+    without the yields."""
+    search = thinker(session, level, n, seed)
+    while not search.done:
+        if search._advance():
+            yield list(search.upcoming)
+    choice = search.choice
+    assert choice is not None
     if choice.action is None:
         pos = session.struck_position()
         choice.action = session.shot_action(pos, math.pi / 2, FALLBACK_SPEED * session.max_speed)
