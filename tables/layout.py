@@ -32,6 +32,9 @@ class Piece:
     y: float
     group: str = ""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Piece:
+        return self  # immutable (frozen, plain fields): a copy would be the same piece
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -57,6 +60,12 @@ class Layout:
 
     def __getstate__(self) -> dict[str, object]:  # the cached hash is per process
         return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_index", "_kinds")}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Layout:
+        """The layout itself: it is immutable (frozen, a tuple of frozen pieces; what its
+        `__dict__` caches derives from them). A referee copied for a trial shot
+        (`copy.deepcopy`, the computer player) so shares it: 66 us a novus layout before."""
+        return self
 
     # -- queries ---------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -3,11 +3,11 @@ game and match state, and the outcome (ruling, next state, the table for the nex
 
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cuesim.rules.files import check_known_fields
+from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event
 from cuesim.tables.carom import BALL_IDS, PIN_IDS
@@ -102,7 +102,8 @@ class FivePinsState:
         return None
 
     def copy(self) -> FivePinsState:
-        return copy.deepcopy(self)
+        """A deep copy (`rules.plain.copy_state`: its fields are plain data)."""
+        return copy_state(self)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

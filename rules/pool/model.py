@@ -3,11 +3,11 @@ state, and the outcome (ruling, next state, what was spotted, the table for the 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cuesim.rules.files import check_known_fields
+from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event
 from cuesim.tables.layout import Layout
@@ -93,7 +93,8 @@ class PoolState:
         return b if player == a else a
 
     def copy(self) -> PoolState:
-        return copy.deepcopy(self)
+        """A deep copy (`rules.plain.copy_state`: its fields are plain data)."""
+        return copy_state(self)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
