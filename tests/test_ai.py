@@ -104,6 +104,43 @@ def test_thinking_in_slices_gives_the_same_choice():
     assert sliced.choice.action == whole.action
 
 
+@pytest.mark.parametrize("game", ["9-ball", "novus"])
+def test_every_simulation_is_announced_before_it_runs(monkeypatch, game):
+    """`choose_shot_steps` yields each round of the search's shots before simulating them (the
+    vector env simulates them all at once, issue 16): every shot the session simulates was in
+    the round announced last, and the choice is `choose_shot`'s."""
+    from cuesim.viewer.session import Session
+
+    s = new_session(game)
+    if game == "9-ball":  # past the planned break: a search
+        s.apply(ai.choose_shot(s, level=small("club"), seed=1).action)
+        while s.pending() is not None:
+            s.choose(ai.choose_option(s))
+    expected = ai.choose_shot(s, level=small("club"), seed=4)
+    announced: list[dict] = []
+    unannounced = []
+    real = Session.simulate
+
+    def simulate(self, action):
+        if action not in announced:
+            unannounced.append(action)
+        return real(self, action)
+
+    monkeypatch.setattr(Session, "simulate", simulate)
+    steps = ai.choose_shot_steps(s, level=small("club"), seed=4)
+    rounds = 0
+    while True:
+        try:
+            announced = next(steps)
+            rounds += 1
+        except StopIteration as stop:
+            choice = stop.value
+            break
+    assert unannounced == []
+    assert rounds >= 3  # the candidates, the finalists' trials, the stroke
+    assert choice.action == expected.action and choice.score == expected.score
+
+
 def test_fourteen_one_calls_its_ball_and_pocket():
     """WPA 6.3: every 14.1 shot after the break needs a called ball and pocket."""
     s = new_session("14.1")
