@@ -4,7 +4,7 @@ segments, from which positions_at(t) evaluates every position at any time."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,9 @@ from cuesim.sim.state import (
     SEG_X,
     SEG_Y,
 )
-from cuesim.tables.layout import Layout
+from cuesim.tables.layout import Layout, Piece
+
+_KINDS = {int(kind): kind for kind in EventKind}  # an event's kind code -> EventKind
 
 
 class TruncatedShotError(ValueError):
@@ -63,6 +65,17 @@ class Event:
         if self.direction:
             out["direction"] = self.direction
         return out
+
+
+def _event(t: float, kind: EventKind, a: str, b: str | None, feature: str | None,
+           speed: float, direction: int) -> Event:
+    """`Event(t, kind, a, b, feature, speed, direction)`, its fields written straight into the
+    instance: the frozen dataclass's `__init__` sets each through `object.__setattr__`, 3x
+    slower. The same event (equal, hashed alike, as frozen)."""
+    event = object.__new__(Event)
+    event.__dict__.update(t=t, kind=kind, a=a, b=b, feature=feature, speed=speed,
+                          direction=direction)
+    return event
 
 
 @dataclass
@@ -112,9 +125,10 @@ class ShotResult:
         shot has no final layout: TruncatedShotError (the raw arrays stay in
         final_positions / final_on, and positions_at still replays what was computed)."""
         self.require_complete()
-        return Layout(self.initial.table, tuple(
-            replace(p, x=float(self.final_positions[k, 0]), y=float(self.final_positions[k, 1]))
-            for k, p in enumerate(self.initial.pieces) if self.final_on[k]
+        return Layout(self.initial.table, tuple(  # Python floats from tolist: 2.5x faster
+            Piece(p.id, p.kind, xy[0], xy[1], p.group)
+            for p, xy, on in zip(self.initial.pieces, self.final_positions.tolist(),
+                                 self.final_on.tolist(), strict=True) if on
         ))
 
     @property
@@ -134,19 +148,21 @@ class ShotResult:
         return len(self.events)
 
     def event_log(self) -> list[Event]:
-        """Every event as an `Event` (piece and feature names instead of indices), in time order."""
+        """Every event as an `Event` (piece and feature names instead of indices), in time order.
+        (A referee reads every shot's log: the rows are read as Python floats (`tolist`) and
+        each Event is made by `_event`, 0.8 us an event against 2 us from NumPy scalars.)"""
         ids = self.initial.ids()
+        names_of = self.feature_names
         out = []
-        for row in self.events:
-            kind = EventKind(int(row[COL_KIND]))
+        for row in self.events.tolist():
+            code = int(row[COL_KIND])
             b = int(row[COL_B])
             idx = int(row[COL_INDEX])
-            names = self.feature_names.get(int(kind), [])
-            out.append(Event(
-                t=float(row[COL_T]), kind=kind, a=ids[int(row[COL_A])],
-                b=ids[b] if b >= 0 else None,
-                feature=names[idx] if 0 <= idx < len(names) else None,
-                speed=float(row[COL_SPEED]), direction=int(row[COL_DIR]),
+            names = names_of.get(code, [])
+            out.append(_event(
+                row[COL_T], _KINDS[code], ids[int(row[COL_A])], ids[b] if b >= 0 else None,
+                names[idx] if 0 <= idx < len(names) else None, row[COL_SPEED],
+                int(row[COL_DIR]),
             ))
         return out
 
