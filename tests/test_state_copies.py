@@ -61,18 +61,19 @@ def test_plain_copy_copies_containers_and_deep_copies_anything_else():
 @pytest.mark.parametrize("game", ["9-ball", "8-ball", "14.1", "5-pins"])
 def test_a_state_copy_equals_deepcopy_and_shares_nothing_mutable(game):
     """States met in a game the computer plays against itself (ball in hand, groups, pending
-    choices, scores): `copy()` gives what `copy.deepcopy` gives, and no dict or list of it is
-    the original's."""
+    choices, scores): `copy()`, `copy.deepcopy` of the state and of its referee give equal
+    values (`dataclasses.asdict`, its own deep walk), and no dict or list of them is the
+    original's."""
     session = new_session(game)
     for turn in range(6):
         if session.over():
             break
         state = session.ref.state
-        made = state.copy()
-        assert type(made) is type(state) and vars(made) == vars(copy.deepcopy(state))
-        assert made is not state
-        for name, value in vars(state).items():
-            assert not _mutable_shared(value, getattr(made, name), name), name
+        for made in (state.copy(), copy.deepcopy(state), copy.deepcopy(session.ref).state):
+            assert type(made) is type(state) and made is not state
+            assert dataclasses.asdict(made) == dataclasses.asdict(state)
+            for name, value in vars(state).items():
+                assert not _mutable_shared(value, getattr(made, name), name), name
         if session.pending() is not None:
             session.choose(ai.choose_option(session))
             continue

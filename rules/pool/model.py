@@ -96,6 +96,9 @@ class PoolState:
         """A deep copy (`rules.plain.copy_state`: its fields are plain data)."""
         return copy_state(self)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PoolState:
+        return copy_state(self)  # a referee copied whole (`copy.deepcopy`) copies its state so
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
