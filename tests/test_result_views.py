@@ -13,16 +13,8 @@ import pytest
 import cuesim
 from cuesim import CueShot, NovusShot, start_layout
 from cuesim.api import game_table
-from cuesim.sim.events import (
-    COL_A,
-    COL_B,
-    COL_DIR,
-    COL_INDEX,
-    COL_KIND,
-    COL_SPEED,
-    COL_T,
-    EventKind,
-)
+from cuesim.sim import events as ev
+from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
 from cuesim.tables.layout import Layout
 
@@ -53,13 +45,13 @@ def test_every_event_is_the_one_its_row_defines(shots):
         log = r.event_log()
         assert len(log) == r.n_events
         for e, row in zip(log, r.events, strict=True):
-            kind = EventKind(int(row[COL_KIND]))
+            kind = EventKind(int(row[ev.COL_KIND]))
             names = r.feature_names.get(int(kind), [])
-            idx, b = int(row[COL_INDEX]), int(row[COL_B])
-            want = Event(t=float(row[COL_T]), kind=kind, a=ids[int(row[COL_A])],
+            idx, b = int(row[ev.COL_INDEX]), int(row[ev.COL_B])
+            want = Event(t=float(row[ev.COL_T]), kind=kind, a=ids[int(row[ev.COL_A])],
                          b=ids[b] if b >= 0 else None,
                          feature=names[idx] if 0 <= idx < len(names) else None,
-                         speed=float(row[COL_SPEED]), direction=int(row[COL_DIR]))
+                         speed=float(row[ev.COL_SPEED]), direction=int(row[ev.COL_DIR]))
             assert e == want and hash(e) == hash(want) and repr(e) == repr(want)
             assert type(e.t) is float and type(e.speed) is float and type(e.direction) is int
             with pytest.raises(dataclasses.FrozenInstanceError):
