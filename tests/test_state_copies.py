@@ -80,6 +80,26 @@ def test_a_state_copy_equals_deepcopy_and_shares_nothing_mutable(game):
         session.apply(ai.choose_shot(session, 4, seed=turn).action)
 
 
+def test_a_novus_game_copy_equals_the_original_and_shares_nothing_mutable():
+    """The novus referee is its own state (`NovusGame`): copied for each trial shot, through
+    `copy_state`; its layout is shared (immutable), nothing else."""
+    session = new_session("novus")
+    for turn in range(5):
+        if session.over():
+            break
+        game = session.ref
+        made = copy.deepcopy(game)
+        assert type(made) is type(game) and made is not game
+        assert dataclasses.asdict(made) == dataclasses.asdict(game)
+        assert made.layout is game.layout
+        for name, value in vars(game).items():
+            assert not _mutable_shared(value, getattr(made, name), name), name
+        made.history.append({"set": 99})
+        made.debt["red"] = 7
+        assert game.history != made.history and game.debt != made.debt
+        session.apply(ai.choose_shot(session, 4, seed=turn).action)
+
+
 def test_copy_state_copies_every_attribute():
     @dataclasses.dataclass
     class State:

@@ -66,6 +66,7 @@ from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
+from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.shot import NovusShot, ShotError
 from cuesim.sim.result import ShotResult
@@ -323,6 +324,11 @@ class NovusGame:
         self.winner = other
 
     # -- JSON ------------------------------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> NovusGame:
+        """A deep copy through `rules.plain.copy_state` (its fields are plain data and an
+        immutable layout): the computer copies the game for every trial shot."""
+        return copy_state(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "mode": "doubles" if self.doubles else "singles",
