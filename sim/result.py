@@ -156,11 +156,14 @@ class ShotResult:
         out = []
         for row in self.events.tolist():
             code = int(row[COL_KIND])
+            kind = _KINDS.get(code)
+            if kind is None:  # no such kind: EventKind's ValueError, as before
+                kind = EventKind(code)
             b = int(row[COL_B])
             idx = int(row[COL_INDEX])
             names = names_of.get(code, [])
             out.append(_event(
-                row[COL_T], _KINDS[code], ids[int(row[COL_A])], ids[b] if b >= 0 else None,
+                row[COL_T], kind, ids[int(row[COL_A])], ids[b] if b >= 0 else None,
                 names[idx] if 0 <= idx < len(names) else None, row[COL_SPEED],
                 int(row[COL_DIR]),
             ))

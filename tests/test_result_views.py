@@ -71,3 +71,12 @@ def test_the_final_layout_is_every_piece_left_where_it_stopped(shots):
         assert all(type(p.x) is float and type(p.y) is float for p in r.final.pieces)
         pocketed += len(r.initial) - len(r.final)
     assert pocketed > 0  # some shots took pieces off the table
+
+
+def test_an_unknown_event_kind_is_refused_as_before(shots):
+    r = shots[0]
+    events = r.events.copy()
+    events[1, ev.COL_KIND] = 99.0
+    broken = dataclasses.replace(r, events=events)
+    with pytest.raises(ValueError, match="99 is not a valid EventKind"):
+        broken.event_log()

@@ -10,8 +10,8 @@ frames; `choose_shot` runs one to its end. Before each round of simulations (the
 the finalists' perturbed trials, a stroke) it says which shots that round will simulate
 (`Thinker.upcoming`, drawn from its RNG in the order it uses them), and `choose_shot_steps`
 yields each such list, so a caller can simulate them all at once beforehand (the vector
-environment's one compiled call: `cuesim.env.vector`). The candidates are plain simulations of the
-current table: each needs the live game state (ball in hand, groups, debt) for its ruling,
+environment's one compiled call: `cuesim.env.vector`). The candidates are plain simulations of
+the current table: each needs the live game state (ball in hand, groups, debt) for its ruling,
 which a fresh batch referee does not have.
 """
 
