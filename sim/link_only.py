@@ -36,8 +36,8 @@ from typing import Any
 from llvmlite import binding as ll
 
 ENV_PREFIX = "_ZN08NumbaEnv"  # the names of numba's environment globals
-LINK_ONLY = "_cuesim_link_only"  # set on a library finalised for linking only
-UNOPTIMISED = "_cuesim_unoptimised"  # set on a library whose module passes are still to run
+LINK_ONLY = "_cuesim_link_only"  # set on a library finalised for linking only (its module
+# passes still to run)
 
 _local = threading.local()  # .stack: the core functions being compiled; .linking: depth
 _STATE: dict[str, Any] = {"made": 0}  # link-only libraries made in this process
@@ -159,7 +159,7 @@ def _get_executable(context: Any, get_executable: Callable[..., Any], library: A
     if getattr(library, LINK_ONLY, False):
         return LinkOnlyEntry(fndesc.qualname)
     if not library._finalized and _compiling_for_linking(fndesc):
-        _mark(library, unoptimised=True)
+        _mark(library)
         return LinkOnlyEntry(fndesc.qualname)
     cfunc = get_executable(context, library, fndesc, env)
     if _STATE["made"]:
@@ -167,11 +167,10 @@ def _get_executable(context: Any, get_executable: Callable[..., Any], library: A
     return cfunc
 
 
-def _mark(library: Any, unoptimised: bool) -> None:
+def _mark(library: Any) -> None:
     """Make `library` link-only: its finalize links and verifies only, its cache entry is its
     bitcode."""
     setattr(library, LINK_ONLY, True)
-    setattr(library, UNOPTIMISED, unoptimised)
     library.finalize = partial(_finalize_for_linking, library)
     library.serialize_using_object_code = library.serialize_using_bitcode
     _STATE["made"] += 1
@@ -205,8 +204,8 @@ def _set_linked_envs(library: Any) -> None:
 
 
 def materialize(dispatcher: Any, sig: Any) -> Any:
-    """Give the link-only signature `sig` of `dispatcher` its machine code (module passes
-    first when they were skipped) and its entry point, for Python to call; cache it so."""
+    """Give the link-only signature `sig` of `dispatcher` its module passes, its machine code
+    and its entry point, for Python to call; cache it so."""
     from numba.core import sigutils
 
     args, _ = sigutils.normalize_signature(sig)
@@ -215,10 +214,8 @@ def materialize(dispatcher: Any, sig: Any) -> Any:
     for name in ("finalize", "serialize_using_object_code"):
         vars(library).pop(name, None)
     setattr(library, LINK_ONLY, False)
-    if getattr(library, UNOPTIMISED, False):
-        library._optimize_final_module()
-        library._shared_module = None  # its module for linking: the optimised one, as numba's
-        setattr(library, UNOPTIMISED, False)
+    library._optimize_final_module()  # the module passes a link-only library skipped
+    library._shared_module = None  # its module for linking: the optimised one, as numba's
     library.enable_object_caching()
     library._finalize_final_module()
     context = dispatcher.targetctx
@@ -238,5 +235,5 @@ def load_bitcode(codegen: Any, name: str, bitcode: bytes) -> Any:
     library.enable_object_caching()
     library._final_module = ll.parse_bitcode(bitcode)
     library._finalized = True
-    _mark(library, unoptimised=True)
+    _mark(library)
     return library
