@@ -4,6 +4,10 @@ without errors under the dummy audio driver and when no mixer can be opened."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pygame
 import pytest
@@ -89,6 +93,21 @@ def test_no_mixer_means_silence_without_errors(monkeypatch, tmp_path):
     assert app.message == "Sound off."
     step(app, [key(pygame.K_v)])
     assert app.message.startswith("Sound on, but no sound")
+
+
+def test_a_machine_without_a_sound_card_prints_no_driver_errors():
+    """The real ALSA driver on a machine without a card (as the CI's) prints a dozen "ALSA lib"
+    lines from C when the mixer opens; the player stays silent and prints none. With a card
+    the player opens it, and prints nothing either."""
+    code = ("from cuesim.viewer.sound import SoundPlayer\n"
+            "p = SoundPlayer()\n"
+            "print('available' if p.available else p.reason)\n")
+    env = {**os.environ, "SDL_AUDIODRIVER": "alsa", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "ALSA lib" not in out.stderr and out.stderr.strip() == ""
+    assert out.stdout.startswith(("available", "no sound"))
 
 
 def test_the_viewer_plays_the_sounds_as_the_animation_passes_them(tmp_path, monkeypatch):

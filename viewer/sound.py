@@ -9,6 +9,10 @@ part of it between two animation times.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,6 +115,30 @@ def cues(result: ShotResult) -> Cues:
     return Cues(np.array(t), tuple(names), np.array(vol))
 
 
+@contextmanager
+def _c_stderr_silenced() -> Iterator[None]:
+    """File descriptor 2 sent to the null device for the block: C libraries under pygame (ALSA
+    with no sound card) write their errors there directly, around Python's sys.stderr. The
+    error pygame raises is kept (`SoundPlayer.reason`). Where fd 2 cannot be redirected, the
+    block runs as it is."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class SoundPlayer:
     """Plays shots' sounds through pygame's mixer, or stays silent: `available` says whether a
     mixer could be opened (`reason` why not), `muted` whether the player muted it."""
@@ -128,7 +156,8 @@ class SoundPlayer:
     def _open(self) -> None:
         try:
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init()
+                with _c_stderr_silenced():  # ALSA prints a dozen lines where there is no card
+                    pygame.mixer.init()
             pygame.mixer.set_num_channels(CHANNELS)
             self._sounds = {name: pygame.mixer.Sound(assets.sound_file(name))
                             for name in assets.SOUND_NAMES}
