@@ -65,7 +65,8 @@ class App(InputHandlers, Drawing):
                  candidates: int | None = None, save_path: str | Path = "cuesim-save.json",
                  screenshot_dir: str | Path = ".", level: str = ai.DEFAULT_LEVEL,
                  seed: int = 0) -> None:
-        pygame.init()
+        pygame.display.init()  # not pygame.init(): the mixer is opened by SoundPlayer alone,
+        pygame.font.init()  # which keeps a machine without a sound card quiet
         draw.reset_cache()
         pygame.display.set_icon(assets.icon())
         size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
