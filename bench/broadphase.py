@@ -86,7 +86,7 @@ def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
         n_ev, n_seg, _ = run_events_grid(
             S, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
-            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, g, *work)
+            arr.knuckles, arr.model_params, arr.stiffness, arr.exponent, g, *work)
         dt = time.perf_counter() - t0
         return dt, ev[:n_ev].tobytes() + seg[:n_seg].tobytes() + S.tobytes()
 

@@ -109,13 +109,13 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
     come free; alone, from counter [0], it runs every shot in order): the struck piece placed
     at place[s] and given motion[s] = (vx, vy, wx, wy, w) (w the spin about the vertical),
     every other piece at rest at base_pos. `table`: the table's arrays in run_events' order
-    (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles, ball_params,
+    (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles, model_params,
     stiffness, exponent); `out`: the summary arrays, of which it writes row s (see
     summarize) and nothing else. Its work buffers start with cap_ev event and cap_seg segment
     rows (`block_capacity`); a shot that fills one runs again from its start with 4x both, and
     the thread keeps the larger buffers for its later shots."""
     rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail = table[:8]
-    knuckles, ball_params, stiffness, exponent = table[8:]
+    knuckles, model_params, stiffness, exponent = table[8:]
     out_xy, out_on, pocketed, first_kind, first_index, first_t = out[:6]
     counts, n_events, duration, truncated = out[6:]
     n = base_pos.shape[0]
@@ -147,7 +147,7 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
             S[struck, W0] = motion[s, 4]
             n_ev, n_seg, status = run_events(
                 S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, v_stick,
-                struck, max_events, ev, seg, knuckles, ball_params, stiffness, exponent,
+                struck, max_events, ev, seg, knuckles, model_params, stiffness, exponent,
             )
             if status != STATUS_FULL:
                 break
@@ -188,7 +188,7 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
               todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
               lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
               e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, max_events: int,
-              knuckles: np.ndarray, ball_params: np.ndarray, stiffness: np.ndarray,
+              knuckles: np.ndarray, model_params: np.ndarray, stiffness: np.ndarray,
               exponent: np.ndarray, out_xy: np.ndarray,
               out_on: np.ndarray, pocketed: np.ndarray, first_kind: np.ndarray,
               first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
@@ -201,7 +201,7 @@ def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.n
     the same for any number of threads."""
     args = (base_pos, struck, place, motion, todo, P,
             (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles,
-             ball_params, stiffness, exponent), v_stick, max_events,
+             model_params, stiffness, exponent), v_stick, max_events,
             (out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
              duration, truncated), *block_capacity(base_pos.shape[0]))
     m = motion.shape[0]

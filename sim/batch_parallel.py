@@ -46,7 +46,7 @@ def run_many(counter: np.ndarray, S: np.ndarray, P: np.ndarray, rows: np.ndarray
              struck: np.ndarray, max_events: np.ndarray, rails: np.ndarray, holes: np.ndarray,
              lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
              e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, knuckles: np.ndarray,
-             ball_params: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
+             model_params: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
              cap_ev: np.ndarray, cap_seg: np.ndarray, ev: np.ndarray, ev_at: np.ndarray,
              seg: np.ndarray, seg_at: np.ndarray, n_ev: np.ndarray, n_seg: np.ndarray,
              status: np.ndarray) -> None:
@@ -74,7 +74,7 @@ def run_many(counter: np.ndarray, S: np.ndarray, P: np.ndarray, rows: np.ndarray
         a, b = rows[s], rows[s + 1]
         ne, ng, st = run_events(
             S[a:b], P[a:b], rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail,
-            v_stick, struck[s], max_events[s], work_ev, work_seg, knuckles, ball_params,
+            v_stick, struck[s], max_events[s], work_ev, work_seg, knuckles, model_params,
             stiffness, exponent,
         )
         if ne > cap_ev[s] or ng > cap_seg[s]:  # beyond the rows reserved for it
@@ -141,7 +141,7 @@ def _run_chunk(inputs: list[MotionInput]) -> list[ShotResult]:
     run_on_threads(min(n_threads, m), run_many, counter, S, P, rows,
                    struck, max_events, arr.rails, arr.holes, arr.lines, arr.circles,
                    arr.e_pair, arr.mu_pair, arr.e_rail, arr.mu_rail, arr.v_stick, arr.knuckles,
-                   arr.ball_params, arr.stiffness, arr.exponent, cap_ev, cap_seg, ev,
+                   arr.model_params, arr.stiffness, arr.exponent, cap_ev, cap_seg, ev,
                    ev_at, seg, seg_at, n_ev, n_seg, status)
     # the packed rows kept, the untouched rest of the reservation handed back (a shrinking
     # realloc: no copy, no new pages), each result a view of its own rows: a copy per array

@@ -76,7 +76,8 @@ class Arrays:
         radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.pin_model = np.array(c.pin_model, dtype=np.float64)
-        self.ball_params = np.array([*c.friction_fit, c.cushion_height], dtype=np.float64)
+        self.model_params = np.array([*c.friction_fit, c.cushion_height, c.impact_steps],
+                                     dtype=np.float64)  # MP_* (sim.state)
         # normal contact laws F = k delta^eta (tables.contact), for the multi-impact model and
         # the soft reference; empty when a table gives none
         nk = len(c.kinds)
@@ -276,7 +277,7 @@ def run_input(inp: MotionInput, cap_ev: int | None = None,
         n_ev, n_seg, status = run_events_grid(
             S_run, inp.P, arr.rails, arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair,
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
-            arr.knuckles, arr.ball_params, arr.stiffness, arr.exponent, grid, grids, ints, bools,
+            arr.knuckles, arr.model_params, arr.stiffness, arr.exponent, grid, grids, ints, bools,
         )
         if status != STATUS_FULL:
             break

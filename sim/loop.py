@@ -175,13 +175,14 @@ def run_events(
     ev: np.ndarray,
     seg: np.ndarray,
     knuckles: np.ndarray,
-    ball_params: np.ndarray,
+    model_params: np.ndarray,
     stiffness: np.ndarray,
     exponent: np.ndarray,
 ) -> tuple[int, int, int]:
     """Simulate until all objects rest. S is updated in place to the final state; events and
-    segments are written to ev and seg. ball_params: the ball-ball friction fit (a, b, c) and
-    the cushion nose height; stiffness, exponent: the contact compliance laws (resolve.impact).
+    segments are written to ev and seg. model_params: the ball-ball friction fit (a, b, c), the
+    cushion nose height and the multiple impact's resolution (sim.state MP_*); stiffness,
+    exponent: the contact compliance laws (resolve.impact).
     Returns (n_events, n_segments, status). The broadphase grid is the one `auto_grid` picks
     (`run_events_grid` takes any; the result is the same)."""
     g = auto_grid(S, P, rails)
@@ -189,7 +190,7 @@ def run_events(
     grids, ints, bools = work_arrays(S.shape[0], lines.shape[0], circles.shape[0], n_cells,
                                      tree_length(S.shape[0], n_cells == 1))
     return run_events_grid(S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail,
-                           mu_rail, v_stick, struck, max_events, ev, seg, knuckles, ball_params,
+                           mu_rail, v_stick, struck, max_events, ev, seg, knuckles, model_params,
                            stiffness, exponent, g, grids, ints, bools)
 
 
@@ -230,7 +231,7 @@ def run_events_grid(
     ev: np.ndarray,
     seg: np.ndarray,
     knuckles: np.ndarray,
-    ball_params: np.ndarray,
+    model_params: np.ndarray,
     stiffness: np.ndarray,
     exponent: np.ndarray,
     g: np.ndarray,
@@ -389,7 +390,7 @@ def run_events_grid(
                                          ci, cj, cnx, cny, n_given, g, head, nxt, cell, buf,
                                          buf2)
             resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff, e_pair,
-                           mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick, ball_params,
+                           mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick, model_params,
                            work, iwork, slow, impulse, vpeak, parent, label)
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0 and impulse[m] > 0.0:

@@ -15,6 +15,9 @@ mechanical model of cuesim.sim.resolve.pin (PM_*: centre-of-mass height, moment 
 about a horizontal axis through it, base radius, head-centre height and head radius, the
 wood-on-cloth friction, the cloth's restitution for a landing pin, the centre-of-mass height
 of a lying pin, the height a thrown pin strikes a standing one, g).
+The table's model parameters (one small array, `Arrays.model_params`): the ball-ball friction
+fit mu(v) = a + b exp(-c v), the cushion nose's height, the multiple impact's steps per contact
+time scale (MP_*).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL, R2 = range(9)
 PM_HG, PM_IG, PM_RB, PM_HC, PM_HA, PM_MU, PM_EF, PM_HL, PM_HPP, PM_G = range(9, 19)
 N_PIN_MODEL = 10  # the PM_* columns, in this order (tables.carom.pin_model())
 NP = 19
+# the model parameters
+MP_FIT_A, MP_FIT_B, MP_FIT_C, MP_NOSE, MP_IMPACT_STEPS = range(5)
+N_MODEL_PARAMS = 5
 # motion laws
 LAW_DISC = 0
 LAW_BALL = 1

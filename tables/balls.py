@@ -13,8 +13,20 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
-from cuesim.tables.contact import PHENOLIC_RESIN, hertz_spheres, sphere_on_cushion
+from cuesim.tables.coefficients import (
+    NON_NEGATIVE,
+    UNIT,
+    Range,
+    check_coefficients,
+    repr_quiet_defaults,
+)
+from cuesim.tables.contact import (
+    IMPACT_STEPS,
+    IMPACT_STEPS_RANGE,
+    PHENOLIC_RESIN,
+    hertz_spheres,
+    sphere_on_cushion,
+)
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
@@ -45,6 +57,7 @@ BALL_PHYSICS_RANGES: dict[str, Range] = {
     "v_stick": Range(0.0, low_open=True, why="model rule: the speed below which a contact is "
                                              "perfectly inelastic"),
     "g": Range(0.0, low_open=True, why="pieces are pressed onto the cloth"),
+    "impact_steps": Range(*IMPACT_STEPS_RANGE),
 }
 
 
@@ -69,9 +82,13 @@ class BallPhysics:
     mu_cushion: float = 0.20  # Mathavan et al. 2010 (pooltool f_c = 0.2)
     v_stick: float = 0.005  # m/s, model rule: slower contacts are perfectly inelastic
     g: float = GRAVITY
+    impact_steps: float = IMPACT_STEPS  # the multiple impact's resolution (tables.contact)
 
     def __post_init__(self) -> None:
         check_coefficients(self, BALL_PHYSICS_RANGES)
+
+    def __repr__(self) -> str:
+        return repr_quiet_defaults(self, {"impact_steps": IMPACT_STEPS})
 
     def ball_friction(self, v_rel: float) -> float:
         """mu(v) = a + b exp(-c v)."""
@@ -112,4 +129,5 @@ def ball_kind_coefficients(physics: BallPhysics, spec: PieceSpec,
         exponent_pair=((eta_pair,),),
         stiffness_rail=(k_rail,),
         exponent_rail=(eta_rail,),
+        impact_steps=physics.impact_steps,
     )

@@ -107,6 +107,7 @@ class BoxTable(PieceTable):
             exponent_pair=((novus.exponent_pair[k][k],),),
             stiffness_rail=(novus.stiffness_rail[k],),
             exponent_rail=(novus.exponent_rail[k],),
+            impact_steps=novus.impact_steps,
         )
 
     @property

@@ -7,8 +7,9 @@ where a bound is open, why (e.g. a sliding friction of zero would let a piece sl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from numbers import Real
+from typing import Any
 
 INF = math.inf
 
@@ -39,6 +40,15 @@ class Range:
 UNIT = Range(0.0, 1.0)  # restitution: 0 perfectly inelastic ... 1 perfectly elastic
 NON_NEGATIVE = Range(0.0)  # friction of an impact: 0 frictionless
 POSITIVE = Range(0.0, low_open=True)
+
+
+def repr_quiet_defaults(obj: Any, quiet: dict[str, float]) -> str:
+    """A dataclass's repr, leaving out the fields named in `quiet` while they hold the default
+    given there: a setting added later (the impact resolution) leaves the repr of physics at
+    its defaults as it was, which a batch run's manifest records and compares on resuming."""
+    items = [f"{f.name}={getattr(obj, f.name)!r}" for f in fields(obj)
+             if f.repr and not (f.name in quiet and getattr(obj, f.name) == quiet[f.name])]
+    return f"{type(obj).__qualname__}({', '.join(items)})"
 
 
 def check_coefficients(obj: object, ranges: dict[str, Range]) -> None:

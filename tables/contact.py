@@ -26,6 +26,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+# The multiple impact's resolution (sim.resolve.multi_impact): integration steps per contact time
+# scale delta*/v (a contact lasts about three). A numerical setting, not a property of the
+# pieces: measured against 1,280 steps (bench/README.md, "What fewer impact steps would buy";
+# `python bench/impact_steps.py`), the outgoing velocities at 20 are within 1.4-1.9 mm/s of the
+# converged limit on the pool racks and 4.5 mm/s on the novus opening's first impact, and the
+# error grows about as the cube of the step (10 steps: 11-39 mm/s, for 1.3-1.45x faster shots).
+IMPACT_STEPS = 20.0
+IMPACT_STEPS_RANGE = (2.0, 1000.0)  # below 2 a linear contact's Verlet step nears instability
+
 
 @dataclass(frozen=True)
 class Material:

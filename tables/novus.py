@@ -13,8 +13,21 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from cuesim.tables.base import PieceTable
-from cuesim.tables.coefficients import NON_NEGATIVE, UNIT, Range, check_coefficients
-from cuesim.tables.contact import BIRCH, HARDWOOD, disc_on_rail, disc_pair
+from cuesim.tables.coefficients import (
+    NON_NEGATIVE,
+    UNIT,
+    Range,
+    check_coefficients,
+    repr_quiet_defaults,
+)
+from cuesim.tables.contact import (
+    BIRCH,
+    HARDWOOD,
+    IMPACT_STEPS,
+    IMPACT_STEPS_RANGE,
+    disc_on_rail,
+    disc_pair,
+)
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
@@ -69,6 +82,7 @@ NOVUS_PHYSICS_RANGES: dict[str, Range] = {
     "v_stick": Range(0.0, low_open=True, why="model rule: the speed below which a contact is "
                                              "perfectly inelastic"),
     "g": Range(0.0, low_open=True, why="pieces are pressed onto the board"),
+    "impact_steps": Range(*IMPACT_STEPS_RANGE),
 }
 
 
@@ -91,9 +105,13 @@ class NovusPhysics:
     v_stick: float = 0.01  # m/s, model rule: slower contacts are perfectly inelastic (the pieces
     #                       then move on together); their stopping distance is < 0.04 mm
     g: float = GRAVITY
+    impact_steps: float = IMPACT_STEPS  # the multiple impact's resolution (tables.contact)
 
     def __post_init__(self) -> None:
         check_coefficients(self, NOVUS_PHYSICS_RANGES)
+
+    def __repr__(self) -> str:
+        return repr_quiet_defaults(self, {"impact_steps": IMPACT_STEPS})
 
     @classmethod
     def calibrated(cls, speed: float, distance: float, **overrides: float) -> NovusPhysics:
@@ -202,6 +220,7 @@ class NovusTable(PieceTable):
             exponent_pair=eta_pair,
             stiffness_rail=k_rail,
             exponent_rail=eta_rail,
+            impact_steps=p.impact_steps,
         )
 
     def contact_laws(self) -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...],

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from cuesim.tables.contact import IMPACT_STEPS
+
 
 @dataclass(frozen=True)
 class PieceSpec:
@@ -63,6 +65,7 @@ class KindCoefficients:
     stiffness_pair[k, l], exponent_pair[k, l]  normal contact law F = k delta^eta between
                     kinds k and l (N, m; tables.contact): Hertz 3/2 for balls, 1 for discs
     stiffness_rail[k], exponent_rail[k]  the same law for kind k on a rail or knuckle
+    impact_steps    the multiple impact's steps per contact time scale (tables.contact)
     """
 
     kinds: tuple[str, ...]
@@ -83,3 +86,4 @@ class KindCoefficients:
     exponent_pair: tuple[tuple[float, ...], ...] = ()
     stiffness_rail: tuple[float, ...] = ()
     exponent_rail: tuple[float, ...] = ()
+    impact_steps: float = IMPACT_STEPS

@@ -57,11 +57,12 @@ BALL_PHYSICS = {  # Alciatore, Mathavan et al. 2010, Han 2005, pooltool (tables/
     "mu_slide": 0.20, "mu_roll": 0.010, "mu_spin": 0.044, "e_ball": 0.95,
     "ball_friction_a": 9.951e-3, "ball_friction_b": 0.108, "ball_friction_c": 1.088,
     "e_cushion": 0.85, "mu_cushion": 0.20, "v_stick": 0.005, "g": 9.80665,
+    "impact_steps": 20.0,  # a numerical resolution (tables/contact.py IMPACT_STEPS)
 }
 NOVUS_PHYSICS = {  # estimates (tables/novus.py)
     "mu_puck": 0.15, "mu_striker": 0.15, "e_puck_puck": 0.75, "e_striker_puck": 0.75,
     "e_rail": 0.60, "mu_impact": 0.15, "mu_rail_impact": 0.20, "v_stick": 0.01,
-    "g": 9.80665,
+    "g": 9.80665, "impact_steps": 20.0,
 }
 
 
@@ -135,6 +136,7 @@ KIND_COEFFICIENTS = {
         "exponent_pair": ((1.0, 1.0), (1.0, 1.0)),
         "stiffness_rail": (25190852.465789773, 20847602.040653605),
         "exponent_rail": (1.0, 1.0),
+        "impact_steps": 20.0,
     },
     "pool_9ft": {
         "kinds": ("ball",), "decel": (1.96133,), "spin_decel": (37.750883639545044,),
@@ -144,6 +146,7 @@ KIND_COEFFICIENTS = {
         "thrown_radius": (), "pin_model": (),
         "stiffness_pair": ((490380844.6310531,),), "exponent_pair": ((1.5,),),
         "stiffness_rail": (1481430.5890312886,), "exponent_rail": (1.5,),
+        "impact_steps": 20.0,
     },
     "carom": {
         "kinds": ("ball", "pin"), "decel": (1.96133, 2.941995),
@@ -160,6 +163,7 @@ KIND_COEFFICIENTS = {
         "exponent_pair": ((1.5, 1.5), (1.5, 1.5)),
         "stiffness_rail": (1536776.6330249757, 604349.8742745975),
         "exponent_rail": (1.5, 1.5),
+        "impact_steps": 20.0,
     },
 }
 
@@ -216,9 +220,13 @@ def test_core_constants():
     from cuesim.sim.detect import TOUCH, V_TOUCH
     from cuesim.sim.detect.rails import EXTENT_TOL
     from cuesim.sim.motion.ball import U_ROLL
-    from cuesim.sim.resolve.multi_impact import MAX_STEPS, STEPS_PER_CONTACT, STICK_TIME
+    from cuesim.sim.resolve.multi_impact import MAX_STEPS_PER_RESOLUTION, STICK_TIME
+    from cuesim.tables.balls import BallPhysics
+    from cuesim.tables.contact import IMPACT_STEPS
+    from cuesim.tables.novus import NovusPhysics
 
     assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION) == (0.5, 0.54, 0.81)
     assert engine.DEFAULT_MAX_EVENTS == 20_000 and predict.SIMULTANEOUS == 1e-12
     assert (TOUCH, V_TOUCH, EXTENT_TOL, U_ROLL) == (1e-9, 1e-10, 1e-9, 1e-9)
-    assert (STEPS_PER_CONTACT, STICK_TIME, MAX_STEPS) == (20, 0.2, 400_000)
+    assert (IMPACT_STEPS, STICK_TIME, MAX_STEPS_PER_RESOLUTION) == (20.0, 0.2, 20_000)
+    assert NovusPhysics().impact_steps == BallPhysics().impact_steps == IMPACT_STEPS

@@ -266,7 +266,7 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
         arr = prep.arr
         args = (prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
                 arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
-                arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.ball_params,
+                arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.model_params,
                 arr.stiffness, arr.exponent, *_summary_args(out))
 
         def run(threads: int | None = None) -> None:

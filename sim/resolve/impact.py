@@ -21,7 +21,17 @@ from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact
-from cuesim.sim.state import KIND, LAW, LAW_BALL, VX, VY
+from cuesim.sim.state import (
+    KIND,
+    LAW,
+    LAW_BALL,
+    MP_FIT_A,
+    MP_FIT_B,
+    MP_FIT_C,
+    MP_NOSE,
+    VX,
+    VY,
+)
 
 # rows of resolve_impact's float work array (a column per contact and per piece, and at least
 # NS columns): the contacts' laws, then the multiple impact's rows, a row over all pieces, the
@@ -47,7 +57,7 @@ def approach(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
 
 @njit_norc
 def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, e: float,
-            mu: float, ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
+            mu: float, model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray) -> None:
     """One contact alone: the closed-form binary impact of its model (impulse[0] = 1 when it
     acted; its size is not needed)."""
     vn = approach(S, i, j, nx, ny)
@@ -57,11 +67,12 @@ def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, 
         return
     impulse[0] = 1.0
     if j >= 0 and P[i, LAW] == LAW_BALL and P[j, LAW] == LAW_BALL:
-        resolve_ball_ball(S, P, i, j, e, ball_params[0], ball_params[1], ball_params[2])
+        resolve_ball_ball(S, P, i, j, e, model_params[MP_FIT_A], model_params[MP_FIT_B],
+                          model_params[MP_FIT_C])
     elif j >= 0:
         resolve_disc_disc(S, P, i, j, e, mu)
     elif P[i, LAW] == LAW_BALL:
-        resolve_ball_cushion(S, P, i, -nx, -ny, e, mu, ball_params[3])
+        resolve_ball_cushion(S, P, i, -nx, -ny, e, mu, model_params[MP_NOSE])
     else:
         resolve_disc_rail(S, P, i, -nx, -ny, e, mu)
 
@@ -69,7 +80,7 @@ def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, 
 @njit_norc
 def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
-                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                  model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
                   saved: np.ndarray) -> bool:
     """The due contact 0 resolved alone, when no other contact of the system ever closes.
 
@@ -87,7 +98,7 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
         saved[0, c] = S[i, c]
         if j >= 0:
             saved[1, c] = S[j, c]
-    _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
+    _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
     for k in range(1, n_c):
         if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
             for c in range(S.shape[1]):
@@ -105,15 +116,15 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
 def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
-                    n_obj: int, ball_params: np.ndarray, impulse: np.ndarray,
+                    n_obj: int, model_params: np.ndarray, impulse: np.ndarray,
                     vpeak: np.ndarray, work: np.ndarray) -> None:
     """One connected system: a binary impact, or one multiple impact (work: resolve_impact's
     float work array)."""
     if n_c == 1:
-        _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], ball_params, impulse, vpeak)
-    elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, ball_params,
+        _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
+    elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, model_params,
                                            impulse, vpeak, work[R_SAVED:R_SAVED + 2])):
-        solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, ball_params,
+        solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, model_params,
                            impulse, vpeak, work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG])
 
 
@@ -147,7 +158,7 @@ def _components(ci: np.ndarray, cj: np.ndarray, n_c: int, comp: np.ndarray,
 def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
-                  ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                  model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
                   listed: np.ndarray, work: np.ndarray, iwork: np.ndarray) -> None:
     """Resolve each connected system on its own (its due contacts first, as listed). listed
     is a work array over all pieces, all -1, restored on return; work and iwork are
@@ -175,7 +186,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     lobjs[n_obj] = a
                     n_obj += 1
         _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs, n_obj,
-                        ball_params, limp, lvp, work)
+                        model_params, limp, lvp, work)
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
     for k in range(n_c):
@@ -190,7 +201,7 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
                    n_obj: int,
                    e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
                    mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
-                   v_stick: float, ball_params: np.ndarray, work: np.ndarray,
+                   v_stick: float, model_params: np.ndarray, work: np.ndarray,
                    iwork: np.ndarray, slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
                    parent: np.ndarray, label: np.ndarray) -> None:
     """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
@@ -229,8 +240,8 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
     comp = iwork[I_COMP]
     if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
         _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs, n_obj,
-                        ball_params, impulse, vpeak, work)
+                        model_params, impulse, vpeak, work)
     else:
-        _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, ball_params,
+        _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, model_params,
                       impulse, vpeak, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)

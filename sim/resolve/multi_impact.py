@@ -13,7 +13,8 @@ of the stored energy (the energetic restitution coefficient of the contact):
 with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
-time (velocity Verlet, ~3 STEPS_PER_CONTACT steps per contact duration) rather than in the
+time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
+`model_params[MP_IMPACT_STEPS]`, tables.contact.IMPACT_STEPS) rather than in the
 normal-impulse domain, which is the same solution reparametrised, and lets contacts that start
 unloaded (a frozen row ahead of the struck piece) take part without a 0/0 ratio. The outcome
 depends only on the stiffness ratios when every contact starts closed. It gives Newton's
@@ -38,7 +39,7 @@ smaller (the Jacobi bound that keeps several contacts of one piece from overshoo
 friction pass sits between two Verlet steps with the normal impulse F_k dt of the force at that
 instant (two half passes merged: a symmetric splitting of the normal and tangential parts).
 Against the 1280-step result the frozen 9-ball and 8-ball racks leave within 1.5-1.9 mm/s at
-STEPS_PER_CONTACT = 20 and 0.4-0.6 mm/s at 40; the earlier splitting (the friction after the
+a resolution of 20 and 0.4-0.6 mm/s at 40; the earlier splitting (the friction after the
 step with its mean force, r = dt / tau) needed 40 steps for 1.7-1.9 mm/s.
 """
 
@@ -54,11 +55,28 @@ from cuesim.sim.resolve.ball_ball import (
     ball_ball_friction_impulse,
     slip_constant,
 )
-from cuesim.sim.state import INERTIA, LAW, LAW_BALL, VX, VY, W0, WX, WY, M, R
+from cuesim.sim.state import (
+    INERTIA,
+    LAW,
+    LAW_BALL,
+    MP_FIT_A,
+    MP_FIT_B,
+    MP_FIT_C,
+    MP_IMPACT_STEPS,
+    MP_NOSE,
+    VX,
+    VY,
+    W0,
+    WX,
+    WY,
+    M,
+    R,
+)
 
-STEPS_PER_CONTACT = 20  # steps per characteristic contact time delta*/v (~60 per contact)
 STICK_TIME = 0.2  # the time constant of sticking, in contact time scales
-MAX_STEPS = 400_000  # a bound on one impact's steps (a wave along 16 pieces needs ~20,000)
+# a bound on one impact's steps, per step per contact time scale (400,000 at the default 20: a
+# wave along 16 pieces needs ~20,000)
+MAX_STEPS_PER_RESOLUTION = 20_000
 
 
 @njit_norc
@@ -221,7 +239,7 @@ N_WORK_ROWS = W_FC + N_FC
 
 @njit_norc
 def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
-                        ny: np.ndarray, n_c: int, mu: np.ndarray, ball_params: np.ndarray,
+                        ny: np.ndarray, n_c: int, mu: np.ndarray, model_params: np.ndarray,
                         fc: np.ndarray) -> None:
     """Each contact's friction law and constants (column k of fc): ball-ball (k = 7/(2 m_i) +
     7/(2 m_j) as 3.5 (m_i + m_j)/(m_i m_j), 1/m_i, 1/m_j, R_i/I_i, R_j/I_j), ball on a fixed
@@ -236,7 +254,8 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
             fc[FC_D, k], fc[FC_E, k] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
         elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
             fc[FC_LAW, k] = F_BALL_FIXED
-            fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx[k], ny[k], ball_params[3])
+            fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx[k], ny[k],
+                                                          model_params[MP_NOSE])
             fc[FC_D, k] = 3.5 / P[i, M]
         elif mu[k] > 0.0:
             fc[FC_LAW, k] = F_DISC
@@ -251,7 +270,7 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
 @njit_norc
 def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
               ny: np.ndarray, n_c: int, dp: np.ndarray, mu: np.ndarray, relax: np.ndarray,
-              ball_params: np.ndarray, fc: np.ndarray, fr: np.ndarray) -> None:
+              model_params: np.ndarray, fc: np.ndarray, fr: np.ndarray) -> None:
     """One Jacobi pass of friction impulses: all computed from the same velocities, then
     applied, so the order of the contacts cannot matter."""
     for k in range(n_c):
@@ -262,7 +281,8 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: 
         i, j = ci[k], cj[k]
         if law == F_BALL_BALL:
             fr[0, k], fr[1, k], fr[2, k] = ball_ball_friction_impulse(
-                S, P, i, j, nx[k], ny[k], dp[k], ball_params[0], ball_params[1], ball_params[2],
+                S, P, i, j, nx[k], ny[k], dp[k], model_params[MP_FIT_A], model_params[MP_FIT_B],
+                model_params[MP_FIT_C],
                 relax[k], fc[FC_A, k])
         elif law == F_BALL_FIXED:
             fr[0, k], fr[1, k], fr[2, k] = ball_fixed_friction(
@@ -326,12 +346,13 @@ def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
 def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                        nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                        stiff: np.ndarray, expo: np.ndarray, objs: np.ndarray, n_obj: int,
-                       ball_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
+                       model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
                        work: np.ndarray, deg: np.ndarray) -> int:
     """Resolve contacts k < n_c (pieces advanced to now) as one multiple impact. Writes each
     contact's normal impulse to impulse[k] and its largest approach speed to vpeak[k]; returns
-    the number of integration steps. work: float rows W_* (N_WORK_ROWS) of at least n_c
-    columns; deg: a float work array over all pieces."""
+    the number of integration steps. model_params: the table's (sim.state MP_*), among them
+    the resolution, steps per contact time scale; work: float rows W_* (N_WORK_ROWS) of at
+    least n_c columns; deg: a float work array over all pieces."""
     v_scale = 0.0
     for k in range(n_c):
         vpeak[k] = max(_approach(S, ci[k], cj[k], nx[k], ny[k]), 0.0)
@@ -357,13 +378,15 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         if e[k] > 0.0:
             k_unload[k] = stiff[k] * e[k] ** (-2.0 * expo[k])
         with_friction = with_friction or mu[k] > 0.0 or (
-            j >= 0 and P[i, LAW] == LAW_BALL and ball_params[0] + ball_params[1] > 0.0)
+            j >= 0 and P[i, LAW] == LAW_BALL
+            and model_params[MP_FIT_A] + model_params[MP_FIT_B] > 0.0)
         m_eff = 1.0 / (inv_mi[k] + inv_mj[k])
         dt = min(dt, contact_time_scale(m_eff, stiff[k], expo[k], v_scale))
-    dt /= STEPS_PER_CONTACT
+    resolution = model_params[MP_IMPACT_STEPS]
+    dt /= resolution
     ke0 = _energy(S, P, objs, n_obj)
     px0, py0, m_free = 0.0, 0.0, 0.0
-    _friction_constants(P, ci, cj, nx, ny, n_c, mu, ball_params, fc)
+    _friction_constants(P, ci, cj, nx, ny, n_c, mu, model_params, fc)
     # friction's sticking bound is shared among the contacts of a piece (Jacobi relaxation)
     for k in range(n_c):
         deg[ci[k]] = 0.0
@@ -375,10 +398,11 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             deg[cj[k]] += 1.0
     for k in range(n_c):
         relax[k] = min(1.0 / max(deg[ci[k]], deg[cj[k]] if cj[k] >= 0 else 1.0),
-                       -math.expm1(-1.0 / (STICK_TIME * STEPS_PER_CONTACT)))
+                       -math.expm1(-1.0 / (STICK_TIME * resolution)))
     v_open = 1e-9 * v_scale
     steps = 0
-    while steps < MAX_STEPS:
+    max_steps = int(MAX_STEPS_PER_RESOLUTION * resolution)
+    while steps < max_steps:
         steps += 1
         _kick(S, ci, cj, nx, ny, f, inv_mi, inv_mj, n_c, 0.5 * dt)
         loaded = False
@@ -390,7 +414,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             loaded = loaded or f_new[k] > 0.0
         _kick_closing(S, ci, cj, nx, ny, f, f_new, inv_mi, inv_mj, n_c, dt, impulse, dp)
         if with_friction:
-            _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, ball_params, fc, fr)
+            _friction(S, P, ci, cj, nx, ny, n_c, dp, mu, relax, model_params, fc, fr)
         approaching = False
         for k in range(n_c):
             vk = _approach(S, ci[k], cj[k], nx[k], ny[k])

@@ -1,0 +1,90 @@
+"""The multiple impact's resolution (`impact_steps` of NovusPhysics and BallPhysics: steps per
+contact time scale, 20 by default, tables/contact.py): a numerical setting, not physics. Its
+outcome converges as the step shrinks, ten times more steps change nothing visible in the
+impact, and the setting is checked where it comes in. bench/impact_steps.py measures the error
+and the time of each resolution."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bench import scenarios as sc
+from bench.impact_steps import first_impact_velocities, shoot, velocity_error, with_resolution
+from cuesim.tables.balls import BallPhysics
+from cuesim.tables.contact import IMPACT_STEPS
+from cuesim.tables.novus import NovusPhysics
+
+OPENINGS = {"novus opening": lambda: sc.novus_opening(1).cases[0],
+            "9-ball break": lambda: sc.pool_break("9-ball", 1).cases[0]}
+
+
+def _first_impact(case: sc.Case, steps: float) -> dict[int, tuple[float, float]]:
+    return first_impact_velocities(shoot(case, with_resolution(case.table, steps)))
+
+
+@pytest.mark.parametrize("name", list(OPENINGS))
+def test_the_first_impact_converges_as_the_step_shrinks(name: str) -> None:
+    """Against 320 steps: each halving of the step cuts the error (10 -> 20 steps: 3x at least;
+    velocity Verlet with the friction's relaxation converges as about the cube of the step at
+    these resolutions), and at the default the outgoing velocities are within 5 mm/s
+    (bench/README.md: 4.5 mm/s on the novus opening, 1.4-1.9 on the racks)."""
+    case = OPENINGS[name]()
+    ref = _first_impact(case, 320.0)
+    err = {s: velocity_error(_first_impact(case, s), ref) for s in (10.0, 20.0, 40.0)}
+    assert len(ref) >= 5  # a multiple impact: the rack or the rows, not one contact
+    assert err[10.0] > 3.0 * err[20.0] > 3.0 * err[40.0]
+    assert err[IMPACT_STEPS] < 5e-3
+
+
+@pytest.mark.parametrize("name", list(OPENINGS))
+def test_ten_times_the_steps_changes_nothing_visible_in_the_impact(name: str) -> None:
+    """200 steps instead of 20: every outgoing velocity of the first impact within 5 mm/s, and
+    the same pieces leave it. (Whole breaks are another matter: their rest of the shot is
+    chaotic, and a cue 1e-4 faster moves balls 2-90 mm at rest; see bench/README.md.)"""
+    case = OPENINGS[name]()
+    a, b = _first_impact(case, IMPACT_STEPS), _first_impact(case, 10 * IMPACT_STEPS)
+    assert set(a) == set(b)
+    assert velocity_error(a, b) < 5e-3
+
+
+def test_the_novus_opening_at_ten_times_the_steps_ends_the_same() -> None:
+    """The novus opening's pucks come to rest within 3 mm of where they do at 20 steps, the
+    same pucks pocketed (as for v_stick: tests/test_contacts.py)."""
+    case = OPENINGS["novus opening"]()
+    a = shoot(case, with_resolution(case.table, IMPACT_STEPS))
+    b = shoot(case, with_resolution(case.table, 10 * IMPACT_STEPS))
+    assert sorted(a.pocketed) == sorted(b.pocketed)
+    assert np.abs(a.final_positions - b.final_positions).max() < 3e-3
+
+
+def test_the_default_is_the_tables_and_the_same_shot() -> None:
+    """The default physics carry IMPACT_STEPS, and a table given it explicitly simulates the
+    same bytes."""
+    case = OPENINGS["9-ball break"]()
+    assert case.table.physics.impact_steps == IMPACT_STEPS
+    a = shoot(case, case.table)
+    b = shoot(case, with_resolution(case.table, float(IMPACT_STEPS)))
+    assert a.events.tobytes() == b.events.tobytes()
+    assert a.segments.tobytes() == b.segments.tobytes()
+
+
+@pytest.mark.parametrize("physics", [NovusPhysics, BallPhysics])
+@pytest.mark.parametrize("bad", [1.5, 1000.5, math.nan, math.inf, "20", None])
+def test_a_resolution_outside_its_range_is_refused(physics, bad) -> None:
+    with pytest.raises(ValueError, match=r"impact_steps must be a real number in \[2, 1000\]"):
+        physics(impact_steps=bad)
+
+
+@pytest.mark.parametrize("physics", [NovusPhysics, BallPhysics])
+def test_the_repr_names_the_resolution_only_where_it_is_not_the_default(physics) -> None:
+    """A batch run's manifest records its table's repr and compares it on resuming: physics at
+    the defaults keep the repr they had before the setting existed, and another resolution
+    shows in it (so a run cannot resume at another one)."""
+    default = repr(physics())
+    assert "impact_steps" not in default
+    assert default == f"{physics.__qualname__}(" + ", ".join(
+        f"{k}={v!r}" for k, v in vars(physics()).items() if k != "impact_steps") + ")"
+    assert "impact_steps=10.0" in repr(physics(impact_steps=10.0))
