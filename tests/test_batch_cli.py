@@ -42,6 +42,24 @@ def test_sampled_run_writes_a_complete_file(tmp_path, capsys):
         np.testing.assert_array_equal(res[k], again[k])
 
 
+def test_a_coarser_impact_resolution_runs_and_is_part_of_the_run(tmp_path, capsys):
+    """--impact-steps sets the multiple impact's resolution of the table: the manifest's table
+    records it (so the run does not resume at another), and the default adds nothing there."""
+    out = tmp_path / "b.npz"
+    args = ["9-ball", "--shots", "6", "--vary", "speed=6:8", "--quiet", "--out", str(out)]
+    code, _, err = run([*args, "--impact-steps", "10"], capsys)
+    assert code == 0, err
+    coarse = read_results(out)
+    assert "impact_steps=10.0" in coarse.manifest["table_repr"]
+    code, _, err = run([*args, "--impact-steps", "20"], capsys)  # resuming at another: no
+    assert code == 2 and "exists; pass --overwrite" in err
+    code, _, err = run([*args, "--overwrite"], capsys)
+    assert code == 0, err
+    default = read_results(out)
+    assert "impact_steps" not in default.manifest["table_repr"]
+    assert len(default) == len(coarse) == 6
+
+
 def test_parameters_from_csv_with_ruling(tmp_path, capsys):
     params = tmp_path / "p.csv"
     params.write_text("angle,speed,side\n90,8,0\n88,10,0.2\n")
@@ -80,6 +98,10 @@ BAD = [
     (["snooker", "--shots", "5"], "unknown game 'snooker'"),
     (["5-pins", "--shots", "5", "--ruling"], "no referee for '5-pins'"),
     (["novus", "--shots", "5", "--workers", "0"], "workers must be a positive integer"),
+    (["novus", "--shots", "5", "--impact-steps", "1"], "--impact-steps: NovusPhysics.impact_"
+                                                       "steps must be a real number in [2, 1000]"),
+    (["9-ball", "--shots", "5", "--impact-steps", "ten"], "--impact-steps: 'ten' is not a number"),
+    (["9-ball", "--shots", "5", "--impact-steps", "nan"], "--impact-steps: 'nan' is not a finite"),
 ]
 
 
