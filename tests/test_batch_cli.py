@@ -99,7 +99,7 @@ BAD = [
     (["5-pins", "--shots", "5", "--ruling"], "no referee for '5-pins'"),
     (["novus", "--shots", "5", "--workers", "0"], "workers must be a positive integer"),
     (["novus", "--shots", "5", "--impact-steps", "1"], "--impact-steps: NovusPhysics.impact_"
-                                                       "steps must be a real number in [2, 1000]"),
+                                                       "steps must be a real number in [2, 320]"),
     (["9-ball", "--shots", "5", "--impact-steps", "ten"], "--impact-steps: 'ten' is not a number"),
     (["9-ball", "--shots", "5", "--impact-steps", "nan"], "--impact-steps: 'nan' is not a finite"),
 ]

@@ -220,7 +220,7 @@ def test_core_constants():
     from cuesim.sim.detect import TOUCH, V_TOUCH
     from cuesim.sim.detect.rails import EXTENT_TOL
     from cuesim.sim.motion.ball import U_ROLL
-    from cuesim.sim.resolve.multi_impact import MAX_STEPS_PER_RESOLUTION, STICK_TIME
+    from cuesim.sim.resolve.multi_impact import MAX_STEPS, STICK_TIME
     from cuesim.tables.balls import BallPhysics
     from cuesim.tables.contact import IMPACT_STEPS
     from cuesim.tables.novus import NovusPhysics
@@ -228,5 +228,5 @@ def test_core_constants():
     assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION) == (0.5, 0.54, 0.81)
     assert engine.DEFAULT_MAX_EVENTS == 20_000 and predict.SIMULTANEOUS == 1e-12
     assert (TOUCH, V_TOUCH, EXTENT_TOL, U_ROLL) == (1e-9, 1e-10, 1e-9, 1e-9)
-    assert (IMPACT_STEPS, STICK_TIME, MAX_STEPS_PER_RESOLUTION) == (20.0, 0.2, 20_000)
+    assert (IMPACT_STEPS, STICK_TIME, MAX_STEPS) == (20.0, 0.2, 6_400_000)
     assert NovusPhysics().impact_steps == BallPhysics().impact_steps == IMPACT_STEPS
