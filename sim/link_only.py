@@ -179,11 +179,15 @@ def _mark(library: Any) -> None:
 def _finalize_for_linking(library: Any) -> None:
     """numba's `CPUCodeLibrary.finalize` without the module passes and the machine code."""
     library._raise_if_finalized()
+    # what the linked libraries run when loaded from the cache, which the caller then runs for
+    # them (numba's finalize gathers it where numba keeps it: 0.68 does, 0.59 did not)
+    reload_init = getattr(library, "_reload_init", None)
     seen = set()
     for linked in library._linking_libraries:
         if linked not in seen:
             seen.add(linked)
-            library._reload_init.update(linked._reload_init)
+            if reload_init is not None:
+                reload_init.update(linked._reload_init)
             library._final_module.link_in(linked._get_module_for_linking(), preserve=True)
     library._final_module.verify()
     library._finalized = True

@@ -253,6 +253,16 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _savez(fh: Any, arrays: dict[str, np.ndarray]) -> None:
+    """`np.savez(fh, **arrays)`, the archive closed whatever happens: numpy 1.26 leaves it
+    open when a write fails (a full disk), and its finaliser then prints "Exception ignored"
+    lines on stderr after the error was reported."""
+    with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, value in arrays.items():
+            with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+
+
 def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
                 kinds: tuple[str, ...], rails: list[str] | None = None) -> None:
     """Write one chunk atomically and durably: a temporary name, fsync, rename, fsync of the
@@ -267,7 +277,7 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
                 os.fsync(fh.fileno())
         else:
             with open(tmp, "wb") as fh:
-                np.savez(fh, **{k: _storable(v) for k, v in arrays.items()})
+                _savez(fh, {k: _storable(v) for k, v in arrays.items()})
                 fh.flush()
                 os.fsync(fh.fileno())
         os.replace(tmp, path)
