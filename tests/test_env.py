@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import cuesim.env
+from cuesim.api import game_table
 from cuesim.env import ENV_IDS, GAMES, CueEnv, EnvError, RewardWeights
 from cuesim.env.act import action_size, decode, placement_spot
 from cuesim.env.core import PLAYERS
@@ -71,6 +72,24 @@ def test_the_same_seed_gives_the_same_episode(game):
     assert len(one) == len(two)
     for (o1, r1, i1), (o2, r2, i2) in zip(one, two, strict=True):
         assert _same(o1, o2) and r1 == r2 and i1 == i2
+
+
+@pytest.mark.parametrize("game", ["novus", "9-ball"])
+def test_impact_steps_sets_the_resolution_of_the_games_table(game):
+    """impact_steps reaches the table every shot of the episode is simulated on (the agent's
+    and the computer's); the default leaves the game table as it is."""
+    env = CueEnv(game, impact_steps=10, level=2, agent_first=True)
+    env.reset(seed=3)
+    assert env.session.table.physics.impact_steps == 10.0
+    assert env.session.table.geometry == game_table(game).geometry
+    for _ in range(3):
+        obs, _, done, truncated, _ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs)
+        if done or truncated:
+            break
+    plain = CueEnv(game, level=2, agent_first=True)
+    plain.reset(seed=3)
+    assert plain.session.table.physics.impact_steps == 20.0
 
 
 def test_seeds_draw_who_breaks_and_agent_first_fixes_it():
@@ -244,6 +263,8 @@ def test_vector_env_steps_many_games():
     ({"reward_weights": {"pocket": 1}}, "unknown weight 'pocket'"),
     ({"reward_weights": {"win": float("nan")}}, r"reward_weights.win must be a finite"),
     ({"reward_weights": 3}, "reward_weights must be"),
+    ({"impact_steps": 1}, r"impact_steps: BallPhysics.impact_steps must be a real number in"),
+    ({"impact_steps": "fine"}, r"impact_steps: BallPhysics.impact_steps must be a real number"),
 ])
 def test_bad_arguments_are_env_errors(kwargs, match):
     kwargs = {"game": "9-ball", **kwargs}

@@ -20,6 +20,7 @@ placement says, moved to the nearest legal spot if the rules refuse it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Callable, Generator
@@ -65,7 +66,8 @@ class CueEnv(gymnasium.Env):
     players, counted from reset's observation: the opponent's shots before the agent's first
     turn are not) before the episode is truncated; agent_first: who breaks (None: drawn from the
     seed); flatten: a flat Box observation instead of the Dict; options: the match (race_to,
-    points_to, sets, games); render_mode: 'rgb_array' or 'human'.
+    points_to, sets, games); render_mode: 'rgb_array' or 'human'; impact_steps: the multiple
+    impact's resolution of the game's table (None: its default, 20; tables/contact.py).
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 2}
@@ -74,7 +76,8 @@ class CueEnv(gymnasium.Env):
                  level: int = 16, reward: str = "sparse",
                  reward_weights: rewards.RewardWeights | dict[str, float] | None = None,
                  max_shots: int = 200, agent_first: bool | None = None, flatten: bool = False,
-                 options: dict[str, int] | None = None, render_mode: str | None = None) -> None:
+                 options: dict[str, int] | None = None, render_mode: str | None = None,
+                 impact_steps: float | None = None) -> None:
         if game not in SPECS:
             raise EnvError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
         if not (callable(opponent) or opponent in ("computer", "self")):
@@ -99,6 +102,7 @@ class CueEnv(gymnasium.Env):
         self.agent_first = agent_first
         self.flatten = flatten
         self.session_options = _options(options)
+        self.physics = _physics(game, impact_steps)  # None: the game table's own
         self.render_mode = render_mode
         self.dict_space = _observation_space(self.spec_game)
         self.observation_space = (spaces.flatten_space(self.dict_space) if flatten
@@ -198,6 +202,8 @@ class CueEnv(gymnasium.Env):
 
         players = list(PLAYERS) if agent_first else list(reversed(PLAYERS))
         self.session = new_session(self.game, players, (), self.session_options)
+        if self.physics is not None:
+            self.session.table = dataclasses.replace(self.session.table, physics=self.physics)
         # the session's physics looks up prefetched results first (see step_steps)
         self.session.simulate = Prefetched(self.session)
         self._shots = 0
@@ -336,6 +342,18 @@ class Prefetched:
         if result is None:
             return type(self.session).simulate(self.session, action)
         return result
+
+
+def _physics(game: str, impact_steps: Any) -> Any:
+    """The game table's physics with `impact_steps` (None: None, the table's own)."""
+    if impact_steps is None:
+        return None
+    from cuesim.api import game_table
+
+    try:
+        return game_table(game).physics.with_(impact_steps=impact_steps)
+    except ValueError as exc:
+        raise EnvError(f"impact_steps: {exc}") from None
 
 
 def _weights(value: Any) -> rewards.RewardWeights:
