@@ -88,3 +88,17 @@ def test_the_repr_names_the_resolution_only_where_it_is_not_the_default(physics)
     assert default == f"{physics.__qualname__}(" + ", ".join(
         f"{k}={v!r}" for k, v in vars(physics()).items() if k != "impact_steps") + ")"
     assert "impact_steps=10.0" in repr(physics(impact_steps=10.0))
+
+
+def test_the_bench_prints_each_shot_at_each_resolution_and_the_default(capsys) -> None:
+    """bench/impact_steps.py: a row per shot and resolution, the default among them (the base
+    of the ratios), and one clear error for a resolution outside the range."""
+    from bench import impact_steps
+
+    assert impact_steps.main(["--steps", "10", "--repeats", "1"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [(r[-4], r[-1]) for r in rows if r[-4] == "20"] == [("20", "1.00x")] * 3
+    assert len(rows) == 6
+    with pytest.raises(SystemExit) as exc:
+        impact_steps.main(["--steps", "400"])
+    assert exc.value.code == 2 and "expected resolutions in [2, 320]" in capsys.readouterr().err
