@@ -17,7 +17,6 @@ that of a different shot. The results at the default resolution are the core's u
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import sys
 import time
@@ -46,7 +45,7 @@ CASES = {"novus opening": lambda: sc.novus_opening(1).cases[0],
 
 def with_resolution(table: Any, steps: float) -> Any:
     """The table with its physics' `impact_steps` set to steps."""
-    return dataclasses.replace(table, physics=table.physics.with_(impact_steps=steps))
+    return table.with_physics(impact_steps=steps)
 
 
 def first_impact_velocities(result: ShotResult) -> dict[int, tuple[float, float]]:

@@ -46,6 +46,14 @@ class PieceTable:
         self.check_layout(layout)
         return _checked_arrays(self, layout)
 
+    def with_physics(self, **changes: float) -> Any:
+        """This table with the named coefficients of its physics changed, each checked as on
+        construction (ValueError naming it): `pool_table().with_physics(impact_steps=10)`."""
+        physics = getattr(self, "physics", None)
+        if physics is None:
+            raise TypeError(f"{type(self).__name__} has no physics to change")
+        return dataclasses.replace(self, physics=physics.with_(**changes))  # type: ignore[call-overload]
+
     def __hash__(self) -> int:  # computed once: tables key the engine's caches
         h = self.__dict__.get("_hash")
         if h is None:

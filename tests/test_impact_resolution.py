@@ -102,3 +102,20 @@ def test_the_bench_prints_each_shot_at_each_resolution_and_the_default(capsys) -
     with pytest.raises(SystemExit) as exc:
         impact_steps.main(["--steps", "400"])
     assert exc.value.code == 2 and "expected resolutions in [2, 320]" in capsys.readouterr().err
+
+
+def test_a_table_changes_its_physics_through_with_physics() -> None:
+    """`with_physics` gives the same table with the named coefficients changed and checked
+    (the batch command, the environments and the bench set the resolution through it); a box,
+    whose physics are its pieces' own, has none to change."""
+    from cuesim.tables.box import box_for
+    from cuesim.tables.pool import pool_table
+
+    table = pool_table("8ft")
+    coarse = table.with_physics(impact_steps=10)
+    assert coarse.physics.impact_steps == 10.0 and coarse.geometry == table.geometry
+    assert coarse != table and hash(coarse) != hash(table)
+    with pytest.raises(ValueError, match="impact_steps"):
+        table.with_physics(impact_steps=0.5)
+    with pytest.raises(TypeError, match="has no physics"):
+        box_for(16).with_physics(impact_steps=10)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import math
 import os
 from pathlib import Path
@@ -332,10 +331,9 @@ def _with_impact_steps(table: Any, text: str | None) -> Any:
         return table
     value = _number(text, "--impact-steps")
     try:
-        physics = table.physics.with_(impact_steps=value)
+        return table.with_physics(impact_steps=value)
     except ValueError as exc:
         raise BatchError(f"--impact-steps: {exc}") from None
-    return dataclasses.replace(table, physics=physics)
 
 
 def cmd_batch(args: argparse.Namespace) -> int:

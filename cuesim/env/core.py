@@ -20,7 +20,6 @@ placement says, moved to the nearest legal spot if the rules refuse it.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import numbers
 from collections.abc import Callable, Generator
@@ -102,7 +101,7 @@ class CueEnv(gymnasium.Env):
         self.agent_first = agent_first
         self.flatten = flatten
         self.session_options = _options(options)
-        self.physics = _physics(game, impact_steps)  # None: the game table's own
+        self.table = _table(game, impact_steps)  # None: the game table, as the session makes it
         self.render_mode = render_mode
         self.dict_space = _observation_space(self.spec_game)
         self.observation_space = (spaces.flatten_space(self.dict_space) if flatten
@@ -202,8 +201,8 @@ class CueEnv(gymnasium.Env):
 
         players = list(PLAYERS) if agent_first else list(reversed(PLAYERS))
         self.session = new_session(self.game, players, (), self.session_options)
-        if self.physics is not None:
-            self.session.table = dataclasses.replace(self.session.table, physics=self.physics)
+        if self.table is not None:
+            self.session.table = self.table
         # the session's physics looks up prefetched results first (see step_steps)
         self.session.simulate = Prefetched(self.session)
         self._shots = 0
@@ -344,14 +343,14 @@ class Prefetched:
         return result
 
 
-def _physics(game: str, impact_steps: Any) -> Any:
-    """The game table's physics with `impact_steps` (None: None, the table's own)."""
+def _table(game: str, impact_steps: Any) -> Any:
+    """The game's table at the multiple-impact resolution `impact_steps` (None: None)."""
     if impact_steps is None:
         return None
     from cuesim.api import game_table
 
     try:
-        return game_table(game).physics.with_(impact_steps=impact_steps)
+        return game_table(game).with_physics(impact_steps=impact_steps)
     except ValueError as exc:
         raise EnvError(f"impact_steps: {exc}") from None
 
