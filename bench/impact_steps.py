@@ -29,6 +29,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import scenarios as sc  # noqa: E402
+from cuesim.commands import positive_int  # noqa: E402
 from cuesim.sim import run_motion  # noqa: E402
 from cuesim.sim.events import COL_KIND, COL_T, EventKind  # noqa: E402
 from cuesim.sim.result import ShotResult  # noqa: E402
@@ -106,16 +107,6 @@ def _steps(text: str) -> tuple[float, ...]:
     return out
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=_steps, default=STEPS,
@@ -123,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                          "default resolution is always measured too)")
     ap.add_argument("--reference", type=lambda t: _steps(t)[0], default=REFERENCE,
                     help="the reference resolution (default 320)")
-    ap.add_argument("--repeats", type=_positive, default=30, help="timed runs of each shot")
+    ap.add_argument("--repeats", type=positive_int, default=30, help="timed runs of each shot")
     args = ap.parse_args(argv)
     steps = tuple(sorted(set(args.steps) | {IMPACT_STEPS}))  # the default: the ratios' base
     print(f"reference: {args.reference:g} steps per contact time scale; default "
