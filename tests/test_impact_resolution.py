@@ -119,3 +119,15 @@ def test_a_table_changes_its_physics_through_with_physics() -> None:
         table.with_physics(impact_steps=0.5)
     with pytest.raises(TypeError, match="has no physics"):
         box_for(16).with_physics(impact_steps=10)
+
+
+def test_the_bench_compares_statistics_of_random_shots(capsys) -> None:
+    """--statistics N: for each game and resolution the mean pieces pocketed per shot, its
+    paired difference from the default (zero there) and the run's time."""
+    from bench import impact_steps
+
+    rows = impact_steps.statistics("novus", (10.0, IMPACT_STEPS), 40)
+    assert [r["steps"] for r in rows] == [10.0, IMPACT_STEPS]
+    assert rows[1]["diff"] == rows[1]["diff_se"] == rows[1]["any_diff"] == 0.0
+    assert 0.0 <= rows[0]["any"] <= 1.0 and rows[0]["pocketed"] >= 0.0
+    assert rows[0]["diff"] == pytest.approx(rows[0]["pocketed"] - rows[1]["pocketed"])
