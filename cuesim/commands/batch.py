@@ -91,8 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "instead of stopping")
     p.add_argument("--impact-steps", default=None, metavar="N",
                    help="the multiple impact's resolution in steps per contact time scale "
-                        "(default 20; 10 runs breaks and openings 1.3-1.5x faster, their "
-                        "impacts within 13-39 mm/s: bench/impact_steps.py)")
+                        "(default 20; 10 runs breaks and openings 1.3-1.5x faster but moves "
+                        "their mean pieces pocketed by 1-2 %%: bench/impact_steps.py)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=cmd_batch)
 
