@@ -105,6 +105,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3)")
+    shoot.add_argument("--impact-steps", type=_finite, default=None, metavar="N",
+                       help="the multiple impact's resolution in steps per contact time scale "
+                            "(default 20, 2..320; see README, \"Python API\")")
 
     layout = sub.add_parser("layout", help="print a game's starting layout as JSON")
     layout.add_argument("game", help=f"one of: {', '.join(GAMES)}")
@@ -196,6 +199,11 @@ def _referee(args: argparse.Namespace) -> object | None:
 def cmd_shoot(args: argparse.Namespace) -> int:
     layout = _layout_for(args.game, args.layout)
     table = game_table(args.game)
+    if args.impact_steps is not None:
+        try:
+            table = table.with_physics(impact_steps=args.impact_steps)
+        except ValueError as exc:
+            raise CliError(f"--impact-steps: {exc}") from None
     ref = _referee(args)
     if args.game.startswith("novus"):
         from cuesim.rulings import shooter_side

@@ -86,11 +86,25 @@ def test_the_command_exits_with_mains_status_and_its_output_whole():
     (["shoot", "novus", "--speed", "3", "--offset", "0.03"], "misses the striker"),
     (["shoot", "9-ball", "--speed", "3", "--x", "0.6"], "give both --x and --y"),
     (["shoot", "9-ball", "--speed", "3", "--y", "0.4"], "give both --x and --y"),
+    (["shoot", "9-ball", "--speed", "3", "--impact-steps", "1"],
+     "--impact-steps: BallPhysics.impact_steps must be a real number in [2, 320]"),
 ])
 def test_cli_errors_are_one_clear_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("cuesim: error: ") and message in err
+
+
+def test_shoot_at_another_impact_resolution(capsys):
+    """--impact-steps: the shot simulated with that multiple-impact resolution (README,
+    "Python API"): another result, the same pucks pocketed (in another order: the opening's
+    pucks reach the holes a little sooner or later)."""
+    assert main(["shoot", "novus", "--speed", "6", "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main(["shoot", "novus", "--speed", "6", "--json", "--impact-steps", "40"]) == 0
+    finer = json.loads(capsys.readouterr().out)
+    assert finer != default
+    assert sorted(finer["pocketed"]) == sorted(default["pocketed"])
 
 
 def test_cli_rejects_nan_before_anything_runs(capsys):
