@@ -331,3 +331,18 @@ def test_the_lag_is_ruled_from_a_scenario_file(tmp_path, capsys):
 def test_a_bad_lag_is_refused(change, message):
     with pytest.raises(ScenarioError, match=message):
         adjudicate(changed(LAG, change))
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (1, r"options\.impact_steps must be a number in \[2, 320\], got 1"),
+    (400.0, r"options\.impact_steps must be a number in \[2, 320\], got 400\.0"),
+    ("10", r"options\.impact_steps must be a number in \[2, 320\], got '10'"),
+    (True, r"options\.impact_steps must be a number in \[2, 320\], got True"),
+])
+def test_a_saved_impact_resolution_out_of_range_is_refused(saved, value, message):
+    """The saved game's physics option (`cuesim play --impact-steps`) is checked like the
+    others: a number in tables.contact.IMPACT_STEPS_RANGE."""
+    with pytest.raises(SaveFileError, match=message):
+        session_from_dict(changed(saved, lambda d: d.update(options={"impact_steps": value})))
+    ok = session_from_dict(changed(saved, lambda d: d.update(options={"impact_steps": 12.5})))
+    assert ok.table.physics.impact_steps == 12.5

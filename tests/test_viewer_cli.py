@@ -59,3 +59,45 @@ def test_vs_computer_names_the_computer_on_the_screen(tmp_path):
     out = tmp_path / "vs.png"
     assert main(["play", "8-ball", "--vs-computer", "--screenshot", str(out)]) == 0
     assert out.exists()
+
+
+# -- the multiple impact's resolution (issue 16: `impact_steps` at every door) ----------------
+def test_impact_steps_set_the_games_physics_and_survive_a_save(tmp_path):
+    """`cuesim play --impact-steps N` plays the game's shots (and the computer's trials, which
+    simulate through the same session) at that resolution; the save keeps it, so a loaded game
+    replays the same shots."""
+    from cuesim.viewer.app import caption
+    from cuesim.viewer.session import load_session
+
+    coarse, default = new_session("9-ball", options={"impact_steps": 10.0}), new_session("9-ball")
+    assert coarse.table.physics.impact_steps == 10.0
+    assert coarse.table.with_physics(impact_steps=20.0) == default.table
+    assert caption(coarse) == "cuesim: 9-ball (impact steps 10)"
+    assert caption(default) == "cuesim: 9-ball"
+    action = coarse.shot_action(coarse.struck_position(), math.pi / 2, 8.0)
+    a, b = coarse.simulate(action), default.simulate(action)
+    assert not (a.segments.shape == b.segments.shape and (a.segments == b.segments).all()), \
+        "the break at 10 steps is another shot than at 20"
+    coarse.apply(action)
+    path = tmp_path / "game.json"
+    coarse.save(path)
+    loaded = load_session(path)
+    assert loaded.table.physics.impact_steps == 10.0
+    assert loaded.layout() == coarse.layout()
+
+
+def test_impact_steps_on_the_command_line(tmp_path, capsys):
+    out = tmp_path / "coarse.png"
+    assert main(["play", "novus", "--impact-steps", "12.5", "--screenshot", str(out)]) == 0
+    assert out.exists()
+    for bad in ("1", "321", "nan", "ten"):
+        with pytest.raises(SystemExit) as stop:
+            main(["play", "novus", "--impact-steps", bad, "--screenshot", str(out)])
+        assert stop.value.code == 2
+        assert "--impact-steps" in capsys.readouterr().err
+    s = new_session("novus")
+    s.save(tmp_path / "game.json")
+    assert main(["play", "novus", "--load", str(tmp_path / "game.json"), "--impact-steps", "10",
+                 "--screenshot", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "saved game" in err

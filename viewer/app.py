@@ -58,6 +58,12 @@ EndBoard = tuple[list[Piece], list[tuple[float, float]], list[bool], dict[str, f
 OPENING_TRIES = 24  # simulated shots at most to find a legal opening aim for a turn
 
 
+def caption(session: Session) -> str:
+    """The window's title: the game, and the impact resolution when it is not the default."""
+    steps = session.options.get("impact_steps")
+    return f"cuesim: {session.game}" + (f" (impact steps {steps:g})" if steps is not None else "")
+
+
 class App(InputHandlers, Drawing):
     """One window playing one game session."""
 
@@ -71,7 +77,7 @@ class App(InputHandlers, Drawing):
         pygame.display.set_icon(assets.icon())
         size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        pygame.display.set_caption(f"cuesim: {session.game}")
+        pygame.display.set_caption(caption(session))
         self.fullscreen = False
         self.windowed_size = size
         self.candidates = candidates  # the computer's candidate shots (None: its level's)
@@ -140,7 +146,7 @@ class App(InputHandlers, Drawing):
             self._apply_layout(self.size)
             self._laid_out_for = session.game
         self._fit_table()
-        pygame.display.set_caption(f"cuesim: {session.game}")
+        pygame.display.set_caption(caption(session))
         self.playback: Playback | None = None
         self.before: Session | None = None  # the game as it was before the shot being shown
         self.end_board: EndBoard | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from cuesim.tables.contact import IMPACT_STEPS_RANGE
 from cuesim.tables.layout import Layout, LayoutError
 
 SESSION_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
@@ -22,7 +23,10 @@ class SaveFileError(ValueError):
     what was expected."""
 
 
-SAVE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
+WHOLE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
+# the table's physics: the multiple impact's resolution (tables.contact.IMPACT_STEPS_RANGE)
+PHYSICS_OPTIONS = ("impact_steps",)
+SAVE_OPTIONS = WHOLE_OPTIONS + PHYSICS_OPTIONS
 SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
 
 
@@ -64,7 +68,11 @@ def check_save(data: Any, source: str = "saved game") -> None:
     for key, value in options.items():
         if key not in SAVE_OPTIONS:
             raise fail(f"options.{key}", f"one of the options {list(SAVE_OPTIONS)}", key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if key in PHYSICS_OPTIONS:
+            low, high = IMPACT_STEPS_RANGE
+            if not _number(value) or not low <= value <= high:
+                raise fail(f"options.{key}", f"a number in [{low:g}, {high:g}]", value)
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise fail(f"options.{key}", "a whole number >= 1", value)
     actions = data["actions"]
     if not isinstance(actions, list):

@@ -68,6 +68,8 @@ class Session:
         # (the frame's final score, only on an action that ended a frame)} (the score sheet)
         self.history: list[dict[str, Any]] = []
         self.table = game_table(self.game)
+        if "impact_steps" in self.options:  # the multiple impact's resolution (cuesim play)
+            self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
         self.ref: Any = None
 
     # -- to be provided by each game -------------------------------------------------------

@@ -25,6 +25,21 @@ def positive_int(text: str) -> int:
     return value
 
 
+def impact_steps(text: str) -> float:
+    """argparse type: a multiple-impact resolution the tables' physics accept, steps per
+    contact time scale (tables.contact.IMPACT_STEPS_RANGE)."""
+    from cuesim.tables.contact import IMPACT_STEPS_RANGE
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    low, high = IMPACT_STEPS_RANGE
+    if not low <= value <= high:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number in [{low:g}, {high:g}]")
+    return value
+
+
 def register_all(subparsers: argparse._SubParsersAction) -> None:
     """Let every module of this package add its subcommand."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

@@ -8,7 +8,7 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import positive_int
+from cuesim.commands import impact_steps, positive_int
 from cuesim.output import OutputError, check_writable, remove_partial
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
 
@@ -47,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=_seed, default=0,
                    help="seed of the computer's execution error: the same seed and moves "
                         "replay the same game (default 0)")
+    p.add_argument("--impact-steps", type=impact_steps, default=None, metavar="N",
+                   help="the multiple impact's resolution in steps per contact time scale, "
+                        "for the game's shots and the computer's (default 20; a new game "
+                        "only: a saved game keeps its own)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
@@ -74,6 +78,9 @@ def _has_display() -> bool:
 def run(args: argparse.Namespace) -> int:
     if args.game not in GAME_NAMES:
         raise ValueError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
+    if args.load and args.impact_steps is not None:
+        raise ValueError("--impact-steps sets a new game's physics; a saved game (--load) is "
+                         "replayed with its own")
     if args.screenshot is None and not _has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
@@ -106,7 +113,10 @@ def run(args: argparse.Namespace) -> int:
             chosen = players or ["You", COMPUTER]
             computer = tuple(chosen[2:]) if n == 4 else (chosen[1],)
         points = args.points_to or (60 if args.game == "5-pins" else 25)
-        options = {"sets": args.sets, "race_to": args.race_to, "points_to": points}
+        options: dict[str, float] = {"sets": args.sets, "race_to": args.race_to,
+                                     "points_to": points}
+        if args.impact_steps is not None:
+            options["impact_steps"] = args.impact_steps
         session = new_session(args.game, players, computer, options)
     try:
         app = App(session, candidates=args.candidates, level=args.level, seed=args.seed,
