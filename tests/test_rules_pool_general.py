@@ -300,6 +300,77 @@ def test_3_41_interference_by_the_non_shooter():
     assert out.state.scores == {"Ann": 0, "Bob": -1}
 
 
+# --- 3.17: a foul between shots (declared, no stroke) -------------------------------------
+GAMES_IN_PLAY = [(NineBall, NINE), (EightBall, [str(n) for n in range(1, 16)]),
+                 (StraightPool, [str(n) for n in range(1, 16)])]
+
+
+@pytest.mark.parametrize(("game", "ids"), GAMES_IN_PLAY)
+def test_3_17_a_foul_between_shots_is_only_the_declared_infraction(game, ids):
+    """3.17 (a) and 1.11: the shooter's foul with no stroke (an empty event log) ends the
+    inning with the game's penalty, and is only what was declared: no stroke was played, so
+    no 3.18 'no contact' (nor 3.19's rail) is added to it."""
+    g = game(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    out = g.play(shot([], spread(ids), infractions=[foul("slow_play")]))
+    assert articles(out) == ["WPA 1.11"]
+    assert not out.ruling.legal and out.ruling.turn_passes and out.state.shooter == "Bob"
+    if game is StraightPool:  # 6.11: a point, the cue ball taken where it lies
+        assert out.state.scores == {"Ann": -1, "Bob": 0} and out.state.ball_in_hand is None
+        assert out.state.fouls["Ann"] == 1  # 6.12 counts it
+    else:  # 4.14, 5.7: ball in hand anywhere
+        assert out.state.ball_in_hand == "table"
+    if game is NineBall:  # 5.13: "... or if he commits a foul between shots"
+        assert out.state.fouls["Ann"] == 1
+
+
+def test_6_11_a_foul_between_shots_with_the_cue_ball_in_hand_leaves_it_in_hand():
+    """6.11: the incoming player takes the cue ball where it lies; in hand and never placed
+    (a foul between shots after the opponent's scratch) it lies nowhere, so he has it in hand
+    behind the head string (6.10)."""
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", "kitchen"
+    out = g.play(shot([], spread(["1", "2"], cue=None), infractions=[foul("slow_play")]))
+    assert out.state.ball_in_hand == "kitchen" and out.ruling.placement == "kitchen"
+    assert out.state.shooter == "Bob" and out.state.scores["Ann"] == -1
+
+
+def test_5_13_fouls_between_shots_count_toward_three():
+    g = nine_in_play()
+    for _ in range(2):
+        g.state.shooter = "Ann"
+        g.state.warned["Ann"] = True
+        out = g.play(shot([], spread(NINE), infractions=[foul("touched_ball")]))
+    assert out.state.fouls["Ann"] == 2
+    g.state.shooter = "Ann"
+    out = g.play(shot([], spread(NINE), infractions=[foul("touched_ball")]))
+    assert "WPA 5.13" in articles(out) and out.ruling.frame_over and out.ruling.winner == "Bob"
+
+
+@pytest.mark.parametrize(("game", "ids"), GAMES_IN_PLAY)
+def test_5_14_a_foul_before_the_opening_break_passes_the_break(game, ids):
+    """5.14: the game begins with the break's stroke. A foul declared before it is not an
+    illegal break (4.5, 5.4, 6.6 need a stroke): the opponent breaks instead, from behind the
+    head string; no consecutive foul is counted; 14.1 takes its point (6.11)."""
+    g = game(players=("Ann", "Bob"))
+    out = g.play(shot([], spread(ids, cue=None), infractions=[foul("slow_play")]))
+    assert articles(out) == ["WPA 1.11"]
+    st = out.state
+    assert st.phase == "break" and st.shooter == st.breaker == "Bob"
+    assert st.ball_in_hand == "kitchen" and st.pending is None
+    assert st.fouls == {"Ann": 0, "Bob": 0}
+    assert st.scores["Ann"] == (-1 if game is StraightPool else 0)
+    assert any("breaks instead" in n for n in out.ruling.notes)
+
+
+def test_3_29_between_shots_still_warns_then_loses_the_match():
+    g = nine_in_play()
+    g.play(shot([], spread(NINE), infractions=[foul("intentional_foul")]))
+    g.state.shooter = "Ann"
+    out = g.play(shot([], spread(NINE), infractions=[foul("intentional_foul")]))
+    assert out.ruling.match_over and out.ruling.winner == "Bob"
+
+
 # --- 8-ball does not count consecutive fouls (4.21 note) -----------------------------------
 def test_4_21_note_three_fouls_do_not_lose_in_eight_ball():
     g = EightBall(players=("Ann", "Bob"))

@@ -110,6 +110,23 @@ def test_pool_referee_menu_double_hit_gives_ball_in_hand(tmp_path):
     assert app.session.shooter() == "Bob"
 
 
+def test_pool_referee_menu_foul_now_is_only_what_was_declared(tmp_path):
+    """WPA 3.17 / 1.11: slow play declared now (the N key), between shots, is that foul alone
+    (no 3.18 'no contact' for a stroke never played), and the opponent has ball in hand."""
+    app = make_app("9-ball", tmp_path)
+    app.session.play(app.pos, math.pi / 2, 8.0)
+    app._reset_turn()
+    shooter = app.session.shooter()
+    codes = list(app.session.infraction_codes())
+    step(app, [key(pygame.K_f)])
+    step(app, [key(pygame.K_DOWN)] * codes.index("slow_play") + [key(pygame.K_n)])
+    assert app.session.actions[-1] == {"kind": "infraction", "code": "slow_play", "player": ""}
+    ruling = app.session.last_ruling
+    assert [v.article for v in ruling.violations] == ["WPA 1.11"]
+    assert "WPA 3.18" not in app.screen_text() and "WPA 1.11" in app.screen_text()
+    assert app.session.shooter() != shooter and app.session.placement() == "table"
+
+
 def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
     app = make_app("14.1", tmp_path)
     app.session.play(app.pos, math.pi / 2, 9.0)

@@ -385,8 +385,12 @@ def test_a_game_ended_by_declared_fouls_shows_its_board_and_score_sheet(tmp_path
     the referee's menu (F, then N: now) with no shot to animate: the end screen comes as after
     a shot that ends a game, with the board as it stood and the score sheet; Enter goes on."""
     app = make_app("9-ball", tmp_path, race_to=2)
+    app.session.play(app.pos, math.pi / 2, 8.0)  # the break: before it no game is under way
+    app._reset_turn()  # (WPA 5.14), and a foul declared then passes the break instead
+    first = app.session.shooter()
+    other = next(p for p in app.session.players if p != first)
     codes = list(app.session.infraction_codes())
-    for _ in range(5):  # Ann, Bob, Ann, Bob, Ann: Ann's third foul in a row
+    for _ in range(5):  # first, other, first, other, first: the first's third foul in a row
         board = app.session.layout()  # the cue ball in hand after a foul is not on it
         step(app, [key(pygame.K_f)])
         assert app.mode == "menu"
@@ -397,7 +401,8 @@ def test_a_game_ended_by_declared_fouls_shows_its_board_and_score_sheet(tmp_path
     pieces, positions, _, _ = app._end_board()
     assert [p.id for p in pieces] == board.ids()
     assert positions == [(p.x, p.y) for p in board.pieces]
-    assert "5.13" in app.screen_text() and "Bob" in app.screen_text()
+    assert app.session.last_ruling.winner == other
+    assert "5.13" in app.screen_text() and other in app.screen_text()
     assert "R: replay" not in app.screen_text()  # no shot to replay
     step(app, [key(pygame.K_RETURN)])
     assert app.mode == "aim" and app._end_board() is None

@@ -1,6 +1,7 @@
 """The common frame of the three pool referees: state keeping, the incoming player's choices,
-consecutive fouls with the warning, fouls by the non-shooting player (3.41), the end of a game
-and of the match (3.36), and building the table for the next shot (spotting, 3.32)."""
+consecutive fouls with the warning, fouls between shots (3.17), fouls by the non-shooting
+player (3.41), the end of a game and of the match (3.36), and building the table for the next
+shot (spotting, 3.32)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ class PoolGame:
     ball_ids: tuple[str, ...] = (CUE, *(str(n) for n in range(1, 16)))
     rack_name = "eight_ball"
     infraction_articles: dict[str, str] = {}
+    # where the rules say a game begins with the opening break's stroke (9-ball alone says it)
+    game_begins = "as WPA 5.14 has it for 9-ball"
 
     def __init__(self, players: tuple[str, str] | list[str] = ("A", "B"),
                  breaker: str | None = None, race_to: int = 1, break_order: str = "winner",
@@ -102,12 +105,14 @@ class PoolGame:
             self.state = prefix.state
             return prefix
         others = [i for i in shot.infractions if i.player and i.player != st.shooter]
+        off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
         if others:
             out = self._non_shooter_foul(st, shot, others)
         elif decl.stalemate:
             out = self._stalemate(st, shot)
+        elif not shot.events:
+            out = self._foul_between_shots(st, shot, ShotFacts.from_events([], off))
         else:
-            off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
             facts = ShotFacts.from_events(jammed_events(shot.events, decl.jammed), off)
             out = self._rule(st, shot, facts)
         if prefix is not None:
@@ -163,6 +168,16 @@ class PoolGame:
     # -- hooks for the games ---------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         raise NotImplementedError
+
+    def _foul(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
+              ruling: Ruling) -> Outcome:
+        """What a foul of the shooter gives the incoming player in this game (4.14, 5.7,
+        6.11-6.13), ruling.violations holding the foul's violations."""
+        raise NotImplementedError
+
+    def _foul_before_break(self, st: PoolState, shooter: str, ruling: Ruling) -> None:
+        """What a foul between shots before the opening break costs beyond the break itself
+        (nothing, but in 14.1: 6.11)."""
 
     def _reset_rack(self, st: PoolState) -> None:
         """Frame state that a new rack clears (groups, push-out, ...)."""
@@ -224,6 +239,30 @@ class PoolGame:
     def _clear_fouls(st: PoolState, player: str) -> None:
         st.fouls[player] = 0
         st.warned[player] = False
+
+    def _foul_between_shots(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
+        """The shooter's foul with no stroke (declared infractions with an empty event log:
+        slow play 1.11, a ball touched 3.21, ...). The declared infractions are its only
+        violations: no stroke was played, so none of a stroke's (3.18 no contact, an illegal
+        break). The inning ends (3.17 (a); 5.13: "or if he commits a foul between shots") and
+        the incoming player has what a foul gives him in this game (1.11). Before the opening
+        break the game has not begun (5.14): the opponent breaks instead, from behind the
+        head string (3.10), and no consecutive foul is counted."""
+        shooter, other = st.shooter, st.opponent()
+        ruling = Ruling(legal=False)
+        ruling.violations += declared_violations(shot.infractions, st, shooter,
+                                                 self.infraction_articles)
+        if self._apply_match_violations(st, shooter, shot, ruling):
+            return self._outcome(st, shooter, shot, facts, ruling)
+        ruling.notes.append("A foul between shots: no stroke was played (WPA 3.17)")
+        if st.phase != "break":
+            return self._foul(st, shooter, shot, facts, ruling)
+        self._foul_before_break(st, shooter, ruling)
+        st.shooter = st.breaker = other
+        st.ball_in_hand = "kitchen"
+        ruling.notes.append(f"The game begins with the break's stroke ({self.game_begins}): "
+                            f"{other} breaks instead")
+        return self._outcome(st, shooter, shot, facts, ruling)
 
     def _non_shooter_foul(self, st: PoolState, shot: PoolShot,
                           infractions: list[Infraction]) -> Outcome:

@@ -59,6 +59,14 @@ class EightBall(PoolGame):
             return self._break(st, shot, facts, ruling)
         return self._shot(st, shot, facts, ruling)
 
+    def _foul(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
+              ruling: Ruling) -> Outcome:
+        """4.14: ball in hand anywhere; 4.2 / 4.16: pocketed balls stay down; 4.9: the table
+        stays open; 4.19: a foul while on the 8 does not lose if the 8 stays up."""
+        ruling.legal = False
+        st.shooter, st.ball_in_hand = st.opponent(shooter), "table"
+        return self._outcome(st, shooter, shot, facts, ruling)
+
     def _break(self, st: PoolState, shot: PoolShot, facts: ShotFacts,
                ruling: Ruling) -> Outcome:
         shooter, other = st.shooter, st.opponent()
@@ -186,10 +194,7 @@ class EightBall(PoolGame):
             return self._outcome(st, shooter, shot, facts, ruling)
 
         if fouled:
-            # 4.14 ball in hand anywhere; 4.2 / 4.16: pocketed balls stay down; 4.9: the table
-            # stays open; 4.19: a foul while on the 8 does not lose if the 8 stays up
-            st.shooter, st.ball_in_hand = other, "table"
-            return self._outcome(st, shooter, shot, facts, ruling)
+            return self._foul(st, shooter, shot, facts, ruling)
         st.ball_in_hand = None
         if decl.safety:
             ruling.notes.append("Safety: the inning ends; balls pocketed stay down (WPA 4.12)")

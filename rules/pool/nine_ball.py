@@ -16,7 +16,7 @@ from cuesim.rules.pool.general import (
     rail_violation,
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
-from cuesim.rules.ruling import Violation
+from cuesim.rules.ruling import Ruling, Violation
 from cuesim.tables.pool_spots import frozen
 
 NINE = "9"
@@ -27,9 +27,30 @@ class NineBall(PoolGame):
     ball_ids = (CUE, *(str(n) for n in range(1, 10)))
     rack_name = "nine_ball"
     infraction_articles = {"jump_masse_moved_ball": "WPA 5.12"}
+    game_begins = "WPA 5.14"
 
     def _reset_rack(self, st: PoolState) -> None:
         st.push_out_available = False
+
+    def _foul(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
+              ruling: Ruling) -> Outcome:
+        """5.13: the third consecutive foul loses the game; otherwise 5.7: ball in hand
+        anywhere, pocketed balls stay down except the 9, which is spotted."""
+        other = st.opponent(shooter)
+        ruling.legal = False
+        n = self._count_foul(st, shooter, ruling, "WPA 5.13")
+        if n >= 3:
+            ruling.violations.append(Violation("WPA 5.13", "third consecutive foul: loss "
+                                               "of the game", LOSS_OF_GAME))
+            self._clear_fouls(st, shooter)
+            self._end_frame(st, other, ruling)
+            return self._outcome(st, shooter, shot, facts, ruling)
+        nine_down = NINE in facts.object_pocketed or NINE in facts.off_table
+        st.shooter, st.ball_in_hand = other, "table"
+        if nine_down:
+            ruling.notes.append("The 9 is spotted (WPA 5.7)")
+        return self._outcome(st, shooter, shot, facts, ruling,
+                             spot=[NINE] if nine_down else [], article="WPA 5.7")
 
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         shooter, other = st.shooter, st.opponent()
@@ -82,20 +103,7 @@ class NineBall(PoolGame):
                                                "spotted, except the 9", FOUL))
         nine_down = NINE in facts.object_pocketed or NINE in facts.off_table
         if ruling.violations:
-            ruling.legal = False
-            n = self._count_foul(st, shooter, ruling, "WPA 5.13")
-            if n >= 3:
-                ruling.violations.append(Violation("WPA 5.13", "third consecutive foul: loss "
-                                                   "of the game", LOSS_OF_GAME))
-                self._clear_fouls(st, shooter)
-                self._end_frame(st, other, ruling)
-                return self._outcome(st, shooter, shot, facts, ruling)
-            # 5.7: ball in hand anywhere; pocketed balls stay down except the 9
-            st.shooter, st.ball_in_hand = other, "table"
-            if nine_down:
-                ruling.notes.append("The 9 is spotted (WPA 5.7)")
-            return self._outcome(st, shooter, shot, facts, ruling,
-                                 spot=[NINE] if nine_down else [], article="WPA 5.7")
+            return self._foul(st, shooter, shot, facts, ruling)
         self._clear_fouls(st, shooter)
         st.ball_in_hand = None
         if push:

@@ -102,6 +102,41 @@ class StraightPool(PoolGame):
         return Outcome(ruling, st, layout=new, spotted=spotted)
 
     # -- the rules ------------------------------------------------------------------------
+    def _foul(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
+              ruling: Ruling) -> Outcome:
+        """6.11: one point, the incoming player takes the cue ball where it lies (in hand
+        behind the head string after a scratch, 6.10, or when it lies nowhere: a foul between
+        shots while it was in hand); 6.12: the third consecutive foul costs 15 more and the
+        opponent may have the balls re-racked; 6.13: balls pocketed on a foul are spotted."""
+        other = st.opponent(shooter)
+        ruling.legal = False
+        n = self._count_foul(st, shooter, ruling, "WPA 6.12")
+        lies = shot.final if shot.final is not None else shot.initial
+        nowhere = lies is not None and CUE not in lies.ids()
+        st.ball_in_hand = "kitchen" if facts.scratch or nowhere else None  # 6.10, 6.11
+        if n >= 3:
+            self._penalize(st, shooter, FOUL_POINTS + THIRD_FOUL_EXTRA, ruling)
+            ruling.violations.append(Violation("WPA 6.12", "third consecutive foul: 1 + 15 "
+                                               "points", FOUL))
+            self._clear_fouls(st, shooter)
+            self._offer(st, ruling, other, "WPA 6.12", {
+                "accept": effect(other, st.ball_in_hand),
+                "rerack": effect(shooter, rerack=True),
+            })
+            st.ball_in_hand = None
+        else:
+            self._penalize(st, shooter, FOUL_POINTS, ruling)
+            st.shooter = other
+        if facts.object_pocketed:
+            ruling.notes.append("Balls pocketed on a foul are spotted (WPA 6.13)")
+        return self._outcome(st, shooter, shot, facts, ruling,
+                             spot=list(facts.object_pocketed) + facts.objects_off_table,
+                             article="WPA 6.13")
+
+    def _foul_before_break(self, st: PoolState, shooter: str, ruling: Ruling) -> None:
+        """6.11: every foul costs a point, this one too."""
+        self._penalize(st, shooter, FOUL_POINTS, ruling)
+
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         shooter, other = st.shooter, st.opponent()
         decl = shot.declaration
@@ -167,26 +202,7 @@ class StraightPool(PoolGame):
             return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
                                  article="WPA 6.8")
         if ruling.violations:
-            ruling.legal = False
-            n = self._count_foul(st, shooter, ruling, "WPA 6.12")
-            st.ball_in_hand = "kitchen" if facts.scratch else None  # 6.10, 6.11
-            if n >= 3:
-                self._penalize(st, shooter, FOUL_POINTS + THIRD_FOUL_EXTRA, ruling)
-                ruling.violations.append(Violation("WPA 6.12", "third consecutive foul: 1 + 15 "
-                                                   "points", FOUL))
-                self._clear_fouls(st, shooter)
-                self._offer(st, ruling, other, "WPA 6.12", {
-                    "accept": effect(other, st.ball_in_hand),
-                    "rerack": effect(shooter, rerack=True),
-                })
-                st.ball_in_hand = None
-            else:
-                self._penalize(st, shooter, FOUL_POINTS, ruling)
-                st.shooter = other
-            if facts.object_pocketed:
-                ruling.notes.append("Balls pocketed on a foul are spotted (WPA 6.13)")
-            return self._outcome(st, shooter, shot, facts, ruling, spot=spot_all,
-                                 article="WPA 6.13")
+            return self._foul(st, shooter, shot, facts, ruling)
         self._clear_fouls(st, shooter)
         st.ball_in_hand = None
         if decl.safety:
