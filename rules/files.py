@@ -176,37 +176,112 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
                     table: Any = None) -> None:
     """Refuse an event log that cannot have happened: times not finite, negative or out of
     order; a piece that is not on the table before the shot; an event of a piece after it
-    dropped into a pocket; a cushion, pocket or line the table does not have."""
+    dropped into a pocket (but, on a pool table, being touched there by a piece still on the
+    table, as in a crowded pocket: WPA 3.20); a cushion, pocket or line the table does not
+    have; a piece that collides with itself or is struck twice; an event of a piece that
+    nothing set in motion (`check_causes`). Several pieces may be struck: each player's ball
+    in a lag."""
     from cuesim.sim.events import EventKind
 
+    strike, collide, pocket = EventKind.STRIKE, EventKind.COLLIDE, EventKind.POCKET
     names = _feature_names(table) if table is not None else {}
     known = set(pieces)
     gone: dict[str, float] = {}
     last = 0.0
+    struck: set[str] = set()
+    # a ball that dropped may still be touched in a crowded pocket (WPA 3.20); a novus hole or
+    # a pocketless table has none (table None: the pool referee's own check)
+    crowded = table is None or hasattr(table, "pockets")
     for k, e in enumerate(events):
-        at = f"{where}.events[{k}]"
-        if not math.isfinite(e.t) or e.t < 0.0:
-            raise ScenarioError(f"{at}.t must be a finite time >= 0 s, got {e.t}")
-        if e.t < last:
-            raise ScenarioError(f"{at}.t = {e.t} s comes before the previous event ({last} s): "
-                                "events must be in time order")
-        last = e.t
-        for role, pid in (("a", e.a), ("b", e.b)):
-            if pid is None:
-                continue
-            if pid not in known:
-                raise ScenarioError(f"{at}.{role}: unknown piece id {pid!r} (not on the table "
-                                    f"before the shot); pieces are {sorted(known)}")
-            if pid in gone:
-                raise ScenarioError(f"{at}: {pid!r} has an event at {e.t} s after it dropped "
-                                    f"into a pocket at {gone[pid]} s")
+        t, a, b = e.t, e.a, e.b
+        if not (0.0 <= t < math.inf):  # NaN too
+            raise ScenarioError(f"{where}.events[{k}].t must be a finite time >= 0 s, got {t}")
+        if t < last:
+            raise ScenarioError(f"{where}.events[{k}].t = {t} s comes before the previous "
+                                f"event ({last} s): events must be in time order")
+        last = t
+        if a not in known or (b is not None and b not in known):
+            role, pid = ("a", a) if a not in known else ("b", b)
+            raise ScenarioError(f"{where}.events[{k}].{role}: unknown piece id {pid!r} (not on "
+                                f"the table before the shot); pieces are {sorted(known)}")
+        if gone and (a in gone or (b in gone and not (crowded and e.kind == collide))):
+            pid = a if a in gone else b
+            raise ScenarioError(f"{where}.events[{k}]: {pid!r} has an event at {t} s after it "
+                                f"dropped into a pocket at {gone[pid]} s")
+        if b == a:
+            raise ScenarioError(f"{where}.events[{k}]: {a!r} cannot "
+                                f"{e.kind.name.lower()} with itself")
         allowed = names.get(e.kind)
         if allowed is not None and e.feature is not None and e.feature not in allowed:
             kind = e.kind.name.lower()
-            raise ScenarioError(f"{at}.feature: unknown {kind} {e.feature!r}; the table's "
-                                f"{kind} names are {sorted(allowed)}")
-        if e.kind == EventKind.POCKET:
-            gone.setdefault(e.a, e.t)
+            raise ScenarioError(f"{where}.events[{k}].feature: unknown {kind} {e.feature!r}; "
+                                f"the table's {kind} names are {sorted(allowed)}")
+        if e.kind == strike:
+            if a in struck:
+                raise ScenarioError(f"{where}.events[{k}]: a second strike of {a!r}; a piece "
+                                    "is struck once a shot (a cue that touches it again is "
+                                    "the declared double_hit)")
+            struck.add(a)
+        elif e.kind == pocket:
+            gone.setdefault(a, t)
+    check_causes(events, where)
+
+
+def check_causes(events: list[Any], where: str) -> None:
+    """Every piece in an event was set in motion first: struck, or in a collision with a
+    moving piece (a pin knocked down by one moves too). Pieces lie at rest before the shot,
+    so a cushion, pocket, line, stop or roll of a piece nothing touched, or a collision of two
+    pieces at rest, cannot have happened. Events at one instant are taken together (a
+    multiple impact logs a chain of contacts at one time in any order)."""
+    from cuesim.sim.events import EventKind
+
+    kinds = (EventKind.STRIKE, EventKind.COLLIDE, EventKind.PIN)
+    moving: set[str] = set()
+    waiting: list[int] = []  # events of the current instant that nothing explains yet
+    now = math.nan
+    for i, e in enumerate(events):
+        if e.t != now:
+            if waiting:
+                _unexplained(events, waiting[0], where)
+            now = e.t
+        if not _moves(e, moving, kinds):
+            waiting.append(i)
+            continue
+        while waiting:  # what this one set moving may explain the instant's earlier events
+            left = [k for k in waiting if not _moves(events[k], moving, kinds)]
+            if len(left) == len(waiting):
+                break
+            waiting = left
+    if waiting:
+        _unexplained(events, waiting[0], where)
+
+
+def _moves(e: Any, moving: set[str], kinds: tuple[Any, Any, Any]) -> bool:
+    """Whether the event is explained by the pieces moving so far; if so, add the pieces it
+    sets moving (kinds: STRIKE, COLLIDE, PIN)."""
+    strike, collide, pin = kinds
+    if e.kind == strike:
+        moving.add(e.a)
+    elif e.kind == collide:
+        if e.a not in moving and e.b not in moving:
+            return False
+        moving.add(e.a)
+        moving.add(e.b)
+    elif e.kind == pin:
+        if e.a not in moving:
+            return False
+        moving.add(e.b)
+    return e.a in moving
+
+
+def _unexplained(events: list[Any], k: int, where: str) -> None:
+    from cuesim.sim.events import EventKind
+
+    e = events[k]
+    who = f"{e.a!r} and {e.b!r}" if e.kind == EventKind.COLLIDE else repr(e.a)
+    raise ScenarioError(f"{where}.events[{k}]: {e.kind.name.lower()} of {who} at {e.t} s, but "
+                        f"nothing set {who} in motion before it (a strike, or a collision with "
+                        "a moving piece)")
 
 
 def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],

@@ -22,6 +22,13 @@ def hit(t: float, b: str, a: str = "cue") -> Event:
     return Event(t, EventKind.COLLIDE, a, b)
 
 
+def wave(t: float, first: str, ids: list[str]) -> list[Event]:
+    """A frozen rack set in motion at the instant the cue ball hits its first ball: the
+    multiple impact logs a contact into each of the others (the referee's checks refuse a
+    ball that moves with nothing touching it)."""
+    return [hit(t, b, first) for b in ids if b not in (first, "cue")]
+
+
 def rail(t: float, a: str, cushion: str = "foot_rail") -> Event:
     return Event(t, EventKind.RAIL, a, feature=cushion)
 

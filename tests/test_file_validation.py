@@ -103,8 +103,9 @@ BAD_SCENARIOS = [
     (POOL_14, lambda d: set_path(d, ["shot", "final"], {"cue": [0.635, 1.0], "5": [0.635, 1.01],
                                                         "6": [0.3, 2.0]}),
      r"shot\.final: pieces 'cue' and '5' overlap"),
-    (POOL_14, lambda d: (d["shot"]["events"].append(
-        {"t": 1.0, "kind": "pocket", "a": "6", "feature": "foot_left"}),
+    (POOL_14, lambda d: (d["shot"]["events"].extend(
+        [{"t": 0.95, "kind": "collide", "a": "cue", "b": "6"},
+         {"t": 1.0, "kind": "pocket", "a": "6", "feature": "foot_left"}]),
         set_path(d, ["shot", "final"], {"cue": [0.635, 1.0], "5": [0.635, 1.5],
                                         "6": [0.3, 2.0]})),
      r"shot\.final still has \['6'\] on the table, but the events pocket them"),

@@ -139,7 +139,8 @@ def test_17_1_r_opponent_puck_driven_off_by_punishable_shot_is_put_back():
 def test_18_1_b_opponent_puck_pocketed_with_own():
     """novus 18.1.б: own and opponent's puck pocketed: turn lost, no penalty puck."""
     after = drop(BASE, "red1", "black2")
-    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1"), pocket(0.4, "black2")])
+    out = rule(BASE, after, [hit(0.1, "red1"), hit(0.2, "black2", "red1"), pocket(0.3, "red1"),
+                             pocket(0.4, "black2")])
     assert articles(out) == ["novus 18.1.б"] and out["ruling"]["turn_passes"]
     assert spotted(out) == []
 

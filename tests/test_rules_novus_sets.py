@@ -12,7 +12,8 @@ BLACK = [puck("black1", 0.40, 0.30), puck("black2", 0.60, 0.30)]
 def last_red(before, *extra_pockets, striker_in=False):
     after = drop(before, "red1", *extra_pockets, *(["striker"] if striker_in else []))
     events = [hit(0.1, "red1"), pocket(0.3, "red1")]
-    events += [pocket(0.4, p) for p in extra_pockets]
+    for p in extra_pockets:  # each set in motion by the striker first
+        events += [hit(0.35, p), pocket(0.4, p)]
     if striker_in:
         events.append(pocket(0.6, "striker"))
     return after, events

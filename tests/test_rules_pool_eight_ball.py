@@ -18,6 +18,7 @@ from tests.pool_util import (
     shot,
     spread,
     strike,
+    wave,
 )
 
 ALL = [str(n) for n in range(1, 16)]
@@ -36,7 +37,7 @@ ANN_SOLIDS = {"Ann": "solids", "Bob": "stripes"}
 
 def break_shot(extra, ids=ALL):
     pos = {"cue": KITCHEN_CUE, **rack_positions(ids)}
-    return [strike(), cross(0.2), hit(0.5, "1"), *extra], pos
+    return [strike(), cross(0.2), hit(0.5, "1"), *wave(0.5, "1", ids), *extra], pos
 
 
 def four_rails(t=1.0):
@@ -222,7 +223,7 @@ def test_4_1_legal_eight_wins():
 @pytest.mark.parametrize("events,ids,decl,infr,article", [
     ([strike(), hit(0.2, "8"), pocket(0.5, "8"), pocket(0.7, "cue")], ON_EIGHT, {}, [],
      "WPA 4.20.1"),
-    ([strike(), hit(0.2, "3"), pocket(0.5, "3"), hit(0.3, "8", "3"), pocket(0.6, "8")],
+    ([strike(), hit(0.2, "3"), hit(0.3, "8", "3"), pocket(0.5, "3"), pocket(0.6, "8")],
      ["3", *ON_EIGHT], {}, [], "WPA 4.20.2"),
     ([strike(), hit(0.2, "8"), rail(0.3, "8")], ON_EIGHT, {}, [("off_table", "8")],
      "WPA 4.20.3"),

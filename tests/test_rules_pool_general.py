@@ -132,7 +132,8 @@ def test_3_19_rail_after_contact_needed_in_14_1():
     assert "WPA 6.7.2" in articles(out)  # 14.1's version of 3.19 (b)
     g = StraightPool(players=("Ann", "Bob"))
     g.state.phase, g.state.ball_in_hand = "play", None
-    out = g.play(shot([strike(), hit(0.5, "4"), rail(0.9, "5", "left_foot_rail")],
+    out = g.play(shot([strike(), hit(0.5, "4"), hit(0.6, "5", "4"),
+                       rail(0.9, "5", "left_foot_rail")],
                       spread(["4", "5"])))
     assert out.ruling.legal
 
@@ -384,6 +385,7 @@ def test_4_21_note_three_fouls_do_not_lose_in_eight_ball():
 
 def test_foot_spot_constant_used_for_spotting_layouts():
     g = nine_in_play()
-    out = g.play(shot([strike(), hit(0.2, "1"), pocket(0.6, "9"), pocket(0.7, "cue")],
+    out = g.play(shot([strike(), hit(0.2, "1"), hit(0.4, "9", "1"), pocket(0.6, "9"),
+                       pocket(0.7, "cue")],
                       spread(NINE)))
     assert out.layout.get("9").y == pytest.approx(FOOT_SPOT[1])

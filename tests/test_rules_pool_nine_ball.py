@@ -19,6 +19,7 @@ from tests.pool_util import (
     shot,
     spread,
     strike,
+    wave,
 )
 
 NINE = [str(n) for n in range(1, 10)]
@@ -33,8 +34,8 @@ def in_play(shooter="Ann", **kw) -> NineBall:
 
 
 def brk(extra, first="1"):
-    return [strike(), cross(0.2), hit(0.5, first), *extra], {"cue": KITCHEN_CUE,
-                                                            **rack_positions(NINE)}
+    events = [strike(), cross(0.2), hit(0.5, first), *wave(0.5, first, NINE), *extra]
+    return events, {"cue": KITCHEN_CUE, **rack_positions(NINE)}
 
 
 FOUR = [rail(1.0, b) for b in ("2", "3", "4", "5")]
@@ -94,7 +95,7 @@ def test_5_6_push_out_and_the_choice():
 
 def test_5_6_nine_pocketed_on_a_push_out_is_spotted_others_stay_down():
     g = in_play(push_out_available=True)
-    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4"), pocket(0.6, "9")]
+    ev = [strike(), hit(0.2, "4"), hit(0.3, "9", "4"), pocket(0.5, "4"), pocket(0.6, "9")]
     out = g.play(shot(ev, spread(NINE), push_out=True))
     assert not out.ruling.frame_over
     assert "4" not in out.layout.ids() and out.layout.get("9").y == pytest.approx(FOOT_SPOT[1])

@@ -28,6 +28,7 @@ from tests.pool_util import (
     shot,
     spread,
     strike,
+    wave,
 )
 
 ALL = [str(n) for n in range(1, 16)]
@@ -42,7 +43,7 @@ def in_play(shooter="Ann", **kw) -> StraightPool:
 
 
 def brk(extra):
-    return [strike(), cross(0.2), hit(0.5, "1"), *extra], {"cue": KITCHEN_CUE,
+    return [strike(), cross(0.2), hit(0.5, "1"), *wave(0.5, "1", ALL), *extra], {"cue": KITCHEN_CUE,
                                                           **rack_positions(ALL)}
 
 
@@ -159,7 +160,7 @@ def test_6_12_third_consecutive_foul_minus_eighteen_in_all():
 
 def test_6_12_legal_shot_in_between_clears_the_count():
     g = in_play(fouls={"Ann": 2, "Bob": 0}, warned={"Ann": True, "Bob": False})
-    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left"), pocket(0.9, "cue")]
+    ev = [strike(), hit(0.2, "5"), pocket(0.5, "5", "side_left"), pocket(0.9, "cue")]
     g.play(shot([strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")], spread(ALL),
                 called_ball="4", called_pocket="side_left"))
     assert g.state.fouls["Ann"] == 0
@@ -199,7 +200,7 @@ def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
     final = {"cue": cue_at, "7": fifteenth_at}
     ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
     if make_fifteenth:
-        ev.append(pocket(0.6, "7", "foot_right"))
+        ev += [hit(0.55, "7"), pocket(0.6, "7", "foot_right")]
         del final["7"]
     return shot(ev, pos, final=final, called_ball="4", called_pocket="foot_left")
 

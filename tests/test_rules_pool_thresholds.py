@@ -23,6 +23,7 @@ from tests.pool_util import (
     shot,
     spread,
     strike,
+    wave,
 )
 
 BALL_DIAMETER = 0.05715  # m, 2 1/4 in (WPA ball specification)
@@ -40,7 +41,7 @@ def to_rail(*balls: str, t: float = 1.0) -> list:
 
 
 def break_of(ids: list[str], extra: list) -> tuple[list, dict]:
-    return [strike(), cross(0.2), hit(0.5, "1"), *extra], {"cue": KITCHEN_CUE,
+    return [strike(), cross(0.2), hit(0.5, "1"), *wave(0.5, "1", ids), *extra], {"cue": KITCHEN_CUE,
                                                           **rack_positions(ids)}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuesim.rules.files import check_event_log
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     BALL_IN_HAND,
@@ -198,6 +199,8 @@ class FivePinsGame:
             if c not in BALLS and c not in RAILS:
                 raise ValueError(f"declaration.in_contact: {c!r} is neither a ball {list(BALLS)}"
                                  f" nor a rail {list(RAILS)}")
+        if shot.events and shot.initial is not None:  # what cannot have happened
+            check_event_log(shot.events, list(shot.initial.ids()), "shot")
         for p in shot.declaration.moved_pins:
             if p not in PINS:
                 raise ValueError(f"declaration.moved_pins: unknown pin {p!r}; pins are "

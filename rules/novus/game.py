@@ -62,6 +62,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord
@@ -279,7 +280,8 @@ class NovusGame:
             raise ValueError("the match is over: no more shots can be adjudicated")
         infractions = list(infractions or [])
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
-        if record is not None:
+        if record is not None:  # a log that cannot have happened is refused, not ruled
+            check_event_log(record.events, list(record.initial.ids()), "shot")
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuesim.rules.files import check_event_log
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
@@ -164,6 +165,12 @@ class PoolGame:
                                  f"{self.state.players}")
         if shot.events and shot.initial is None:
             raise ValueError("a shot with events needs its initial layout")
+        if shot.events:  # what cannot have happened (the lag, two strikes, is adjudicate_lag's)
+            strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
+            if len(strikes) > 1:
+                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
+                                 "that touches the ball again is the declared double_hit)")
+            check_event_log(shot.events, list(shot.initial.ids()), "shot")
 
     # -- hooks for the games ---------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:

@@ -1,0 +1,103 @@
+"""The checks that refuse an event log that cannot have happened (`rules.files.check_event_log`,
+run by every scenario file and by the pool referee on every shot) accept every log the
+simulator writes: breaks, openings and random shots of every game, pins included, game after
+game from where the last shot left the pieces."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cuesim.api import game_table, simulate, start_layout
+from cuesim.rules.files import ScenarioError, check_event_log
+from cuesim.shot import CueShot, NovusShot, ShotError
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import Event
+from cuesim.tables.layout import LayoutError
+
+STRUCK = {"novus": "striker", "novus-doubles": "striker", "8-ball": "cue", "9-ball": "cue",
+          "14.1": "cue", "5-pins": "white"}
+
+
+def random_shot(game: str, rng: np.random.Generator, first: bool) -> NovusShot | CueShot:
+    if game.startswith("novus"):
+        return NovusShot(x=float(rng.uniform(0.25, 0.75)),
+                         angle=float(rng.uniform(math.radians(30), math.radians(150))),
+                         speed=float(rng.uniform(1.0, 8.0)),
+                         offset=float(rng.uniform(-0.01, 0.01)))
+    speed = float(rng.uniform(6.0, 10.0) if first else rng.uniform(0.5, 6.0))
+    angle = (math.pi / 2 + float(rng.uniform(-0.03, 0.03))) if first else float(
+        rng.uniform(0.0, 2 * math.pi))
+    return CueShot(angle=angle, speed=speed, side=float(rng.uniform(-0.3, 0.3)),
+                   height=float(rng.uniform(-0.3, 0.3)), ball=STRUCK[game])
+
+
+@pytest.mark.parametrize("game", sorted(STRUCK))
+def test_every_simulated_log_passes_the_checks(game):
+    table = game_table(game)
+    rng = np.random.default_rng(16)
+    layout, first, checked, pieces_hit = start_layout(game, table), True, 0, 0
+    for _ in range(40):
+        try:
+            result = simulate(table, layout, random_shot(game, rng, first))
+        except (ShotError, LayoutError):  # the striker's place taken, and the like: restart
+            layout, first = start_layout(game, table), True
+            continue
+        log = result.event_log()
+        check_event_log(log, list(layout.ids()), "shot", table)
+        checked += 1
+        pieces_hit += sum(e.kind == EventKind.COLLIDE and STRUCK[game] not in (e.a, e.b)
+                          for e in log)
+        final = result.final
+        if final is None or STRUCK[game] not in final.ids() or len(final.pieces) < 3:
+            layout, first = start_layout(game, table), True
+        else:
+            layout, first = final, False
+    assert checked >= 30
+    assert pieces_hit > 0  # chains of pieces set moving by pieces, not only by the struck one
+
+
+@pytest.mark.parametrize(("events", "message"), [
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.2, EventKind.RAIL, "2", feature="foot_rail")],
+     r"rail of '2' at 0\.2 s, but nothing set '2' in motion"),
+    ([Event(0.2, EventKind.COLLIDE, "cue", "1")], "nothing set 'cue' and '1' in motion"),
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "cue")],
+     "'cue' cannot collide with itself"),
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.STRIKE, "cue")],
+     "a second strike of 'cue'"),
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "1"),
+      Event(0.3, EventKind.POCKET, "1", feature="foot_left"),
+      Event(0.4, EventKind.RAIL, "1", feature="foot_rail")], "after it dropped"),
+])
+def test_logs_that_cannot_have_happened_are_refused(events, message):
+    with pytest.raises(ScenarioError, match=message):
+        check_event_log(events, ["cue", "1", "2"], "shot", game_table("9-ball"))
+
+
+def test_a_chain_at_one_instant_is_taken_together():
+    """A multiple impact logs the contacts of a frozen rack at one time in any order: the 2-3
+    contact may come before the 1-2 contact that set the 2 moving."""
+    events = [Event(0.0, EventKind.STRIKE, "cue"), Event(0.5, EventKind.COLLIDE, "2", "3"),
+              Event(0.5, EventKind.COLLIDE, "1", "2"), Event(0.5, EventKind.COLLIDE, "cue", "1"),
+              Event(0.9, EventKind.RAIL, "3", feature="foot_rail")]
+    check_event_log(events, ["cue", "1", "2", "3"], "shot", game_table("9-ball"))
+
+
+def test_a_lag_strikes_two_balls_and_a_crowded_pocket_may_be_touched():
+    """WPA 3.6: the lag strikes both players' balls. WPA 3.20: a cue ball that touches a ball
+    already pocketed (a crowded pocket) is a foul the referee must be able to rule."""
+    lag = [Event(0.0, EventKind.STRIKE, "cue"), Event(0.05, EventKind.STRIKE, "1"),
+           Event(1.0, EventKind.RAIL, "cue", feature="foot_rail")]
+    check_event_log(lag, ["cue", "1"], "lag", game_table("9-ball"))
+    crowded = [Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "1"),
+               Event(0.3, EventKind.POCKET, "1", feature="foot_left"),
+               Event(0.5, EventKind.COLLIDE, "cue", "1")]
+    check_event_log(crowded, ["cue", "1"], "shot", game_table("9-ball"))
+    with pytest.raises(ScenarioError, match="after it dropped"):  # a novus hole has no crowd
+        check_event_log([Event(0.0, EventKind.STRIKE, "striker"),
+                         Event(0.1, EventKind.COLLIDE, "striker", "red1"),
+                         Event(0.3, EventKind.POCKET, "red1", feature="north_east"),
+                         Event(0.5, EventKind.COLLIDE, "striker", "red1")],
+                        ["striker", "red1"], "shot", game_table("novus"))
