@@ -101,3 +101,35 @@ def test_a_lag_strikes_two_balls_and_a_crowded_pocket_may_be_touched():
                          Event(0.3, EventKind.POCKET, "red1", feature="north_east"),
                          Event(0.5, EventKind.COLLIDE, "striker", "red1")],
                         ["striker", "red1"], "shot", game_table("novus"))
+
+
+def test_the_referees_python_api_checks_a_hand_written_log():
+    """The referees' own doors (not only scenario files) refuse a hand-written log that cannot
+    have happened; a log from the simulator (`shot_from_result`, `ShotRecord.from_result`)
+    carries its result and is ruled."""
+    from cuesim.rules.fivepins import FivePinsGame, FivePinsShot
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.shotlog import ShotRecord
+    from cuesim.rules.pool import NineBall, PoolShot, shot_from_result
+
+    table = game_table("9-ball")
+    start = start_layout("9-ball", table)
+    untouched = [Event(0.0, EventKind.STRIKE, "cue"),
+                 Event(0.4, EventKind.RAIL, "9", feature="foot_rail")]
+    with pytest.raises(ScenarioError, match="nothing set '9' in motion"):
+        NineBall(players=("Ann", "Bob")).play(PoolShot(untouched, start, start))
+    result = simulate(table, start, CueShot(angle=math.pi / 2, speed=8.0))
+    assert NineBall(players=("Ann", "Bob")).play(shot_from_result(result)).ruling is not None
+
+    pins = start_layout("5-pins")
+    with pytest.raises(ScenarioError, match="nothing set 'red' in motion"):
+        FivePinsGame(["Ann", "Bob"]).play(FivePinsShot(
+            [Event(0.0, EventKind.STRIKE, "white"),
+             Event(0.5, EventKind.RAIL, "red", feature="top_rail")], pins, pins))
+
+    novus = start_layout("novus")
+    pucks = [p for p in novus.ids() if p != "striker"]
+    with pytest.raises(ScenarioError, match="nothing set"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
+            novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
+                           Event(0.3, EventKind.COLLIDE, pucks[0], pucks[1])]))

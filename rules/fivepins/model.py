@@ -50,13 +50,16 @@ class Declaration:
 class FivePinsShot:
     """One shot: its event log, the layouts before and after, the declaration and the
     infractions physics cannot see. An empty event log with infractions is a foul or a
-    declared event between shots (13.6, 15.3.и/к/п, 9)."""
+    declared event between shots (13.6, 15.3.и/к/п, 9). `result` is the simulation the log
+    came from (`shot_from_result`); without one the referee checks that the log could have
+    happened (`cuesim.rules.files.check_event_log`)."""
 
     events: list[Event] = field(default_factory=list)
     initial: Layout | None = None
     final: Layout | None = None
     declaration: Declaration = field(default_factory=Declaration)
     infractions: list[Infraction] = field(default_factory=list)
+    result: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -189,4 +192,4 @@ def shot_from_result(result: Any, declaration: Declaration | None = None,
     (stopped at the event limit, pieces still moving) is refused: TruncatedShotError."""
     result.require_complete("the 5-pins referee")
     return FivePinsShot(list(result.event_log()), result.initial, result.final,
-                        declaration or Declaration(), list(infractions or []))
+                        declaration or Declaration(), list(infractions or []), result)

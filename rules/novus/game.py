@@ -280,8 +280,9 @@ class NovusGame:
             raise ValueError("the match is over: no more shots can be adjudicated")
         infractions = list(infractions or [])
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
-        if record is not None:  # a log that cannot have happened is refused, not ruled
-            check_event_log(record.events, list(record.initial.ids()), "shot")
+        if record is not None and record.result is None:  # a hand-written log that cannot
+            check_event_log(record.events, list(record.initial.ids()), "shot")  # have happened
+        if record is not None:
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)

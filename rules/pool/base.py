@@ -165,7 +165,8 @@ class PoolGame:
                                  f"{self.state.players}")
         if shot.events and shot.initial is None:
             raise ValueError("a shot with events needs its initial layout")
-        if shot.events:  # what cannot have happened (the lag, two strikes, is adjudicate_lag's)
+        if shot.events and shot.result is None:  # a hand-written log that cannot have
+            # happened is refused (a lag, two strikes, is adjudicate_lag's)
             strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
             if len(strikes) > 1:
                 raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "

@@ -43,13 +43,17 @@ class Declaration:
 class PoolShot:
     """One shot: its event log (cuesim.sim.result.Event), the layouts before and after, the
     declaration and the infractions physics cannot see. An empty event log means no stroke
-    (only a choice, a stalemate or a foul between shots)."""
+    (only a choice, a stalemate or a foul between shots). `result` is the simulation the log
+    came from (`shot_from_result`); without one the referee checks that the log could have
+    happened (`cuesim.rules.files.check_event_log`), as the core's own logs are checked by
+    its tests."""
 
     events: list[Event] = field(default_factory=list)
     initial: Layout | None = None
     final: Layout | None = None
     declaration: Declaration = field(default_factory=Declaration)
     infractions: list[Infraction] = field(default_factory=list)
+    result: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -160,4 +164,4 @@ def shot_from_result(result: Any, declaration: Declaration | None = None,
     TruncatedShotError."""
     result.require_complete("the pool referee")
     return PoolShot(list(result.event_log()), result.initial, result.final,
-                    declaration or Declaration(), list(infractions or []))
+                    declaration or Declaration(), list(infractions or []), result)
