@@ -36,3 +36,46 @@ def test_compiled_functions_call_with_at_most_30_arguments():
 def test_the_scan_sees_the_event_loop():
     tree = ast.parse((SIM / "loop.py").read_text())
     assert "run_events_grid" in {f.name for f in _compiled_functions(tree)}
+
+
+def test_compiles_run_with_the_collector_eased_and_restore_it():
+    """`collector_eased_compiles`: a compile (and the callees' compiles nested in it) runs at
+    COMPILE_GC_THRESHOLDS; the thresholds the process had come back after the outermost one,
+    also when it raises."""
+    import gc
+
+    import pytest
+
+    from cuesim.sim.compiled import COMPILE_GC_THRESHOLDS, collector_eased_compiles
+
+    seen = []
+
+    class Dispatcher:
+        def __init__(self, inner=None, fail=False):
+            self.inner, self.fail = inner, fail
+
+        def compile(self, sig):
+            seen.append(gc.get_threshold())
+            if self.inner is not None:
+                self.inner.compile(sig)
+            if self.fail:
+                raise RuntimeError("typing failed")
+            return sig
+
+    callee = Dispatcher()
+    caller = Dispatcher(inner=callee)
+    for d in (callee, caller):
+        collector_eased_compiles(d)
+    before = gc.get_threshold()
+    gc.set_threshold(1234, 5, 6)
+    try:
+        assert caller.compile("sig") == "sig"
+        assert seen == [COMPILE_GC_THRESHOLDS, COMPILE_GC_THRESHOLDS]
+        assert gc.get_threshold() == (1234, 5, 6)
+        failing = Dispatcher(fail=True)
+        collector_eased_compiles(failing)
+        with pytest.raises(RuntimeError):
+            failing.compile("sig")
+        assert gc.get_threshold() == (1234, 5, 6)
+    finally:
+        gc.set_threshold(*before)
