@@ -90,6 +90,12 @@ def test_impact_steps_on_the_command_line(tmp_path, capsys):
     out = tmp_path / "coarse.png"
     assert main(["play", "novus", "--impact-steps", "12.5", "--screenshot", str(out)]) == 0
     assert out.exists()
+    from cuesim.viewer.app import App
+
+    app = App(new_session("novus", options={"impact_steps": 12.5}), save_path=tmp_path / "s")
+    assert "Multiple impact at 12.5 steps (default 20)" in app.screen_text()
+    app = App(new_session("novus"), save_path=tmp_path / "s")
+    assert "Multiple impact" not in app.screen_text()
     for bad in ("1", "321", "nan", "ten"):
         with pytest.raises(SystemExit) as stop:
             main(["play", "novus", "--impact-steps", bad, "--screenshot", str(out)])

@@ -7,6 +7,7 @@ import math
 
 import pygame
 
+from cuesim.tables.contact import IMPACT_STEPS
 from cuesim.tables.layout import Layout, Piece
 from cuesim.viewer import draw, panel_text, scoresheet
 from cuesim.viewer import view as V
@@ -174,6 +175,10 @@ class Drawing:
         """The panel's lines now (panel_text says what they say)."""
         s = self.session
         lines = [Line(f"cuesim: {panel_text.TITLES[s.game]}", V.ACCENT, 28)]
+        steps = s.options.get("impact_steps")
+        if steps is not None:  # `cuesim play --impact-steps`: not the default physics
+            lines.append(Line(f"Multiple impact at {steps:g} steps (default "
+                              f"{IMPACT_STEPS:g})", V.DIM, 17))
         animating = self.mode == "animate" and self.playback is not None
         shown = self.before if animating and self.before is not None else s
         if self.mode in ("intermission", "over", "pick_game"):
