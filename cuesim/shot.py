@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -20,8 +21,8 @@ class ShotError(ValueError):
 def _check_numbers(shot: Any, names: tuple[str, ...]) -> None:
     for name in names:
         value = getattr(shot, name)
-        if not math.isfinite(value):
-            raise ShotError(f"shot {name} must be a finite number, got {value}")
+        if not _finite_real(value):
+            raise ShotError(f"shot {name} must be a finite number, got {value!r}")
 
 
 def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
@@ -29,6 +30,11 @@ def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
         raise ShotError(f"{what} speed must be positive, got {speed} m/s")
     if speed > limit:
         raise ShotError(f"{what} speed {speed} m/s is beyond {beyond} (at most {limit} m/s)")
+
+
+def _finite_real(value: Any) -> bool:
+    """A finite real number of any numeric type (numpy's too), not a bool."""
+    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_number(value: Any) -> bool:
@@ -96,8 +102,8 @@ class NovusShot:
         (u0, u1), (w0, w1) = table.striker_strip()
         y = (w0 + w1) / 2 if self.y is None else self.y
         for name, value in (("x", self.x), ("y", y)):
-            if not math.isfinite(value):
-                raise ShotError(f"striker {name} must be a finite number, got {value}")
+            if not _finite_real(value):
+                raise ShotError(f"striker {name} must be a finite number, got {value!r}")
         if not (u0 - 1e-12 <= self.x <= u1 + 1e-12 and w0 - 1e-12 <= y <= w1 + 1e-12):
             raise ShotError(
                 f"novus 12: the striker at x={self.x:.4f}, y={y:.4f} m is outside the "

@@ -10,7 +10,7 @@ pool simulator), which agree with these references.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from cuesim.tables.coefficients import (
@@ -19,6 +19,7 @@ from cuesim.tables.coefficients import (
     Range,
     check_coefficients,
     repr_quiet_defaults,
+    with_changes,
 )
 from cuesim.tables.contact import (
     IMPACT_STEPS,
@@ -96,8 +97,9 @@ class BallPhysics:
                                                                       * v_rel)
 
     def with_(self, **changes: float) -> BallPhysics:
-        """A copy with the named coefficients changed (each validated as on construction)."""
-        return replace(self, **changes)
+        """A copy with the named coefficients changed (each validated as on construction; an
+        unknown name is refused with the names there are)."""
+        return with_changes(self, changes)
 
     def rolling_stop_distance(self, speed: float) -> float:
         """v^2 / (2 mu_roll g)."""

@@ -7,7 +7,7 @@ where a bound is open, why (e.g. a sliding friction of zero would let a piece sl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from numbers import Real
 from typing import Any
 
@@ -49,6 +49,17 @@ def repr_quiet_defaults(obj: Any, quiet: dict[str, float]) -> str:
     items = [f"{f.name}={getattr(obj, f.name)!r}" for f in fields(obj)
              if f.repr and not (f.name in quiet and getattr(obj, f.name) == quiet[f.name])]
     return f"{type(obj).__qualname__}({', '.join(items)})"
+
+
+def with_changes(obj: Any, changes: dict[str, float]) -> Any:
+    """`dataclasses.replace(obj, **changes)`, an unknown name refused with the names there are
+    (TypeError, as for any unknown keyword); each value is checked as on construction."""
+    names = [f.name for f in fields(obj)]
+    unknown = sorted(set(changes) - set(names))
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no coefficient {unknown[0]!r}; "
+                        f"coefficients are {names}")
+    return replace(obj, **changes)
 
 
 def check_coefficients(obj: object, ranges: dict[str, Range]) -> None:

@@ -9,7 +9,7 @@ y away from him. The first player sits on the south side (y = 0).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cuesim.tables.base import PieceTable
@@ -19,6 +19,7 @@ from cuesim.tables.coefficients import (
     Range,
     check_coefficients,
     repr_quiet_defaults,
+    with_changes,
 )
 from cuesim.tables.contact import (
     BIRCH,
@@ -126,8 +127,9 @@ class NovusPhysics:
         return cls(**{"mu_puck": mu, "mu_striker": mu, **overrides})
 
     def with_(self, **changes: float) -> NovusPhysics:
-        """A copy with the named coefficients changed (each validated as on construction)."""
-        return replace(self, **changes)
+        """A copy with the named coefficients changed (each validated as on construction; an
+        unknown name is refused with the names there are)."""
+        return with_changes(self, changes)
 
     def stop_distance(self, speed: float, kind: str = "puck") -> float:
         """v^2 / (2 mu g)."""

@@ -182,3 +182,21 @@ def test_many_initial_motions_make_the_state_piece_by_piece_would(monkeypatch, f
                          ((1.0, 0.0), "must be \\(vx, vy, w\\) or")):
         with pytest.raises(SimulationError, match=message):
             motion_input(pool, layout, {**initial, layout.ids()[-1]: bad})
+
+
+@pytest.mark.parametrize("shot", [CueShot(angle=1.0, speed="3"), CueShot(angle=None, speed=3.0),
+                                  CueShot(angle=1.0, speed=3.0, side=True)])
+def test_a_shot_field_of_the_wrong_type_is_named(shot):
+    """Not a number where a number goes: ShotError naming the field, not a bare TypeError."""
+    with pytest.raises(ShotError, match=r"shot (speed|angle|side) must be a finite number"):
+        simulate(pool_table(), start_layout("9-ball"), shot)
+    with pytest.raises(ShotError, match=r"striker x must be a finite number, got '0\.5'"):
+        simulate(novus_table(), start_layout("novus"), NovusShot(x="0.5", angle=1.5, speed=3))
+
+
+def test_an_unknown_coefficient_lists_those_there_are():
+    with pytest.raises(TypeError, match=r"BallPhysics has no coefficient 'mu_slid'; "
+                                        r"coefficients are \['mu_slide', "):
+        pool_table().with_physics(mu_slid=0.2)
+    with pytest.raises(TypeError, match="NovusPhysics has no coefficient 'e_ball'"):
+        novus_table().physics.with_(e_ball=0.9)
