@@ -229,21 +229,33 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
 
 def check_causes(events: list[Any], where: str) -> None:
     """Every piece in an event was set in motion first: struck, or in a collision with a
-    moving piece (a pin knocked down by one moves too). Pieces lie at rest before the shot,
-    so a cushion, pocket, line, stop or roll of a piece nothing touched, or a collision of two
-    pieces at rest, cannot have happened. Events at one instant are taken together (a
-    multiple impact logs a chain of contacts at one time in any order)."""
+    moving piece (a pin knocked down by one moves too). Pieces lie at rest before the shot and
+    after their stop (a spin on the spot moves nothing), so a cushion, pocket, line, stop or
+    roll of a piece nothing touched since, or a collision of two pieces at rest, cannot have
+    happened. Events at one instant are taken together (a multiple impact logs a chain of
+    contacts at one time in any order); a stop is a rest when it is the piece's last event of
+    its instant."""
     from cuesim.sim.events import EventKind
 
     kinds = (EventKind.STRIKE, EventKind.COLLIDE, EventKind.PIN)
+    stop = EventKind.STOP
     moving: set[str] = set()
     waiting: list[int] = []  # events of the current instant that nothing explains yet
+    stopped: dict[str, bool] = {}  # pieces with a stop at this instant: was it their last event
     now = math.nan
     for i, e in enumerate(events):
         if e.t != now:
             if waiting:
                 _unexplained(events, waiting[0], where)
+            moving.difference_update(p for p, last in stopped.items() if last)  # at rest again
+            stopped.clear()
             now = e.t
+        if e.a in stopped or e.b in stopped:
+            for p in (e.a, e.b):
+                if p in stopped:
+                    stopped[p] = False
+        if e.kind == stop:
+            stopped[e.a] = True
         if not _moves(e, moving, kinds):
             waiting.append(i)
             continue

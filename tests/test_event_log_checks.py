@@ -133,3 +133,20 @@ def test_the_referees_python_api_checks_a_hand_written_log():
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
             novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
                            Event(0.3, EventKind.COLLIDE, pucks[0], pucks[1])]))
+
+
+def test_a_piece_at_rest_again_needs_a_new_cause():
+    """After its stop a piece lies at rest (spin on the spot moves nothing): its next cushion
+    needs a new collision first. A stop in the same instant as a hit is no rest."""
+    table, ids = game_table("9-ball"), ["cue", "1", "2"]
+    moved_alone = [Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "1"),
+                   Event(0.5, EventKind.STOP, "1"),
+                   Event(0.9, EventKind.RAIL, "1", feature="foot_rail")]
+    with pytest.raises(ScenarioError, match=r"rail of '1' at 0\.9 s, but nothing set '1'"):
+        check_event_log(moved_alone, ids, "shot", table)
+    hit_again = [*moved_alone[:3], Event(0.7, EventKind.COLLIDE, "cue", "1"), moved_alone[3]]
+    check_event_log(hit_again, ids, "shot", table)
+    same_instant = [*moved_alone[:2], Event(0.5, EventKind.COLLIDE, "2", "1"),
+                    Event(0.5, EventKind.STOP, "2"), Event(0.5, EventKind.STOP, "1"),
+                    Event(0.5, EventKind.COLLIDE, "cue", "1"), moved_alone[3]]
+    check_event_log(same_instant, ids, "shot", table)
