@@ -277,3 +277,22 @@ def test_only_article_9_may_name_the_other_player():
     g = game_in_play()
     with pytest.raises(ValueError, match="only 9.1"):
         play(g, strike(), infractions=[{"code": "double_hit", "player": "B"}])
+
+
+@pytest.mark.parametrize("code", sorted(set(INFRACTIONS) - {"lag_late_start", "lag_crossed",
+                                                            "left_game", "refused_to_continue"}))
+def test_15_3_only_fouls_that_need_no_stroke_are_ruled_between_shots(code):
+    """FivePinsShot: "an empty event log with infractions is a foul or a declared event between
+    shots (13.6, 15.3.и/к/п, 9)". A wrong ball (15.3.а), a double hit (15.3.з), a push shot
+    (15.3.р)... describe a stroke: declared with no events they are refused, naming the code;
+    touching, cleaning or moving a piece and the ball in hand placed or touched are ruled."""
+    from cuesim.rules.fivepins.fouls import BETWEEN_SHOTS
+
+    g = game_in_play()
+    if code in BETWEEN_SHOTS:
+        out = play(g, infractions=[code])
+        assert not out.ruling.legal and g.state.shooter == "B"
+    else:
+        with pytest.raises(ValueError, match=f"infraction '{code}' .* happens in a stroke"):
+            play(g, infractions=[code])
+        assert g.state.shooter == "A"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cuesim.rules.pool import EightBall, NineBall, StraightPool, adjudicate_lag
-from cuesim.rules.pool.general import INFRACTIONS, next_breaker
+from cuesim.rules.pool.general import BETWEEN_SHOTS, INFRACTIONS, next_breaker
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -364,12 +364,22 @@ def test_5_14_a_foul_before_the_opening_break_passes_the_break(game, ids):
     assert any("breaks instead" in n for n in out.ruling.notes)
 
 
-def test_3_29_between_shots_still_warns_then_loses_the_match():
+@pytest.mark.parametrize("code", sorted(set(INFRACTIONS) - {"interference"}))
+def test_3_17_only_fouls_that_need_no_stroke_are_ruled_between_shots(code):
+    """A double hit (3.23), a push shot (3.24), a shot with balls moving (3.14), the 3.29
+    special foul... describe a stroke: declared with no events they are refused, naming the
+    code, instead of ruled on a stroke that was not played. The time limit (1.11), a touched
+    ball (3.21, 3.22), a dropped object (3.25), a stroke while placing (3.40) and 3.42-3.43
+    are ruled."""
     g = nine_in_play()
-    g.play(shot([], spread(NINE), infractions=[foul("intentional_foul")]))
-    g.state.shooter = "Ann"
-    out = g.play(shot([], spread(NINE), infractions=[foul("intentional_foul")]))
-    assert out.ruling.match_over and out.ruling.winner == "Bob"
+    infraction = foul(code, "2") if code == "off_table" else foul(code)
+    if code in BETWEEN_SHOTS:
+        out = g.play(shot([], spread(NINE), infractions=[infraction]))
+        assert articles(out) == [INFRACTIONS[code][0]] and out.state.shooter == "Bob"
+    else:
+        with pytest.raises(ValueError, match=f"infraction '{code}' .* happens in a stroke"):
+            g.play(shot([], spread(NINE), infractions=[infraction]))
+        assert g.state.shooter == "Ann"  # nothing ruled
 
 
 # --- 8-ball does not count consecutive fouls (4.21 note) -----------------------------------

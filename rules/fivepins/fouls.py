@@ -57,6 +57,11 @@ INFRACTIONS: dict[str, tuple[str, str, str]] = {
     "lag_crossed": ("3", "the ball entered the opponent's half", LAG),
 }
 FORFEITS = ("left_game", "refused_to_continue")
+# Infractions that can be committed between shots (an empty event log): touching or moving a
+# piece (15.3.и, к, п), the ball in hand placed or touched (15.3.н, 13.6) and the forfeits (9);
+# the others describe a stroke and are declared with its events.
+BETWEEN_SHOTS = ("cleaning_touch", "moved_piece", "touched_piece", "placed_not_by_cue",
+                 "touched_ball_in_hand", *FORFEITS)
 LAG_CODES = ("lag_late_start", "lag_crossed")
 
 

@@ -10,6 +10,7 @@ from cuesim.rules.files import check_event_log
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     BALL_IN_HAND,
+    BETWEEN_SHOTS,
     FORFEITS,
     INFRACTIONS,
     LAG_CODES,
@@ -166,6 +167,11 @@ class FivePinsGame:
                 raise ValueError(f"infraction {others[0].code!r} names {others[0].player!r}, "
                                  f"but {st.shooter} is to play; only 9.1 / 9.2 may name the "
                                  "other player")
+            stroke = [i.code for i in shot.infractions if i.code not in BETWEEN_SHOTS]
+            if not shot.events and stroke:
+                raise ValueError(f"infraction {stroke[0]!r} (5-pins {INFRACTIONS[stroke[0]][0]}) "
+                                 "happens in a stroke: declare it with that shot's events, not "
+                                 "between shots")
             out = self._rule(st, shot)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes

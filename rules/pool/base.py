@@ -10,6 +10,7 @@ from typing import Any
 from cuesim.rules.files import check_event_log
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
+    BETWEEN_SHOTS,
     FOUL,
     INFRACTIONS,
     LOSS_OF_GAME,
@@ -250,18 +251,22 @@ class PoolGame:
 
     def _foul_between_shots(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
         """The shooter's foul with no stroke (declared infractions with an empty event log:
-        slow play 1.11, a ball touched 3.21, ...). The declared infractions are its only
-        violations: no stroke was played, so none of a stroke's (3.18 no contact, an illegal
-        break). The inning ends (3.17 (a); 5.13: "or if he commits a foul between shots") and
-        the incoming player has what a foul gives him in this game (1.11). Before the opening
-        break the game has not begun (5.14): the opponent breaks instead, from behind the
-        head string (3.10), and no consecutive foul is counted."""
+        slow play 1.11, a ball touched 3.21, ... `general.BETWEEN_SHOTS`; one that describes a
+        stroke, a double hit 3.23, is refused: ValueError). The declared infractions are its
+        only violations: no stroke was played, so none of a stroke's (3.18 no contact, an
+        illegal break). The inning ends (3.17 (a); 5.13: "or if he commits a foul between
+        shots") and the incoming player has what a foul gives him in this game (1.11). Before
+        the opening break the game has not begun (5.14): the opponent breaks instead, from
+        behind the head string (3.10), and no consecutive foul is counted."""
         shooter, other = st.shooter, st.opponent()
-        ruling = Ruling(legal=False)
+        for inf in shot.infractions:
+            if inf.code not in BETWEEN_SHOTS:
+                article = self.infraction_articles.get(inf.code, INFRACTIONS[inf.code][0])
+                raise ValueError(f"infraction {inf.code!r} ({article}) happens in a stroke: "
+                                 "declare it with that shot's events, not between shots")
+        ruling = Ruling(legal=False)  # (none of BETWEEN_SHOTS costs the match: 3.9, 3.29)
         ruling.violations += declared_violations(shot.infractions, st, shooter,
                                                  self.infraction_articles)
-        if self._apply_match_violations(st, shooter, shot, ruling):
-            return self._outcome(st, shooter, shot, facts, ruling)
         ruling.notes.append("A foul between shots: no stroke was played (WPA 3.17)")
         if st.phase != "break":
             return self._foul(st, shooter, shot, facts, ruling)

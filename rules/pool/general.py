@@ -56,6 +56,13 @@ INFRACTIONS: dict[str, tuple[str, str]] = {
     "deliberate_interference": ("WPA 6.7.5", "a ball moving toward a pocket or the rack area "
                                 "was caught or deflected"),
 }
+# Infractions that can be committed between shots, with no stroke (an empty event log): the
+# others describe a stroke (its tip, foot, timing, jump or a ball it sent) and are declared
+# with that shot's events. 1.11 the time limit; 3.21, 3.22 touching a ball; 3.25 a dropped
+# object; 3.40 a stroke while placing the cue ball (not a shot); 3.41-3.43 interference, a
+# measuring device, a marked table.
+BETWEEN_SHOTS = ("slow_play", "touched_ball", "touched_ball_placing", "dropped_object",
+                 "placing_stroke", "interference", "measuring_device", "table_marking")
 # Infractions whose first occurrence in a match brings a warning, the second loss of match.
 MATCH_WARNING_CODES = ("break_cue_interference", "intentional_foul")
 
