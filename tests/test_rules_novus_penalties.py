@@ -289,3 +289,29 @@ def test_18_1_loss_of_turn_declared_for_the_opponent_is_refused():
     with pytest.raises(ValueError, match=r"18\.1\.е.*B does not have the turn"):
         rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
              infractions=[{"code": "out_of_zone", "player": "B"}])
+
+
+@pytest.mark.parametrize("code", ["double_hit", "not_tip", "striker_off_table", "striker_broken"])
+def test_17_1_a_strokes_infraction_needs_the_stroke(code):
+    """novus 17.1.к, у, д, с describe a stroke or what it did: declared with no shot they are
+    refused (naming the code), not ruled as a penalty puck for a stroke never played; with the
+    shot they cost the turn and a penalty puck. Infractions that need no stroke (17.1.ж refusing
+    to shoot, 17.1.о touching a puck) are still ruled between shots."""
+    import math
+
+    from cuesim.api import game_table, simulate, start_layout
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.ruling import Infraction
+    from cuesim.shot import NovusShot
+
+    game = NovusGame(["A", "B"])
+    with pytest.raises(ValueError, match=f"infraction '{code}' .* happens in a stroke"):
+        game.adjudicate(None, [Infraction(code, "A")])
+    table = game_table("novus")
+    shot = simulate(table, start_layout("novus", table), NovusShot(x=0.5, angle=math.pi / 2,
+                                                                    speed=2.0))
+    out = game.adjudicate(shot, [Infraction(code, "A")])
+    assert out.ruling.turn_passes and not out.ruling.legal
+    for between in ("refused_shot", "touched_puck"):
+        ruled = NovusGame(["A", "B"]).adjudicate(None, [Infraction(between, "A", ("red1",))])
+        assert not ruled.ruling.legal

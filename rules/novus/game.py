@@ -64,6 +64,7 @@ from typing import Any
 
 from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
+from cuesim.rules.novus.infractions import STROKE_ONLY, lookup
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
@@ -279,6 +280,10 @@ class NovusGame:
         if self.match_over:
             raise ValueError("the match is over: no more shots can be adjudicated")
         infractions = list(infractions or [])
+        stroke = [i.code for i in infractions if i.code in STROKE_ONLY]
+        if shot is None and stroke:
+            raise ValueError(f"infraction {stroke[0]!r} (novus {lookup(stroke[0])[0]}) happens "
+                             "in a stroke: declare it with that shot, not between shots")
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
         if record is not None and record.result is None:  # a hand-written log that cannot
             check_event_log(record.events, list(record.initial.ids()), "shot")  # have happened

@@ -81,6 +81,13 @@ INFRACTIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# Infractions that describe a stroke (17.1.к a double hit, 17.1.у the side or butt of the cue)
+# or what a stroke did (17.1.д the striker over the rail, 17.1.с broken): declared with that
+# shot, never with none. The others can happen between shots (17.1.п: any of them by the player
+# who has not the turn; 16.1.ж is a stroke out of turn, which no shot of the game's log holds).
+STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken")
+
+
 def lookup(code: str) -> tuple[str, str, str]:
     try:
         return INFRACTIONS[code]
