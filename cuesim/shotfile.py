@@ -261,7 +261,7 @@ def _build(meta: dict[str, Any], arrays: dict[str, np.ndarray], source: str) -> 
     if not isinstance(truncated, bool):
         raise ShotFileError(f"{source}: truncated must be true or false, got {truncated!r}")
     try:
-        initial = Layout.from_dict(meta.get("initial"), source=f"{source}: initial")
+        initial = Layout.from_dict(meta.get("initial"), source=f"{source}: initial", table=table)
     except LayoutError as exc:
         raise ShotFileError(str(exc)) from None
     if initial.table != table:

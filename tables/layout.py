@@ -11,11 +11,40 @@ from typing import Any
 
 import numpy as np
 
-LAYOUT_SCHEMA = """\
-{"table": "novus",
- "pieces": [{"id": "striker", "kind": "striker", "x": 0.5, "y": 0.07},
-            {"id": "red1", "kind": "puck", "group": "red", "x": 0.485, "y": 0.985}, ...]}
-x, y in metres in the table frame; ids unique; kind one of the table's piece kinds."""
+_FRAME = "x, y in metres in the table frame; ids unique; kind one of the table's piece kinds."
+LAYOUT_SCHEMA = f"""\
+{{"table": "novus",
+ "pieces": [{{"id": "striker", "kind": "striker", "x": 0.5, "y": 0.07}},
+            {{"id": "red1", "kind": "puck", "group": "red", "x": 0.485, "y": 0.985}}, ...]}}
+{_FRAME}"""
+# the same schema with an example of each table's pieces (`layout_schema`)
+LAYOUT_SCHEMAS = {
+    "novus": LAYOUT_SCHEMA,
+    "pool": f"""\
+{{"table": "pool_9ft",
+ "pieces": [{{"id": "cue", "kind": "ball", "group": "cue", "x": 0.635, "y": 0.606}},
+            {{"id": "1", "kind": "ball", "group": "ball", "x": 0.635, "y": 1.905}}, ...]}}
+{_FRAME}""",
+    "carom": f"""\
+{{"table": "carom",
+ "pieces": [{{"id": "white", "kind": "ball", "group": "white", "x": 0.3, "y": 0.71}},
+            {{"id": "pin_centre", "kind": "pin", "group": "red", "x": 0.71, "y": 1.42}}, ...]}}
+{_FRAME}""",
+}
+
+
+def _family(table: object) -> str | None:
+    """The LAYOUT_SCHEMAS key of a table name ('pool_9ft' -> 'pool'), None if it has none."""
+    if not isinstance(table, str):
+        return None
+    family = "pool" if table.startswith("pool") else table
+    return family if family in LAYOUT_SCHEMAS else None
+
+
+def layout_schema(table: object) -> str:
+    """The layout schema with an example of `table`'s pieces (a table name such as 'novus',
+    'pool_9ft' or 'carom'); the novus example for any other value."""
+    return LAYOUT_SCHEMAS[_family(table) or "novus"]
 
 
 class LayoutError(ValueError):
@@ -137,14 +166,17 @@ class Layout:
         }
 
     @staticmethod
-    def from_dict(data: Any, source: str = "layout") -> Layout:
-        """Build a layout from parsed JSON, naming the first missing or wrong field."""
+    def from_dict(data: Any, source: str = "layout", table: str | None = None) -> Layout:
+        """Build a layout from parsed JSON, naming the first missing or wrong field; the schema
+        shown with an error has an example of the table the data names, else of `table`."""
+        named = data.get("table") if isinstance(data, dict) else None
+        schema = layout_schema(named if _family(named) else table)
         if not isinstance(data, dict):
             raise LayoutError(f"{source}: expected a JSON object, got {type(data).__name__}.\n"
-                              f"Schema:\n{LAYOUT_SCHEMA}")
+                              f"Schema:\n{schema}")
         for key in ("table", "pieces"):
             if key not in data:
-                raise LayoutError(f"{source}: missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
+                raise LayoutError(f"{source}: missing field {key!r}.\nSchema:\n{schema}")
         if not isinstance(data["pieces"], list):
             raise LayoutError(f"{source}: 'pieces' must be a list of objects")
         pieces = []
@@ -154,8 +186,7 @@ class Layout:
                 raise LayoutError(f"{where} must be an object with id, kind, x, y")
             for key in ("id", "kind", "x", "y"):
                 if key not in item:
-                    raise LayoutError(
-                        f"{where} is missing field {key!r}.\nSchema:\n{LAYOUT_SCHEMA}")
+                    raise LayoutError(f"{where} is missing field {key!r}.\nSchema:\n{schema}")
             for key in ("x", "y"):
                 value = item[key]
                 if isinstance(value, bool) or not isinstance(value, int | float):

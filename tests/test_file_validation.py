@@ -248,8 +248,11 @@ def _paths(node, prefix=()):
             yield from _paths(v, (*prefix, i))
 
 
+# containers built fresh for each draw: `st.just([])` hands out one shared list, which a later
+# mutation could put inside itself (a cycle) or change for every later example
 JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=True),
-                 st.text(max_size=4), st.just([]), st.just({}), st.just(["red1"]))
+                 st.text(max_size=4), st.builds(list), st.builds(dict),
+                 st.builds(lambda: ["red1"]))
 
 
 @st.composite
@@ -347,3 +350,55 @@ def test_a_saved_impact_resolution_out_of_range_is_refused(saved, value, message
         session_from_dict(changed(saved, lambda d: d.update(options={"impact_steps": value})))
     ok = session_from_dict(changed(saved, lambda d: d.update(options={"impact_steps": 12.5})))
     assert ok.table.physics.impact_steps == 12.5
+
+
+@pytest.mark.parametrize(("data", "table", "shows", "hides"), [
+    ("a string", None, '"striker"', '"pin_centre"'),  # no table known: the novus example
+    ("a string", "carom", '"pin_centre"', '"striker"'),
+    ("a string", "pool_9ft", '"cue"', '"striker"'),
+    ({"table": "pool_9ft", "pieces": [{"kind": "ball", "x": 0.6, "y": 0.6}]}, None, '"cue"',
+     '"striker"'),  # the table the data names
+    ({"table": "carom", "pieces": [{"id": "white", "x": 0.3, "y": 0.7}]}, "novus",
+     '"pin_centre"', '"striker"'),
+    ({"pieces": []}, "carom", '"pin_centre"', '"striker"'),
+])
+def test_a_layouts_schema_shows_an_example_of_its_own_table(data, table, shows, hides):
+    """The schema printed with a layout error shows the pieces of the table the layout names,
+    else of the table the caller expects (a 5-pins or pool file is not told about strikers)."""
+    with pytest.raises(LayoutError) as err:
+        Layout.from_dict(data, source="f.json: layout", table=table)
+    assert str(err.value).startswith("f.json: layout")
+    assert shows in str(err.value) and hides not in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["fivepins/lag_and_break", "pool/nine_ball_push_out"])
+def test_a_scenarios_broken_layout_shows_an_example_of_its_table(name, tmp_path, capsys):
+    data = json.loads((Path(__file__).parent / "scenarios" / f"{name}.json").read_text())
+    key = "before" if "before" in data["steps"][0] else "initial"
+    data["steps"][0][key] = "not a layout"
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    assert main(["adjudicate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"steps[0].{key}: expected a JSON object, got str" in err
+    assert ('"carom"' if "fivepins" in name else '"pool_9ft"') in err
+    assert '"striker"' not in err
+
+
+@pytest.mark.parametrize("name", ["fivepins/lag_and_break", "pool/nine_ball_push_out"])
+def test_a_shot_layout_is_named_as_the_file_names_it(name, tmp_path, capsys):
+    """'before' and 'after' are the files' other names of 'initial' and 'final': a message
+    names the field the file has."""
+    data = json.loads((Path(__file__).parent / "scenarios" / f"{name}.json").read_text())
+    step = data["steps"][0]
+    key = "before" if "before" in step else "initial"
+    layout = step[key]
+    first = next(iter(layout)) if "pieces" not in layout else None
+    if first is not None:  # the short form {"white": [x, y], ...}: a piece far off the table
+        layout[first] = [50.0, 50.0]
+    else:
+        layout["pieces"][0]["x"] = 50.0
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    assert main(["adjudicate", str(path)]) == 2
+    assert f"steps[0].{key}" in capsys.readouterr().err

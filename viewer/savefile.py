@@ -93,7 +93,7 @@ def saved_layout(data: dict[str, Any], source: str = "saved game") -> Layout | N
         return None
     table = game_table(str(data["game"]))
     try:
-        layout = Layout.from_dict(data["layout"], source="layout")
+        layout = Layout.from_dict(data["layout"], source="layout", table=table.name)
         if layout.table != table.name:
             raise LayoutError(f"layout is for table {layout.table!r}; a {data['game']} game is "
                               f"played on {table.name!r}")

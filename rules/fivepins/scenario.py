@@ -83,7 +83,7 @@ def parse_layout(data: Any, where: str) -> Layout:
             layout = reset_pins(layout)[0]
         return layout
     try:
-        return Layout.from_dict(data, source=where)
+        return Layout.from_dict(data, source=where, table=TABLE)
     except LayoutError as exc:
         raise ValueError(str(exc)) from exc
 
@@ -114,19 +114,23 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
     step = dict(step)
+    named = {"initial": "initial", "final": "final"}  # as the file names them, for messages
     for alias, key in (("before", "initial"), ("after", "final")):
         if alias in step:
             if key in step:
                 raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
             step[key] = step.pop(alias)
+            named[key] = alias
     events_data = step.get("events", [])
     if not isinstance(events_data, list):
         raise ValueError(f"{where}.events must be a list")
     events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
     if events and "initial" not in step:
-        raise ValueError(f"{where}: missing field 'initial' (the layout before the shot)")
-    initial = parse_layout(step["initial"], f"{where}.initial") if "initial" in step else None
-    final = parse_layout(step["final"], f"{where}.final") if "final" in step else None
+        raise ValueError(f"{where}: missing field 'initial' or 'before' (the layout before the "
+                         "shot)")
+    initial = (parse_layout(step["initial"], f"{where}.{named['initial']}") if "initial" in step
+               else None)
+    final = parse_layout(step["final"], f"{where}.{named['final']}") if "final" in step else None
     infractions_data = step.get("infractions", [])
     if not isinstance(infractions_data, list):
         raise ValueError(f"{where}.infractions must be a list")
@@ -136,7 +140,7 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
             raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
-    check_shot(events, initial, final, where, ("initial", "final"))
+    check_shot(events, initial, final, where, (named["initial"], named["final"]))
     return FivePinsShot(events, initial, final, decl, infractions)
 
 

@@ -79,7 +79,7 @@ def parse_layout(data: Any, where: str) -> Layout:
         except LayoutError as exc:
             raise ValueError(f"{where}: {exc}") from exc
     try:
-        return Layout.from_dict(data, source=where)
+        return Layout.from_dict(data, source=where, table=POOL_TABLE)
     except LayoutError as exc:
         raise ValueError(str(exc)) from exc
 
@@ -112,18 +112,22 @@ def parse_shot(step: Any, where: str) -> PoolShot:
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
     step = dict(step)
+    named = {"initial": "initial", "final": "final"}  # as the file names them, for messages
     for alias, key in (("before", "initial"), ("after", "final")):
         if alias in step:
             if key in step:
                 raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
             step[key] = step.pop(alias)
+            named[key] = alias
     events_data = step.get("events", [])
     if not isinstance(events_data, list):
         raise ValueError(f"{where}.events must be a list")
     events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
     if events and "initial" not in step:
-        raise ValueError(f"{where}: missing field 'initial' (the layout before the shot)")
-    initial = parse_layout(step["initial"], f"{where}.initial") if "initial" in step else None
+        raise ValueError(f"{where}: missing field 'initial' or 'before' (the layout before the "
+                         "shot)")
+    initial = (parse_layout(step["initial"], f"{where}.{named['initial']}") if "initial" in step
+               else None)
     infractions = []
     for k, item in enumerate(step.get("infractions", [])):
         if not isinstance(item, dict):
@@ -131,7 +135,7 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
     if "final" in step:
-        final = parse_layout(step["final"], f"{where}.final")
+        final = parse_layout(step["final"], f"{where}.{named['final']}")
     elif initial is not None:
         gone = [e.a for e in events if e.kind == EventKind.POCKET]
         gone += [p for i in infractions if i.code == "off_table" for p in i.pieces]
@@ -139,7 +143,7 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         final = initial.without(gone)
     else:
         final = None
-    check_shot(events, initial, final, where, ("initial", "final"))
+    check_shot(events, initial, final, where, (named["initial"], named["final"]))
     return PoolShot(events, initial, final, decl, infractions)
 
 
