@@ -131,6 +131,10 @@ class NovusShot:
         The striker must not touch a puck when placed (novus 12)."""
         x, y = self.striker_position(table)
         has_striker = "striker" in layout.ids()
+        if has_striker and layout.get("striker").kind != "striker":
+            raise ShotError(f"the layout's piece 'striker' is of kind "
+                            f"{layout.get('striker').kind!r}; the shot strikes the striker "
+                            "(kind 'striker')")
         others = layout.without(["striker"]) if has_striker else layout
         try:
             table.check_layout(others)

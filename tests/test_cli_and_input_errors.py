@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -137,6 +138,15 @@ def test_bad_shots_article_12(table, singles, kwargs, message):
 def test_striker_touching_a_puck_is_refused_article_12(table):
     lay = Layout("novus", (Piece("a", "puck", 0.5, 0.1, "red"),))
     with pytest.raises(ShotError, match="novus 12: the striker .* touches 'a'"):
+        simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
+
+
+@pytest.mark.parametrize("kind", ["puck", "True", "{}"])
+def test_a_layouts_striker_of_another_kind_is_refused(table, singles, kind):
+    """The shot strikes the piece 'striker': one of another kind (a layout file's `"kind":
+    true` reads as 'True') is refused by name, not played as an unknown kind."""
+    lay = singles.without(["striker"]).with_piece(Piece("striker", kind, 0.5, 0.07))
+    with pytest.raises(ShotError, match=f"piece 'striker' is of kind '{re.escape(kind)}'"):
         simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
 
 
