@@ -223,8 +223,11 @@ class CueShot:
                             f"{layout.get(self.ball).kind}; balls are {balls}")
         placed = layout
         if self.position is not None:
-            x, y = (float(v) for v in self.position)
-            placed = layout.moved(self.ball, x, y)
+            pos = self.position
+            if not (isinstance(pos, list | tuple | np.ndarray) and len(pos) == 2
+                    and all(_finite_real(v) for v in pos)):
+                raise ShotError(f"shot position must be None or (x, y) in metres, got {pos!r}")
+            placed = layout.moved(self.ball, float(pos[0]), float(pos[1]))
         try:
             table.check_layout(placed)
         except LayoutError as exc:

@@ -6,9 +6,10 @@ import json
 import math
 import re
 
+import numpy as np
 import pytest
 
-from cuesim import Layout, NovusShot, Piece, ShotError, simulate
+from cuesim import CueShot, Layout, NovusShot, Piece, ShotError, simulate
 from cuesim.cli import main
 from cuesim.sim import SimulationError, run_motion
 
@@ -148,6 +149,30 @@ def test_a_layouts_striker_of_another_kind_is_refused(table, singles, kind):
     lay = singles.without(["striker"]).with_piece(Piece("striker", kind, 0.5, 0.07))
     with pytest.raises(ShotError, match=f"piece 'striker' is of kind '{re.escape(kind)}'"):
         simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
+
+
+@pytest.mark.parametrize("position", [(0.5,), "ab", (0.6, 0.6, 0.6), (0.6, None),
+                                      (math.nan, 0.6), (True, 0.6)])
+def test_a_cue_shots_malformed_position_is_refused_by_name(position):
+    """Ball in hand: CueShot.position is None or (x, y) of finite numbers; anything else is a
+    ShotError naming the field (from_dict checks a file's; this is the constructor's door)."""
+    from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
+
+    table = pool_table()
+    rack = nine_ball_rack(table, cue=cue_ball_in_kitchen(table))
+    with pytest.raises(ShotError, match="shot position must be None or"):
+        simulate(table, rack, CueShot(angle=1.5, speed=5.0, position=position))
+
+
+def test_a_cue_shots_position_may_be_a_numpy_pair():
+    from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
+
+    table = pool_table()
+    rack = nine_ball_rack(table, cue=cue_ball_in_kitchen(table))
+    here = rack.get("cue")
+    a = simulate(table, rack, CueShot(angle=1.5, speed=5.0, position=np.array([here.x, 0.4])))
+    b = simulate(table, rack, CueShot(angle=1.5, speed=5.0, position=(here.x, 0.4)))
+    assert a.n_events == b.n_events and a.final == b.final
 
 
 def test_overlapping_layout_never_reaches_the_core(table):
