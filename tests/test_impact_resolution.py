@@ -131,3 +131,45 @@ def test_the_bench_compares_statistics_of_random_shots(capsys) -> None:
     assert rows[1]["diff"] == rows[1]["diff_se"] == rows[1]["any_diff"] == 0.0
     assert 0.0 <= rows[0]["any"] <= 1.0 and rows[0]["pocketed"] >= 0.0
     assert rows[0]["diff"] == pytest.approx(rows[0]["pocketed"] - rows[1]["pocketed"])
+
+
+@pytest.fixture(scope="module")
+def recorded_impacts() -> dict[str, list[list]]:
+    """The multiple impacts of the novus opening and the 9-ball and 8-ball breaks, as
+    `solve_multi_impact` was called (recorded by bench/impact_alone.py's child process)."""
+    from bench import impact_alone
+
+    return impact_alone.recorded_impacts()
+
+
+def test_the_open_contacts_speed_floor_changes_nothing_in_the_impacts(recorded_impacts,
+                                                                      monkeypatch) -> None:
+    """V_OPEN (an open contact still closing keeps the impact going, and the free flight jumps
+    to it) is a round-off floor, not physics: 10x higher or lower leaves every outgoing
+    velocity and spin of the recorded impacts as it was. The impacts run as Python here, the
+    floor read at each call; the novus opening's jump over a free flight is among them."""
+    from cuesim.sim.resolve import multi_impact as mi
+    from cuesim.sim.state import VX, VY, W0, WX, WY
+
+    jumps = [0]
+    free_flight = mi._free_flight
+
+    def counted(*args):
+        jumps[0] += 1
+        return free_flight(*args)
+
+    monkeypatch.setattr(mi, "_free_flight", counted)
+
+    def outcome(args: list, floor: float) -> np.ndarray:
+        monkeypatch.setattr(mi, "V_OPEN", floor)
+        fresh = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        mi.solve_multi_impact.py_func(*fresh)
+        return fresh[0][:, [VX, VY, W0, WX, WY]]
+
+    default = mi.V_OPEN
+    for name, calls in recorded_impacts.items():
+        for args in calls:
+            base = outcome(args, default)
+            for floor in (10.0 * default, 0.1 * default):
+                assert np.abs(outcome(args, floor) - base).max() < 1e-9, name
+    assert jumps[0] > 0  # the free flight's jump took part

@@ -74,6 +74,10 @@ from cuesim.sim.state import (
 )
 
 STICK_TIME = 0.2  # the time constant of sticking, in contact time scales
+# an open contact whose approach speed is above V_OPEN times the impact's fastest still closes
+# and keeps the impact going (a round-off floor, not physics: 10x either way changes no
+# outgoing velocity visibly, tests/test_impact_resolution.py)
+V_OPEN = 1e-9
 # a bound on one impact's steps: a wave along 16 pieces needs ~20,000 at the default
 # resolution of 20, ~320,000 at the finest (tables.contact IMPACT_STEPS_RANGE). A constant: the
 # bound computed from the resolution made the steps' loop 2 % slower on the 8-ball rack
@@ -400,7 +404,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     relax_in_time = -math.expm1(-1.0 / (STICK_TIME * resolution))
     for k in range(n_c):
         relax[k] = min(1.0 / max(deg[ci[k]], deg[cj[k]] if cj[k] >= 0 else 1.0), relax_in_time)
-    v_open = 1e-9 * v_scale
+    v_open = V_OPEN * v_scale
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
