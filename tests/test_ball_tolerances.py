@@ -1,0 +1,74 @@
+"""The ball core's own round-off floors are not physics: U_ROLL (a contact-point slip this small
+is rolling) and EXTENT_TOL (a contact point this far past a rail segment's end still lies on
+it), with the detection tolerances TOUCH, V_TOUCH and SIMULTANEOUS, x10 and /10 leave pool
+shots where they were. The core runs interpreted (NUMBA_DISABLE_JIT) in a subprocess, so the
+constants can be changed without recompiling; x1e8 does change the shots, which shows the
+change reaches the core."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+PROBE = """
+import json, math, sys, warnings
+warnings.simplefilter('ignore')
+from cuesim import CueShot, simulate
+from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
+from cuesim.tables.layout import Layout, Piece
+NAMES = ("U_ROLL", "EXTENT_TOL", "TOUCH", "V_TOUCH", "SIMULTANEOUS")
+mods = [m for n, m in list(sys.modules.items()) if n.startswith("cuesim.sim")]
+base = {(id(m), c): getattr(m, c) for m in mods for c in NAMES if hasattr(m, c)}
+assert {c for _, c in base} == set(NAMES), sorted(base)
+table = pool_table()
+w, h = table.width, table.length
+shots = [  # (layout, shot): draw, follow and side into an object ball, a ball along a rail
+    (Layout(table.name, (Piece("cue", "ball", w / 2, 0.5, "cue"),
+                         Piece("1", "ball", w / 2, 1.2, "ball"))),
+     CueShot(angle=math.pi / 2, speed=3.0, height=-0.4)),
+    (Layout(table.name, (Piece("cue", "ball", 0.3, 0.4, "cue"),
+                         Piece("1", "ball", 0.6, 1.3, "ball"))),
+     CueShot(angle=math.atan2(0.9, 0.3), speed=4.0, height=0.35, side=0.2)),
+    (Layout(table.name, (Piece("cue", "ball", 0.05, 0.3, "cue"),)),
+     CueShot(angle=math.pi / 2 + 0.01, speed=2.5, side=-0.3)),
+]
+out = {}
+for factor in (1.0, 10.0, 0.1, 1e8):
+    for m in mods:
+        for c in NAMES:
+            if hasattr(m, c):
+                setattr(m, c, base[(id(m), c)] * factor)
+    rows = []
+    for lay, shot in shots:
+        res = simulate(table, lay, shot)
+        if res.truncated:  # x1e8 can run a shot to the event limit: no final layout
+            rows.append({"kinds": ["truncated"], "final": []})
+            continue
+        rows.append({"kinds": [int(e.kind) for e in res.event_log()],
+                     "final": [[p.id, p.x, p.y] for p in res.final.pieces]})
+    out[str(factor)] = rows
+print(json.dumps(out))
+"""
+
+
+def _same(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
+    """The same events, kind by kind, and every final position within tol metres."""
+    for ra, rb in zip(a, b, strict=True):
+        if ra["kinds"] != rb["kinds"] or len(ra["final"]) != len(rb["final"]):
+            return False
+        for (ia, xa, ya), (ib, xb, yb) in zip(ra["final"], rb["final"], strict=True):
+            if ia != ib or abs(xa - xb) > tol or abs(ya - yb) > tol:
+                return False
+    return True
+
+
+def test_the_ball_cores_floors_change_nothing_visible_x10_either_way():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                         text=True, check=True)
+    rows = json.loads(run.stdout.strip().splitlines()[-1])
+    assert all(r["kinds"] and r["kinds"] != ["truncated"] for r in rows["1.0"])
+    assert _same(rows["10.0"], rows["1.0"]) and _same(rows["0.1"], rows["1.0"])
+    assert not _same(rows["100000000.0"], rows["1.0"])
