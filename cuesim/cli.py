@@ -17,7 +17,7 @@ from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
-from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.layout import Layout, LayoutError, one_line
 from cuesim.tables.novus import NOVUS_SIDES
 
 GAMES = GAME_NAMES
@@ -339,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or closed pipe shows here, not at interpreter exit
         return status
     except (CliError, ShotError, LayoutError, SimulationError, ValueError) as exc:
-        print(f"cuesim: error: {exc}", file=sys.stderr)
+        print(f"cuesim: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader stopped reading (`| head`): quiet, as SIGPIPE would
         _silence_stdout()

@@ -47,6 +47,17 @@ def layout_schema(table: object) -> str:
     return LAYOUT_SCHEMAS[_family(table) or "novus"]
 
 
+def one_line(message: str) -> str:
+    """An error message on one line, as the command line prints it: a layout's schema (which
+    `Layout.from_dict` appends for the Python API) becomes a pointer to `cuesim layout`, which
+    prints a layout of that form; any other line break becomes '; '."""
+    head, schema, _ = message.partition("\nSchema:\n")
+    text = "; ".join(line.strip() for line in head.splitlines() if line.strip())
+    if schema:
+        text += " (`cuesim layout GAME` prints a layout in the expected form)"
+    return text
+
+
 class LayoutError(ValueError):
     """A layout that cannot be played: unreadable, incomplete, overlapping or off the table."""
 

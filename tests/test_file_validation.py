@@ -376,13 +376,18 @@ def test_a_scenarios_broken_layout_shows_an_example_of_its_table(name, tmp_path,
     data = json.loads((Path(__file__).parent / "scenarios" / f"{name}.json").read_text())
     key = "before" if "before" in data["steps"][0] else "initial"
     data["steps"][0][key] = "not a layout"
-    path = tmp_path / "s.json"
+    with pytest.raises(ScenarioError) as exc:  # the Python API: the message with the schema
+        adjudicate(data)
+    assert f"steps[0].{key}: expected a JSON object, got str" in str(exc.value)
+    assert ('"carom"' if "fivepins" in name else '"pool_9ft"') in str(exc.value)
+    assert '"striker"' not in str(exc.value)
+    path = tmp_path / "s.json"  # the command line: one line, pointing at `cuesim layout`
     path.write_text(json.dumps(data))
     assert main(["adjudicate", str(path)]) == 2
     err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and str(path) in err
     assert f"steps[0].{key}: expected a JSON object, got str" in err
-    assert ('"carom"' if "fivepins" in name else '"pool_9ft"') in err
-    assert '"striker"' not in err
+    assert "`cuesim layout GAME` prints a layout" in err
 
 
 @pytest.mark.parametrize("name", ["fivepins/lag_and_break", "pool/nine_ball_push_out"])
@@ -402,3 +407,24 @@ def test_a_shot_layout_is_named_as_the_file_names_it(name, tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert main(["adjudicate", str(path)]) == 2
     assert f"steps[0].{key}" in capsys.readouterr().err
+
+
+def test_command_line_errors_are_one_line():
+    """A layout's schema becomes a pointer to `cuesim layout`; other line breaks '; '."""
+    from cuesim.tables.layout import one_line
+
+    with pytest.raises(LayoutError) as exc:
+        Layout.from_dict({"pieces": []}, source="f.json")
+    assert "\n" in str(exc.value)
+    assert one_line(str(exc.value)) == ("f.json: missing field 'table'. (`cuesim layout GAME` "
+                                        "prints a layout in the expected form)")
+    assert one_line("first\n  second\n\nthird") == "first; second; third"
+    assert one_line("plain") == "plain"
+
+
+def test_the_novus_module_command_prints_one_line_too(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"game": "novus", "before": "x", "events": []}))
+    assert novus_main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "cuesim layout GAME" in err

@@ -6,6 +6,7 @@ import json
 import sys
 
 from cuesim.rules.novus.scenario import adjudicate_file
+from cuesim.tables.layout import one_line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = adjudicate_file(args[0])
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0
