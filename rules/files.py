@@ -355,7 +355,7 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str,
     scenario's own keys for the two layouts, for the messages."""
     if before is None:
         return
-    table = table_of(before, f"{where}.before")
+    table = table_of(before, f"{where}.{names[0]}")
     if after is not None and after.table != before.table:
         raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
                             f"for {before.table!r}")

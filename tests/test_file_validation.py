@@ -428,3 +428,16 @@ def test_the_novus_module_command_prints_one_line_too(tmp_path, capsys):
     assert novus_main([str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "cuesim layout GAME" in err
+
+
+def test_an_unknown_table_is_named_by_the_files_own_key():
+    """A shot's layout for a table no referee knows: the message names the key the file used
+    ('initial' here, 'before' elsewhere)."""
+    data = json.loads((Path(__file__).parent / "scenarios" / "pool" /
+                       "nine_ball_push_out.json").read_text())
+    step = data["steps"][0]
+    assert "initial" in step
+    step["initial"] = {"table": "snooker", "pieces": [
+        {"id": "cue", "kind": "ball", "x": 0.5, "y": 0.5}]}
+    with pytest.raises(ScenarioError, match=r"steps\[0\]\.initial"):
+        adjudicate(data)
