@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+from tests.scaled_constants import REPO
+
 PROBE = """
 import json, math, sys, warnings
 warnings.simplefilter('ignore')
@@ -20,10 +22,8 @@ from cuesim import (CueShot, NovusShot, novus_doubles_layout, novus_singles_layo
                     novus_table, simulate)
 from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
 from cuesim.tables.layout import Layout, Piece
-NAMES = ("U_ROLL", "EXTENT_TOL", "V_OPEN", "TOUCH", "V_TOUCH", "SIMULTANEOUS")
-mods = [m for n, m in list(sys.modules.items()) if n.startswith("cuesim.sim")]
-base = {(id(m), c): getattr(m, c) for m in mods for c in NAMES if hasattr(m, c)}
-assert {c for _, c in base} == set(NAMES), sorted(base)
+from tests.scaled_constants import scaler
+scale = scaler(("U_ROLL", "EXTENT_TOL", "V_OPEN", "TOUCH", "V_TOUCH", "SIMULTANEOUS"))
 table = pool_table()
 w, h = table.width, table.length
 shots = [  # draw, follow and side into an object ball, a ball along a rail, a 9-ball break
@@ -48,10 +48,7 @@ novus_shots = [  # the openings into rows of touching pucks, a shot among scatte
 ]
 out = {}
 for factor in (1.0, 10.0, 0.1, 1e8):
-    for m in mods:
-        for c in NAMES:
-            if hasattr(m, c):
-                setattr(m, c, base[(id(m), c)] * factor)
+    scale(factor)
     rows = []
     for tab, lay, shot in [(table, *x) for x in shots] + [(novus, *x) for x in novus_shots]:
         res = simulate(tab, lay, shot)
@@ -79,7 +76,7 @@ def _same(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
 def test_the_cores_floors_change_nothing_visible_x10_either_way():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
-                         text=True, check=True)
+                         text=True, check=True, cwd=REPO)
     rows = json.loads(run.stdout.strip().splitlines()[-1])
     assert all(r["kinds"] and r["kinds"] != ["truncated"] for r in rows["1.0"])
     assert _same(rows["10.0"], rows["1.0"]) and _same(rows["0.1"], rows["1.0"])

@@ -35,6 +35,7 @@ from cuesim.tables.carom import (
 from cuesim.tables.layout import Layout, Piece
 from tests.physics_helpers import around_event
 from tests.profiles import examples
+from tests.scaled_constants import REPO
 
 TABLE = carom_table()
 HG, IG, RB, HC, HA, MU, EF, HL, HPP, G = pin_model(TABLE.physics.g)
@@ -358,16 +359,12 @@ import numpy as np
 from cuesim import CueShot, simulate
 from cuesim.sim.events import EventKind
 from cuesim.tables.carom import carom_table, five_pins_layout, pin_spots
-NAMES = ("TOUCH", "V_TOUCH", "SIMULTANEOUS")
-mods = [m for n, m in list(sys.modules.items()) if n.startswith("cuesim.sim")]
-base = {(id(m), c): getattr(m, c) for m in mods for c in NAMES if hasattr(m, c)}
+from tests.scaled_constants import scaler
+scale = scaler(("TOUCH", "V_TOUCH", "SIMULTANEOUS"))
 table = carom_table()
 out = {}
 for factor in (1.0, 10.0, 0.1, 1e8):
-    for m in mods:
-        for c in NAMES:
-            if hasattr(m, c):
-                setattr(m, c, base[(id(m), c)] * factor)
+    scale(factor)
     rng = np.random.default_rng(12)
     cx, cy = pin_spots()["pin_centre"]
     sets = []
@@ -395,7 +392,7 @@ def test_felled_pins_do_not_follow_the_detection_tolerances():
 
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
-                         text=True, check=True)
+                         text=True, check=True, cwd=REPO)
     sets = json.loads(run.stdout.strip().splitlines()[-1])
     assert any(sets["1.0"])
     assert sets["10.0"] == sets["1.0"] and sets["0.1"] == sets["1.0"]
