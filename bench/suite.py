@@ -13,6 +13,7 @@ lets a slow spell decide a figure. The rooms of the suite:
 - bench/suite_baselines.py: pymunk at several steps and pooltool, pair by pair with cuesim;
 - bench/suite_memory.py: peak memory per scenario (tracemalloc, peak RSS), in the first pass;
 - bench/suite_startup.py: fresh processes, cache warm (cached start) and empty (cold compile);
+- bench/impact_alone.py: the openings' and breaks' multiple impacts timed alone;
 - bench/suite_report.py: the targets, the box series' slopes and the text report.
 """
 
@@ -34,7 +35,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
 import numpy as np  # noqa: E402
 
 import cuesim  # noqa: E402
-from bench import suite_startup  # noqa: E402
+from bench import impact_alone, suite_startup  # noqa: E402
 from bench.suite_baselines import (  # noqa: E402
     pooltool_backend,
     pooltool_figures,
@@ -145,12 +146,26 @@ def run_suite(cfg: Config) -> dict[str, Any]:
     results["scenarios"] = out = [_entry(s, raw[s.name], version) for s in scenarios]
     results["scaling"] = scaling(out)
 
+    results["impacts"] = impacts_alone(cfg)
     log("start-up: fresh processes with the numba cache warm...")
     results["cached_start"] = suite_startup.fresh_process(dict(os.environ), cfg.startup_repeats)
     results["targets"] = targets(results, cfg)
     results["targets_16"] = speed_targets(results)
     results["meta"]["suite_s"] = time.perf_counter() - t_start
     return results
+
+
+def impacts_alone(cfg: Config) -> dict[str, Any] | None:
+    """The novus opening's and the breaks' multiple impacts timed alone (bench/impact_alone.py),
+    by shot; None when the configuration skips them, {'error': ...} when they fail (optional:
+    never stops the suite)."""
+    if cfg.impact_repeats <= 0:
+        return None
+    log("the multiple impacts timed alone (a child process records them)...")
+    try:
+        return {row["shot"]: row for row in impact_alone.measure(cfg.impact_repeats)}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -370,3 +370,44 @@ def test_issue_16_verdicts_follow_the_figures():
     results["scaling"]["ball"]["events_per_s"] = [9e5, 4e5]
     got = {t["target"]: t["met"] for t in speed_targets(results)}
     assert got[">= 500k events/s per core, box of 16-1024 balls"] is False
+
+
+def test_the_suite_sets_each_ratio_beside_the_impacts_alone(tmp_path, no_subprocess, monkeypatch,
+                                                            capsys):
+    """Issue 16: what the 1 us/event, 500x pooltool and 250x pymunk targets leave the whole
+    shot, beside its multiple impacts timed alone (bench/impact_alone.py) in the same run."""
+    from bench import impact_alone
+    from bench.suite_report import speed_targets
+
+    rows = [{"shot": name, "impacts": [[17, 247]], "impacts_us": 100.0, "frictionless_us": 50.0,
+             "shot_us": 140.0, "ns_per_contact_step": 12.0, "share": 0.71}
+            for name in impact_alone.CASES]
+    monkeypatch.setattr(impact_alone, "measure", lambda repeats: rows)
+    cfg = _tiny(("novus-opening",))
+    cfg.impact_repeats = 1
+    path = tmp_path / "out.json"
+    assert suite.run(True, str(path), None, cfg=cfg) == 0
+    text = capsys.readouterr().out
+    assert "multiple impacts timed alone" in text and "17x247" in text
+    data = json.loads(path.read_text())
+    assert set(data["impacts"]) == set(impact_alone.CASES)
+    line = next(t for t in data["targets_16"]
+                if t["target"] == "novus opening <= 1 us per event per core")
+    events = data["scenarios"][0]["cuesim"]["first_case_events"]
+    assert line["measured"].endswith(f"; the whole shot may take {events} us, its multiple "
+                                     "impacts alone take 100 us")
+    # the ratios' budgets: the baseline's time over the ratio the target asks
+    results = {"scenarios": [
+        {"name": "novus-opening", "cuesim": {"first_case_ms": 0.2, "first_case_events": 60},
+         "pymunk": {"1ms": {"first_case_ratio": 100.0}}},
+        {"name": "9-ball-break", "cuesim": {"first_case_ms": 0.1, "first_case_events": 100},
+         "pooltool": {"first_case_ratio": 250.0}}],
+        "pooltool": {"available": True, "reason": None}, "scaling": {},
+        "impacts": {r["shot"]: r for r in rows}}
+    got = {t["target"]: t["measured"] for t in speed_targets(results)}
+    assert got["novus opening >= 250x pymunk at 1 ms"] == (
+        "100x; the whole shot may take 80 us, its multiple impacts alone take 100 us")
+    assert got["9-ball break >= 500x pooltool"] == (
+        "250x; the whole shot may take 50 us, its multiple impacts alone take 100 us")
+    monkeypatch.setattr(impact_alone, "measure", lambda repeats: 1 / 0)
+    assert "error" in suite.impacts_alone(cfg)  # optional: never stops the suite
