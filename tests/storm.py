@@ -22,8 +22,9 @@ import pygame
 
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
-from cuesim.tables.layout import LayoutError
+from cuesim.tables.layout import Layout, LayoutError
 from cuesim.viewer.app import PANEL_WIDTH, App
+from cuesim.viewer.savefile import SaveFileError
 from cuesim.viewer.session import COMPUTER, Session, load_session, new_session
 
 GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
@@ -38,6 +39,7 @@ PROBE_EVERY = 250  # events between two dead-end probes
 # frames in a row with the computer to play, aiming, and no action: it is stuck (it may think
 # and show its aim over several frames, but not over this many)
 STALL_FRAMES = 400
+SAVE_PROBE_EVERY = 4  # probes between two save-and-load round trips (and one at a match's end)
 
 
 class StormFailure(AssertionError):
@@ -77,9 +79,15 @@ def _players(game: str, vs_computer: bool) -> tuple[list[str] | None, tuple[str,
 
 def playable_check(session: Session) -> str | None:
     """Why the table as it stands cannot be played on (overlapping pieces, a piece off the
-    table or over a hole), or None."""
+    table or over a hole), or None. The pins a finished 5-pins match's last shot knocked down
+    lie where they fell, out of play (`Session.fallen_pins`): each must lie on the bed, and
+    may share its place with another piece."""
+    fallen = session.fallen_pins()
     try:
-        session.table.check_layout(session.layout())
+        for pid in fallen:
+            session.table.check_layout(Layout(session.layout().table,
+                                              (session.layout().get(pid),)))
+        session.table.check_layout(session.layout().without(fallen))
     except LayoutError as exc:
         return f"unplayable layout: {exc}"
     return None
@@ -117,6 +125,7 @@ class Storm:
         self.report = StormReport(game, computer, seed)
         self.app = self._app(new_session(game, players, computer))
         self.k = 0
+        self.probes = 0
         self.stalled = 0
 
     def _app(self, session: Session) -> App:
@@ -177,14 +186,31 @@ class Storm:
             self.fail("a choice with no options pending: the game is stuck")
 
     def probe(self) -> None:
-        """A dead end: it is somebody's turn to shoot and no shot at all is accepted."""
+        """A dead end: it is somebody's turn to shoot and no shot at all is accepted. And, every
+        SAVE_PROBE_EVERY-th probe (and at each match's end, in `run`), a game that cannot be
+        saved and loaded again as it is."""
         app, s = self.app, self.app.session
+        self.probes += 1
+        if self.probes % SAVE_PROBE_EVERY == 0:
+            self.save_and_load()
         if s.over() or app.mode not in ("aim", "call_ball", "call_pocket", "menu"):
             return
         if s.pending() is not None:
             return
         if not some_shot_accepted(s):
             self.fail(f"dead end: no shot is accepted for {s.shooter()} ({app.message!r})")
+
+    def save_and_load(self) -> None:
+        s = self.app.session
+        path = self.folder / "probe-save.json"
+        s.save(path)
+        try:
+            again = load_session(path)
+        except SaveFileError as exc:
+            self.fail(f"the game as saved cannot be loaded again: {exc}")
+        if again.layout() != s.layout() or again.over() != s.over() or \
+                again.shooter() != s.shooter():
+            self.fail("the game loaded again is not the game that was saved")
 
     # -- input ---------------------------------------------------------------------------
     def point(self) -> tuple[int, int]:
@@ -299,6 +325,7 @@ class Storm:
             self.check_state()
             if s.over() and app.mode == "over":
                 rep.matches_over += 1
+                self.save_and_load()  # the finished match, as a player would keep it
                 # a rematch (Enter), as players at the end of a match would start one
                 app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0,
                                              unicode="", scancode=0)], 0.0)

@@ -242,3 +242,33 @@ def test_random_input_storm(game, vs_computer, tmp_path):
     except StormFailure as exc:
         pytest.fail(str(exc), pytrace=False)
     assert report.shots > 0  # the storm did play the game
+
+
+def test_a_finished_five_pins_match_whose_fallen_pins_overlap_saves_and_loads():
+    """A storm finding (5-pins, two people, seed 11): the match's last shot knocks pins down and
+    they lie where they fell, some overlapping (a knocked pin is out of play: the physics lets
+    it slide under other pieces). The finished match was saved but could not be loaded again
+    ('pieces overlap'): the saved layout's overlaps are now checked after the replay, leaving
+    out the pins the replayed game has lying knocked down (`Session.fallen_pins`)."""
+    from pathlib import Path
+
+    from cuesim.api import game_table
+    from cuesim.tables.layout import Layout, LayoutError
+    from cuesim.viewer.savefile import SaveFileError
+    from cuesim.viewer.session import load_session, session_from_dict
+
+    path = Path(__file__).parent / "saves" / "five_pins_over_fallen_pins.json"
+    saved = Layout.from_dict(json.loads(path.read_text())["layout"])
+    with pytest.raises(LayoutError, match="overlap"):  # the premise: pieces overlap
+        game_table("5-pins").check_layout(saved)
+    session = load_session(path)
+    assert session.over() and session.fallen_pins()
+    assert session.layout() == saved
+    # the pieces in play may still not overlap: a ball moved onto another is refused
+    game_table("5-pins").check_layout(saved.without(session.fallen_pins()))
+    data = json.loads(path.read_text())
+    red = next(p for p in data["layout"]["pieces"] if p["id"] == "red")
+    white = next(p for p in data["layout"]["pieces"] if p["id"] == "white")
+    red["x"], red["y"] = white["x"] + 0.01, white["y"]
+    with pytest.raises(SaveFileError, match="'red' and 'white' overlap|'white' and 'red' overlap"):
+        session_from_dict(data, "f.json")

@@ -1,14 +1,18 @@
 """The saved-game file's validation layer: every field's type, range and name is checked
 before a saved game is replayed (viewer.session.load_session, session_from_dict); an error
 names the file, the field's path and what was expected. The saved `layout` (the table when the
-game was saved) is checked like every layout: its fields (`Layout.from_dict`), on the bed of the
-game's table with no overlaps (the table's `check_layout`, as for scenarios), and, after the
-replay, no piece on it that the game has pocketed or put off the table (`check_replayed_layout`).
+game was saved) is checked like every layout: its fields (`Layout.from_dict`), each piece on the
+bed of the game's table (the table's `check_layout`, as for scenarios), and, after the replay,
+no two overlapping but the pieces the replayed game has out of play (5-pins: the pins the
+match's last shot knocked down lie where they fell, which the physics lets them share with
+other pieces), and no piece on it that the game has pocketed or put off the table
+(`check_replayed_layout`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
@@ -83,10 +87,18 @@ def check_save(data: Any, source: str = "saved game") -> None:
         saved_layout(data, source)
 
 
+def _layout_error(exc: LayoutError, source: str) -> SaveFileError:
+    first = str(exc).splitlines()[0]  # one line: the schema follows in Layout's messages
+    if not first.startswith("layout"):
+        first = f"layout: {first}"
+    return SaveFileError(f"{source}: {first}")
+
+
 def saved_layout(data: dict[str, Any], source: str = "saved game") -> Layout | None:
     """The saved game's `layout` field (None when the file has none), its types checked by
-    `Layout.from_dict` and its pieces by the table's `check_layout`: the game's table, every
-    piece wholly on the bed and off the pockets and holes, no two overlapping."""
+    `Layout.from_dict` and each piece alone by the table's `check_layout`: the game's table,
+    every piece wholly on the bed and off the pockets and holes (overlaps are checked after the
+    replay, `check_replayed_layout`, which knows the pieces out of play)."""
     from cuesim.api import game_table
 
     if "layout" not in data:
@@ -97,21 +109,26 @@ def saved_layout(data: dict[str, Any], source: str = "saved game") -> Layout | N
         if layout.table != table.name:
             raise LayoutError(f"layout is for table {layout.table!r}; a {data['game']} game is "
                               f"played on {table.name!r}")
-        table.check_layout(layout)
+        for piece in layout.pieces:
+            table.check_layout(Layout(layout.table, (piece,)))
     except LayoutError as exc:
-        first = str(exc).splitlines()[0]  # one line: the schema follows in Layout's messages
-        if not first.startswith("layout"):
-            first = f"layout: {first}"
-        raise SaveFileError(f"{source}: {first}") from None
+        raise _layout_error(exc, source) from None
     return layout
 
 
-def check_replayed_layout(saved: Layout | None, replayed: Layout,
-                          source: str = "saved game") -> None:
+def check_replayed_layout(saved: Layout | None, replayed: Layout, source: str = "saved game",
+                          table: Any = None, out_of_play: Iterable[str] = ()) -> None:
     """The saved layout holds the pieces the replayed game has on the table: none that was
-    pocketed or left the table during the game, none missing."""
+    pocketed or left the table during the game, none missing; and, on `table`, no two of them
+    overlap but those `out_of_play` (5-pins: the pins the match's last shot knocked down,
+    `Session.fallen_pins`)."""
     if saved is None:
         return
+    if table is not None:
+        try:
+            table.check_layout(saved.without(out_of_play))
+        except LayoutError as exc:
+            raise _layout_error(exc, source) from None
     gone = sorted(set(saved.ids()) - set(replayed.ids()))
     if gone:
         raise SaveFileError(f"{source}: layout has {gone} on the table, but in the replayed "

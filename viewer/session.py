@@ -390,7 +390,8 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
             session.apply(action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
             raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc}") from None
-    check_replayed_layout(saved_layout(data, source), session.layout(), source)
+    check_replayed_layout(saved_layout(data, source), session.layout(), source, session.table,
+                          session.fallen_pins())
     return session
 
 
