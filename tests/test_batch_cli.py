@@ -96,7 +96,8 @@ BAD = [
     (["novus", "--vary", "speed=2:8"], "give --shots N"),
     (["novus", "--shots", "5", "--set", "elevation=3"], "unknown parameter 'elevation'"),
     (["snooker", "--shots", "5"], "unknown game 'snooker'"),
-    (["5-pins", "--shots", "5", "--ruling"], "no referee for '5-pins'"),
+    (["5-pins", "--shots", "5", "--state", "state.json"], "--state is the referee's game "
+                                                           "state: it needs --ruling"),
     (["novus", "--shots", "5", "--workers", "0"], "workers must be a positive integer"),
     (["novus", "--shots", "5", "--impact-steps", "1"], "--impact-steps: NovusPhysics.impact_"
                                                        "steps must be a real number in [2, 320]"),
@@ -210,3 +211,22 @@ def test_a_parameter_file_with_x_but_no_y_for_a_ball_is_refused(tmp_path, capsys
                        capsys)
     assert code == 2 and "gives only one of x and y; give both" in err, err
     assert not out.exists()
+
+
+def test_five_pins_rulings_with_each_sides_points(tmp_path, capsys):
+    """5-pins is scored by points: `--ruling` adds the shot's points for the shooter and for
+    the opponent to the legal / turn / articles columns."""
+    out = tmp_path / "pins.npz"
+    code, _, err = run(["5-pins", "--shots", "30", "--vary", "angle=80:100", "--vary",
+                        "speed=1:6", "--ruling", "--workers", "1", "--quiet", "--out", str(out)],
+                       capsys)
+    assert code == 0, err
+    res = read_results(out)
+    assert res.manifest["ruling"] == "5-pins" and res.manifest["struck"] == "white"
+    for name in ("legal", "turn_passes", "articles", "points", "points_opponent"):
+        assert len(res[name]) == 30, name
+    assert (res["points"] >= 0).all() and (res["points_opponent"] >= 0).all()
+    assert (res["points"] + res["points_opponent"]).sum() > 0
+    # a foul's points go to the opponent: a shot with a violated article scores none itself
+    fouls = np.array([bool(a) for a in res["articles"]])
+    assert (res["points"][fouls] == 0).all()

@@ -101,3 +101,36 @@ def test_unplayable_shots_raise_or_are_marked(table, singles):
     assert list(res["status"]) == [0, 1, 0]
     assert np.isnan(res["final_xy"][1]).all()
     assert res["n_events"][0] == res["n_events"][2] > 0
+
+
+def test_five_pins_rulings_and_points_match_the_referee():
+    """5-pins is scored by points (5-pins 8, 15): a ruled batch adds each shot's points for
+    the shooter and for the opponent, as the referee gives them to a fresh game's breaker (A,
+    the white ball) and a loop of `simulate` finds them."""
+    from cuesim import CueShot, simulate
+    from cuesim.rules.fivepins import FivePinsGame
+    from cuesim.rules.fivepins import shot_from_result as five_pins_shot
+
+    table = game_table("5-pins")
+    layout = start_layout("5-pins", table)
+    shots = ShotSampler(24, {"angle": (1.4, 1.75), "speed": (1.0, 6.0), "side": (-0.3, 0.3)},
+                        seed=8)
+    plain = simulate_many(table, layout, shots, workers=1)
+    res = simulate_many(table, layout, shots, workers=1, ruling=True)
+    assert res.manifest["ruling"] == "5-pins"
+    assert_same(plain, res, list(plain.keys()))
+    scored = 0
+    for k in range(len(res)):
+        p = {name: float(res.params[name][k]) for name in ("angle", "speed", "side")}
+        r = simulate(table, layout, CueShot(ball="white", **p))
+        ruling = FivePinsGame(["A", "B"]).play(five_pins_shot(r)).ruling
+        assert res["legal"][k] == ruling.legal
+        assert res["articles"][k] == ";".join(ruling.articles)
+        assert res["points"][k] == ruling.points.get("A", 0)
+        assert res["points_opponent"][k] == ruling.points.get("B", 0)
+        scored += int(res["points"][k] + res["points_opponent"][k] > 0)
+    assert scored > 0  # the shots score something, for one side or the other
+    nine = simulate_many(game_table("9-ball"), start_layout("9-ball"),
+                         {"angle": np.full(1, math.pi / 2), "speed": np.full(1, 8.0)},
+                         workers=1, ruling=True)
+    assert "points" not in nine  # the pool games' rulings carry no points column

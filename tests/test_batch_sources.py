@@ -215,3 +215,29 @@ def test_bad_sources_give_one_clear_line(tmp_path, capsys, args, message):
     assert code == 2, err
     assert message in err and err.startswith("cuesim: error:") and err.count("\n") == 1, err
     assert not out.exists() and not parts_dir(out).exists()
+
+
+def test_five_pins_shots_strike_the_shooters_ball_in_a_game_state():
+    """In a 5-pins game state the shooter's own ball is struck (5-pins 4.4): Bob, the yellow;
+    naming another ball is refused."""
+    from cuesim.rules.fivepins import shot_from_result as five_pins_shot
+    from cuesim.rules.fivepins.scenario import make_game
+
+    table = game_table("5-pins")
+    layout = start_layout("5-pins", table)
+    state = {"players": ["Ann", "Bob"], "balls": {"Ann": "white", "Bob": "yellow"},
+             "shooter": "Bob", "breaker": "Ann", "phase": "play", "placement": None,
+             "scores": {"Ann": 10, "Bob": 12}}
+    shots = {"angle": np.array([-1.6, -1.5]), "speed": np.array([3.0, 5.0])}
+    res = simulate_many(table, layout, shots, workers=1, ruling=True, state=state)
+    assert res.manifest["struck"] == "yellow"
+    for k in range(2):
+        r = simulate(table, layout, CueShot(ball="yellow", angle=float(shots["angle"][k]),
+                                            speed=float(shots["speed"][k])))
+        ruling = make_game({"game": "five_pins", "state": state}).play(five_pins_shot(r)).ruling
+        assert res["articles"][k] == ";".join(ruling.articles)
+        assert res["points"][k] == ruling.points.get("Bob", 0)
+    with pytest.raises(ValueError, match="strike the white ball, but in the game state Bob "
+                                         "shoots, whose ball is the yellow"):
+        simulate_many(table, layout, [CueShot(ball="white", angle=1.5, speed=3.0)],
+                      workers=1, ruling=True, state=state)

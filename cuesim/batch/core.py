@@ -27,7 +27,8 @@ from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import NovusTable
 
 # summary columns: name -> (dtype, per piece?)
-RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1")
+RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
+POINTS_GAMES = ("5-pins",)  # scored by points: a ruled batch adds each shot's points
 STATUS_OK, STATUS_INVALID = 0, 1
 STATUS_LABELS = ("simulated", "not playable")  # by code: the labels in Parquet files
 KIND_NAMES = tuple(k.name.lower() for k in sorted(EventKind))
@@ -83,14 +84,16 @@ def infer_ruling(table: Any, layout: Layout, ruling: bool | str | None) -> str |
         return ruling
     if isinstance(table, NovusTable):
         return "novus-doubles" if len(layout) > 17 else "novus"
+    if table.name == "carom":
+        return "5-pins"
     balls = [p for p in layout.pieces if p.id != "cue"]
     if table.name.startswith("pool") and len(balls) == 9:
         return "9-ball"
     if table.name.startswith("pool") and len(balls) == 15:
         return "8-ball"
     raise BatchError(f"cannot tell which game's referee to use on {table.name!r} with "
-                     f"{len(layout)} pieces; pass ruling='8-ball', '9-ball', '14.1', 'novus' "
-                     "or 'novus-doubles'")
+                     f"{len(layout)} pieces; pass ruling='8-ball', '9-ball', '14.1', 'novus', "
+                     "'novus-doubles' or '5-pins'")
 
 
 class Prepared:
@@ -165,8 +168,8 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
                    position=None if math.isnan(x) else (x, y))
 
 
-def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False
-                  ) -> dict[str, np.ndarray]:
+def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False,
+                  points: bool = False) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {
         "status": np.zeros(n_shots, np.int8),
         "final_xy": np.full((n_shots, n, 2), np.nan),
@@ -184,6 +187,9 @@ def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False
         out["legal"] = np.zeros(n_shots, np.bool_)
         out["turn_passes"] = np.zeros(n_shots, np.bool_)
         out["articles"] = np.full(n_shots, "", dtype=object)  # str array once filled
+    if points:  # 5-pins: the points the shot scores for the shooter and for the opponent (15)
+        out["points"] = np.zeros(n_shots, np.int32)
+        out["points_opponent"] = np.zeros(n_shots, np.int32)
     if events:  # every shot's event log, one after the other (n_events rows each)
         out["events"] = np.zeros((0, N_EVENT_COLUMNS))
     return out
@@ -226,7 +232,8 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
     prep = prepared(setup)
     n_shots = len(params["angle"])
     n = len(prep.ids)
-    out = empty_summary(n_shots, n, setup.ruling is not None, setup.events)
+    out = empty_summary(n_shots, n, setup.ruling is not None, setup.events,
+                        setup.ruling in POINTS_GAMES)
     loop: Callable[[int | None], None] = _no_loop
     if setup.ruling is not None or setup.events:
         _full_chunk(setup, prep, params, first, out)
@@ -291,19 +298,31 @@ def _referee(game: str, state: str | None = None) -> Any:
 
         doubles = game == "novus-doubles"
         return NovusGame(["A", "B", "C", "D"] if doubles else ["A", "B"], doubles=doubles)
+    if game == "5-pins":  # A breaks with the white ball (5-pins 4)
+        from cuesim.rules.fivepins import FivePinsGame
+
+        return FivePinsGame(["A", "B"])
     from cuesim.rules.pool import EightBall, NineBall, StraightPool
 
     return {"8-ball": EightBall, "9-ball": NineBall, "14.1": StraightPool}[game](["A", "B"])
 
 
-def rule(game: str, result: Any, state: str | None = None) -> Any:
-    """The ruling on `result` as the first shot of a fresh game, or in `state` (JSON)."""
+def rule(game: str, result: Any, state: str | None = None) -> tuple[Any, str]:
+    """The ruling on `result` as the first shot of a fresh game, or in `state` (JSON), and the
+    shooter it rules on."""
     ref = _referee(game, state)
     if game.startswith("novus"):
-        return ref.adjudicate(result).ruling
+        shooter = str(ref.shooter)
+        return ref.adjudicate(result).ruling, shooter
+    if game == "5-pins":
+        from cuesim.rules.fivepins import shot_from_result as five_pins_shot
+
+        shooter = str(ref.state.shooter)
+        return ref.play(five_pins_shot(result)).ruling, shooter
     from cuesim.rules.pool import shot_from_result
 
-    return ref.play(shot_from_result(result)).ruling
+    shooter = str(ref.state.shooter)
+    return ref.play(shot_from_result(result)).ruling, shooter
 
 
 def _full_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], first: int,
@@ -332,12 +351,15 @@ def _full_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], fir
         if setup.ruling is None:
             continue
         try:
-            ruling = rule(setup.ruling, result, setup.state)
+            ruling, shooter = rule(setup.ruling, result, setup.state)
         except ValueError as exc:  # the referee refuses the shot in this state
             raise BatchError(f"shot {first + k}: the {setup.ruling} referee: {exc}") from None
         out["legal"][k] = ruling.legal
         out["turn_passes"][k] = ruling.turn_passes
         out["articles"][k] = ";".join(ruling.articles)
+        if "points" in out:
+            out["points"][k] = ruling.points.get(shooter, 0)
+            out["points_opponent"][k] = sum(v for p, v in ruling.points.items() if p != shooter)
     if setup.ruling is not None:
         out["articles"] = np.array([str(a) for a in out["articles"]], dtype=str)
     if setup.events and logs:

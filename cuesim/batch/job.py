@@ -24,7 +24,7 @@ from cuesim.batch.core import (
     prepare_chunk,
 )
 from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
-from cuesim.batch.sources import ShotGrid, referee_state, shots_to_table
+from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
 from cuesim.shot import ShotError
 from cuesim.sim.engine import table_arrays
 from cuesim.tables.layout import Layout, LayoutError
@@ -161,6 +161,13 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
             raise BatchError(f"the shots are played from the {side} side, but in the game "
                              f"state the shooter sits {state_side}")
         side = state_side
+    if game == "5-pins" and state_text is not None:  # the shooter's own ball is struck (4.4)
+        st = referee_from_state(game, state_text).state
+        own = st.ball_of(st.shooter)
+        if struck is not None and struck != own:
+            raise BatchError(f"the shots strike the {struck} ball, but in the game state "
+                             f"{st.shooter} shoots, whose ball is the {own}")
+        struck = own
     setup = Setup(table, layout, struck or default_struck(table, layout), game,
                   int(max_events), errors, side=side, state=state_text, events=events)
     piece_ids(setup)  # checks the layout and the struck piece

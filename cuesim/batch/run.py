@@ -70,8 +70,10 @@ class BatchResult:
     piece index (1) or rail index (2) the struck piece touched first, first_t its time;
     event_counts (N, 9) events per kind (EventKind order), n_events, duration (s), truncated
     (the event limit stopped the shot); with a ruling: legal, turn_passes, articles (the
-    violated articles, ';'-separated); with events: events (sum of n_events, 7) every shot's
-    event log one after the other (columns of cuesim.sim.events; events(k) gives shot k's).
+    violated articles, ';'-separated), and in 5-pins points and points_opponent (the shot's
+    points for the shooter and for the opponent); with events: events (sum of n_events, 7)
+    every shot's event log one after the other (columns of cuesim.sim.events; events(k) gives
+    shot k's).
     `ids` names the n pieces.
     """
 
@@ -354,9 +356,9 @@ def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = 
     (default 1). The numbers are the same, bit for bit, for any workers and threads.
     ruling: True (or the game's name) adds each shot's ruling, as the first shot of a fresh
     game or in `state` (a game state: a dict, or a JSON file of one; novus shots are then
-    played from the shooter's side). events: keep every shot's event log (rows of
-    cuesim.sim.events' 7 columns; BatchResult.events(k)). errors: 'raise' stops at the first
-    shot that cannot be played, 'mark' gives it status 1.
+    played from the shooter's side, 5-pins shots strike the shooter's ball). events: keep
+    every shot's event log (rows of cuesim.sim.events' 7 columns; BatchResult.events(k)).
+    errors: 'raise' stops at the first shot that cannot be played, 'mark' gives it status 1.
     """
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)

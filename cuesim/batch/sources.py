@@ -190,6 +190,10 @@ def referee_from_state(game: str, state: str) -> Any:
         from cuesim.rules.novus.scenario import game_from_dict
 
         return game_from_dict(data)
+    if game == "5-pins":
+        from cuesim.rules.fivepins.scenario import make_game as make_five_pins
+
+        return make_five_pins({"game": "five_pins", "state": data})
     from cuesim.rules.pool.scenario import make_game
 
     return make_game({"game": game, "state": data})
