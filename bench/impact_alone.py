@@ -39,22 +39,15 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import scenarios as sc  # noqa: E402
+from bench.impact_steps import CASES, shoot  # noqa: E402  (the same three shots)
 from cuesim.commands import positive_int  # noqa: E402
-from cuesim.sim import run_motion  # noqa: E402
 from cuesim.sim.resolve import multi_impact  # noqa: E402
 from cuesim.sim.state import MP_FIT_A, MP_FIT_B  # noqa: E402
 
-CASES = {"novus opening": lambda: sc.novus_opening(1).cases[0],
-         "9-ball break": lambda: sc.pool_break("9-ball", 1).cases[0],
-         "8-ball break": lambda: sc.pool_break("8-ball", 1).cases[0]}
 _PARAMS = list(inspect.signature(
     getattr(multi_impact.solve_multi_impact, "py_func", multi_impact.solve_multi_impact)
 ).parameters)
 N_C, MU, MODEL_PARAMS = _PARAMS.index("n_c"), _PARAMS.index("mu"), _PARAMS.index("model_params")
-
-
-def shoot(case: sc.Case) -> Any:
-    return run_motion(case.table, case.layout, case.initial, struck=case.struck, check=False)
 
 
 def capture(path: str) -> None:
@@ -73,7 +66,8 @@ def capture(path: str) -> None:
     out = {}
     for name, make in CASES.items():
         calls.clear()
-        shoot(make())
+        case = make()
+        shoot(case, case.table)
         out[name] = list(calls)
     with open(path, "wb") as f:
         pickle.dump(out, f)
@@ -112,11 +106,11 @@ def time_impact(args: list[Any], repeats: int) -> tuple[float, int]:
 
 
 def time_shot(case: sc.Case, repeats: int) -> float:
-    shoot(case)
+    shoot(case, case.table)
     best = math.inf
     for _ in range(repeats):
         t0 = time.perf_counter()
-        shoot(case)
+        shoot(case, case.table)
         best = min(best, time.perf_counter() - t0)
     return best
 
