@@ -213,6 +213,21 @@ def test_a_parameter_file_with_x_but_no_y_for_a_ball_is_refused(tmp_path, capsys
     assert not out.exists()
 
 
+def test_straight_pool_rulings_with_the_shooters_points(tmp_path, capsys):
+    """14.1 is scored by points (WPA 6.5): `--ruling` adds them; a foul's point comes off the
+    shooter's score (WPA 6.6, 6.11), so a violated article means points < 0."""
+    out = tmp_path / "straight.npz"
+    code, _, err = run(["14.1", "--shots", "20", "--vary", "speed=0.5:9", "--vary",
+                        "angle=85:95", "--ruling", "--workers", "1", "--quiet", "--out",
+                        str(out)], capsys)
+    assert code == 0, err
+    res = read_results(out)
+    assert res.manifest["ruling"] == "14.1"
+    fouls = np.array([bool(a) for a in res["articles"]])
+    assert fouls.any() and (res["points"][fouls] < 0).all()
+    assert (res["points"][~fouls] >= 0).all() and (res["points_opponent"] == 0).all()
+
+
 def test_five_pins_rulings_with_each_sides_points(tmp_path, capsys):
     """5-pins is scored by points: `--ruling` adds the shot's points for the shooter and for
     the opponent to the legal / turn / articles columns."""

@@ -133,4 +133,31 @@ def test_five_pins_rulings_and_points_match_the_referee():
     nine = simulate_many(game_table("9-ball"), start_layout("9-ball"),
                          {"angle": np.full(1, math.pi / 2), "speed": np.full(1, 8.0)},
                          workers=1, ruling=True)
-    assert "points" not in nine  # the pool games' rulings carry no points column
+    assert "points" not in nine  # 8-ball and 9-ball are won by games: no points column
+
+
+def test_straight_pool_rulings_and_points_match_the_referee():
+    """14.1 is scored by points (WPA 6.5): a ruled batch adds each shot's points as the
+    referee gives them to a fresh game's breaker, a foul's taken from the shooter (WPA 6.6: a
+    breaking violation -2; 6.11: a foul -1) and none to the opponent."""
+    from cuesim import CueShot, simulate
+    from cuesim.rules.pool import StraightPool
+
+    table = game_table("14.1")
+    layout = start_layout("14.1", table)
+    shots = ShotSampler(24, {"angle": (1.45, 1.7), "speed": (0.5, 9.0), "side": (-0.4, 0.4)},
+                        seed=5)
+    res = simulate_many(table, layout, shots, workers=1, ruling="14.1")
+    assert res.manifest["ruling"] == "14.1"
+    penalised = 0
+    for k in range(len(res)):
+        p = {name: float(res.params[name][k]) for name in ("angle", "speed", "side")}
+        r = simulate(table, layout, CueShot(**p))
+        ruling = StraightPool(["A", "B"]).play(shot_from_result(r)).ruling
+        assert res["legal"][k] == ruling.legal
+        assert res["articles"][k] == ";".join(ruling.articles)
+        assert res["points"][k] == ruling.points.get("A", 0)
+        assert res["points_opponent"][k] == ruling.points.get("B", 0) == 0
+        penalised += int(res["points"][k] < 0)
+        assert (res["points"][k] < 0) == (not ruling.legal)
+    assert 0 < penalised < len(res)  # some breaks are fouls (their points < 0), some not

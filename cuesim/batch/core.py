@@ -28,7 +28,8 @@ from cuesim.tables.novus import NovusTable
 
 # summary columns: name -> (dtype, per piece?)
 RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
-POINTS_GAMES = ("5-pins",)  # scored by points: a ruled batch adds each shot's points
+# scored by points (5-pins 8, 15; WPA 6.5, 6.11-6.13): a ruled batch adds each shot's points
+POINTS_GAMES = ("5-pins", "14.1")
 STATUS_OK, STATUS_INVALID = 0, 1
 STATUS_LABELS = ("simulated", "not playable")  # by code: the labels in Parquet files
 KIND_NAMES = tuple(k.name.lower() for k in sorted(EventKind))
@@ -187,7 +188,8 @@ def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False,
         out["legal"] = np.zeros(n_shots, np.bool_)
         out["turn_passes"] = np.zeros(n_shots, np.bool_)
         out["articles"] = np.full(n_shots, "", dtype=object)  # str array once filled
-    if points:  # 5-pins: the points the shot scores for the shooter and for the opponent (15)
+    if points:  # the shot's points for the shooter and for the opponent: a 5-pins foul's go to
+        # the opponent (5-pins 15), a 14.1 foul's are taken from the shooter (WPA 6.11: -1)
         out["points"] = np.zeros(n_shots, np.int32)
         out["points_opponent"] = np.zeros(n_shots, np.int32)
     if events:  # every shot's event log, one after the other (n_events rows each)

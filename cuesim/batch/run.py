@@ -70,10 +70,10 @@ class BatchResult:
     piece index (1) or rail index (2) the struck piece touched first, first_t its time;
     event_counts (N, 9) events per kind (EventKind order), n_events, duration (s), truncated
     (the event limit stopped the shot); with a ruling: legal, turn_passes, articles (the
-    violated articles, ';'-separated), and in 5-pins points and points_opponent (the shot's
-    points for the shooter and for the opponent); with events: events (sum of n_events, 7)
-    every shot's event log one after the other (columns of cuesim.sim.events; events(k) gives
-    shot k's).
+    violated articles, ';'-separated), and in 5-pins and 14.1 points and points_opponent (the
+    shot's points for the shooter and for the opponent; a 14.1 foul's are the shooter's, < 0);
+    with events: events (sum of n_events, 7) every shot's event log one after the other
+    (columns of cuesim.sim.events; events(k) gives shot k's).
     `ids` names the n pieces.
     """
 

@@ -84,7 +84,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace an existing output")
     p.add_argument("--ruling", action="store_true",
                    help="add the referee's ruling of each shot (as a game's first shot; "
-                        "in 5-pins with each side's points)")
+                        "in 5-pins and 14.1 with each side's points)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="run the chunks on the Dask scheduler at ADDRESS (tcp://host:8786)")
     p.add_argument("--skip-invalid", action="store_true",
