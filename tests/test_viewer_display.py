@@ -171,6 +171,51 @@ def test_five_pins_aim_through_the_pins_warns_of_the_foul_in_time(tmp_path):
     assert "Foul:" not in app.screen_text() or app.preview().ruling.legal is False
 
 
+def test_five_pins_pins_and_rails_are_named_where_the_window_draws_them(tmp_path, monkeypatch):
+    """The 5-pins pins and rails are named in the table's frame (pin_bottom at -y, the
+    bottom_rail at y = 0) and the window draws the table lengthwise: the panel and the aim's
+    label name each by where it is drawn, the pin called left left of the red pin."""
+    from cuesim.tables.carom import pin_spots
+
+    app = make_app("5-pins", tmp_path)
+    sides = app.screen_sides()
+    assert sorted(sides.values()) == ["bottom", "left", "right", "top"]
+    assert sides != {w: w for w in sides}  # the table is turned on this screen
+    spots = pin_spots()
+    cx, cy = app.view.to_screen(*spots.pop("pin_centre"))
+    for pid, spot in spots.items():
+        x, y = app.view.to_screen(*spot)
+        drawn = ("left" if x < cx else "right") if abs(x - cx) > abs(y - cy) else \
+            ("top" if y < cy else "bottom")
+        assert sides[pid.removeprefix("pin_")] == drawn, pid
+    table = app.session.table.geometry
+    mid_x, mid_y = app.view.to_screen(table.width / 2, table.length / 2)
+    for rail in table.rails:
+        x, y = app.view.to_screen((rail.x0 + rail.x1) / 2, (rail.y0 + rail.y1) / 2)
+        drawn = ("left" if x < mid_x else "right") if abs(x - mid_x) > abs(y - mid_y) else \
+            ("top" if y < mid_y else "bottom")
+        assert sides[rail.name.removesuffix("_rail")] == drawn, rail.name
+    app.ruling_shown = Ruling(True, notes=["pins down: pin_bottom, pin_top (4 points, 5-pins "
+                                           "8.1); the white touched the bottom_rail; the yellow "
+                                           "is spotted on the top_spot"]).describe("game")
+    text = " ".join(app.screen_text().split("\n"))
+    assert f"the {sides['bottom']} pin, the {sides['top']} pin" in text, text
+    assert f"the {sides['bottom']} rail" in text, text
+    assert f"the {sides['top']}-hand spot" in text, text  # on the right, drawn lengthwise
+    assert f"Ball in hand in the {sides['bottom']} half" in text, text  # the breaker's half
+    labels: list[str] = []
+    monkeypatch.setattr(app, "_draw_label", lambda text, *a: labels.append(text))
+    pin = pin_spots()["pin_bottom"]
+    app.angle = math.atan2(pin[1] - app.pos[1], pin[0] - app.pos[0])
+    app.render()
+    hit = app.preview().hit
+    assert hit.startswith("First contact: the ") and hit.endswith(" pin."), hit
+    frame = hit.split()[-2]
+    assert labels == [f"First contact: the {sides.get(frame, frame)} pin"]
+    for game in ("9-ball", "novus"):  # pool's rails are named by head and foot, novus's by
+        assert make_app(game, tmp_path).screen_sides() == {}  # the compass: left as they are
+
+
 def test_the_first_contact_label_covers_no_ball(tmp_path):
     app = make_app("9-ball", tmp_path)
     step(app)

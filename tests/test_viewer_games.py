@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from cuesim.viewer.panel_text import on_screen
 from tests.viewer_driver import make_app, play_turn, step
 
 
@@ -39,10 +40,12 @@ def test_a_whole_game_played_with_the_mouse_ends_and_the_screen_shows_the_result
     text = app.screen_text()
     winner = app.session.last_ruling.winner
     assert winner and f"Match over: {winner} wins." in text
-    # the referee panel shows the last ruling in full (wrapped over lines)
+    # the referee panel shows the last ruling in full (wrapped over lines; 5-pins pins and
+    # rails named where the window draws them)
     panel = app.panel.text_lines(app.hud_lines())
     panel = "\n".join(panel).split("Referee:\n", 1)[1]
-    assert " ".join(panel.split("\n")) == app.session.last_ruling.describe(app.session.unit)
+    ruling = app.session.last_ruling.describe(app.session.unit)
+    assert " ".join(panel.split("\n")) == on_screen(ruling, app.screen_sides())
     assert mid_shot  # the panel was looked at during the shots
     # the end screen shows the board the last shot left
     last = app.session.last_result

@@ -3,10 +3,12 @@ the panel's text, the menus and the end screens (`Drawing`, a part of `viewer.ap
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pygame
 
+from cuesim.tables.carom import pin_spots
 from cuesim.tables.contact import IMPACT_STEPS
 from cuesim.tables.layout import Layout, Piece
 from cuesim.viewer import draw, panel_text, scoresheet
@@ -136,7 +138,8 @@ class Drawing:
         if pred.after:
             draw.draw_path(self.screen, self.view, pred.after, V.ACCENT)
         if pred.hit:
-            self._draw_label(pred.hit.rstrip("."), pred.ghost or pred.path[-1],
+            self._draw_label(panel_text.on_screen(pred.hit.rstrip("."), self.screen_sides()),
+                             pred.ghost or pred.path[-1],
                              V.BAD if foul else V.TEXT)
 
     def _draw_label(self, text: str, at_table: tuple[float, float],
@@ -171,8 +174,26 @@ class Drawing:
     def help_text(self) -> list[str]:
         return panel_text.help_lines(self.session.game)
 
+    def screen_sides(self) -> dict[str, str]:
+        """5-pins: the screen's word for each side word of the table's frame, in which its pins
+        and rails are named (tables.carom.pin_spots: 'pin_bottom' lies at -y), as this window
+        draws the table; other games: none (pool's rails are named by the head and foot,
+        novus's by the compass)."""
+        if self.session.game != "5-pins":
+            return {}
+        spots = pin_spots()
+        cx, cy = spots.pop("pin_centre")
+        return {pid.removeprefix("pin_"): self.view.screen_side(x - cx, y - cy)
+                for pid, (x, y) in spots.items()}
+
     def hud_lines(self) -> list[Line]:
-        """The panel's lines now (panel_text says what they say)."""
+        """The panel's lines now (panel_text says what they say), pins and rails named by
+        where they are on the screen (screen_sides)."""
+        sides = self.screen_sides()
+        return [dataclasses.replace(line, text=panel_text.on_screen(line.text, sides))
+                for line in self._panel_lines()]
+
+    def _panel_lines(self) -> list[Line]:
         s = self.session
         lines = [Line(f"cuesim: {panel_text.TITLES[s.game]}", V.ACCENT, 28)]
         steps = s.options.get("impact_steps")

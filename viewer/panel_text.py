@@ -107,6 +107,24 @@ def pin_name(pin: str) -> str:
     return pin
 
 
+_FRAME_SIDE = re.compile(r"\b(top|bottom|left|right)(?= (pin|rail|half|spot)s?\b)")
+
+
+def on_screen(text: str, sides: dict[str, str]) -> str:
+    """`text` with the side word of each pin, rail, half and spot ('the bottom pin', 'the top
+    half') turned from the table's frame into the screen's by `sides` (frame word -> screen
+    word): the 5-pins table names them in its frame (tables.carom: top = +y) and the viewer
+    draws it lengthwise, where its bottom pin is on the screen's left ('the right-hand spot',
+    not 'the right spot')."""
+    if not sides:
+        return text
+
+    def word(m: re.Match[str]) -> str:
+        side = sides.get(m.group(1), m.group(1))
+        return f"{side}-hand" if m.group(2) == "spot" and side in ("left", "right") else side
+    return _FRAME_SIDE.sub(word, text)
+
+
 def _piece_name(pid: str, piece: Any) -> str:
     if pid.isdigit():
         return f"ball {pid}"

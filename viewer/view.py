@@ -102,6 +102,15 @@ class Viewport:
             return (py - oy) / s, (px - ox) / s
         return (px - ox) / s, self.table_length - (py - oy) / s
 
+    def screen_side(self, dx: float, dy: float) -> str:
+        """Where the direction (dx, dy) of the table's frame points on the screen: 'left',
+        'right', 'top' or 'bottom' (the larger of its two screen components)."""
+        x0, y0 = self.to_screen(0.0, 0.0)
+        x1, y1 = self.to_screen(dx, dy)
+        if abs(x1 - x0) >= abs(y1 - y0):
+            return "right" if x1 > x0 else "left"
+        return "bottom" if y1 > y0 else "top"
+
     def pixels(self, metres: float) -> float:
         return metres * self.scale
 
