@@ -45,3 +45,13 @@ def test_a_quick_run_writes_its_figures_and_plot(tmp_path, capsys):
     assert all(r["same_bytes"] for r in rows)
     assert png.stat().st_size > 0
     assert "target <= 2.0 us at every N" in capsys.readouterr().out
+
+
+def test_a_quick_run_leaves_the_documented_plot_alone(monkeypatch, tmp_path, capsys):
+    """Without --plot a quick run writes no plot: its three sizes would replace
+    bench/plots/broadphase.png, the full series the README shows."""
+    monkeypatch.setattr(broadphase, "QUICK_NS", (16,))
+    monkeypatch.setattr(broadphase, "PLOT", tmp_path / "documented.png")
+    assert broadphase.main(["--quick"]) == 0
+    assert not (tmp_path / "documented.png").exists()
+    assert "plot: none for a --quick run" in capsys.readouterr().out
