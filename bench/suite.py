@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -115,13 +114,11 @@ def run_suite(cfg: Config) -> dict[str, Any]:
     t_start = time.perf_counter()
     if cfg.cold:  # first, before this process compiles anything
         log("start-up: cold compile (a fresh process, empty numba cache)...")
-        with tempfile.TemporaryDirectory() as cache:
-            results["cold_compile"] = suite_startup.fresh_process(
-                {**os.environ, "NUMBA_CACHE_DIR": cache}, 1)
+        results["cold_compile"] = suite_startup.fresh_process(
+            dict(os.environ), cfg.cold_repeats, empty_cache=True)
         log(f"start-up: cold compile in one process ({SWITCH}=0)...")
-        with tempfile.TemporaryDirectory() as cache:
-            results["cold_compile_one_process"] = suite_startup.fresh_process(
-                {**os.environ, "NUMBA_CACHE_DIR": cache, SWITCH: "0"}, 1)
+        results["cold_compile_one_process"] = suite_startup.fresh_process(
+            {**os.environ, SWITCH: "0"}, 1, empty_cache=True)
     else:
         results["cold_compile"] = None
 

@@ -30,6 +30,9 @@ class Config:
     pooltool_repeats: int = 3
     startup_repeats: int = 5
     cold: bool = True
+    # fresh processes on empty caches (with the helper; the median is the figure): one run
+    # varies by 0.5 s here, as much as the cold compile misses or meets its 10 s by
+    cold_repeats: int = 3
     memory: bool = True
     memory_subprocess: bool = True  # each scenario's memory in a fresh process (else here)
     # the openings' and breaks' multiple impacts timed alone (bench/impact_alone.py: a child

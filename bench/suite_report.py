@@ -36,6 +36,14 @@ SPEED_TARGETS = {
 SLOPE_TOLERANCE = 0.1  # a fitted log-log slope up to 1.1 counts as linear (timing noise)
 
 
+def _spread(cold: dict[str, Any], digits: int = 1) -> str:
+    """' (median of 3 processes: 9.6-10.1 s)' where several fresh processes were timed."""
+    lo_hi = cold.get("to_first_shot_range_s")
+    if cold.get("repeats", 1) < 2 or not lo_hi:
+        return ""
+    return (f" (median of {cold['repeats']} processes: {lo_hi[0]:.{digits}f}-"
+            f"{lo_hi[1]:.{digits}f} s)")
+
 def fit_slope(ns: list[int], values: list[float]) -> float | None:
     """The log-log slope of values against n (least squares), over n >= 64."""
     pts = [(n, v) for n, v in zip(ns, values, strict=True) if n >= 64 and v > 0]
@@ -211,7 +219,8 @@ def speed_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             f"{min(rows['n'])}-{max(rows['n'])} measured)", met)
     cold = results.get("cold_compile")
     add(f"cold compile <= {t['cold_compile_s']:.0f} s",
-        f"{cold['to_first_shot_s']:.1f} s to the first shot" if cold else "not measured (--quick)",
+        f"{cold['to_first_shot_s']:.1f} s to the first shot{_spread(cold)}" if cold
+        else "not measured (--quick)",
         cold["to_first_shot_s"] <= t["cold_compile_s"] if cold else None)
     warm = results.get("cached_start") or {}
     if "wall_to_first_shot_s" in warm:
@@ -333,9 +342,9 @@ def format_report(results: dict[str, Any]) -> str:
     lines.append("")
     cold = results.get("cold_compile")
     if cold:
-        lines.append(f"cold compile (fresh process, empty numba cache): import "
-                     f"{cold['import_s']:.2f} s + first shot {cold['first_shot_s']:.2f} s, then a "
-                     f"first ball shot "
+        lines.append(f"cold compile (fresh process, empty numba cache{_spread(cold, 2)}): "
+                     f"import {cold['import_s']:.2f} s + first shot {cold['first_shot_s']:.2f} s, "
+                     f"then a first ball shot "
                      f"{cold['first_ball_shot_s']:.2f} s; process {cold['wall_s']:.2f} s")
         alone = results.get("cold_compile_one_process")
         if alone:  # the same without the helper process (CUESIM_COMPILE_HELPER=0)

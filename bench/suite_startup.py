@@ -8,7 +8,9 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from typing import Any
 
 STARTUP_SCRIPT = """
 import time
@@ -31,20 +33,28 @@ print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "first_ball_shot
 """
 
 
-def fresh_process(env: dict[str, str], repeats: int) -> dict[str, float]:
+def fresh_process(env: dict[str, str], repeats: int, empty_cache: bool = False
+                  ) -> dict[str, Any]:
     """Medians over `repeats` fresh interpreters running STARTUP_SCRIPT: the process's wall
     time, the wall time from its launch to the first shot's result (`wall_to_first_shot_s`,
-    issue 16), and the script's own import and shot times."""
+    issue 16), the script's own import and shot times, and import + first shot
+    (`to_first_shot_s`, with its range over the processes). `empty_cache`: each process gets
+    an empty NUMBA_CACHE_DIR of its own (a cold compile)."""
     walls, to_first, inner = [], [], []
     for _ in range(repeats):
-        t0, launched = time.perf_counter(), time.time()
-        proc = subprocess.run([sys.executable, "-c", STARTUP_SCRIPT], env=env,
-                              capture_output=True, text=True, check=True)
-        walls.append(time.perf_counter() - t0)
+        with tempfile.TemporaryDirectory() as cache:
+            run_env = {**env, "NUMBA_CACHE_DIR": cache} if empty_cache else env
+            t0, launched = time.perf_counter(), time.time()
+            proc = subprocess.run([sys.executable, "-c", STARTUP_SCRIPT], env=run_env,
+                                  capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - t0)  # before the cache's removal
         inner.append(json.loads(proc.stdout.strip().splitlines()[-1]))
         to_first.append(inner[-1]["first_shot_at"] - launched)
     out = {"wall_s": statistics.median(walls), "wall_to_first_shot_s": statistics.median(to_first)}
     for key in ("import_s", "first_shot_s", "first_ball_shot_s"):
         out[key] = statistics.median(r[key] for r in inner)
-    out["to_first_shot_s"] = out["import_s"] + out["first_shot_s"]
+    each = [r["import_s"] + r["first_shot_s"] for r in inner]  # import + first shot, per process
+    out["to_first_shot_s"] = statistics.median(each)
+    out["to_first_shot_range_s"] = [min(each), max(each)]
+    out["repeats"] = repeats
     return out

@@ -128,7 +128,8 @@ def no_subprocess(monkeypatch):
     """The start-up figures come from fresh interpreters; the tests fake them."""
     fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
             "to_first_shot_s": 0.3, "wall_to_first_shot_s": 0.35}
-    monkeypatch.setattr(suite_startup, "fresh_process", lambda env, repeats: dict(fake))
+    monkeypatch.setattr(suite_startup, "fresh_process",
+                        lambda env, repeats, empty_cache=False: dict(fake))
 
 
 @pytest.mark.truncation  # the box's set-up time is a shot stopped after one event (setup_ms)
@@ -170,12 +171,13 @@ def test_suite_times_the_cold_compile_with_and_without_the_helper(tmp_path, caps
     one process (CUESIM_COMPILE_HELPER=0), side by side in the same run."""
     from cuesim.sim.parallel_compile import SWITCH
 
-    envs: list[dict[str, str]] = []
+    calls: list[tuple[dict[str, str], int, bool]] = []
     fake = {"wall_s": 0.5, "import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.01,
-            "to_first_shot_s": 0.3, "wall_to_first_shot_s": 0.35}
+            "to_first_shot_s": 9.8, "wall_to_first_shot_s": 0.35,
+            "to_first_shot_range_s": [9.6, 10.1], "repeats": 3}
 
-    def fresh(env, repeats):
-        envs.append(env)
+    def fresh(env, repeats, empty_cache=False):
+        calls.append((env, repeats, empty_cache))
         return dict(fake)
 
     monkeypatch.setattr(suite_startup, "fresh_process", fresh)
@@ -183,10 +185,12 @@ def test_suite_times_the_cold_compile_with_and_without_the_helper(tmp_path, caps
     cfg = _tiny(("novus-midgame",))
     cfg.cold = True
     assert suite.run(True, str(tmp_path / "out.json"), None, cfg=cfg) == 0
-    cold = [e for e in envs if "NUMBA_CACHE_DIR" in e and e["NUMBA_CACHE_DIR"] != os.environ.get(
-        "NUMBA_CACHE_DIR")]
-    assert [e.get(SWITCH) for e in cold] == [None, "0"]
-    assert "in one process, no helper" in capsys.readouterr().out
+    cold = [(env.get(SWITCH), repeats) for env, repeats, empty in calls if empty]
+    assert cold == [(None, cfg.cold_repeats), ("0", 1)]  # the helper's figure: a median
+    out = capsys.readouterr().out
+    assert "in one process, no helper" in out
+    assert "cold compile <= 10 s: 9.8 s to the first shot (median of 3 processes: 9.6-10.1 s)" \
+        in out
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["cold_compile_one_process"]["first_shot_s"] == 0.1
 
@@ -411,3 +415,27 @@ def test_the_suite_sets_each_ratio_beside_the_impacts_alone(tmp_path, no_subproc
         "250x; the whole shot may take 50 us, its multiple impacts alone take 100 us")
     monkeypatch.setattr(impact_alone, "measure", lambda repeats: 1 / 0)
     assert "error" in suite.impacts_alone(cfg)  # optional: never stops the suite
+
+
+def test_each_cold_process_gets_an_empty_cache_of_its_own(monkeypatch):
+    """A cold compile timed over several fresh processes: each runs on a numba cache folder
+    of its own, empty, removed afterwards (a shared one would be warm from the second on);
+    the figure is the median of import + first shot, with its range."""
+    import subprocess
+
+    seen: list[str] = []
+
+    def run(cmd, env, **kw):
+        cache = env["NUMBA_CACHE_DIR"]
+        assert os.path.isdir(cache) and not os.listdir(cache)
+        seen.append(cache)
+        k = len(seen)
+        out = json.dumps({"import_s": 0.2, "first_shot_s": [9.0, 10.0, 9.5][k - 1],
+                          "first_ball_shot_s": 0.5, "first_shot_at": 0.0})
+        return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
+
+    monkeypatch.setattr(suite_startup.subprocess, "run", run)
+    res = suite_startup.fresh_process({"PATH": os.environ.get("PATH", "")}, 3, empty_cache=True)
+    assert len(set(seen)) == 3 and not any(os.path.exists(c) for c in seen)
+    assert res["to_first_shot_s"] == pytest.approx(9.7)
+    assert res["to_first_shot_range_s"] == pytest.approx([9.2, 10.2]) and res["repeats"] == 3
