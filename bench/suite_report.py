@@ -44,6 +44,7 @@ def _spread(cold: dict[str, Any], digits: int = 1) -> str:
     return (f" (median of {cold['repeats']} processes: {lo_hi[0]:.{digits}f}-"
             f"{lo_hi[1]:.{digits}f} s)")
 
+
 def fit_slope(ns: list[int], values: list[float]) -> float | None:
     """The log-log slope of values against n (least squares), over n >= 64."""
     pts = [(n, v) for n, v in zip(ns, values, strict=True) if n >= 64 and v > 0]

@@ -4,6 +4,7 @@ empty NUMBA_CACHE_DIR (cold compile)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import subprocess
@@ -42,8 +43,8 @@ def fresh_process(env: dict[str, str], repeats: int, empty_cache: bool = False
     an empty NUMBA_CACHE_DIR of its own (a cold compile)."""
     walls, to_first, inner = [], [], []
     for _ in range(repeats):
-        with tempfile.TemporaryDirectory() as cache:
-            run_env = {**env, "NUMBA_CACHE_DIR": cache} if empty_cache else env
+        with tempfile.TemporaryDirectory() if empty_cache else contextlib.nullcontext() as cache:
+            run_env = env if cache is None else {**env, "NUMBA_CACHE_DIR": cache}
             t0, launched = time.perf_counter(), time.time()
             proc = subprocess.run([sys.executable, "-c", STARTUP_SCRIPT], env=run_env,
                                   capture_output=True, text=True, check=True)

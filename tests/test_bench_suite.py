@@ -439,3 +439,11 @@ def test_each_cold_process_gets_an_empty_cache_of_its_own(monkeypatch):
     assert len(set(seen)) == 3 and not any(os.path.exists(c) for c in seen)
     assert res["to_first_shot_s"] == pytest.approx(9.7)
     assert res["to_first_shot_range_s"] == pytest.approx([9.2, 10.2]) and res["repeats"] == 3
+    envs: list[dict[str, str]] = []
+    monkeypatch.setattr(suite_startup.subprocess, "run", lambda cmd, env, **kw: (
+        envs.append(env), subprocess.CompletedProcess(cmd, 0, stdout=json.dumps(
+            {"import_s": 0.2, "first_shot_s": 0.1, "first_ball_shot_s": 0.0,
+             "first_shot_at": 0.0}), stderr=""))[1])
+    warm = {"PATH": "/bin", "NUMBA_CACHE_DIR": "/the/users/cache"}
+    suite_startup.fresh_process(warm, 2)  # a cached start: the user's cache, as given
+    assert envs == [warm, warm]
