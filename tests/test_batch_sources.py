@@ -241,3 +241,30 @@ def test_five_pins_shots_strike_the_shooters_ball_in_a_game_state():
                                          "shoots, whose ball is the yellow"):
         simulate_many(table, layout, [CueShot(ball="white", angle=1.5, speed=3.0)],
                       workers=1, ruling=True, state=state)
+
+
+def test_straight_pool_points_in_a_game_state_third_foul():
+    """14.1 in a game state: B, warned on two consecutive fouls (WPA 2.16), shoots; a shot
+    that misses every ball is his third foul, 1 + 15 points off his score (WPA 6.12), and the
+    `points` column says -16 for the shooter, B; a legal shot that pockets nothing, 0."""
+    from cuesim.rules.pool import StraightPool, shot_from_result
+    from cuesim.rules.pool.model import PoolState
+
+    table = game_table("14.1")
+    layout = start_layout("14.1", table)
+    state = {"game": "straight_pool", "players": ["A", "B"], "shooter": "B", "breaker": "A",
+             "phase": "play", "ball_in_hand": None, "fouls": {"B": 2}, "warned": {"B": True},
+             "scores": {"A": 5, "B": 3}}
+    cue, apex = layout.get("cue"), layout.get("1")
+    at_rack = math.atan2(apex.y - cue.y, apex.x - cue.x)
+    shots = [CueShot(angle=at_rack + math.pi, speed=0.4),  # away from the rack, short: 3.18
+             CueShot(angle=at_rack, speed=3.0)]
+    res = simulate_many(table, layout, shots, workers=1, ruling="14.1", state=state)
+    assert "WPA 6.12" in res["articles"][0].split(";") and res["points"][0] == -16
+    for k, shot in enumerate(shots):
+        ref = StraightPool(["A", "B"], state=PoolState.from_dict(dict(state)))
+        ruling = ref.play(shot_from_result(simulate(table, layout, shot))).ruling
+        assert res["articles"][k] == ";".join(ruling.articles)
+        assert res["points"][k] == ruling.points.get("B", 0)
+        assert res["points_opponent"][k] == ruling.points.get("A", 0) == 0
+    assert res["legal"][1] and res["points"][1] == 0  # the rack hit, nothing called or made
