@@ -189,14 +189,38 @@ def test_18_1_declared_loss_of_turn_without_penalty():
 
 
 def test_16_1_declared_loss_of_set():
-    """novus 16.1.б/в/д/е/к/л/м: declared, the set is lost."""
+    """novus 16.1.б/в/д/е/к/л/м: declared, the set is lost (16.1.м, a moving puck touched on
+    purpose, with the shot during which the pieces moved)."""
     for code, letter in [("shook_table", "б"), ("deliberate_violation", "в"),
                          ("moved_pucks", "д"), ("picked_up_puck", "е"),
-                         ("changed_equipment", "к"), ("absent_between_sets", "л"),
-                         ("touched_moving_deliberately", "м")]:
+                         ("changed_equipment", "к"), ("absent_between_sets", "л")]:
         out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": code}])
         assert f"novus 16.1.{letter}" in articles(out), code
         assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
+    out = rule(BASE, drop(BASE, "red1"), [hit(0.1, "red1"), pocket(0.3, "red1")],
+               state={"sets": 3}, infractions=[{"code": "touched_moving_deliberately"}])
+    assert "novus 16.1.м" in articles(out)
+    assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
+
+
+@pytest.mark.parametrize("code,article", [("took_striker_early", "17.1.м"),
+                                          ("touched_moving", "17.1.н"),
+                                          ("touched_moving_deliberately", "16.1.м")])
+def test_17_1_m_n_16_1_m_need_pieces_in_motion(code, article):
+    """novus 17.1.м (the striker taken before every piece stopped), 17.1.н and 16.1.м (a
+    moving puck or striker touched) happen while pieces move: declared with no shot, when
+    every piece is at rest, they are refused (naming the code and the article), not ruled.
+    With the shot they are ruled, also for the player without the turn (17.1.п)."""
+    with pytest.raises(ValueError, match=f"'{code}' \\(novus {article}\\) needs pieces in motion"):
+        rule(BASE, None, state={"sets": 3}, infractions=[{"code": code}])
+    with pytest.raises(ValueError, match="needs pieces in motion"):
+        rule(BASE, None, state={"sets": 3}, infractions=[{"code": code, "player": "B"}])
+    out = rule(BASE, drop(BASE, "red1"), [hit(0.1, "red1"), pocket(0.3, "red1")],
+               state={"sets": 3}, infractions=[{"code": code, "player": "B"}])
+    if article.startswith("17"):
+        assert "novus 17.1.п" in articles(out) and not out["ruling"]["turn_passes"]
+    else:
+        assert "novus 16.1.м" in articles(out) and out["ruling"]["winner"] == "A"
 
 
 def test_16_1_d_touching_two_pucks_while_placing_loses_the_set():

@@ -64,7 +64,7 @@ from typing import Any
 
 from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
-from cuesim.rules.novus.infractions import STROKE_ONLY, lookup
+from cuesim.rules.novus.infractions import DURING_MOTION, STROKE_ONLY, lookup
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
@@ -284,6 +284,11 @@ class NovusGame:
         if shot is None and stroke:
             raise ValueError(f"infraction {stroke[0]!r} (novus {lookup(stroke[0])[0]}) happens "
                              "in a stroke: declare it with that shot, not between shots")
+        moving = [i.code for i in infractions if i.code in DURING_MOTION]
+        if shot is None and moving:
+            raise ValueError(f"infraction {moving[0]!r} (novus {lookup(moving[0])[0]}) needs "
+                             "pieces in motion: declare it with the shot during which it "
+                             "happened; between shots every piece is at rest")
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
         if record is not None and record.result is None:  # a hand-written log that cannot
             check_event_log(record.events, list(record.initial.ids()), "shot")  # have happened

@@ -86,6 +86,11 @@ INFRACTIONS: dict[str, tuple[str, str, str]] = {
 # shot, never with none. The others can happen between shots (17.1.п: any of them by the player
 # who has not the turn; 16.1.ж is a stroke out of turn, which no shot of the game's log holds).
 STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken")
+# Infractions that need pieces in motion (17.1.м the striker touched or taken before every
+# piece stopped, 17.1.н and 16.1.м a moving puck or striker touched): they happen during a
+# shot, and are declared with it (also by the player without the turn, 17.1.п). Between shots
+# every piece is at rest, so declared with no shot they cannot have happened.
+DURING_MOTION = ("took_striker_early", "touched_moving", "touched_moving_deliberately")
 
 
 def lookup(code: str) -> tuple[str, str, str]:
