@@ -83,15 +83,19 @@ class SubprocessCluster:
                           for p in sorted(self.folder.glob("*.log")))
 
     def stop(self) -> None:
-        for p in self.procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in self.procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        """The workers first, then the scheduler: a worker told to stop while the scheduler
+        closes can hang in its close (distributed's batched stream) until it is killed."""
+        workers = [p for p in self.procs if p in self.workers]
+        for group in (workers, [p for p in self.procs if p not in workers]):
+            for p in group:
+                if p.poll() is None:
+                    p.send_signal(signal.SIGTERM)
+            for p in group:
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
 
 
 @contextlib.contextmanager
