@@ -167,12 +167,15 @@ def _files(tmp_path):
     over.write_text(json.dumps({**POOL_STATE, "phase": "match_over", "winner": "A"}))
     unknown = tmp_path / "unknown.json"
     unknown.write_text(json.dumps({**POOL_STATE, "spin": 1}))
+    wrong_type = tmp_path / "wrong_type.json"  # a bare state: its fields are state.<name>
+    wrong_type.write_text(json.dumps({**POOL_STATE, "shooter": 5}))
     good = tmp_path / "state.json"
     good.write_text(json.dumps(POOL_STATE))
     novus_state = tmp_path / "ns.json"
     novus_state.write_text(json.dumps({"mode": "doubles"}))
     return {"layout": layout, "novus_layout": novus_layout, "bad_json": bad_json,
             "overlap": overlap, "no_pieces": no_pieces, "over": over, "unknown": unknown,
+            "wrong_type": wrong_type,
             "good": good, "novus_state": novus_state, "missing": tmp_path / "missing.json"}
 
 
@@ -200,6 +203,8 @@ BAD = [
     (["9-ball", "--shots", "3", "--ruling", "--state", "{bad_json}"], "is not valid JSON"),
     (["9-ball", "--shots", "3", "--ruling", "--state", "{over}"], "the match is over"),
     (["9-ball", "--shots", "3", "--ruling", "--state", "{unknown}"], "spin"),
+    (["9-ball", "--shots", "3", "--ruling", "--state", "{wrong_type}"],
+     "wrong_type.json: state.shooter must be a string, got 5"),
     (["novus", "--shots", "3", "--ruling", "--state", "{novus_state}"],
      "the state is a doubles game, the batch plays novus"),
     (["novus", "--shots", "3", "--ruling", "--state", "{good}"], "--state: "),

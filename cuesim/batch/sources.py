@@ -161,8 +161,14 @@ def referee_state(game: str | None, state: Any) -> tuple[str | None, str | None]
     except BatchError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise BatchError(f"{where}: {exc}") from None
+        raise BatchError(f"{where}: {_state_field(str(exc))}") from None
     return json.dumps(state, sort_keys=True), side
+
+
+def _state_field(message: str) -> str:
+    """A scenario parser's message about its 'state' field, named as a state's own field: a
+    state file's `shooter` is `state.shooter`, not `scenario.state.shooter`."""
+    return message.replace("scenario.state", "state").replace("scenario 'state'", "the state")
 
 
 def _check_state(game: str, state: dict[str, Any]) -> str | None:
