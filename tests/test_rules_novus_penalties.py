@@ -90,6 +90,33 @@ def test_17_4_forgotten_penalty_puck_annuls_debt():
     assert out["state"]["debt"]["red"] == 0
 
 
+def test_17_4_no_debt_no_forgotten_penalty_puck():
+    """novus 17.4: a forgotten penalty puck annuls a debt; declared for a player who owes
+    none it cannot have happened, and is refused (naming the article and the player)."""
+    with pytest.raises(ValueError, match=r"penalty_forgotten' \(novus 17\.4\): A \(red\) owes no"):
+        rule(BASE, None, infractions=[{"code": "penalty_forgotten", "player": "A"}])
+
+
+def test_a_refused_declaration_leaves_the_game_as_it_was():
+    """A list of declared infractions refused part-way (18.1.е declared for the player
+    without the turn, 17.4 with no debt, an unknown code) books nothing: not the warning
+    (19.1) nor the debt annulled (17.4) of the infractions before it."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.ruling import Infraction
+
+    game = NovusGame(["A", "B"])
+    game.debt["red"] = 2
+    before = game.to_dict()
+    for bad in (Infraction("out_of_zone", "B"), Infraction("penalty_forgotten", "B"),
+                Infraction("no_such_code", "A")):
+        with pytest.raises(ValueError):
+            game.adjudicate(None, [Infraction("warning", "A"),
+                                   Infraction("penalty_forgotten", "A"), bad])
+        assert game.to_dict() == before, bad.code
+    out = game.adjudicate(None, [Infraction("warning", "A"), Infraction("penalty_forgotten", "A")])
+    assert game.warnings["A"] == 1 and game.debt["red"] == 0 and out.ruling is not None
+
+
 def test_17_5_debt_placed_at_once_when_all_pocketed_in_a_series():
     """novus 17.5: the last puck pocketed without losing the turn: debt placed, play on."""
     before = [striker(), puck("red1", 0.3, 0.7), *BLACK]

@@ -172,6 +172,10 @@ class ShotAdjudication:
                 continue
             if inf.code == "penalty_forgotten":
                 colour = g.colour_of(who)
+                if g.debt[colour] == 0:
+                    raise ValueError(f"infraction 'penalty_forgotten' ({art('17.4')}): {who} "
+                                     f"({colour}) owes no penalty puck, so none can have been "
+                                     "forgotten")
                 self.notes.append(f"{art('17.4')}: the penalty puck debt of {who} "
                                   f"({g.debt[colour]}) is annulled")
                 g.debt[colour] = 0

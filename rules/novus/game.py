@@ -296,7 +296,16 @@ class NovusGame:
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)
-        return ShotAdjudication(self, record, infractions).run()
+        if not infractions:
+            return ShotAdjudication(self, record, infractions).run()
+        # a declaration refused part-way (a later infraction that cannot have happened) leaves
+        # the game as it was, not with the earlier ones' warnings or debts booked
+        saved = copy_state(self)
+        try:
+            return ShotAdjudication(self, record, infractions).run()
+        except ValueError:
+            self.__dict__.update(vars(saved))
+            raise
 
     # -- ending sets and the match ---------------------------------------------------------------
     def _end_set(self, winner: str | None, article: str, replay: str | None = None,
