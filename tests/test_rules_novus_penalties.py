@@ -200,7 +200,7 @@ def test_17_1_declared_infractions_penalty_puck():
                          ("not_tip", "у")]:
         after = drop(BASE, "red1")
         out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
-                   infractions=[{"code": code}])
+                   state={"time_warned": ["A"]}, infractions=[{"code": code}])
         assert f"novus 17.1.{letter}" in articles(out), code
         assert out["ruling"]["turn_passes"] and len(spotted(out)) == 1, code
 
@@ -210,9 +210,51 @@ def test_18_1_declared_loss_of_turn_without_penalty():
     for code, letter in [("out_of_zone", "е"), ("time_5s", "ж"), ("striker_placed_early", "з")]:
         after = drop(BASE, "red1")
         out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
-                   infractions=[{"code": code}])
+                   state={"time_warned": ["A"]}, infractions=[{"code": code}])
         assert articles(out) == [f"novus 18.1.{letter}"] and out["ruling"]["turn_passes"]
         assert spotted(out) == []
+
+
+@pytest.mark.parametrize("code,article", [("time_5s", "18.1.ж"), ("time_30s", "17.1.т")])
+def test_18_1_zh_17_1_t_follow_a_warning_for_delay(code, article):
+    """novus 19.3, 18.1.ж, 17.1.т: a player who delays is warned (19.3); only then do the 5 s
+    (18.1.ж, the turn) and the 30 s (17.1.т, a penalty puck) limits apply. Declared with no
+    such warning they are refused; after one (earlier, or first in the same declaration) they
+    are ruled, and the warning is kept in the state for the rest of the game."""
+    after = drop(BASE, "red1")
+    shot = [hit(0.1, "red1"), pocket(0.3, "red1")]
+    with pytest.raises(ValueError, match=f"'{code}' \\(novus {article}\\) follows a warning "
+                                         "for delay \\(novus 19.3\\), and A has none"):
+        rule(BASE, after, shot, infractions=[{"code": code}])
+    with pytest.raises(ValueError, match="and A has none"):  # B's warning is not A's
+        rule(BASE, after, shot, state={"time_warned": ["B"]}, infractions=[{"code": code}])
+    out = rule(BASE, after, shot, infractions=[{"code": "time_warning"}, {"code": code}])
+    assert f"novus {article}" in articles(out) and out["ruling"]["turn_passes"]
+    assert out["state"]["time_warned"] == ["A"]
+    out = rule(BASE, after, shot, state={"time_warned": ["A"]}, infractions=[{"code": code}])
+    assert f"novus {article}" in articles(out)
+
+
+def test_19_3_a_partners_warning_for_delay_binds_the_pair():
+    """novus 19.3: in doubles the time limit binds both partners, so after one partner's
+    warning for delay the other's 5 s is ruled (18.1.ж)."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.ruling import Infraction
+
+    game = NovusGame(["a1", "b1", "a2", "b2"], doubles=True)
+    partner = next(p for p in game.players
+                   if p != game.shooter and game.team_of(p) == game.team_of(game.shooter))
+    game.adjudicate(None, [Infraction("time_warning", partner)])
+    out = game.adjudicate(None, [Infraction("time_5s", game.shooter)])
+    assert "novus 18.1.ж" in [v.article for v in out.ruling.violations]
+
+
+def test_19_3_time_warned_in_a_state_file_is_checked():
+    """The state's time_warned lists players of the game (19.3); anything else is refused."""
+    with pytest.raises(ValueError, match="state.time_warned must list players"):
+        rule(BASE, None, state={"time_warned": ["Z"]}, infractions=[{"code": "refused_shot"}])
+    with pytest.raises(ValueError, match="state.time_warned must list players"):
+        rule(BASE, None, state={"time_warned": "A"}, infractions=[{"code": "refused_shot"}])
 
 
 def test_16_1_declared_loss_of_set():

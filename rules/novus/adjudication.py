@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cuesim.rules.novus.classify import ShotAnalysis, analyse_shot
-from cuesim.rules.novus.infractions import lookup
+from cuesim.rules.novus.infractions import AFTER_TIME_WARNING, lookup
 from cuesim.rules.novus.placement import (
     beside_spot,
     circle_spot,
@@ -145,8 +145,15 @@ class ShotAdjudication:
             if consequence == "loss_of_turn" and g.team_of(who) != self.team:
                 raise ValueError(f"infraction {inf.code!r} ({art(article)}) costs the turn of "
                                  f"the player who has it (18.1); {who} does not have the turn")
+            if inf.code in AFTER_TIME_WARNING and not any(
+                    g.team_of(p) == g.team_of(who) for p in g.time_warned):
+                raise ValueError(f"infraction {inf.code!r} ({art(article)}) follows a warning "
+                                 f"for delay ({art('19.3')}), and {who} has none: declare "
+                                 "'time_warning' first")
             if consequence == "warning":
                 g.warnings[who] += 1
+                if inf.code == "time_warning" and who not in g.time_warned:
+                    g.time_warned.append(who)
                 label = article
                 if inf.code == "warning" and inf.note.strip().startswith("19.1."):
                     label = inf.note.strip().split()[0]

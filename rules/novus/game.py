@@ -107,6 +107,8 @@ class NovusGame:
     pending: list[dict[str, str]] = field(default_factory=list)  # 17.1.п penalties
     skip: list[str] = field(default_factory=list)  # players who miss their next turn (17.1.п)
     warnings: dict[str, int] = field(default_factory=dict)
+    time_warned: list[str] = field(default_factory=list)  # warned for delay (19.3): the
+    #                              5 s (18.1.ж) and 30 s (17.1.т) limits apply from then on
     sets_won: dict[str, int] = field(default_factory=dict)  # team -> sets
     history: list[dict[str, Any]] = field(default_factory=list)
     match_over: bool = False
@@ -363,7 +365,8 @@ class NovusGame:
             "misses": dict(self.misses), "series": dict(self.series),
             "first_clear": dict(self.first_clear), "responder": self.responder,
             "pending": [dict(p) for p in self.pending], "skip": list(self.skip),
-            "warnings": dict(self.warnings), "sets_won": dict(self.sets_won),
+            "warnings": dict(self.warnings), "time_warned": list(self.time_warned),
+            "sets_won": dict(self.sets_won),
             "history": [dict(h) for h in self.history], "match_over": self.match_over,
             "winner": self.winner,
         }

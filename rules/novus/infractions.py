@@ -91,6 +91,11 @@ STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken")
 # shot, and are declared with it (also by the player without the turn, 17.1.п). Between shots
 # every piece is at rest, so declared with no shot they cannot have happened.
 DURING_MOTION = ("took_striker_early", "touched_moving", "touched_moving_deliberately")
+# 19.3: a player who delays is warned to shoot within 5 seconds; not shooting then costs the
+# turn (18.1.ж), and each later 30 seconds exceeded a penalty puck (17.1.т). Both follow that
+# warning ('time_warning', earlier in the game or in the same declaration); in doubles the
+# limit binds both partners (19.3), so a partner's warning counts.
+AFTER_TIME_WARNING = ("time_5s", "time_30s")
 
 
 def lookup(code: str) -> tuple[str, str, str]:

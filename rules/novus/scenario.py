@@ -21,8 +21,8 @@ _TABLE = NovusTable()
 _STATE_KEYS = {"mode", "players", "sets", "play_all_sets", "deciding_swap", "first", "colours",
                "set_number",
                "replays", "seats", "start_side", "opener", "shooter", "debt", "misses",
-               "series", "first_clear", "responder", "pending", "skip", "warnings", "sets_won",
-               "history", "match_over", "winner"}
+               "series", "first_clear", "responder", "pending", "skip", "warnings",
+               "time_warned", "sets_won", "history", "match_over", "winner"}
 _TOP_KEYS = {"game", "description", "state", "before", "after", "events", "pocketed",
              "infractions", "expect"}
 
@@ -102,6 +102,12 @@ def game_from_dict(state: Any) -> NovusGame:
             if not isinstance(state[key], list):
                 raise ValueError(f"state.{key} must be a list")
             setattr(g, key, list(state[key]))
+    if "time_warned" in state:
+        warned = state["time_warned"]
+        if not isinstance(warned, list) or not all(p in players for p in warned):
+            raise ValueError(f"state.time_warned must list players warned for delay (19.3), "
+                             f"of {players}, got {warned!r}")
+        g.time_warned = list(dict.fromkeys(warned))
     g.replays = _int(state, "replays", 0, 0)
     return g
 
