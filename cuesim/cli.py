@@ -317,14 +317,17 @@ def cmd_layout(args: argparse.Namespace) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from cuesim.rules.files import adjudicate_file
+    from cuesim.rules.files import adjudicate_file, read_json, scenario_strokes
     from cuesim.rulings import describe
 
     try:
         ruling = adjudicate_file(args.scenario)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    print(json.dumps(ruling, indent=1, ensure_ascii=False) if args.json else describe(ruling))
+    if args.json:
+        print(json.dumps(ruling, indent=1, ensure_ascii=False))
+    else:  # the file was read and ruled on: reading it again cannot fail on its content
+        print(describe(ruling, scenario_strokes(read_json(args.scenario))))
     return 0
 
 

@@ -107,12 +107,15 @@ def _sentence(text: str) -> str:
     return sentence(text)
 
 
-def describe_ruling(data: dict[str, Any]) -> str:
+def describe_ruling(data: dict[str, Any], stroke: bool = True) -> str:
     """One ruling in sentences, each with the article it comes from: legal or a foul, the
     violations, the referee's notes, the points, the end of a frame or match, who plays next
-    and from where, and what the referee puts back."""
+    and from where, and what the referee puts back. stroke=False: no shot was played (a
+    choice, an infraction between shots): a legal ruling leads with 'No foul.'."""
+    from cuesim.rules.wording import lead
+
     r = ruling_from_dict(data)
-    parts = ["A legal shot." if r.legal else "A foul."]
+    parts = [lead(r.legal, stroke)]
     parts += [_sentence(f"{v.text} ({v.article})") for v in r.violations]
     parts += [_sentence(n) for n in r.notes]
     for player, points in r.points.items():
@@ -129,15 +132,19 @@ def describe_ruling(data: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def describe(output: dict[str, Any]) -> str:
-    """An adjudication (one ruling, or the steps of a scenario) or a `rule` output in words."""
+def describe(output: dict[str, Any], strokes: list[bool] | None = None) -> str:
+    """An adjudication (one ruling, or the steps of a scenario) or a `rule` output in words;
+    `strokes` says which of them ruled on a shot (`cuesim.rules.files.scenario_strokes`;
+    None: every one)."""
     game = GAME_WORDS.get(str(output.get("game", "novus")), str(output.get("game", "")))
     if "steps" not in output:
-        return f"The {game} referee: {describe_ruling(output['ruling'])}"
+        stroke = strokes[0] if strokes else True
+        return f"The {game} referee: {describe_ruling(output['ruling'], stroke)}"
     steps = output["steps"]
     lines = [f"The {game} referee rules on {len(steps)} step{'s' * (len(steps) != 1)}:"]
     for k, step in enumerate(steps, 1):
-        text = describe_ruling(step["ruling"])
+        stroke = strokes[k - 1] if strokes and k <= len(strokes) else True
+        text = describe_ruling(step["ruling"], stroke)
         if step.get("rack"):
             text += f" The balls are racked again ({step['rack']})."
         lines.append(f"{k}. {text}")

@@ -90,6 +90,16 @@ def scenario_steps(data: dict[str, Any], top_shot_keys: set[str]
                      "'events' / 'before' single shot)")
 
 
+def scenario_strokes(data: Any) -> list[bool]:
+    """For each ruling of a scenario, in order, whether it rules on a shot: a step (or the
+    single shot) with events; one without (a choice, a stalemate, infractions between shots)
+    played none. Read from the scenario as given: call it on one that `adjudicate` accepted."""
+    if not isinstance(data, dict):
+        return []
+    steps, _ = scenario_steps(data, {"events", "before"})
+    return [isinstance(step, dict) and bool(step.get("events")) for step in steps]
+
+
 def check_known_fields(data: dict[str, Any], known: set[str], where: str = "state") -> None:
     """A ValueError naming the fields of `data` that are not in `known`."""
     unknown = sorted(set(data) - known)

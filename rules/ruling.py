@@ -88,14 +88,15 @@ class Ruling:
     def articles(self) -> list[str]:
         return [v.article for v in self.violations]
 
-    def describe(self, unit: str = "frame") -> str:
+    def describe(self, unit: str = "frame", stroke: bool = True) -> str:
         """The ruling in sentences, each article with its rulebook named (rules.wording):
         legal or a foul, the violations, the referee's notes, the points, the end of the
         `unit` ('set' in novus, 'game' in pool and 5-pins) or match, and who plays next from
-        where."""
-        from cuesim.rules.wording import PLACES, points_text, sentence
+        where. stroke=False: a ruling with no shot (a choice, a request, an infraction between
+        shots), whose lead is 'No foul.' rather than 'A legal shot.'."""
+        from cuesim.rules.wording import PLACES, lead, points_text, sentence
 
-        parts = ["A legal shot." if self.legal else "A foul."]
+        parts = [lead(self.legal, stroke)]
         parts += [sentence(f"{v.text} ({v.article})") for v in self.violations]
         parts += [sentence(n) for n in self.notes]
         if self.points:

@@ -133,3 +133,11 @@ def points_text(points: dict[str, int]) -> str:
         verb = "scores" if n >= 0 else "loses"
         out.append(f"{player} {verb} {abs(n)} point{'s' * (abs(n) != 1)}.")
     return " ".join(out)
+
+
+def lead(legal: bool, stroke: bool = True) -> str:
+    """A ruling's first sentence: 'A legal shot.' or 'A foul.'; with no shot played (a choice,
+    a request, an infraction between shots) a legal ruling is 'No foul.'."""
+    if not legal:
+        return "A foul."
+    return "A legal shot." if stroke else "No foul."

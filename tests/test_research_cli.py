@@ -119,6 +119,25 @@ def test_adjudicate_prints_the_ruling_in_words(path, first, article, capsys):
     assert "ruling" in json.dumps(json.loads(capsys.readouterr().out))
 
 
+def test_a_ruling_on_no_shot_says_no_foul_not_a_legal_shot(tmp_path, capsys):
+    """A ruling with no stroke (a choice, an infraction declared between shots) leads with
+    'No foul.', not 'A legal shot.': the 9-ball push-out scenario's second step is Ann's
+    choice to pass (WPA 5.6), and a novus warning (19.1) declared between shots is no shot."""
+    assert main(["adjudicate", str(ROOT / "tests/scenarios/pool/nine_ball_push_out.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("1. A legal shot. Bob plays a push-out (WPA 5.6).")
+    assert lines[2].startswith("2. No foul. Ann chooses to pass the shot back (WPA 5.6).")
+    assert lines[3].startswith("3. A foul.")
+    data = json.loads((ROOT / "tests/novus_scenarios/pocket_keeps_turn.json").read_text())
+    for key in ("events", "after", "expect"):
+        data.pop(key, None)
+    data["infractions"] = [{"code": "warning"}]
+    path = tmp_path / "warning.json"
+    path.write_text(json.dumps(data))
+    assert main(["adjudicate", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("The novus referee: No foul. Warning to ")
+
+
 def test_ruling_words_and_dict_round_trip():
     from cuesim.rules.ruling import Ruling, Violation
     from cuesim.rulings import describe_ruling, ruling_from_dict

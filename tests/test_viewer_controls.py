@@ -127,6 +127,23 @@ def test_pool_referee_menu_foul_now_is_only_what_was_declared(tmp_path):
     assert app.session.shooter() != shooter and app.session.placement() == "table"
 
 
+def test_novus_menu_refuses_a_moving_puck_touched_now_and_words_a_warning_as_no_shot(tmp_path):
+    """novus 17.1.н needs pieces in motion: declared now (the N key), between shots, the panel
+    says it is refused and nothing is recorded; a warning (19.1) declared now is ruled as 'No
+    foul.', not as 'A legal shot.' (no shot was played)."""
+    app = make_app("novus", tmp_path)
+    codes = list(app.session.infraction_codes())
+    step(app, [key(pygame.K_f)])
+    step(app, [key(pygame.K_DOWN)] * codes.index("touched_moving") + [key(pygame.K_n)])
+    assert "Refused" in app.screen_text() and "needs pieces in motion" in app.screen_text()
+    assert app.session.actions == []
+    step(app, [key(pygame.K_f)])
+    step(app, [key(pygame.K_DOWN)] * codes.index("warning") + [key(pygame.K_n)])
+    assert app.session.actions == [{"kind": "infraction", "code": "warning", "player": ""}]
+    assert app.session.ruling_text.startswith("No foul. Warning to ")
+    assert "A legal shot" not in app.screen_text()
+
+
 def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
     app = make_app("14.1", tmp_path)
     app.session.play(app.pos, math.pi / 2, 9.0)

@@ -70,10 +70,6 @@ def to_play_line(player: str, computer: bool) -> str:
                                    "computer" not in player.lower() else "")
 
 
-def ruling_text(ruling: Ruling | None, unit: str) -> str:
-    return ruling.describe(unit) if ruling is not None else ""
-
-
 def foul_warning(ruling: Ruling) -> str:
     """What the aim line says when the predicted shot would be a foul: 'Foul: WPA 5.8, the
     cue ball hits ball 9 first.' (the first violation; its article with its rulebook)."""

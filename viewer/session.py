@@ -277,7 +277,7 @@ class Session:
                              "infraction, request")
         self.actions.append(copy.deepcopy(action))
         self.last_ruling = ruling
-        self.ruling_text = ruling.describe(self.unit)
+        self.ruling_text = ruling.describe(self.unit, stroke=kind == "shot")
         entry: dict[str, Any] = {"kind": kind, "player": player, "ruling": ruling, "score": None}
         self.history.append(entry)
         if ruling.frame_over:

@@ -223,7 +223,8 @@ class CueEnv(gymnasium.Env):
     def _record(self, log: list[dict[str, Any]], player: str, ruling: Ruling,
                 result: Any) -> None:
         over = bool(self.session.over())
-        log.append({"player": player, "text": ruling.describe(), "legal": ruling.legal,
+        log.append({"player": player, "text": ruling.describe(stroke=result is not None),
+                    "legal": ruling.legal,
                     "pocketed": list(result.pocketed) if result is not None else [],
                     "gain": rewards.gain(self.reward_kind, self.weights, self.session, player,
                                         ruling, result, winner(self.session), over)})
