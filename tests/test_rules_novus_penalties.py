@@ -263,13 +263,21 @@ def test_16_1_declared_loss_of_set():
     for code, letter in [("shook_table", "б"), ("deliberate_violation", "в"),
                          ("moved_pucks", "д"), ("picked_up_puck", "е"),
                          ("changed_equipment", "к"), ("absent_between_sets", "л")]:
-        out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": code}])
+        out = rule(BASE, None, state={"sets": 3, "set_number": 2},
+                   infractions=[{"code": code, "player": "A"}])
         assert f"novus 16.1.{letter}" in articles(out), code
         assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
     out = rule(BASE, drop(BASE, "red1"), [hit(0.1, "red1"), pocket(0.3, "red1")],
                state={"sets": 3}, infractions=[{"code": "touched_moving_deliberately"}])
     assert "novus 16.1.м" in articles(out)
     assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
+
+
+def test_16_1_l_absence_between_sets_needs_a_break_between_sets():
+    """novus 16.1.л: away more than three minutes in the break between sets; in the first set,
+    before any set has ended, there was no such break: refused."""
+    with pytest.raises(ValueError, match=r"16\.1\.л\) happens in a break between sets"):
+        rule(BASE, None, state={"sets": 3}, infractions=[{"code": "absent_between_sets"}])
 
 
 @pytest.mark.parametrize("code,article", [("took_striker_early", "17.1.м"),

@@ -150,6 +150,9 @@ class ShotAdjudication:
                 raise ValueError(f"infraction {inf.code!r} ({art(article)}) follows a warning "
                                  f"for delay ({art('19.3')}), and {who} has none: declare "
                                  "'time_warning' first")
+            if inf.code == "absent_between_sets" and g.set_number == 1 and not g.history:
+                raise ValueError(f"infraction 'absent_between_sets' ({art(article)}) happens in "
+                                 "a break between sets, and no set has ended yet")
             if consequence == "warning":
                 g.warnings[who] += 1
                 if inf.code == "time_warning" and who not in g.time_warned:
