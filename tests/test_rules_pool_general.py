@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from cuesim.rules.pool import EightBall, NineBall, StraightPool, adjudicate_lag
-from cuesim.rules.pool.general import BETWEEN_SHOTS, INFRACTIONS, next_breaker
+from cuesim.rules.pool.general import (
+    BETWEEN_SHOTS,
+    INFRACTIONS,
+    ON_THE_BREAK,
+    WITH_BALL_IN_HAND,
+    next_breaker,
+)
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -196,14 +202,30 @@ def test_3_28_cue_ball_off_the_table_cited_once():
                                                              "deliberate_interference"}))
 def test_declared_infractions_are_fouls_with_their_article(code):
     """3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40, 3.42, 3.43 (and 1.11, 3.9, 3.28): fouls physics
-    cannot see come in declared."""
-    g = nine_in_play()
+    cannot see come in declared (3.22 and 3.40 on a shot from ball in hand, 3.9 on the
+    break)."""
+    g = nine_in_play(ball_in_hand="table" if code in WITH_BALL_IN_HAND else None,
+                     phase="break" if code in ON_THE_BREAK else "play")
     out = g.play(shot([strike(), hit(0.2, "1"), rail(0.4, "1")], spread(NINE),
                       infractions=[foul(code)]))
     assert not out.ruling.legal
     expected = {"jump_masse_moved_ball": "WPA 5.12"}.get(code, INFRACTIONS[code][0])
     assert expected in articles(out)
     assert out.state.shooter == "Bob" and out.state.ball_in_hand == "table"
+
+
+@pytest.mark.parametrize("code", [*WITH_BALL_IN_HAND, *ON_THE_BREAK])
+def test_3_22_3_40_3_9_need_ball_in_hand_or_the_break(code):
+    """3.22 (an object ball touched while placing the cue ball) and 3.40 (a forward stroke
+    touching it while placing it) happen only with ball in hand, 3.9 (the cue ball stopped or
+    deflected on the break) only on the break: declared otherwise, with a shot or between
+    shots, they cannot have happened and are refused, naming the code and the article."""
+    article = INFRACTIONS[code][0].replace(".", r"\.")
+    for events in ([strike(), hit(0.2, "1"), rail(0.4, "1")], []):
+        g = nine_in_play()
+        with pytest.raises(ValueError, match=f"'{code}' \\({article}\\) happens "):
+            g.play(shot(events, spread(NINE), infractions=[foul(code)]))
+        assert g.state.phase == "play" and g.state.shooter == "Ann"  # nothing booked
 
 
 def test_unknown_infraction_code_is_named():
@@ -370,8 +392,9 @@ def test_3_17_only_fouls_that_need_no_stroke_are_ruled_between_shots(code):
     special foul... describe a stroke: declared with no events they are refused, naming the
     code, instead of ruled on a stroke that was not played. The time limit (1.11), a touched
     ball (3.21, 3.22), a dropped object (3.25), a stroke while placing (3.40) and 3.42-3.43
-    are ruled."""
-    g = nine_in_play()
+    are ruled (3.22 and 3.40 with ball in hand)."""
+    g = nine_in_play(ball_in_hand="table" if code in WITH_BALL_IN_HAND else None,
+                     phase="break" if code in ON_THE_BREAK else "play")
     infraction = foul(code, "2") if code == "off_table" else foul(code)
     if code in BETWEEN_SHOTS:
         out = g.play(shot([], spread(NINE), infractions=[infraction]))

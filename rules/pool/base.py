@@ -15,6 +15,7 @@ from cuesim.rules.pool.general import (
     INFRACTIONS,
     LOSS_OF_GAME,
     LOSS_OF_MATCH,
+    check_possible,
     declared_violations,
     jammed_events,
     next_breaker,
@@ -106,6 +107,7 @@ class PoolGame:
                                  "nothing to rule on")
             self.state = prefix.state
             return prefix
+        check_possible(shot.infractions, st, self.infraction_articles)
         others = [i for i in shot.infractions if i.player and i.player != st.shooter]
         off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
         if others:

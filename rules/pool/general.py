@@ -65,6 +65,26 @@ BETWEEN_SHOTS = ("slow_play", "touched_ball", "touched_ball_placing", "dropped_o
                  "placing_stroke", "interference", "measuring_device", "table_marking")
 # Infractions whose first occurrence in a match brings a warning, the second loss of match.
 MATCH_WARNING_CODES = ("break_cue_interference", "intentional_foul")
+# Infractions that need a state of the game, else they cannot have happened: placing the cue
+# ball in hand (3.22 an object ball touched, 3.40 a forward stroke) needs ball in hand; 3.9
+# (the cue ball stopped or deflected on the break) needs the break.
+WITH_BALL_IN_HAND = ("touched_ball_placing", "placing_stroke")
+ON_THE_BREAK = ("break_cue_interference",)
+
+
+def check_possible(infractions: list[Infraction], state: PoolState,
+                   overrides: dict[str, str] | None = None) -> None:
+    """A ValueError for a declared infraction the game's state at the shot (or between shots)
+    rules out: WITH_BALL_IN_HAND while the shooter has no ball in hand, ON_THE_BREAK after the
+    break."""
+    for inf in infractions:
+        article = (overrides or {}).get(inf.code, INFRACTIONS[inf.code][0])
+        if inf.code in WITH_BALL_IN_HAND and not state.ball_in_hand:
+            raise ValueError(f"infraction {inf.code!r} ({article}) happens while the cue ball "
+                             f"is in hand, and {state.shooter} has no ball in hand")
+        if inf.code in ON_THE_BREAK and state.phase != "break":
+            raise ValueError(f"infraction {inf.code!r} ({article}) happens on the break, and "
+                             "this shot is not the break")
 
 
 def declared_violations(infractions: list[Infraction], state: PoolState, shooter: str,
