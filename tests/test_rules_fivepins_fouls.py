@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cuesim.rules.fivepins import INFRACTIONS
+from cuesim.rules.fivepins.fouls import WITH_BALL_IN_HAND
 from cuesim.rules.fivepins.placement import HALF_Y
 from cuesim.tables.carom import BALL_RADIUS, SPOTS, TABLE_WIDTH, pin_spots
 from tests.fivepins_util import game_in_play, hit, pin, play, position, rail, strike
@@ -68,6 +69,8 @@ def test_15_3_b_and_v_together():
 @pytest.mark.parametrize("code", [c for c, v in INFRACTIONS.items() if v[2] == "ball_in_hand"])
 def test_15_3_declared_fouls_give_two_points_and_ball_in_hand(code):
     g = game_in_play()
+    if code in WITH_BALL_IN_HAND:  # 15.3.н: a shot from ball in hand
+        g.state.placement = "bottom_half"
     out = play(g, strike(), hit(0.3, "white", "yellow"), infractions=[code])
     assert len(out.ruling.violations) == 1
     assert out.ruling.violations[0].article.startswith("5-pins 15.3.")
@@ -273,6 +276,19 @@ def test_13_6_touching_the_ball_before_it_is_placed():
     assert out.ruling.placement == "bottom_half"
 
 
+@pytest.mark.parametrize("code", WITH_BALL_IN_HAND)
+def test_15_3_n_needs_a_ball_in_hand(code):
+    """5-pins 15.3.н (the ball in hand placed with something other than the cue, 4.2 / 13.3;
+    touched before the referee placed it, 13.6): with no ball in hand it cannot have happened,
+    with a shot or between shots; refused, naming the code and the article."""
+    for events in ([strike(), hit(0.3, "white", "yellow")], []):
+        g = game_in_play()
+        with pytest.raises(ValueError, match=f"'{code}' \\(5-pins 15\\.3\\.н\\) concerns "
+                                             "the ball in hand, and A has none"):
+            play(g, *events, infractions=[code])
+        assert g.state.shooter == "A" and g.state.scores == {"A": 0, "B": 0}
+
+
 def test_only_article_9_may_name_the_other_player():
     g = game_in_play()
     with pytest.raises(ValueError, match="only 9.1"):
@@ -289,6 +305,8 @@ def test_15_3_only_fouls_that_need_no_stroke_are_ruled_between_shots(code):
     from cuesim.rules.fivepins.fouls import BETWEEN_SHOTS
 
     g = game_in_play()
+    if code in WITH_BALL_IN_HAND:  # 15.3.н: with the ball in hand
+        g.state.placement = "bottom_half"
     if code in BETWEEN_SHOTS:
         out = play(g, infractions=[code])
         assert not out.ruling.legal and g.state.shooter == "B"

@@ -63,6 +63,10 @@ FORFEITS = ("left_game", "refused_to_continue")
 BETWEEN_SHOTS = ("cleaning_touch", "moved_piece", "touched_piece", "placed_not_by_cue",
                  "touched_ball_in_hand", *FORFEITS)
 LAG_CODES = ("lag_late_start", "lag_crossed")
+# Infractions of the ball in hand (15.3.н: placed with something other than the cue, 4.2 /
+# 13.3; touched before the referee placed it, 13.6): without a ball in hand they cannot have
+# happened.
+WITH_BALL_IN_HAND = ("placed_not_by_cue", "touched_ball_in_hand")
 
 
 @dataclass

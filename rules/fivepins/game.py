@@ -14,6 +14,7 @@ from cuesim.rules.fivepins.fouls import (
     FORFEITS,
     INFRACTIONS,
     LAG_CODES,
+    WITH_BALL_IN_HAND,
     Judgement,
     judge,
 )
@@ -167,6 +168,10 @@ class FivePinsGame:
                 raise ValueError(f"infraction {others[0].code!r} names {others[0].player!r}, "
                                  f"but {st.shooter} is to play; only 9.1 / 9.2 may name the "
                                  "other player")
+            hand = [i.code for i in shot.infractions if i.code in WITH_BALL_IN_HAND]
+            if hand and st.placement is None:
+                raise ValueError(f"infraction {hand[0]!r} (5-pins {INFRACTIONS[hand[0]][0]}) "
+                                 f"concerns the ball in hand, and {st.shooter} has none")
             stroke = [i.code for i in shot.infractions if i.code not in BETWEEN_SHOTS]
             if not shot.events and stroke:
                 raise ValueError(f"infraction {stroke[0]!r} (5-pins {INFRACTIONS[stroke[0]][0]}) "
