@@ -12,6 +12,7 @@ from cuesim.rules.pool.general import (
     WITH_BALL_IN_HAND,
     next_breaker,
 )
+from cuesim.rules.pool.model import PoolShot
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -226,6 +227,23 @@ def test_3_22_3_40_3_9_need_ball_in_hand_or_the_break(code):
         with pytest.raises(ValueError, match=f"'{code}' \\({article}\\) happens "):
             g.play(shot(events, spread(NINE), infractions=[foul(code)]))
         assert g.state.phase == "play" and g.state.shooter == "Ann"  # nothing booked
+
+
+def test_3_28_off_table_names_a_ball_that_was_on_the_table_and_is_not_after():
+    """3.28: a ball that left the table was on it before the shot and is not on it after;
+    naming another (the 9 not on the table: it would be spotted out of nothing, 5.7) cannot
+    have happened and is refused, naming the ball and the layout."""
+    balls = [b for b in NINE if b != "9"]
+    before = layout(spread(balls))
+    events = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    with pytest.raises(ValueError, match="off_table names ball '9', which is not on the table "
+                                         "before the shot"):
+        nine_in_play().play(PoolShot(events, before, before,
+                                     infractions=[foul("off_table", "9")]))
+    with pytest.raises(ValueError, match="off_table names ball '2', which is on the table "
+                                         "after the shot"):
+        nine_in_play().play(PoolShot(events, before, before,
+                                     infractions=[foul("off_table", "2")]))
 
 
 def test_unknown_infraction_code_is_named():
