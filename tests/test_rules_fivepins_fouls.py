@@ -289,6 +289,20 @@ def test_15_3_n_needs_a_ball_in_hand(code):
         assert g.state.shooter == "A" and g.state.scores == {"A": 0, "B": 0}
 
 
+def test_15_3_d_off_table_names_a_ball_that_was_on_the_table():
+    """5-pins 15.3.д, 11: only a ball leaves the table, one that was on it before the shot; a
+    red not on the table (it would be put on its spot out of nothing, 11.3.в) or a pin is
+    refused."""
+    events = (strike(), hit(0.3, "white", "yellow"))
+    with pytest.raises(ValueError, match="off_table names ball 'red', which is not on the "
+                                         "table before the shot"):
+        play(game_in_play(), *events, infractions=[{"code": "off_table", "pieces": ["red"]}],
+             initial=position().without(["red"]))
+    with pytest.raises(ValueError, match="only a ball can leave the table"):
+        play(game_in_play(), *events,
+             infractions=[{"code": "off_table", "pieces": ["pin_centre"]}])
+
+
 def test_only_article_9_may_name_the_other_player():
     g = game_in_play()
     with pytest.raises(ValueError, match="only 9.1"):
