@@ -246,6 +246,34 @@ def test_3_28_off_table_names_a_ball_that_was_on_the_table_and_is_not_after():
                                      infractions=[foul("off_table", "2")]))
 
 
+def test_3_4_3_33_3_38_a_declaration_names_balls_on_the_table():
+    """A called ball (3.4: an object ball, on the table before the shot), balls announced
+    frozen to a cushion (3.38: on the table before it) and a ball jammed in a pocket's jaws
+    (3.33: on the table before and after it): a ball not there cannot have been called, frozen
+    or jammed (a jammed 9 off the table would be ruled pocketed and win the game, 5.14); each is
+    refused, naming the field and the ball."""
+    from cuesim.rules.pool.model import Declaration
+
+    before = layout(spread([b for b in NINE if b != "9"]))
+    events = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    for decl, message in [
+            (Declaration(frozen=["9"]), "declaration.frozen names ball '9', which is not on the "
+                                        "table before the shot"),
+            (Declaration(jammed={"9": "foot_left"}), "declaration.jammed names ball '9'"),
+            (Declaration(called_ball="9", called_pocket="foot_left"),
+             "declaration.called_ball names ball '9'"),
+            (Declaration(called_ball="cue", called_pocket="foot_left"),
+             "names the cue ball; a call names an object ball")]:
+        g = nine_in_play()
+        with pytest.raises(ValueError, match=message):
+            g.play(PoolShot(events, before, before, declaration=decl))
+        assert g.state.phase == "play" and g.state.shooter == "Ann"
+    with pytest.raises(ValueError, match="declaration.jammed names ball '2', which is not on "
+                                         "the table after the shot"):
+        nine_in_play().play(PoolShot(events, before, before.without(["2"]),
+                                     declaration=Declaration(jammed={"2": "foot_left"})))
+
+
 def test_unknown_infraction_code_is_named():
     with pytest.raises(ValueError, match="unknown infraction code 'sneeze'"):
         nine_in_play().play(shot([strike()], spread(NINE), infractions=[foul("sneeze")]))
