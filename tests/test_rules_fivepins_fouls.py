@@ -303,6 +303,21 @@ def test_15_3_d_off_table_names_a_ball_that_was_on_the_table():
              infractions=[{"code": "off_table", "pieces": ["pin_centre"]}])
 
 
+def test_12_4_10_1_a_declaration_names_pieces_on_the_table():
+    """Pins the referee saw only moved (12.4, 12.5) and balls declared in contact with the
+    striker's ball (10.1) stood on the table before the shot; a removed pin (12.7) or a ball
+    not there is refused, naming the field."""
+    before = position().without(["pin_left", "red"])
+    events = (strike(), hit(0.3, "white", "yellow"))
+    for decl, message in [({"moved_pins": ["pin_left"]}, "declaration.moved_pins names "
+                                                          "'pin_left'"),
+                          ({"in_contact": ["red"]}, "declaration.in_contact names 'red'")]:
+        g = game_in_play()
+        with pytest.raises(ValueError, match=message + ", which is not on the table before"):
+            play(g, *events, initial=before, **decl)
+        assert g.state.shooter == "A"
+
+
 def test_only_article_9_may_name_the_other_player():
     g = game_in_play()
     with pytest.raises(ValueError, match="only 9.1"):

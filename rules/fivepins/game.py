@@ -217,6 +217,14 @@ class FivePinsGame:
             if p not in PINS:
                 raise ValueError(f"declaration.moved_pins: unknown pin {p!r}; pins are "
                                  f"{list(PINS)}")
+        if shot.initial is not None:  # what the referee saw moved or touching stood there
+            on_table = set(shot.initial.ids())
+            for field_name, named in (("moved_pins", shot.declaration.moved_pins),
+                                      ("in_contact", shot.declaration.in_contact)):
+                for p in named:
+                    if p not in RAILS and p not in on_table:
+                        raise ValueError(f"declaration.{field_name} names {p!r}, which is not "
+                                         "on the table before the shot (initial layout)")
         for inf in shot.infractions:
             if inf.code not in INFRACTIONS:
                 raise ValueError(f"unknown infraction code {inf.code!r}; codes are "
