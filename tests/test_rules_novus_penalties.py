@@ -307,6 +307,16 @@ def test_16_1_d_touching_two_pucks_while_placing_loses_the_set():
     assert articles(out) == ["novus 16.1.д"] and out["ruling"]["winner"] == "B"
 
 
+def test_17_1_o_16_1_d_touched_pucks_are_pucks_on_the_board():
+    """novus 17.1.о / 16.1.д: the pucks named as touched or moved were on the board; a puck
+    that is not (nor the striker, which is no puck) is refused, not ruled as a lost set."""
+    for pieces in (["red9"], ["red9", "black9"], ["striker"]):
+        with pytest.raises(ValueError, match=f"touched_puck names '{pieces[0]}', which is not "
+                                             "a puck on the board"):
+            rule(BASE, None, state={"sets": 3},
+                 infractions=[{"code": "touched_puck", "pieces": pieces}])
+
+
 def test_16_1_zh_shot_out_of_turn_and_late_notice():
     """novus 16.1.ж: a shot out of turn loses the set, unless noticed after the next shot."""
     out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": "shot_out_of_turn"}])

@@ -140,6 +140,11 @@ class ShotAdjudication:
             article, consequence, text = lookup(inf.code)
             who = inf.player or self.shooter
             g._index(who)
+            if inf.code == "touched_puck":  # 17.1.о / 16.1.д: pucks that were on the board
+                for pid in inf.pieces:
+                    if pid == STRIKER or pid not in self.before.ids():
+                        raise ValueError(f"touched_puck names {pid!r}, which is not a puck on "
+                                         "the board (the layout before the shot)")
             if consequence in ("disqualification", "loss_of_match"):
                 return self.finish_match(g.team_of(who), article, text)
             if consequence == "loss_of_turn" and g.team_of(who) != self.team:
