@@ -246,6 +246,15 @@ def test_3_28_off_table_names_a_ball_that_was_on_the_table_and_is_not_after():
                                      infractions=[foul("off_table", "2")]))
 
 
+def test_3_21_a_touched_ball_was_on_the_table():
+    """3.21: the ball an infraction names as touched was on the table before the shot."""
+    before = layout(spread([b for b in NINE if b != "9"]))
+    with pytest.raises(ValueError, match="touched_ball names ball '9', which is not on the "
+                                         "table before the shot"):
+        nine_in_play().play(PoolShot([], before, before,
+                                     infractions=[foul("touched_ball", "9")]))
+
+
 def test_3_4_3_33_3_38_a_declaration_names_balls_on_the_table():
     """A called ball (3.4: an object ball, on the table before the shot), balls announced
     frozen to a cushion (3.38: on the table before it) and a ball jammed in a pocket's jaws

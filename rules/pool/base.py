@@ -164,13 +164,11 @@ class PoolGame:
                                  f"{sorted(INFRACTIONS)}")
             for b in inf.pieces:
                 check(b, f"infraction {inf.code}")
-                if inf.code != "off_table":
-                    continue
-                # 3.28: a ball that left the table was on it before the shot and is not after
+                # a ball touched, moved or sent off the table (3.28) was on it before the shot
                 if shot.initial is not None and b not in shot.initial.ids():
-                    raise ValueError(f"infraction off_table names ball {b!r}, which is not on "
+                    raise ValueError(f"infraction {inf.code} names ball {b!r}, which is not on "
                                      "the table before the shot (initial layout)")
-                if shot.final is not None and b in shot.final.ids():
+                if inf.code == "off_table" and shot.final is not None and b in shot.final.ids():
                     raise ValueError(f"infraction off_table names ball {b!r}, which is on the "
                                      "table after the shot (final layout)")
             if inf.player and inf.player not in self.state.players:
