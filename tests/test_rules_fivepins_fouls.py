@@ -294,13 +294,17 @@ def test_15_3_d_off_table_names_a_ball_that_was_on_the_table():
     red not on the table (it would be put on its spot out of nothing, 11.3.в) or a pin is
     refused."""
     events = (strike(), hit(0.3, "white", "yellow"))
-    with pytest.raises(ValueError, match="off_table names ball 'red', which is not on the "
+    with pytest.raises(ValueError, match="off_table names 'red', which is not on the "
                                          "table before the shot"):
         play(game_in_play(), *events, infractions=[{"code": "off_table", "pieces": ["red"]}],
              initial=position().without(["red"]))
     with pytest.raises(ValueError, match="only a ball can leave the table"):
         play(game_in_play(), *events,
              infractions=[{"code": "off_table", "pieces": ["pin_centre"]}])
+    with pytest.raises(ValueError, match="touched_piece names 'red', which is not on the "
+                                         "table before the shot"):  # 15.3.п likewise
+        play(game_in_play(), infractions=[{"code": "touched_piece", "pieces": ["red"]}],
+             initial=position().without(["red"]))
 
 
 def test_12_4_10_1_a_declaration_names_pieces_on_the_table():

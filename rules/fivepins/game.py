@@ -231,15 +231,15 @@ class FivePinsGame:
                                  f"{sorted(INFRACTIONS)}")
             for p in inf.pieces:
                 check(p, f"infraction {inf.code}")
-                if inf.code != "off_table":
-                    continue
-                # 15.3.д, 11: a ball that left the table was on it before the shot
-                if p not in BALLS:
+                if inf.code == "off_table" and p not in BALLS:  # 15.3.д, 11
                     raise ValueError(f"infraction off_table names {p!r}: only a ball can leave "
                                      f"the table (11.1); balls are {list(BALLS)}")
-                if shot.initial is not None and p not in shot.initial.ids():
-                    raise ValueError(f"infraction off_table names ball {p!r}, which is not on "
-                                     "the table before the shot (initial layout)")
+                # a piece touched, moved or sent off the table was on it before the shot (the
+                # ball in hand, 15.3.н, is not on it yet)
+                if shot.initial is not None and p not in shot.initial.ids() and \
+                        inf.code not in WITH_BALL_IN_HAND:
+                    raise ValueError(f"infraction {inf.code} names {p!r}, which is not on the "
+                                     "table before the shot (initial layout)")
             if inf.player and inf.player not in self.state.players:
                 raise ValueError(f"infraction {inf.code}: player {inf.player!r} is not one of "
                                  f"{self.state.players}")
