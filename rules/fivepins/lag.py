@@ -90,6 +90,8 @@ def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | 
                 reasons.append("touched the red ball")
             elif e.kind == EventKind.PIN and e.a == b and e.b in PINS:
                 reasons.append(f"knocked the {e.b}")
+            elif e.kind == EventKind.COLLIDE and e.a == b and e.b in PINS:
+                reasons.append(f"touched the {e.b}")  # "сталкивается ... с фишками": felled or not
             elif e.kind == EventKind.RAIL and e.a == b and e.feature in LONG_RAILS:
                 reasons.append(f"touched a long rail ({e.feature})")
         if declared("lag_crossed", p) or _crossed(initial, final, b):
