@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cuesim.rules.fivepins import INFRACTIONS
-from cuesim.rules.fivepins.fouls import WITH_BALL_IN_HAND
+from cuesim.rules.fivepins.fouls import AT_PLACED_SHOT, WITH_BALL_IN_HAND
 from cuesim.rules.fivepins.placement import HALF_Y
 from cuesim.tables.carom import BALL_RADIUS, SPOTS, TABLE_WIDTH, pin_spots
 from tests.fivepins_util import game_in_play, hit, pin, play, position, rail, strike
@@ -69,7 +69,7 @@ def test_15_3_b_and_v_together():
 @pytest.mark.parametrize("code", [c for c, v in INFRACTIONS.items() if v[2] == "ball_in_hand"])
 def test_15_3_declared_fouls_give_two_points_and_ball_in_hand(code):
     g = game_in_play()
-    if code in WITH_BALL_IN_HAND:  # 15.3.н: a shot from ball in hand
+    if code in (*WITH_BALL_IN_HAND, *AT_PLACED_SHOT):  # 15.3.н, м: a shot from ball in hand
         g.state.placement = "bottom_half"
     out = play(g, strike(), hit(0.3, "white", "yellow"), infractions=[code])
     assert len(out.ruling.violations) == 1
@@ -289,6 +289,26 @@ def test_15_3_n_needs_a_ball_in_hand(code):
         assert g.state.shooter == "A" and g.state.scores == {"A": 0, "B": 0}
 
 
+def test_15_3_m_the_foot_rule_needs_an_opening_or_a_ball_in_hand():
+    """5-pins 15.3.м, 4.3: the foot rule holds "при начальном ударе или ударе с руки"; declared
+    on a ball played where it lies it cannot have happened and is refused; at the opening and
+    from ball in hand it is a foul."""
+    g = game_in_play()
+    with pytest.raises(ValueError, match="'foot' \\(5-pins 15\\.3\\.м\\) concerns an opening "
+                                         "or in-hand shot, and A plays the ball where it lies"):
+        play(g, strike(), hit(0.3, "white", "yellow"), infractions=["foot"])
+    assert g.state.shooter == "A" and g.state.scores == {"A": 0, "B": 0}
+    g.state.placement = "bottom_half"  # from ball in hand
+    out = play(g, strike(), hit(0.3, "white", "yellow"), infractions=["foot"])
+    assert out.ruling.articles == ["5-pins 15.3.м"] and out.ruling.points == {"B": 2}
+    g = game_in_play()
+    g.state.phase, g.state.placement = "break", "bottom_half"  # the opening
+    out = play(g, strike(), hit(0.3, "white", "yellow"), infractions=["foot"],
+               initial=position(white=[0.4, 0.5], yellow=list(SPOTS["top_spot"]),
+                                red=list(SPOTS["red_spot"])))
+    assert out.ruling.articles == ["5-pins 15.3.м"]
+
+
 def test_15_3_d_off_table_names_a_ball_that_was_on_the_table():
     """5-pins 15.3.д, 11: only a ball leaves the table, one that was on it before the shot; a
     red not on the table (it would be put on its spot out of nothing, 11.3.в) or a pin is
@@ -305,6 +325,26 @@ def test_15_3_d_off_table_names_a_ball_that_was_on_the_table():
                                          "table before the shot"):  # 15.3.п likewise
         play(game_in_play(), infractions=[{"code": "touched_piece", "pieces": ["red"]}],
              initial=position().without(["red"]))
+
+
+def test_11_1_15_3_d_a_ball_gone_from_the_table_is_declared_off_table():
+    """5-pins 11.1, 15.3.д: a ball leaves the bed only by jumping off it, a foul the log declares
+    as off_table. A ball on the table before the shot and missing after it, undeclared, is
+    refused (the game would go on without it); a ball declared off_table that is on the table
+    after the shot is refused too."""
+    events = (strike(), hit(0.3, "white", "yellow"))
+    g = game_in_play()
+    with pytest.raises(ValueError, match="ball 'white' is on the table before the shot .* and "
+                                         "not after it .* declared as infraction off_table"):
+        play(g, *events, final=position().without(["white"]))
+    assert g.state.shooter == "A" and g.state.scores == {"A": 0, "B": 0}
+    with pytest.raises(ValueError, match="off_table names 'white', which is on the table after "
+                                         "the shot"):
+        play(g, *events, infractions=[{"code": "off_table", "pieces": ["white"]}],
+             final=position())
+    out = play(g, *events, infractions=[{"code": "off_table", "pieces": ["white"]}],
+               final=position().without(["white"]))
+    assert out.ruling.articles == ["5-pins 15.3.д"] and "white" in out.layout.ids()  # 11.3
 
 
 def test_12_4_10_1_a_declaration_names_pieces_on_the_table():

@@ -27,6 +27,8 @@ def test_2_game_won_at_the_points_set_and_the_total_capped():
     out = play(g, strike(), hit(0.3, "white", "yellow"), pin(0.5, "yellow", "pin_centre"))
     assert out.ruling.frame_over and out.ruling.match_over and out.ruling.winner == "A"
     assert g.state.game_scores == [{"A": 10, "B": 3}]
+    assert out.ruling.points == {"A": 4}  # the 8 of the centre pin alone, 4 of them counted
+    assert "capped at 10 (5-pins 2): 4 of the 8 points count" in " ".join(out.ruling.notes)
     assert g.state.phase == "match_over"
     with pytest.raises(ValueError, match="match is over"):
         play(g, strike("yellow"), hit(0.3, "yellow", "white"))
@@ -37,6 +39,10 @@ def test_2_points_from_the_opponent_foul_can_win():
     g.state.scores = {"A": 3, "B": 9}
     out = play(g, strike(), rail(0.3, "white", "top_rail"))
     assert out.ruling.winner == "B" and g.state.game_scores == [{"A": 3, "B": 10}]
+    assert out.ruling.points == {"B": 1}  # the foul's 2 points, 1 of them counted
+    # the game is over: no ball in hand (13.2-13.5) is offered for it
+    assert g.state.pending is None and g.state.placement is None
+    assert not any("13.5" in n or "ball in hand" in n for n in out.ruling.notes)
 
 
 def test_2_match_of_three_games_and_4_5_openings_alternate():
@@ -96,6 +102,27 @@ def test_4_1_opponent_ball_off_its_spot_is_refused():
         play(g, strike(), hit(0.4, "white", "yellow"), initial=layout(**bad))
 
 
+def test_2_a_resumed_state_has_a_game_in_play():
+    """2: a game ends when a player reaches the points set and the match at a majority of its
+    games; a state in play past either (or with scores that are not whole, non-negative points
+    of the two players) cannot have happened and is refused, naming the field."""
+    from cuesim.rules.fivepins.model import FivePinsState
+
+    base = {"players": ["Ann", "Bob"], "shooter": "Ann", "phase": "play", "placement": None,
+            "points_to": 60}
+    for extra, message in [({"scores": {"Ann": 64, "Bob": 10}}, "state.scores: Ann has 64 of "
+                            "points_to 60"),
+                           ({"scores": {"Ann": -1, "Bob": 0}}, "state.scores must give"),
+                           ({"scores": {"Ann": 1}}, "state.scores must give"),
+                           ({"games": 3, "games_won": {"Ann": 2, "Bob": 0}},
+                            "state.games_won: Ann has won 2 of 3 games")]:
+        with pytest.raises(ValueError, match=message):
+            FivePinsState.from_dict({**base, **extra})
+    FivePinsState.from_dict({**base, "scores": {"Ann": 59, "Bob": 0}})
+    FivePinsState.from_dict({**base, "phase": "match_over", "scores": {"Ann": 60, "Bob": 3},
+                             "games_won": {"Ann": 1, "Bob": 0}})
+
+
 # -- 3 the lag -----------------------------------------------------------------------------------
 LAG_BEFORE = {"white": [0.3, 0.71], "yellow": [1.12, 0.71], "red": list(SPOTS["red_spot"])}
 BALLS = {"A": "white", "B": "yellow"}
@@ -138,6 +165,22 @@ def test_3_a_pin_touched_loses_the_lag_whether_or_not_it_falls(felled):
                          layout(**dict(LAG_BEFORE, white=[0.3, 0.2], yellow=[1.1, 0.25])), BALLS)
     assert res.winner == "B" and res.losers == ["A"]
     assert "pin_left" in res.violations[0].text
+
+
+@pytest.mark.parametrize("code", ["lag_crossed", "lag_late_start"])
+def test_3_a_lag_infraction_names_its_player(code):
+    """3: a lag fault is one player's; declared with neither a player nor his ball it would be
+    silently ignored, so it is refused, naming the code."""
+    g = FivePinsGame(players=("A", "B"), lag=True)
+    with pytest.raises(ValueError, match=f"'{code}' \\(5-pins 3\\) must name the player"):
+        play(g, *lag_events(), initial=layout(**LAG_BEFORE),
+             final=layout(**dict(LAG_BEFORE, white=[0.3, 0.2], yellow=[1.1, 0.25])),
+             infractions=[{"code": code, "pieces": ["red"]}])
+    assert g.state.phase == "lag"
+    out = play(g, *lag_events(), initial=layout(**LAG_BEFORE),
+               final=layout(**dict(LAG_BEFORE, white=[0.3, 0.2], yellow=[1.1, 0.25])),
+               infractions=[{"code": "lag_crossed", "pieces": ["white"]}])
+    assert out.lag["winner"] == "B"
 
 
 def test_3_entering_the_opponent_half_loses():

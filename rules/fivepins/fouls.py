@@ -67,6 +67,9 @@ LAG_CODES = ("lag_late_start", "lag_crossed")
 # 13.3; touched before the referee placed it, 13.6): without a ball in hand they cannot have
 # happened.
 WITH_BALL_IN_HAND = ("placed_not_by_cue", "touched_ball_in_hand")
+# Infractions of a shot played from a placed ball (15.3.м: the foot rule "при начальном ударе
+# или ударе с руки", 4.3): on a ball played where it lies they cannot have happened.
+AT_PLACED_SHOT = ("foot",)
 
 
 @dataclass

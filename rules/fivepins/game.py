@@ -9,6 +9,7 @@ from typing import Any
 from cuesim.rules.files import check_event_log
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
+    AT_PLACED_SHOT,
     BALL_IN_HAND,
     BETWEEN_SHOTS,
     FORFEITS,
@@ -21,6 +22,7 @@ from cuesim.rules.fivepins.fouls import (
 from cuesim.rules.fivepins.lag import adjudicate_lag
 from cuesim.rules.fivepins.model import (
     BALLS,
+    CUE_BALLS,
     DEFAULT_POINTS_TO,
     PINS,
     FivePinsShot,
@@ -177,6 +179,11 @@ class FivePinsGame:
                 raise ValueError(f"infraction {stroke[0]!r} (5-pins {INFRACTIONS[stroke[0]][0]}) "
                                  "happens in a stroke: declare it with that shot's events, not "
                                  "between shots")
+            placed = [i.code for i in shot.infractions if i.code in AT_PLACED_SHOT]
+            if placed and st.placement is None and st.phase != "break":
+                raise ValueError(f"infraction {placed[0]!r} (5-pins {INFRACTIONS[placed[0]][0]}) "
+                                 f"concerns an opening or in-hand shot, and {st.shooter} plays "
+                                 "the ball where it lies")
             out = self._rule(st, shot)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes
@@ -240,13 +247,28 @@ class FivePinsGame:
                         inf.code not in WITH_BALL_IN_HAND:
                     raise ValueError(f"infraction {inf.code} names {p!r}, which is not on the "
                                      "table before the shot (initial layout)")
+                if inf.code == "off_table" and shot.final is not None and p in shot.final.ids():
+                    raise ValueError(f"infraction off_table names {p!r}, which is on the table "
+                                     "after the shot (final layout)")
             if inf.player and inf.player not in self.state.players:
                 raise ValueError(f"infraction {inf.code}: player {inf.player!r} is not one of "
                                  f"{self.state.players}")
             if inf.code in LAG_CODES and self.state.phase != "lag":
                 raise ValueError(f"infraction {inf.code!r} belongs to the lag (5-pins 3)")
+            if inf.code in LAG_CODES and not inf.player and not set(inf.pieces) & set(CUE_BALLS):
+                raise ValueError(f"infraction {inf.code!r} (5-pins 3) must name the player or "
+                                 f"his ball, one of {list(CUE_BALLS)}")
         if shot.events and shot.initial is None:
             raise ValueError("a shot with events needs its initial layout")
+        if shot.initial is not None and shot.final is not None:  # a ball leaves the bed only
+            # by jumping off it, which the referee sees and the log declares (11.1, 15.3.д)
+            off = {p for i in shot.infractions if i.code == "off_table" for p in i.pieces}
+            gone = [b for b in BALLS if b in shot.initial.ids() and b not in shot.final.ids()
+                    and b not in off]
+            if gone:
+                raise ValueError(f"ball {gone[0]!r} is on the table before the shot (initial "
+                                 "layout) and not after it (final layout): a ball that left the "
+                                 "table is declared as infraction off_table (11.1, 15.3.д)")
 
     # -- options ----------------------------------------------------------------------------
     def _apply_choice(self, st: FivePinsState, option: str) -> Outcome:
@@ -335,8 +357,9 @@ class FivePinsGame:
         st.shooter = opp
         st.shot += 1
         base = shot.final if shot.final is not None else (shot.initial or self.layout)
+        game_over = any(st.scores[p] >= st.points_to for p in st.players)
         layout, spotted, removed = self._next_layout(st, shot, facts, base, mine, theirs, j,
-                                                     ruling)
+                                                     ruling, game_over)
         ruling.spotted = spotted
         if removed:
             ruling.notes.append(f"pins removed while a ball covers their mark: "
@@ -394,10 +417,12 @@ class FivePinsGame:
             ruling.points = {who: pts}
 
     def _next_layout(self, st: FivePinsState, shot: FivePinsShot, facts: ShotFacts,
-                     base: Layout | None, mine: str, theirs: str, j: Judgement, ruling: Ruling
+                     base: Layout | None, mine: str, theirs: str, j: Judgement, ruling: Ruling,
+                     game_over: bool = False
                      ) -> tuple[Layout | None, list[dict[str, Any]], list[str]]:
         """The table for the next shot: balls off the table put back (11.3), pins set up or
-        removed (12), the incoming ball in hand after a 15.3 foul (13.2-13.5)."""
+        removed (12), the incoming ball in hand after a 15.3 foul (13.2-13.5), unless the shot
+        ended the game (2: the next game opens instead)."""
         spotted: list[dict[str, Any]] = []
         if base is None:
             st.placement = None
@@ -419,7 +444,7 @@ class FivePinsGame:
             spotted += s
         st.offender = None
         st.placement = None
-        if j.ball_in_hand:
+        if j.ball_in_hand and not game_over:
             half, art = in_hand_half(layout, mine)
             layout = layout.without([theirs])
             st.placement = half
@@ -459,9 +484,14 @@ class FivePinsGame:
         the match at a majority of its odd number of games, else set up the next opening with
         the breaks alternating through the match (4.5)."""
         if cap and st.scores[winner] > st.points_to:
+            excess = st.scores[winner] - st.points_to
+            scored = ruling.points.get(winner, 0)
+            counted = f": {scored - excess} of the {scored} points count" if scored else ""
             ruling.notes.append(f"{winner}'s total {st.scores[winner]} is capped at "
-                                f"{st.points_to} (5-pins 2)")
+                                f"{st.points_to} (5-pins 2){counted}")
             st.scores[winner] = st.points_to
+            if scored:  # the ruling's points are what the totals gained
+                ruling.points[winner] = scored - excess
         ruling.frame_over = True
         ruling.winner = winner
         ruling.notes.append(f"{winner} wins game {st.game} "

@@ -157,6 +157,23 @@ def check_state(state: FivePinsState) -> None:
                          f"{state.games}")
     if state.points_to < 1:
         raise ValueError(f"points_to must be positive, got {state.points_to}")
+    for key in ("scores", "games_won"):
+        table = getattr(state, key)
+        if set(table) != set(state.players) or any(
+                isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in table.values()):
+            raise ValueError(f"state.{key} must give each player of {state.players} a "
+                             f"non-negative whole number, got {table!r}")
+    if state.phase != "match_over":  # a game ends when a player reaches the points set (2)
+        over = [p for p, v in state.scores.items() if v >= state.points_to]
+        if over:
+            raise ValueError(f"state.scores: {over[0]} has {state.scores[over[0]]} of "
+                             f"points_to {state.points_to}, so the game is over (5-pins 2); a "
+                             "game in play has every score below it")
+        need = state.games // 2 + 1
+        won = [p for p, v in state.games_won.items() if v >= need]
+        if won:
+            raise ValueError(f"state.games_won: {won[0]} has won {state.games_won[won[0]]} of "
+                             f"{state.games} games, so the match is over (5-pins 2)")
 
 
 @dataclass
