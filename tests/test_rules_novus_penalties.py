@@ -143,6 +143,20 @@ def test_12_own_puck_off_the_table_to_the_centre_of_the_circle():
     assert articles(out) == ["novus 18.1.в"] and out["ruling"]["turn_passes"]
 
 
+def test_12_a_piece_gone_from_the_board_fell_or_went_over_the_rail():
+    """novus 12, 17.7: a puck leaves the board by a hole (a pocket event) or over the rail (the
+    declared puck_off_table; the striker: 17.1.д). One missing after the shot with neither
+    cannot have happened: refused, naming it."""
+    with pytest.raises(ValueError, match="piece 'black2' is on the board before the shot and "
+                                         "not after it"):
+        rule(BASE, drop(BASE, "black2"), [hit(0.1, "red1")])
+    with pytest.raises(ValueError, match="piece 'striker' is on the board before"):
+        rule(BASE, drop(BASE, "striker"), [hit(0.1, "red1")])
+    out = rule(BASE, drop(BASE, "black2"), [hit(0.1, "red1")],
+               infractions=[{"code": "puck_off_table", "pieces": ["black2"]}])
+    assert "novus 18.1.в" in articles(out)
+
+
 def test_12_circle_centre_taken_goes_to_border_on_exit_side_then_clockwise():
     """novus 12: centre taken: inside the circle touching its border toward the exit rail;
     taken too: the next free place clockwise."""

@@ -166,6 +166,23 @@ def test_3_28_ball_off_the_table_is_a_foul():
     assert "WPA 3.28" in articles(out) and "WPA 5.11" in articles(out)
 
 
+def test_3_28_a_ball_gone_from_the_table_was_pocketed_or_declared_off_it():
+    """3.28: a ball leaves the bed into a pocket (an event) or off the table (the declared
+    off_table). One on the table before the shot and missing after it with neither cannot have
+    happened: refused, naming it, and the game is left as it was."""
+    g = nine_in_play()
+    positions = spread(NINE)
+    final = {k: v for k, v in positions.items() if k != "9"}
+    with pytest.raises(ValueError, match="ball '9' is on the table before the shot .* and not "
+                                         "after it .* neither a pocket event nor infraction "
+                                         "off_table"):
+        g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], positions, final=final))
+    assert g.state.shooter == "Ann" and g.state.phase == "play"
+    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], positions, final=final,
+                      infractions=[foul("off_table", "9")]))
+    assert "WPA 3.28" in articles(out)
+
+
 ALL15 = [str(n) for n in range(1, 16)]
 
 

@@ -24,6 +24,23 @@ SIMULTANEOUS = 1e-12  # s: contacts closer in time than this count as simultaneo
 EVENT_KINDS = {k.name.lower(): k for k in EventKind}
 
 
+def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
+    """A piece on the board before the shot and not after it fell into a hole (`pocketed`) or
+    went over the rail, which the log declares (novus 12, 17.7: `puck_off_table`; 17.1.д:
+    `striker_off_table`); one that vanished otherwise cannot have: ValueError naming it. (A
+    piece declared over the rail is taken off whatever `final` shows: the core keeps every piece
+    on the board, so a declaration is how one leaves it.)"""
+    over = {pid for i in infractions if i.code == "puck_off_table" for pid in i.pieces}
+    if any(i.code == "striker_off_table" for i in infractions):
+        over.add(STRIKER)
+    after = set(record.final.ids())
+    for pid in record.initial.ids():
+        if pid not in after and pid not in record.pocketed and pid not in over:
+            raise ValueError(f"piece {pid!r} is on the board before the shot and not after it, "
+                             "and neither fell into a hole (a pocket event) nor is declared "
+                             "over the rail (infraction puck_off_table, novus 12)")
+
+
 @dataclass
 class ShotRecord:
     initial: Layout

@@ -176,6 +176,16 @@ class PoolGame:
                                  f"{self.state.players}")
         if shot.events and shot.initial is None:
             raise ValueError("a shot with events needs its initial layout")
+        if shot.initial is not None and shot.final is not None:  # a ball leaves the bed into
+            # a pocket (an event) or over the rail, which the log declares (3.28)
+            gone = set(shot.initial.ids()) - set(shot.final.ids())
+            gone -= {e.a for e in shot.events if e.kind == EventKind.POCKET}
+            gone -= {b for i in shot.infractions if i.code == "off_table" for b in i.pieces}
+            if gone:
+                raise ValueError(f"ball {sorted(gone)[0]!r} is on the table before the shot "
+                                 "(initial layout) and not after it (final layout), and neither "
+                                 "a pocket event nor infraction off_table (3.28) says where it "
+                                 "went")
         if shot.events and shot.result is None:  # a hand-written log that cannot have
             # happened is refused (a lag, two strikes, is adjudicate_lag's)
             strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
