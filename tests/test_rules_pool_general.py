@@ -494,3 +494,36 @@ def test_foot_spot_constant_used_for_spotting_layouts():
                        pocket(0.7, "cue")],
                       spread(NINE)))
     assert out.layout.get("9").y == pytest.approx(FOOT_SPOT[1])
+
+
+@pytest.mark.parametrize("game,change,message", [
+    ("nine_ball", {"frames_won": {"Ann": 3, "Bob": 0}, "race_to": 3},
+     "state.frames_won: Ann has 3 of race_to 3, so the match is over"),
+    ("nine_ball", {"fouls": {"Ann": 3}}, "state.fouls: Ann on 3 consecutive fouls"),
+    ("straight_pool", {"scores": {"Ann": 150, "Bob": 0}},
+     "state.scores: Ann has 150 of points_to 150"),
+    ("nine_ball", {"phase": "bogus"}, "state.phase must be one of"),
+    ("eight_ball", {"groups": {"Ann": "solids", "Bob": "solids"}}, "state.groups must be"),
+    ("eight_ball", {"groups": {"Ann": "reds", "Bob": "stripes"}}, "state.groups must be"),
+    ("eight_ball", {"groups": {"Ann": "solids"}}, "state.groups must be"),
+    ("nine_ball", {"winner": "Bob"}, "state.winner is 'Bob' but the match is on"),
+    ("nine_ball", {"phase": "match_over"}, "state.winner must name the player"),
+    ("nine_ball", {"fouls": {"Ann": -1}}, "state.fouls must give"),
+    ("nine_ball", {"frames_won": {"Eve": 1}}, "state.frames_won must give"),
+])
+def test_a_resumed_state_is_one_a_match_can_reach(game, change, message):
+    """A resumed state past the race (race_to frames), past 14.1's points_to (6.1), on a third
+    foul that was never ruled (5.13, 6.12), with an unknown phase, groups that are not one each
+    of solids and stripes (4.10), or a winner while the match is on cannot have happened: it
+    is refused, naming the field, by `PoolState.from_dict` and by a referee given it."""
+    from cuesim.rules.pool.model import PoolState
+
+    data = {"game": game, "players": ["Ann", "Bob"], "shooter": "Ann", "breaker": "Ann",
+            "phase": "play", "ball_in_hand": None, **change}
+    with pytest.raises(ValueError, match=message):
+        PoolState.from_dict(data)
+    referee = {"nine_ball": NineBall, "eight_ball": EightBall, "straight_pool": StraightPool}
+    with pytest.raises(ValueError, match=message):
+        referee[game](state=PoolState(**data))
+    if set(change) & {"frames_won", "scores"} and "Eve" not in str(change):  # over: fine
+        PoolState.from_dict({**data, "phase": "match_over", "winner": "Ann"})

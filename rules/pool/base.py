@@ -24,7 +24,14 @@ from cuesim.rules.pool.general import (
     stroke_violations,
     warn_match,
 )
-from cuesim.rules.pool.model import BREAK_ORDERS, CUE, Outcome, PoolShot, PoolState
+from cuesim.rules.pool.model import (
+    BREAK_ORDERS,
+    CUE,
+    Outcome,
+    PoolShot,
+    PoolState,
+    check_state,
+)
 from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.sim.events import EventKind
 from cuesim.tables.layout import Layout
@@ -56,6 +63,7 @@ class PoolGame:
         if state is not None:
             if state.game != self.name:
                 raise ValueError(f"state is for game {state.game!r}, not {self.name!r}")
+            check_state(state)
             self.state = state.copy()
             return
         players = [str(p) for p in players]

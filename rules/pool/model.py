@@ -15,6 +15,8 @@ from cuesim.tables.layout import Layout
 CUE = "cue"
 POOL_TABLE = "pool_9ft"
 BREAK_ORDERS = ("winner", "alternate", "loser", "trailing")  # 3.36 (and 4.4, 5.3)
+PHASES = ("break", "play", "match_over")  # the next shot is the opening break; in play; over
+GROUP_NAMES = ("solids", "stripes")  # 8-ball's two groups (4.1, 4.10)
 
 
 @dataclass
@@ -130,7 +132,63 @@ class PoolState:
         if state.break_order not in BREAK_ORDERS:
             raise ValueError(f"state.break_order must be one of {list(BREAK_ORDERS)}, got "
                              f"{state.break_order!r}")
+        check_state(state)
         return state
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_state(state: PoolState) -> None:
+    """A state that a match can reach, or ValueError naming the first field that says
+    otherwise: a phase of PHASES; whole counts, per player; at most two consecutive fouls
+    (the third is ruled at once: 5.13, 6.12); while the match is on, no winner, every player
+    short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
+    (4.10) given to both players, one each."""
+    if state.phase not in PHASES:
+        raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
+    for key in ("race_to", "points_to", "frame", "inning"):
+        value = getattr(state, key)
+        if not _whole(value) or value < 1:
+            raise ValueError(f"state.{key} must be a whole number >= 1, got {value!r}")
+    for key, low in (("fouls", 0), ("frames_won", 0), ("scores", None)):
+        table = getattr(state, key)
+        if not isinstance(table, dict) or not set(table) <= set(state.players) or any(
+                not _whole(v) or (low is not None and v < low) for v in table.values()):
+            kind = "a whole number" if low is None else "a non-negative whole number"
+            raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
+                             f"got {table!r}")
+    over = [p for p, n in state.fouls.items() if n > 2]
+    if over:
+        raise ValueError(f"state.fouls: {over[0]} on {state.fouls[over[0]]} consecutive fouls; "
+                         "the third is ruled when it happens (WPA 5.13, 6.12), so a state "
+                         "holds at most 2")
+    if state.phase == "match_over":
+        if state.winner not in state.players:
+            raise ValueError(f"state.winner must name the player who won the match over, got "
+                             f"{state.winner!r}")
+    else:
+        if state.winner is not None:
+            raise ValueError(f"state.winner is {state.winner!r} but the match is on (phase "
+                             f"{state.phase!r}): a winner is named when it is over")
+        won = [p for p, n in state.frames_won.items() if n >= state.race_to]
+        if won:
+            raise ValueError(f"state.frames_won: {won[0]} has {state.frames_won[won[0]]} of "
+                             f"race_to {state.race_to}, so the match is over (race_to frames "
+                             "win it)")
+        if state.game == "straight_pool":
+            top = [p for p, n in state.scores.items() if n >= state.points_to]
+            if top:
+                raise ValueError(f"state.scores: {top[0]} has {state.scores[top[0]]} of "
+                                 f"points_to {state.points_to}, so the game is over (WPA 6.1)")
+    if state.groups:
+        names = sorted(GROUP_NAMES)
+        if (set(state.groups) != set(state.players)
+                or sorted(state.groups.values()) != names):
+            raise ValueError(f"state.groups must be empty (the table open) or give each player "
+                             f"one of {names}, the two different (WPA 4.10), got "
+                             f"{state.groups!r}")
 
 
 @dataclass
