@@ -250,6 +250,10 @@ def test_4_21_stalemate_rerack_same_breaker():
     g = in_play(ANN_SOLIDS, shooter="Bob")
     out = g.play(shot([], spread(ALL), stalemate=True))
     assert out.rack == "eight_ball" and g.state.shooter == "Ann" and g.state.phase == "break"
+    # before the opening break no inning has been played: refused, the game as it was
+    with pytest.raises(ValueError, match="stalemate .*WPA 4.21.* has not been broken yet"):
+        g.play(shot([], spread(ALL), stalemate=True))
+    assert g.state.shooter == "Ann" and g.state.phase == "break"
 
 
 def test_3_36_race_to_two_frames_winner_breaks():

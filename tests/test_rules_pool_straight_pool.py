@@ -7,6 +7,7 @@ import math
 import pytest
 
 from cuesim.rules.pool import StraightPool
+from cuesim.rules.ruling import Infraction
 from cuesim.tables.pool_spots import (
     CENTER_SPOT,
     FOOT_SPOT,
@@ -52,6 +53,21 @@ def test_6_6_safe_break_cue_ball_and_two_balls_to_rail():
     ev, pos = brk([rail(0.8, "cue", "foot_rail"), rail(0.9, "2"), rail(1.0, "3")])
     out = StraightPool(players=("Ann", "Bob")).play(shot(ev, pos))
     assert out.ruling.legal and out.ruling.turn_passes
+
+
+@pytest.mark.parametrize("option,shooter", [("shoot_kitchen", "Bob"), ("pass_kitchen", "Ann")])
+def test_3_9_break_interference_one_point_and_the_kitchen_choice(option, shooter):
+    """3.9 (9-ball alone excepted): the cue ball stopped or deflected on the break is a foul, the
+    turn passes and the opponent shoots from the kitchen or has the offender do so; in 14.1 the
+    foul costs its point (6.11), and the offender is warned (3.29)."""
+    ev, pos = brk([rail(0.8, "cue", "foot_rail"), rail(0.9, "2"), rail(1.0, "3")])
+    g = StraightPool(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos, infractions=[foul("break_cue_interference")]))
+    assert "WPA 3.9" in articles(out) and out.state.scores["Ann"] == -1
+    assert out.state.pending["player"] == "Bob" and out.state.pending["article"] == "WPA 3.9"
+    assert set(out.state.pending["options"]) == {"shoot_kitchen", "pass_kitchen"}
+    g.choose(option)
+    assert g.state.shooter == shooter and g.state.ball_in_hand == "kitchen"
 
 
 def test_6_6_called_ball_made_on_the_break_scores():
@@ -143,6 +159,24 @@ def test_6_7_5_deliberate_interference_sixteen_points_and_options():
     assert set(out.state.pending["options"]) == {"accept", "rerack"}
     g.choose("accept")
     assert g.state.shooter == "Bob" and g.state.ball_in_hand == "kitchen"
+
+
+@pytest.mark.parametrize("option", ["accept", "rerack"])
+def test_6_7_5_deliberate_interference_by_the_other_player_sixteen_points(option):
+    """6.7.5: "Игрок не должен ... воздействовать на шар во время его движения к лузе": the
+    non-shooting player who does it is charged 1 + 15 = 16 points, not the 1 of 3.41, and the
+    player at the table chooses: the position with the cue ball in hand behind the head string,
+    or the 15 balls racked for the offender to break."""
+    g = in_play()
+    out = g.play(shot([], spread(ALL), infractions=[
+        Infraction("deliberate_interference", player="Bob")]))
+    assert out.ruling.points == {"Bob": -16} and "WPA 6.7.5" in articles(out)
+    assert out.state.pending["player"] == "Ann"
+    assert set(out.state.pending["options"]) == {"accept", "rerack"}
+    g.choose(option)
+    assert g.state.shooter == ("Ann" if option == "accept" else "Bob")
+    if option == "accept":
+        assert g.state.ball_in_hand == "kitchen"
 
 
 def test_6_12_third_consecutive_foul_minus_eighteen_in_all():

@@ -222,7 +222,8 @@ class PoolGame:
     def _stalemate(self, st: PoolState, shot: PoolShot) -> Outcome:
         raise ValueError(f"a stalemate (4.21) is an 8-ball ruling, not {self.name}")
 
-    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling) -> None:
+    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling,
+                             infractions: list[Infraction]) -> None:
         """What a foul of the non-shooting player costs him (default: the shooter gets ball
         in hand anywhere and keeps shooting)."""
         st.ball_in_hand = "table"
@@ -318,7 +319,7 @@ class PoolGame:
             article, text = INFRACTIONS[inf.code]
             ruling.violations.append(Violation(self.infraction_articles.get(inf.code, article),
                                                f"{offender}: {text}", FOUL))
-        self._non_shooter_penalty(st, offender, ruling)
+        self._non_shooter_penalty(st, offender, ruling, infractions)
         ruling.next_player = st.shooter
         ruling.placement = st.ball_in_hand
         layout = shot.initial

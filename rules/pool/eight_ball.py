@@ -36,7 +36,12 @@ class EightBall(PoolGame):
         st.groups = {}
 
     def _stalemate(self, st: PoolState, shot: PoolShot) -> Outcome:
-        """4.21: the balls are re-racked and the same player breaks again."""
+        """4.21: the balls are re-racked and the same player breaks again. It follows three
+        innings of each player on the rack, so it is refused before the opening break (the
+        innings themselves are the referee's to count, as the declaration says)."""
+        if st.phase == "break":
+            raise ValueError("declaration.stalemate (WPA 4.21) comes after three innings of "
+                             "each player, and this rack has not been broken yet")
         ruling = Ruling(legal=True)
         ruling.notes.append("Stalemate: re-rack, the player who broke this game breaks again "
                             "(WPA 4.21)")

@@ -21,7 +21,7 @@ from cuesim.rules.pool.general import (
     spot_into,
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
-from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.pool_spots import (
     BALL_DIAMETER,
@@ -67,9 +67,22 @@ class StraightPool(PoolGame):
     name = "straight_pool"
     rack_name = "straight_pool"
 
-    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling) -> None:
+    def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling,
+                             infractions: list[Infraction]) -> None:
         """3.41 in 14.1: a one-point foul (6.11) charged to the offender; the shooter goes on
-        with the balls where they are."""
+        with the balls where they are. 6.7.5 (a ball on its way to a pocket or the rack area
+        interfered with, by either player): 16 points, and the player at the table chooses
+        to take the position with the cue ball in hand behind the head string or to have the
+        15 balls racked for the offender to break."""
+        if any(i.code == "deliberate_interference" for i in infractions):
+            self._penalize(st, offender, DELIBERATE_POINTS, ruling)
+            ruling.notes.append("Deliberate interference: 16 points (WPA 6.7.5)")
+            st.ball_in_hand = None
+            self._offer(st, ruling, st.shooter, "WPA 6.7.5", {
+                "accept": effect(st.shooter, "kitchen"),
+                "rerack": effect(offender, rerack=True),
+            })
+            return
         st.scores[offender] = st.scores.get(offender, 0) - FOUL_POINTS
         ruling.points = {offender: -FOUL_POINTS}
 
@@ -107,7 +120,9 @@ class StraightPool(PoolGame):
         """6.11: one point, the incoming player takes the cue ball where it lies (in hand
         behind the head string after a scratch, 6.10, or when it lies nowhere: a foul between
         shots while it was in hand); 6.12: the third consecutive foul costs 15 more and the
-        opponent may have the balls re-racked; 6.13: balls pocketed on a foul are spotted."""
+        opponent may have the balls re-racked; 6.13: balls pocketed on a foul are spotted; 3.9:
+        after interference with the cue ball on the break the opponent shoots from the kitchen
+        or has the offender do so."""
         other = st.opponent(shooter)
         ruling.legal = False
         n = self._count_foul(st, shooter, ruling, "WPA 6.12")
@@ -127,6 +142,13 @@ class StraightPool(PoolGame):
         else:
             self._penalize(st, shooter, FOUL_POINTS, ruling)
             st.shooter = other
+            if any(i.code == "break_cue_interference" for i in shot.infractions):
+                # 3.9: the opponent shoots from the kitchen or hands that to the offender
+                st.ball_in_hand = None
+                self._offer(st, ruling, other, "WPA 3.9", {
+                    "shoot_kitchen": effect(other, "kitchen"),
+                    "pass_kitchen": effect(shooter, "kitchen"),
+                })
         if facts.object_pocketed:
             ruling.notes.append("Balls pocketed on a foul are spotted (WPA 6.13)")
         return self._outcome(st, shooter, shot, facts, ruling,
