@@ -56,3 +56,15 @@ def test_a_whole_game_played_with_the_mouse_ends_and_the_screen_shows_the_result
         assert shown.keys() == final.keys()
         assert all(abs(shown[k][0] - final[k][0]) < 1e-9 and abs(shown[k][1] - final[k][1])
                    < 1e-9 for k in final)
+
+
+def test_5_pins_the_opening_ball_in_hand_cites_4_2_and_later_13_3(tmp_path):
+    """5-pins 4.1, 4.2: the opening shot's ball is placed in the bottom half under the opening's
+    articles; a ball in hand after a foul is placed under 13.3. The panel says which."""
+    app = make_app("5-pins", tmp_path)
+    assert app.session.ref.state.phase == "break"
+    assert "for the opening shot (WCBS 4.1, 4.2)" in " ".join(app.screen_text().split())
+    assert "the opening shot (WCBS 4.1, 4.2)" in app.session.place_line()
+    app.session.ref.state.phase = "play"
+    assert app.session.place_line() == "Ball in hand in the bottom half (WCBS 13.3)."
+    assert "(WCBS 13.3)" in app.screen_text()

@@ -209,7 +209,7 @@ class Drawing:
         else:
             who = s.shooter()
             lines.append(Line(panel_text.to_play_line(who, who in s.computer), V.TEXT, 24))
-            place = panel_text.PLACES.get(s.placement() or "", "")
+            place = s.place_line()
             if place:
                 lines.append(Line(place, V.DIM, 19))
             lines.append(Line(""))

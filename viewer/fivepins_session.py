@@ -48,6 +48,11 @@ class FivePinsRefereeSession(StateRefereeSession):
     def placement(self) -> str | None:
         return self.ref.state.placement
 
+    def place_line(self) -> str:
+        if self.ref.state.phase == "break" and self.placement() == "bottom_half":
+            return "Ball in hand in the bottom half for the opening shot (WCBS 4.1, 4.2)."
+        return super().place_line()
+
     def place_area(self) -> list[tuple[float, float]]:
         r, w, l = self.radius(), self.table.geometry.width, self.table.geometry.length
         if self.placement() == "top_half":

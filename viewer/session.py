@@ -28,6 +28,7 @@ from cuesim.sim.engine import run_motion
 from cuesim.sim.result import ShotResult
 from cuesim.tables.jsonfile import read_json
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.viewer import panel_text
 from cuesim.viewer.savefile import (
     SAVE_FORMAT,
     SESSION_GAMES,
@@ -87,6 +88,10 @@ class Session:
         """Where the struck piece may be put before the shot: 'own_zone' (novus 12),
         'kitchen', 'table', 'half_table', or None (played where it lies)."""
         return None
+
+    def place_line(self) -> str:
+        """The panel's line for `placement()` (panel_text.PLACES), "" when there is none."""
+        return panel_text.PLACES.get(self.placement() or "", "")
 
     def check_place(self, x: float, y: float) -> str | None:
         """Why the struck piece may not stand at (x, y), or None when it may."""
