@@ -12,7 +12,7 @@ from cuesim.rules.pool.general import (
     WITH_BALL_IN_HAND,
     next_breaker,
 )
-from cuesim.rules.pool.model import PoolShot
+from cuesim.rules.pool.model import Declaration, PoolShot
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -510,6 +510,9 @@ def test_foot_spot_constant_used_for_spotting_layouts():
     ("nine_ball", {"phase": "match_over"}, "state.winner must name the player"),
     ("nine_ball", {"fouls": {"Ann": -1}}, "state.fouls must give"),
     ("nine_ball", {"frames_won": {"Eve": 1}}, "state.frames_won must give"),
+    ("straight_pool", {"ball_in_hand": "table"}, "in 14.1 the cue ball in hand is always"),
+    ("eight_ball", {"phase": "break", "groups": {"Ann": "solids", "Bob": "stripes"}},
+     "before the opening break: the table is open"),
 ])
 def test_a_resumed_state_is_one_a_match_can_reach(game, change, message):
     """A resumed state past the race (race_to frames), past 14.1's points_to (6.1), on a third
@@ -527,3 +530,35 @@ def test_a_resumed_state_is_one_a_match_can_reach(game, change, message):
         referee[game](state=PoolState(**data))
     if set(change) & {"frames_won", "scores"} and "Eve" not in str(change):  # over: fine
         PoolState.from_dict({**data, "phase": "match_over", "winner": "Ann"})
+
+
+@pytest.mark.parametrize("game", [NineBall, EightBall])
+def test_3_8_a_foul_of_the_other_player_before_the_break_keeps_the_kitchen(game):
+    """3.8, 4.14, 5.2: the opening break is played with the cue ball in hand behind the head
+    string. A foul of the non-shooting player (3.41) before it does not give the breaker the
+    whole table: he still breaks from the kitchen."""
+    g = game(players=("Ann", "Bob"))
+    out = g.play(shot([], {}, infractions=[foul("interference", player="Bob")]))
+    assert "WPA 3.41" in articles(out)
+    assert g.state.phase == "break" and g.state.shooter == "Ann"
+    assert g.state.ball_in_hand == "kitchen" and out.ruling.placement == "kitchen"
+
+
+def test_6_10_a_foul_between_shots_with_the_cue_ball_in_hand_passes_it_in_hand():
+    """14.1 (6.10, 6.11): a foul between shots by a player who had the cue ball in hand behind
+    the head string, with no layout given, leaves the cue ball off the table: the incoming
+    player has it in hand behind the head string, not a cue ball "where it lies"."""
+    g = StraightPool(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand, g.state.shooter = "play", "kitchen", "Bob"
+    out = g.play(PoolShot([], None, None, Declaration(), [foul("slow_play")]))
+    assert out.ruling.points == {"Bob": -1} and g.state.shooter == "Ann"
+    assert g.state.ball_in_hand == "kitchen" and out.ruling.placement == "kitchen"
+
+
+def test_3_28_a_ball_pocketed_is_not_also_off_the_table():
+    """3.28: a ball leaves the table one way: a pocket event and off_table for the same ball
+    cannot both have happened (it was cited under 3.28 and 5.11 as well as pocketed)."""
+    g = nine_in_play()
+    with pytest.raises(ValueError, match="off_table names ball '1', which a pocket event puts"):
+        g.play(shot([strike(), hit(0.2, "1"), pocket(0.5, "1", "foot_left")], spread(NINE),
+                    infractions=[foul("off_table", "1")]))

@@ -179,6 +179,10 @@ class PoolGame:
                 if inf.code == "off_table" and shot.final is not None and b in shot.final.ids():
                     raise ValueError(f"infraction off_table names ball {b!r}, which is on the "
                                      "table after the shot (final layout)")
+                if inf.code == "off_table" and any(e.kind == EventKind.POCKET and e.a == b
+                                                   for e in shot.events):
+                    raise ValueError(f"infraction off_table names ball {b!r}, which a pocket "
+                                     "event puts in a pocket: a ball leaves the table one way")
             if inf.player and inf.player not in self.state.players:
                 raise ValueError(f"infraction {inf.code}: player {inf.player!r} is not one of "
                                  f"{self.state.players}")
@@ -225,7 +229,13 @@ class PoolGame:
     def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling,
                              infractions: list[Infraction]) -> None:
         """What a foul of the non-shooting player costs him (default: the shooter gets ball
-        in hand anywhere and keeps shooting)."""
+        in hand anywhere and keeps shooting; before the opening break, which is played from
+        behind the head string whatever happened, 3.8, 4.14, 5.2, he keeps it there)."""
+        if st.phase == "break":
+            st.ball_in_hand = "kitchen"
+            ruling.notes.append("The opening break is played from behind the head string "
+                                "(WPA 3.8)")
+            return
         st.ball_in_hand = "table"
 
     # -- shared machinery ----------------------------------------------------------------

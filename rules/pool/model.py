@@ -182,6 +182,12 @@ def check_state(state: PoolState) -> None:
             if top:
                 raise ValueError(f"state.scores: {top[0]} has {state.scores[top[0]]} of "
                                  f"points_to {state.points_to}, so the game is over (WPA 6.1)")
+    if state.game == "straight_pool" and state.ball_in_hand == "table":
+        raise ValueError("state.ball_in_hand 'table': in 14.1 the cue ball in hand is always "
+                         "behind the head string (WPA 6.10)")
+    if state.groups and state.phase == "break":
+        raise ValueError(f"state.groups {state.groups!r} before the opening break: the table is "
+                         "open until a group is taken after it (WPA 4.9, 4.10)")
     if state.groups:
         names = sorted(GROUP_NAMES)
         if (set(state.groups) != set(state.players)

@@ -127,7 +127,8 @@ class StraightPool(PoolGame):
         ruling.legal = False
         n = self._count_foul(st, shooter, ruling, "WPA 6.12")
         lies = shot.final if shot.final is not None else shot.initial
-        nowhere = lies is not None and CUE not in lies.ids()
+        # the cue ball lies nowhere: off the layout, or (no layout) still in hand
+        nowhere = CUE not in lies.ids() if lies is not None else st.ball_in_hand is not None
         st.ball_in_hand = "kitchen" if facts.scratch or nowhere else None  # 6.10, 6.11
         if n >= 3:
             self._penalize(st, shooter, FOUL_POINTS + THIRD_FOUL_EXTRA, ruling)
