@@ -334,3 +334,13 @@ def test_nothing_to_request_is_said(tmp_path):
     app = make_app("9-ball", tmp_path)
     step(app, [key(pygame.K_k)])
     assert "Nothing to request" in app.screen_text()
+
+
+def test_a_new_turn_starts_with_the_cue_tip_centred(tmp_path):
+    """Aim, power and tip start afresh each turn: spin set for one shot (by a player, or by
+    the computer, whose shot sets the tip it shows) is not carried into the next player's."""
+    app = make_app("9-ball", tmp_path)
+    app.tip = (0.4, -0.3)  # the breaker's draw and side
+    shoot_by_mouse(app, math.pi / 2, 6.0)
+    finish_animation(app)
+    assert app.mode in ("aim", "choice") and app.tip == (0.0, 0.0)

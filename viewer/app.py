@@ -171,8 +171,10 @@ class App(InputHandlers, Drawing):
 
     def _reset_turn(self) -> None:
         """Start a turn: the struck piece where it lies or at its default legal place, aimed
-        at a shot the referee would rule legal (aim.legal_opening) when there is one."""
+        at a shot the referee would rule legal (aim.legal_opening) when there is one, the cue
+        tip centred (no spin carried over from the last shot, the computer's included)."""
         self.drag = None
+        self.tip = (0.0, 0.0)
         self.pos = self.session.struck_position()
         self.angle = self.default_angle()
         s = self.session
