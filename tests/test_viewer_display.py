@@ -451,3 +451,27 @@ def test_a_game_ended_by_declared_fouls_shows_its_board_and_score_sheet(tmp_path
     assert "R: replay" not in app.screen_text()  # no shot to replay
     step(app, [key(pygame.K_RETURN)])
     assert app.mode == "aim" and app._end_board() is None
+
+
+def test_the_inning_counts_every_visit_and_never_goes_back():
+    """WPA 'inning': a player's visit to the table. A foul between shots ends the offender's
+    inning (3.17) and the other player's begins, so the panel's count goes up, never down;
+    once the match is over the panel keeps the last frame's count, the score sheet's."""
+    import math
+
+    from cuesim.viewer import scoresheet
+    from cuesim.viewer.session import new_session
+
+    s = new_session("9-ball", ["Ann", "Bob"])
+    seen = [s.inning()]
+    s.play(s.struck_position(), math.pi / 2, 1.0)  # a soft break: a foul, Bob in hand
+    seen.append(s.inning())
+    for _ in range(3):  # each a foul between shots by the player at the table
+        s.declare("slow_play", last_shot=False)
+        seen.append(s.inning())
+        if s.over():
+            break
+    assert seen == sorted(seen) and seen[-1] > seen[1], seen
+    if s.over():
+        rows = scoresheet.rows(s)
+        assert rows[-1].innings == s.inning()

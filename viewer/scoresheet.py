@@ -55,21 +55,17 @@ def rows(session: Session) -> list[FrameRow]:
     out: list[FrameRow] = []
     sides = session.sides()
     fouls = {s: 0 for s in sides}
-    innings, last = 0, None
-    for entry in session.history:
+    start = 0
+    for k, entry in enumerate(session.history):
         ruling: Ruling = entry["ruling"]
         side = session.side_of(entry["player"])
-        if entry["kind"] == "shot":
-            if side != last:
-                innings, last = innings + 1, side
-            if not ruling.legal and side in fouls:
-                fouls[side] += 1
-        elif entry["kind"] == "infraction" and not ruling.legal and side in fouls:
+        if entry["kind"] in ("shot", "infraction") and not ruling.legal and side in fouls:
             fouls[side] += 1
         if ruling.frame_over:
+            innings = len(session.visits(session.history[start:k + 1]))
             out.append(FrameRow(len(out) + 1, dict(entry["score"] or {}), ruling.winner,
                                 dict(fouls), max(innings, 1), deciding_article(ruling)))
-            fouls, innings, last = {s: 0 for s in sides}, 0, None
+            fouls, start = {s: 0 for s in sides}, k + 1
     return out
 
 

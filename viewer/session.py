@@ -118,17 +118,28 @@ class Session:
         team, in words (the score sheet)."""
         return {p: ("won" if p == ruling.winner else "lost") for p in self.sides()}
 
+    def visits(self, entries: list[dict[str, Any]]) -> list[str]:
+        """The sides' visits to the table (WPA 'innings') in `entries`, in order: a shot, or a
+        foul between shots that ends the player's inning (3.17), by a side other than the one
+        before it starts a visit. A choice or a request starts none."""
+        runs: list[str] = []
+        for entry in entries:
+            ends_turn = entry["kind"] == "infraction" and entry["ruling"].turn_passes
+            if entry["kind"] == "shot" or ends_turn:
+                side = self.side_of(entry["player"])
+                if not runs or runs[-1] != side:
+                    runs.append(side)
+        return runs
+
     def inning(self) -> int:
         """The inning of the frame in play: 1 at its start, one more each time the turn goes
-        to the other side (a player's visit to the table, WPA 'inning')."""
-        runs: list[str] = []
-        for entry in reversed(self.history):
-            if entry["ruling"].frame_over:
-                break
-            if entry["kind"] == "shot":
-                side = self.side_of(entry["player"])
-                if not runs or runs[0] != side:
-                    runs.insert(0, side)
+        to the other side (visits). Once the match is over, the last frame's count (the score
+        sheet's)."""
+        ended = [k for k, e in enumerate(self.history) if e["ruling"].frame_over]
+        if ended and ended[-1] == len(self.history) - 1 and self.over():
+            start = ended[-2] + 1 if len(ended) > 1 else 0
+            return max(len(self.visits(self.history[start:])), 1)
+        runs = self.visits(self.history[ended[-1] + 1 if ended else 0:])
         if not runs:
             return 1
         return len(runs) + (self.side_of(self.shooter()) != runs[-1])
