@@ -475,3 +475,15 @@ def test_the_inning_counts_every_visit_and_never_goes_back():
     if s.over():
         rows = scoresheet.rows(s)
         assert rows[-1].innings == s.inning()
+
+
+def test_the_first_contact_names_a_cushion_jaw_or_knuckle_in_words():
+    """The preview's label names what the struck ball meets first: a rail by its name, a
+    pocket's jaw or knuckle as that pocket's (not 'the foot left knuckle a rail')."""
+    from cuesim.viewer.aim import feature_words
+
+    assert feature_words("foot_rail") == "foot rail"
+    assert feature_words("east") == "east rail"
+    assert feature_words("left_head_rail") == "left head rail"
+    assert feature_words("foot_left_knuckle_a") == "foot left pocket's knuckle"
+    assert feature_words("side_right_jaw_b") == "side right pocket's jaw"

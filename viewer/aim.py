@@ -38,6 +38,17 @@ class Prediction:
     ruling: Ruling | None = None
 
 
+def feature_words(feature: str) -> str:
+    """A cushion's name in words: 'foot_rail' -> 'foot rail', 'east' -> 'east rail', a pocket's
+    jaw or knuckle ('foot_left_jaw_a', 'foot_left_knuckle_b') -> 'foot left pocket's jaw'."""
+    for part in ("jaw", "knuckle"):
+        head, sep, _ = feature.partition(f"_{part}")
+        if sep:
+            return f"{head.replace('_', ' ')} pocket's {part}"
+    name = feature.replace("_", " ")
+    return name if "rail" in name else f"{name} rail".strip()
+
+
 def contact_words(session: Session, kind: EventKind, other: str | None,
                   feature: str | None) -> str:
     if kind == EventKind.COLLIDE and other is not None:
@@ -53,8 +64,7 @@ def contact_words(session: Session, kind: EventKind, other: str | None,
         return f"First contact: the {other[4:]} pin." if other.startswith("pin_") else \
             f"First contact: {other}."
     if kind == EventKind.RAIL:
-        name = (feature or "").replace("_", " ")
-        return f"First contact: the {name} {'rail' if 'rail' not in name else ''}".rstrip() + "."
+        return f"First contact: the {feature_words(feature or '')}."
     return f"Into the {(feature or 'hole').replace('_', ' ')}."
 
 
