@@ -80,6 +80,7 @@ def test_impact_steps_sets_the_resolution_of_the_games_table(game):
     and the computer's); the default leaves the game table as it is."""
     env = CueEnv(game, impact_steps=10, level=2, agent_first=True)
     env.reset(seed=3)
+    env.action_space.seed(3)  # the same actions every run
     assert env.session.table.physics.impact_steps == 10.0
     assert env.session.table.geometry == game_table(game).geometry
     for _ in range(3):
@@ -126,6 +127,8 @@ def test_whole_games_end_with_a_winner_and_the_sparse_reward(game):
 def test_truncated_at_the_shot_limit():
     env = CueEnv("novus", level=2, max_shots=3)
     env.reset(seed=0)
+    env.action_space.seed(0)  # the same actions every run: unseeded, a rare draw lost the set
+    # by 16.1.г within the limit (a legal end of the match, not a truncation)
     done = False
     while not done:
         _, _, term, trunc, info = env.step(env.action_space.sample())
@@ -136,6 +139,7 @@ def test_truncated_at_the_shot_limit():
 def test_self_play_alternates_and_rewards_the_player_who_acted():
     env = CueEnv("9-ball", opponent="self", reward="shaped", agent_first=True)
     obs, _ = env.reset(seed=2)
+    env.action_space.seed(2)
     seen = set()
     for _ in range(12):
         who = obs["to_play"]
@@ -242,6 +246,7 @@ def test_vector_env_steps_many_games():
     envs = gymnasium.make_vec("cuesim/NineBallFlat-v0", num_envs=3, vectorization_mode="sync",
                               level=2)
     obs, _ = envs.reset(seed=1)
+    envs.action_space.seed(1)
     obs, r, term, trunc, _ = envs.step(envs.action_space.sample())
     assert obs.shape[0] == 3 and r.shape == (3,)
     envs.close()
@@ -298,6 +303,7 @@ def test_the_opponents_shots_before_the_agents_first_turn_do_not_use_up_the_epis
     raise 'the episode is over', the break having used the limit up)."""
     env = CueEnv(game, level=2, max_shots=1, agent_first=False)
     _, info = env.reset(seed=0)
+    env.action_space.seed(0)
     assert info["to_play"] == PLAYERS[0]
     assert info["shots"] and all(e["player"] == PLAYERS[1] for e in info["shots"])
     assert info["shot_count"] == 0
