@@ -343,6 +343,27 @@ class PoolTable(PieceTable):
             return False
         return all(math.hypot(x - k.x, y - k.y) >= r + k.radius - tol for k in geo.knuckles)
 
+    def cushion_gap(self, x: float, y: float, cushion: str) -> float:
+        """The gap between a ball centred at (x, y) and a cushion (its nose and the jaw of a
+        pocket it turns into, `cushion_of`), or a whole table rail ('head', 'foot', 'left',
+        'right'): 0 when the ball touches it (WPA 3.38 'frozen'). ValueError for an unknown
+        name."""
+        rails = [r for r in self.geometry.rails
+                 if cushion in (cushion_of(r.name), CUSHION_RAIL[cushion_of(r.name)])]
+        if not rails:
+            raise ValueError(f"{cushion!r} is no cushion of a pool table; cushions are "
+                             f"{list(CUSHION_NAMES)}, rails head, foot, left, right")
+        return min(_segment_distance(x, y, r) for r in rails) - self.ball_radius
+
+    def in_jaws(self, x: float, y: float, pocket: str, tol: float = 1e-9) -> bool:
+        """Whether a ball centred at (x, y) reaches into a pocket's mouth (WPA 3.33, balls
+        jammed in the jaws): part of it past the mouth line between the lips, its centre
+        between them."""
+        p = self.pocket(pocket)
+        mx, my = (p.lip_a[0] + p.lip_b[0]) / 2, (p.lip_a[1] + p.lip_b[1]) / 2
+        across = abs((x - mx) * -p.axis[1] + (y - my) * p.axis[0])
+        return p.depth(x, y) > -self.ball_radius - tol and across <= p.mouth / 2 + tol
+
     # -- dimensions and marks ---------------------------------------------------------------
     @property
     def width(self) -> float:

@@ -6,6 +6,7 @@ game from where the last shot left the pieces."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -133,6 +134,31 @@ def test_the_referees_python_api_checks_a_hand_written_log():
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
             novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
                            Event(0.3, EventKind.COLLIDE, pucks[0], pucks[1])]))
+
+
+def test_the_referees_python_api_checks_hand_written_layouts():
+    """The referees' own doors refuse hand-written layouts that cannot be on their table
+    (overlapping pieces, a piece off the bed), as the scenario loaders do; after a novus shot
+    a puck may rest on another (novus 12), so only each piece alone is checked there."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.shotlog import ShotRecord
+    from cuesim.tables.layout import Layout
+
+    novus = start_layout("novus")
+    pucks = [p for p in novus.pieces if p.id != "striker"]
+    a, b = pucks[0], pucks[1]
+    stacked = Layout("novus", tuple(replace(p, x=a.x + 0.01, y=a.y) if p.id == b.id else p
+                                    for p in novus.pieces))
+    strike = [Event(0.0, EventKind.STRIKE, "striker")]
+    with pytest.raises(ScenarioError, match=f"shot.initial: pieces .*{b.id!r}.* overlap"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(stacked, novus, strike))
+    off = Layout("novus", tuple(replace(p, x=-0.2) if p.id == a.id else p for p in novus.pieces))
+    with pytest.raises(ScenarioError, match=f"shot.final: piece {a.id!r} .* not wholly"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(novus, off, strike))
+    NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(novus, stacked, strike))
+    with pytest.raises(ValueError, match="novus is played on the novus board"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
+            Layout("carom", novus.pieces), novus, strike))
 
 
 def test_a_piece_at_rest_again_needs_a_new_cause():

@@ -226,3 +226,26 @@ def test_9_2_refusing_ends_the_match():
 def _declared(code, player):
     from cuesim.rules.fivepins import FivePinsShot
     return FivePinsShot(infractions=[Infraction(code, player)], initial=position())
+
+
+@pytest.mark.parametrize("where,field,match", [
+    ({"yellow": [0.72, 0.61]}, "initial", "overlap"),
+    ({"red": [1.60, 1.0]}, "initial", "not wholly"),
+    ({"yellow": [0.72, 0.61]}, "final", "overlap"),
+])
+def test_1_hand_written_layouts_must_be_legal_on_the_carom_table(where, field, match):
+    """5-pins 1: balls and standing pins lie on the bed, none overlapping; a hand-written
+    layout that cannot have happened is refused through the API, as the scenario loader
+    refuses it."""
+    bad = position(**where)
+    kw = {field: bad}
+    with pytest.raises(ValueError, match=f"shot.{field}: .*{match}"):
+        play(game_in_play(), strike(), hit(0.3, "white", "yellow"), **kw)
+
+
+def test_layouts_for_another_table_are_refused():
+    from cuesim.tables.layout import Layout, Piece
+
+    pool = Layout("pool_9ft", (Piece("white", "ball", 0.5, 0.5), Piece("yellow", "ball", 0.7, 0.5)))
+    with pytest.raises(ValueError, match="played on the carom table"):
+        play(game_in_play(), strike(), hit(0.3, "white", "yellow"), initial=pool)

@@ -338,12 +338,99 @@ def test_2_10_simultaneous_contact_favours_the_shooter():
 
 
 # --- 3.33 jammed balls -------------------------------------------------------------------
+def in_the_jaws(pocket_name: str, size: str = "9ft") -> tuple[tuple[float, float], ...]:
+    """Two balls side by side just past the mouth line of a pocket, clear of its jaws."""
+    from cuesim.tables import pool_table
+
+    p = pool_table(size).pocket(pocket_name)
+    mx, my = (p.lip_a[0] + p.lip_b[0]) / 2, (p.lip_a[1] + p.lip_b[1]) / 2
+    ax, ay = p.axis
+    side = BALL_DIAMETER / 2 + 1e-4
+    return tuple((mx - ay * s * side + ax * 0.001, my + ax * s * side + ay * 0.001)
+                 for s in (1, -1))
+
+
+def jam_shot(jammed: dict, where: tuple | None = None) -> PoolShot:
+    """1 and 2 end in the foot left pocket's jaws (or at `where`) after the cue ball hits 1."""
+    pos = spread(NINE)
+    final = dict(pos)
+    final["1"], final["2"] = where or in_the_jaws("foot_left")
+    ev = [strike(), hit(0.2, "1"), hit(0.3, "2", "1"), rail(0.4, "1", "left_foot_rail")]
+    return shot(ev, pos, final=final, jammed=jammed)
+
+
 def test_3_33_jammed_ball_judged_pocketed_counts():
     g = nine_in_play()
-    ev = [strike(), hit(0.2, "1"), rail(0.4, "1", "left_foot_rail")]
-    out = g.play(shot(ev, spread(NINE), jammed={"1": "foot_left"}))
+    out = g.play(jam_shot({"1": "foot_left"}))
     assert out.ruling.legal and not out.ruling.turn_passes
-    assert "1" not in out.layout.ids()
+    assert "1" not in out.layout.ids() and "2" in out.layout.ids()
+
+
+def test_3_33_jammed_ball_must_be_in_the_jaws_of_that_pocket():
+    """3.33 is about balls jammed in a pocket's jaws: a ball elsewhere, or in another pocket's
+    jaws, cannot be judged pocketed there."""
+    with pytest.raises(ValueError, match="not in the jaws of pocket 'foot_right'"):
+        nine_in_play().play(jam_shot({"1": "foot_right"}))
+    with pytest.raises(ValueError, match="not in the jaws of pocket 'foot_left'"):
+        nine_in_play().play(jam_shot({"1": "foot_left"}, where=((0.3, 2.0), (0.4, 2.0))))
+
+
+def test_3_33_needs_two_or_more_balls_jammed():
+    """3.33: 'two or more balls jammed in the pocket's jaws'; a lone ball on the lip is not
+    pocketed by the referee's judgement."""
+    (x1, y1), _ = in_the_jaws("foot_left")
+    with pytest.raises(ValueError, match="only ball in the jaws"):
+        nine_in_play().play(jam_shot({"1": "foot_left"}, where=((x1, y1), (0.4, 2.0))))
+
+
+def test_3_33_jammed_in_a_side_pocket_of_an_8ft_table():
+    from cuesim.tables.layout import Layout, Piece
+
+    a, b = in_the_jaws("side_right", "8ft")
+    before = Layout("pool_8ft", (Piece("cue", "ball", 0.6, 0.4), Piece("1", "ball", 0.9, 1.1),
+                                 Piece("2", "ball", 0.9, 1.2), Piece("9", "ball", 0.3, 1.5)))
+    after = Layout("pool_8ft", (Piece("cue", "ball", 0.6, 0.9), Piece("1", "ball", *a),
+                                Piece("2", "ball", *b), Piece("9", "ball", 0.3, 1.5)))
+    ev = [strike(), hit(0.2, "1"), hit(0.3, "2", "1"), rail(0.5, "1", "right_foot_rail")]
+    out = nine_in_play().play(PoolShot(ev, before, after, Declaration(jammed={"1": "side_right"})))
+    assert out.ruling.legal and "1" not in out.layout.ids()
+
+
+def test_3_38_frozen_ball_must_touch_the_cushion_announced():
+    """3.38 applies to a ball frozen to a cushion: one announced frozen but lying away from it
+    is refused, naming the gap; an unknown cushion is refused too."""
+    pos = spread(NINE)
+    ev = [strike(), hit(0.5, "1"), rail(0.9, "1", "right_foot_rail")]
+    with pytest.raises(ValueError, match=r"ball '1' is .* mm from 'foot_rail'"):
+        nine_in_play().play(shot(ev, pos, frozen={"1": "foot_rail"}))
+    pos["1"] = (0.6, 2.54 - 0.0286)
+    with pytest.raises(ValueError, match="no cushion of a pool table"):
+        nine_in_play().play(shot(ev, pos, frozen={"1": "foot_pocket"}))
+    for name in ("foot_rail", "foot"):  # a cushion or its whole rail
+        assert nine_in_play().play(shot(ev, pos, frozen={"1": name})).ruling.legal
+
+
+@pytest.mark.parametrize("where,match", [
+    ({"1": (0.15, 0.9), "2": (0.16, 0.9)}, "overlap"),
+    ({"1": (-0.2, 0.9)}, "not wholly"),
+])
+def test_3_28_hand_written_layouts_must_be_legal_on_the_table(where, match):
+    """A layout with overlapping balls or a ball off the bed cannot have happened: the
+    referee refuses it (as the scenario loader does), before and after the shot."""
+    ev = [strike(), hit(0.2, "1")]
+    bad = {**spread(NINE), **where}
+    with pytest.raises(ValueError, match=match):
+        nine_in_play().play(shot(ev, bad))
+    with pytest.raises(ValueError, match=f"final.*{match}|{match}"):
+        nine_in_play().play(shot(ev, spread(NINE), final=bad))
+
+
+def test_layouts_for_another_table_are_refused():
+    from cuesim.tables.layout import Layout, Piece
+
+    carom = Layout("carom", (Piece("cue", "ball", 0.5, 0.5), Piece("1", "ball", 0.7, 0.5)))
+    with pytest.raises(ValueError, match="pool is played on"):
+        nine_in_play().play(PoolShot([strike(), hit(0.2, "1")], carom, carom))
 
 
 # --- 3.36 breaks in successive games -----------------------------------------------------

@@ -113,6 +113,20 @@ def test_novus_style_flat_single_shot():
     assert out["steps"][0]["ruling"]["next_player"] == "Ann"
 
 
+def test_3_33_jammed_needs_the_layout_after_the_shot():
+    """A scenario that judges balls pocketed from a jam (3.33) must show where they lie: the
+    loader used to drop them from the derived 'after' and then refuse its own layout."""
+    data = load("nine_ball_push_out.json")
+    step = data["steps"][0]
+    step.pop("final", None)
+    step.pop("after", None)
+    ball = next(b for b in step["initial"] if b != "cue")
+    step.setdefault("declaration", {})["jammed"] = {ball: "foot_left"}
+    with pytest.raises(ValueError, match=r"steps\[0\]\.declaration\.jammed: give the layout "
+                                         "after the shot"):
+        adjudicate_scenario(data)
+
+
 def test_pool_readme_python_example_runs():
     import re
 

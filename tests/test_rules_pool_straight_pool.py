@@ -225,11 +225,12 @@ def test_6_7_7_ball_nearest_the_head_string_spotted_on_request():
 ELSEWHERE = (0.2, 1.2)  # not in the kitchen, not in the rack area
 IN_KITCHEN = (0.2, 0.3)
 IN_RACK = (FOOT_SPOT[0] + 0.02, FOOT_SPOT[1] + 0.1)
+IN_RACK_TOO = (FOOT_SPOT[0] - 0.06, FOOT_SPOT[1] + 0.1)  # the other ball, clear of the first
 
 
 def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
     """Ann pockets the 14th ball (4) with a called shot, leaving the 15th (7) and the cue."""
-    assert in_rack_area(*IN_RACK) and not in_rack_area(*ELSEWHERE)
+    assert in_rack_area(*IN_RACK) and in_rack_area(*IN_RACK_TOO) and not in_rack_area(*ELSEWHERE)
     pos = {"cue": (0.3, 1.5), "4": (0.15, 2.3), "7": (0.5, 1.0)}
     final = {"cue": cue_at, "7": fifteenth_at}
     ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
@@ -241,7 +242,7 @@ def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
 
 CASES = [
     # (15th ball, cue ball) -> (15th goes to, cue goes to): the table of 6.7.3
-    ("rack", IN_RACK, "rack", IN_RACK, FOOT_SPOT, "kitchen"),
+    ("rack", IN_RACK, "rack", IN_RACK_TOO, FOOT_SPOT, "kitchen"),
     ("rack", IN_RACK, "head", HEAD_SPOT, CENTER_SPOT, HEAD_SPOT),
     ("rack", IN_RACK, "elsewhere", ELSEWHERE, HEAD_SPOT, ELSEWHERE),
     ("pocketed", None, "rack", IN_RACK, FOOT_SPOT, "kitchen"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuesim.rules.files import check_event_log
+from cuesim.rules.files import check_event_log, check_shot_layouts
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     AT_PLACED_SHOT,
@@ -220,6 +220,8 @@ class FivePinsGame:
         if shot.events and shot.initial is not None and shot.result is None:  # a
             # hand-written log that cannot have happened is refused
             check_event_log(shot.events, list(shot.initial.ids()), "shot")
+        if shot.result is None:  # hand-written layouts lie on the bed, none overlapping
+            check_carom_layouts(shot)
         for p in shot.declaration.moved_pins:
             if p not in PINS:
                 raise ValueError(f"declaration.moved_pins: unknown pin {p!r}; pins are "
@@ -526,3 +528,16 @@ class FivePinsGame:
         st.placement = None
         ruling.end_match(winner)
 
+
+def check_carom_layouts(shot: FivePinsShot) -> None:
+    """The shot's hand-written layouts are for the carom table and legal on it (5-pins 1: the
+    balls and standing pins on the bed, no two overlapping), as the scenario loader requires."""
+    from cuesim.tables.carom import CaromTable
+
+    for name in ("initial", "final"):
+        layout = getattr(shot, name)
+        if layout is not None and layout.table != "carom":
+            raise ValueError(f"{name} layout is for table {layout.table!r}; 5-pins is played on "
+                             "the carom table ('carom')")
+    check_shot_layouts(CaromTable(), shot.initial, shot.final, shot.events, "shot",
+                       ("initial", "final"))

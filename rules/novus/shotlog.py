@@ -41,6 +41,22 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
                              "over the rail (infraction puck_off_table, novus 12)")
 
 
+def check_novus_layouts(record: ShotRecord) -> None:
+    """A hand-written record's layouts are for the novus board and legal on it (each piece on
+    the board, off the holes, no two overlapping before the shot; after it a puck may rest on
+    another, novus 12), as the scenario loader requires: ValueError naming the piece."""
+    from cuesim.rules.files import check_shot_layouts
+    from cuesim.tables.novus import NovusTable
+
+    for name in ("initial", "final"):
+        table = getattr(record, name).table
+        if table != "novus":
+            raise ValueError(f"shot.{name}: the layout is for table {table!r}; novus is played "
+                             "on the novus board ('novus')")
+    check_shot_layouts(NovusTable(), record.initial, record.final, record.events, "shot",
+                       ("initial", "final"))
+
+
 @dataclass
 class ShotRecord:
     initial: Layout

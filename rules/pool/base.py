@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.files import check_event_log
+from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     BETWEEN_SHOTS,
@@ -165,7 +166,7 @@ class PoolGame:
             check(b, "declaration.jammed")
             if p not in POCKETS:
                 raise ValueError(f"declaration.jammed: unknown pocket {p!r}")
-        _check_declared_on_table(shot)
+        check_shot_geometry(shot)
         for inf in shot.infractions:
             if inf.code not in INFRACTIONS:
                 raise ValueError(f"unknown infraction code {inf.code!r}; codes are "
@@ -432,23 +433,3 @@ def most_severe(violations: list[Violation]) -> str | None:
     if not violations:
         return None
     return max((v.consequence for v in violations), key=lambda c: SEVERITY.get(c, 1))
-
-
-def _check_declared_on_table(shot: PoolShot) -> None:
-    """The balls a declaration names are on the table: a called object ball (3.4) and the
-    balls announced frozen (3.38) before the shot, a ball jammed in a pocket's jaws (3.33)
-    before and after it. A ValueError names the field and the ball."""
-    decl, before, after = shot.declaration, shot.initial, shot.final
-    if decl.called_ball == CUE:
-        raise ValueError("declaration.called_ball names the cue ball; a call names an object "
-                         "ball (WPA 3.4)")
-    named = [("declaration.called_ball", decl.called_ball, "before"),
-             *[("declaration.frozen", b, "before") for b in decl.frozen],
-             *[("declaration.jammed", b, "before") for b in decl.jammed],
-             *[("declaration.jammed", b, "after") for b in decl.jammed]]
-    for field_name, ball, when in named:
-        layout = before if when == "before" else after
-        if ball is not None and layout is not None and ball not in layout.ids():
-            raise ValueError(f"{field_name} names ball {ball!r}, which is not on the table "
-                             f"{when} the shot ({'initial' if when == 'before' else 'final'} "
-                             "layout)")

@@ -139,7 +139,10 @@ def parse_shot(step: Any, where: str) -> PoolShot:
     elif initial is not None:
         gone = [e.a for e in events if e.kind == EventKind.POCKET]
         gone += [p for i in infractions if i.code == "off_table" for p in i.pieces]
-        gone += list(decl.jammed)
+        if decl.jammed:  # 3.33: where the jammed balls lie is what the referee judges
+            raise ValueError(f"{where}.declaration.jammed: give the layout after the shot "
+                             f"('final' or 'after') with the jammed balls in the pocket's jaws "
+                             "(WPA 3.33)")
         final = initial.without(gone)
     else:
         final = None
