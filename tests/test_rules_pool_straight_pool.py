@@ -203,6 +203,17 @@ def test_6_12_legal_shot_in_between_clears_the_count():
     assert g.state.fouls["Ann"] == 1  # the example of 6.12
 
 
+def test_6_5_points_are_said_once():
+    """6.5, 6.7.1: the ruling says how many balls count and who scores, without repeating the
+    score ('1 point(s) for Ann ... Ann scores 1 point' before)."""
+    g = in_play()
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")]
+    out = g.play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    text = out.ruling.describe()
+    assert "1 ball pocketed on a legal shot, a point each (WPA 6.5, 6.7.1)" in text
+    assert text.count("1 point") == 1 and "point(s)" not in text
+
+
 def test_6_1_game_to_points_to():
     g = in_play(scores={"Ann": 149, "Bob": 20})
     ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")]

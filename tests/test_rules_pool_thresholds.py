@@ -67,6 +67,18 @@ def test_5_4_three_balls_to_a_cushion_is_a_foul():
     assert out.state.ball_in_hand == "table" and out.state.shooter == "Bob"
 
 
+@pytest.mark.parametrize("rails,words", [((), "no numbered ball reached"),
+                                          (("2",), "only 1 numbered ball reached")])
+def test_5_4_and_4_5_count_the_balls_in_words(rails, words):
+    """The illegal-break ruling counts in words: 'no numbered ball', 'only 1 numbered ball'
+    (not 'only 0 numbered balls')."""
+    for game, ids, article in ((NineBall, NINE, "WPA 5.4"), (EightBall, ALL, "WPA 4.5")):
+        ev, pos = break_of(ids, to_rail(*rails))
+        out = game(players=PLAYERS).play(shot(ev, pos))
+        text = next(v.text for v in out.ruling.violations if v.article == article)
+        assert words in text and "(4 needed)" in text
+
+
 def test_5_4_one_ball_to_a_cushion_four_times_counts_once():
     ev, pos = break_of(NINE, to_rail("2", "2", "2", "2"))
     assert articles(NineBall(players=PLAYERS).play(shot(ev, pos))) == ["WPA 5.4"]

@@ -487,3 +487,38 @@ def test_the_first_contact_names_a_cushion_jaw_or_knuckle_in_words():
     assert feature_words("left_head_rail") == "left head rail"
     assert feature_words("foot_left_knuckle_a") == "foot left pocket's knuckle"
     assert feature_words("side_right_jaw_b") == "side right pocket's jaw"
+
+
+def test_the_player_named_you_is_addressed_in_the_second_person():
+    """`cuesim play` names the person at the keyboard "You": the rulings' third-person verbs
+    after that name read "You play next", "You win", "Your ball" on the screen."""
+    a = panel_text.addressed
+    assert a("A legal shot. You plays next.") == "A legal shot. You play next."
+    assert a("Match over: You wins.") == "Match over: You win."
+    assert a("You scores 2 points. You has ball in hand; You's ball") == \
+        "You score 2 points. You have ball in hand; Your ball"
+    assert a("You touches the 3, You passes, You is on the hill") == \
+        "You touch the 3, You pass, You are on the hill"
+    assert a("Ann plays next. Youth wins. Yous plays") == "Ann plays next. Youth wins. Yous plays"
+
+
+@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
+def test_no_third_person_verb_after_you_on_the_screen(tmp_path, game):
+    import re
+
+    from cuesim.viewer.app import App
+    from cuesim.viewer.session import new_session
+
+    app = App(new_session(game, ["You", "Ann"], (), options={"points_to": 10}
+                          if game == "5-pins" else None),
+              candidates=8, save_path=tmp_path / "s.json", screenshot_dir=tmp_path)
+    wrong = re.compile(r"\bYou (plays|wins|scores|has|is|was|breaks|chooses|loses)\b|You's")
+    seen = []
+    for _ in range(8):
+        if app.mode not in ("aim", "choice"):
+            break
+        play_turn(app, candidates=8)
+        text = app.screen_text()
+        seen.append(text)
+        assert not wrong.search(text), text
+    assert any("You" in t for t in seen)

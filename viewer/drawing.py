@@ -190,8 +190,9 @@ class Drawing:
         """The panel's lines now (panel_text says what they say), pins and rails named by
         where they are on the screen (screen_sides)."""
         sides = self.screen_sides()
-        return [dataclasses.replace(line, text=panel_text.on_screen(line.text, sides))
-                for line in self._panel_lines()]
+        return [dataclasses.replace(
+            line, text=panel_text.addressed(panel_text.on_screen(line.text, sides)))
+            for line in self._panel_lines()]
 
     def _panel_lines(self) -> list[Line]:
         s = self.session
@@ -330,7 +331,8 @@ class Drawing:
         """The score sheet's lines while it is shown (tests read it)."""
         if self.mode not in ("intermission", "over", "pick_game"):
             return []
-        return scoresheet.sheet_lines(self.session) + self.end_keys()
+        return [panel_text.addressed(t) for t in scoresheet.sheet_lines(self.session)] \
+            + self.end_keys()
 
     def screen_text(self) -> str:
         """Everything the panel (and the score sheet, when shown) says now, joined (tests read

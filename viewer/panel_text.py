@@ -103,6 +103,40 @@ def pin_name(pin: str) -> str:
     return pin
 
 
+# `cuesim play` names the person at the keyboard "You" (against the computer): the rulings'
+# third-person verbs after that name are said in the second person ("You play next")
+YOU = "You"
+_IRREGULAR = {"is": "are", "has": "have", "was": "were", "does": "do"}
+_VERBS = ("is has was does wins plays scores breaks chooses loses takes strikes touches reaches "
+          "racks records lies needs finds continues fouls pockets passes misses keeps gets owes "
+          "shoots leads gives accepts declares calls makes goes commits receives concedes "
+          "forfeits leaves moves places spots stays returns answers asks requests retains "
+          "shoots pushes wants").split()
+_YOU_VERB = re.compile(rf"\b{YOU}(?:('s)\b| ({'|'.join(sorted(set(_VERBS)))})\b)")
+
+
+def _base_form(verb: str) -> str:
+    """'plays' -> 'play', 'touches' -> 'touch', 'goes' -> 'go', 'is' -> 'are'."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    return verb[:-1]
+
+
+def addressed(text: str) -> str:
+    """`text` with the player named "You" addressed in the second person: "You plays next"
+    -> "You play next", "You's ball" -> "Your ball" (other names are left as they are)."""
+    if YOU not in text:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        return "Your" if m.group(1) else f"{YOU} {_base_form(m.group(2))}"
+    return _YOU_VERB.sub(fix, text)
+
+
 _FRAME_SIDE = re.compile(r"\b(top|bottom|left|right)(?= (pin|rail|half|spot)s?\b)")
 
 

@@ -10,6 +10,7 @@ from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
     LOSS_OF_GAME,
+    balls_to_rail_text,
     first_hit_violation,
     frozen_violation,
     rail_violation,
@@ -112,8 +113,8 @@ class EightBall(PoolGame):
                                  article="WPA 4.8")
         if not legal_break:
             ruling.violations.append(Violation(
-                "WPA 4.5", f"illegal break: no ball pocketed and only "
-                f"{len(facts.balls_to_rail())} numbered balls reached a cushion (4 needed)",
+                "WPA 4.5", f"illegal break: no ball pocketed and "
+                f"{balls_to_rail_text(len(facts.balls_to_rail()))} reached a cushion (4 needed)",
                 FOUL))
             st.ball_in_hand = None
             self._offer(st, ruling, other, "WPA 4.5", {

@@ -366,3 +366,11 @@ def adjudicate_lag(events: list[Event], final: Layout, balls: dict[str, str],
         ruling.next_player = winner
         ruling.notes.append(f"{winner} wins the lag and breaks or passes the break (WPA 3.7)")
     return LagResult(winner, faults, dist, ruling)
+
+
+def balls_to_rail_text(n: int) -> str:
+    """How many numbered balls reached a cushion on a break, in words (4.5, 5.4): 'no numbered
+    ball', 'only 1 numbered ball', 'only 3 numbered balls'."""
+    if n == 0:
+        return "no numbered ball"
+    return f"only {n} numbered ball{'s' if n != 1 else ''}"

@@ -11,6 +11,7 @@ from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
     LOSS_OF_GAME,
+    balls_to_rail_text,
     first_hit_violation,
     frozen_violation,
     rail_violation,
@@ -84,8 +85,9 @@ class NineBall(PoolGame):
                                                      f"the {lowest} first")
             if not facts.object_pocketed and len(facts.balls_to_rail()) < 4:
                 ruling.violations.append(Violation(
-                    "WPA 5.4", f"illegal break: no ball pocketed and only "
-                    f"{len(facts.balls_to_rail())} numbered balls reached a cushion", FOUL))
+                    "WPA 5.4", f"illegal break: no ball pocketed and "
+                    f"{balls_to_rail_text(len(facts.balls_to_rail()))} reached a cushion "
+                    "(4 needed)", FOUL))
             if facts.scratch:
                 ruling.violations.append(Violation("WPA 5.4", "scratch or cue ball off the "
                                                    "table on the break", FOUL))

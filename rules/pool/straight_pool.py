@@ -248,7 +248,9 @@ class StraightPool(PoolGame):
         n = len(facts.object_pocketed)
         st.scores[shooter] = st.scores.get(shooter, 0) + n
         ruling.points = {shooter: n}
-        ruling.notes.append(f"{n} point(s) for {shooter} (WPA 6.5, 6.7.1)")
+        if n:
+            ruling.notes.append(f"{n} ball{'s' if n != 1 else ''} pocketed on a legal shot, a "
+                                "point each (WPA 6.5, 6.7.1)")
         if st.scores[shooter] >= st.points_to:
             ruling.notes.append(f"{shooter} reaches {st.points_to} points (WPA 6.1)")
             st.frames_won[shooter] = st.frames_won.get(shooter, 0) + 1
