@@ -522,3 +522,22 @@ def test_no_third_person_verb_after_you_on_the_screen(tmp_path, game):
         seen.append(text)
         assert not wrong.search(text), text
     assert any("You" in t for t in seen)
+
+
+def test_five_pins_opening_aim_is_a_cushion_first_shot_that_scores(tmp_path):
+    """The 5-pins opening (4.1-4.3): the pins stand between the player's ball and the others,
+    so the opening aim is found off a cushion; it is legal and scores (the direct tries alone
+    found only a pointless legal shot)."""
+    from cuesim.viewer.aim import opening_directions
+
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    assert s.ref.state.phase == "break"
+    action = app.current_action()
+    result = s.simulate(action)
+    ruling = s.judge(result, action)
+    assert ruling.legal and sum(ruling.points.values()) > 0, ruling.describe(s.unit)
+    first_touch = next(e for e in result.event_log() if e.a == s.struck_id() and
+                       e.kind.name in ("RAIL", "COLLIDE"))
+    assert first_touch.kind.name == "RAIL"
+    assert len(opening_directions(s, app.pos)) == 2 + 2 * 4 + 1  # 2 balls, 4 banks each, ahead

@@ -172,6 +172,30 @@ def test_esc_asks_before_quitting_and_saves_the_game(tmp_path):
     assert saved["actions"] == app.session.actions and len(saved["actions"]) == 1
 
 
+def test_the_quit_question_stays_on_screen_and_the_computer_waits(tmp_path):
+    """Esc while the computer is thinking: its progress messages used to replace the question,
+    so the next Esc quit with nothing on the screen asking. The question stays on the panel
+    and the computer waits until it is answered."""
+    app = make_app("9-ball", tmp_path, computer=("B",), candidates=8)
+    app.session.ref.state.shooter = "B"
+    step(app, dt=0.05)  # the computer starts thinking
+    step(app, [key(pygame.K_ESCAPE)])
+    actions = len(app.session.actions)
+    for _ in range(40):
+        step(app, dt=0.1)
+        assert "Esc again or Y" in app.screen_text()
+    assert len(app.session.actions) == actions and app.mode == "aim"
+    app.say("something else")  # whatever the panel says meanwhile, the question stays
+    assert "Esc again or Y" in app.screen_text()
+    step(app, [key(pygame.K_a)])  # go on: the computer plays
+    assert "Esc again or Y" not in app.screen_text()
+    for _ in range(200):
+        step(app, dt=0.2)
+        if len(app.session.actions) > actions:
+            break
+    assert len(app.session.actions) == actions + 1
+
+
 def test_esc_twice_quits_and_a_fresh_game_overwrites_no_save(tmp_path):
     """Esc, Esc quits; with nothing played nothing is written (an earlier save stays)."""
     (tmp_path / "save.json").write_text("earlier")

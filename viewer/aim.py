@@ -98,23 +98,33 @@ def predict(session: Session, action: dict[str, Any]) -> Prediction:
                       [(float(x), float(y)) for x, y in after], ruling)
 
 
+def opening_directions(session: Session, pos: tuple[float, float]) -> list[float]:
+    """Directions worth trying first from `pos`: straight at each of the shooter's pieces, then
+    off one cushion at each (aimed at its mirror image in the line the struck piece's centre
+    touches the cushion on: x = r, x = W - r, y = r, y = L - r), then straight ahead. The banks
+    find the legal shots when every direct line is blocked (the 5-pins opening, where the pins
+    stand between the balls)."""
+    layout = session.layout()
+    geo, r = session.table.geometry, session.radius()
+    aims = [(p.x, p.y) for p in (layout.get(pid) for pid in session.pieces_of(session.shooter())
+                                 if pid in layout.ids())]
+    w, length = geo.width, geo.length
+    banks = [mirror for x, y in aims for mirror in ((2 * r - x, y), (2 * (w - r) - x, y),
+                                                   (x, 2 * r - y), (x, 2 * (length - r) - y))]
+    return [math.atan2(y - pos[1], x - pos[0]) for x, y in aims + banks
+            if math.hypot(x - pos[0], y - pos[1]) > 1e-9] + [math.pi / 2]
+
+
 def legal_opening(session: Session, pos: tuple[float, float], max_tries: int = 60
                   ) -> tuple[float, float] | None:
-    """(angle, power fraction) of a shot from `pos` the referee rules legal: toward the
-    shooter's pieces first (nearest directions first), else any direction; None if none of
-    the tries is legal."""
-    targets = []
-    layout = session.layout()
-    for pid in session.pieces_of(session.shooter()):
-        if pid in layout.ids():
-            p = layout.get(pid)
-            if math.hypot(p.x - pos[0], p.y - pos[1]) > 1e-9:
-                targets.append(math.atan2(p.y - pos[1], p.x - pos[0]))
-    targets.append(math.pi / 2)
+    """(angle, power fraction) of a shot from `pos` the referee rules legal, the directions of
+    `opening_directions` tried in turn at each offset, nearest first; None if none of the tries
+    is legal."""
+    bases = opening_directions(session, pos)
     tries = 0
     for power in AIM_POWERS:
-        for base in targets:
-            for off in AIM_OFFSETS:
+        for off in AIM_OFFSETS:
+            for base in bases:
                 for angle in ((base,) if off == 0 else (base + off, base - off)):
                     if tries >= max_tries:
                         return None

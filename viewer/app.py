@@ -163,6 +163,7 @@ class App(InputHandlers, Drawing):
         self._drag_context: tuple | None = None  # what the drag began in (see _input_context)
         self._drag_button = 1
         self.confirm_quit: str | None = None  # None, 'ask', or 'unsaved' (the save failed)
+        self.quit_question = ""  # shown while confirm_quit is set
         self.mouse = (0, 0)
         self.ai_turn: ai.ComputerTurn | None = None
         self._preview_key: tuple | None = None
@@ -232,7 +233,8 @@ class App(InputHandlers, Drawing):
             if self.playback.done:
                 self._shot_shown()
             return
-        if self.mode in ("aim", "choice") and not self.session.over():
+        if self.mode in ("aim", "choice") and not self.session.over() and \
+                self.confirm_quit is None:  # the computer waits for the answer to "quit?"
             if self.session.shooter() in self.session.computer or (
                     self.mode == "choice" and self.session.pending()[0]  # type: ignore[index]
                     in self.session.computer):

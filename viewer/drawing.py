@@ -239,6 +239,8 @@ class Drawing:
                           for k, opt in enumerate(pending[2])]
         if self.message:
             lines.append(Line(self.message, V.BAD if self.message_bad else V.GOOD, 19))
+        if self.confirm_quit is not None and self.quit_question != self.message:
+            lines.append(Line(self.quit_question, V.BAD, 19))  # until it is answered
         return lines
 
     def _shot_lines(self, shown: Session) -> list[Line]:

@@ -64,18 +64,24 @@ class InputHandlers:
         if not window and self.confirm_quit is None:
             self.confirm_quit = "ask"
             saved = " (the game is saved first)" if self.session.actions else ""
-            self.say(f"Quit{saved}? Esc again or Y: quit; any other key: go on playing.", True)
+            self.ask_quit(f"Quit{saved}? Esc again or Y: quit; any other key: go on playing.")
             return
         if self.confirm_quit != "unsaved" and self.session.actions:
             try:
                 self.save()
             except OSError as exc:
                 self.confirm_quit = "unsaved"
-                self.say(f"Game not saved: {exc.strerror or exc}. Esc or Y (or close the "
-                         "window) again to quit without saving; any other key: go on.", True)
+                self.ask_quit(f"Game not saved: {exc.strerror or exc}. Esc or Y (or close the "
+                              "window) again to quit without saving; any other key: go on.")
                 return
         self.confirm_quit = None
         self.running = False
+
+    def ask_quit(self, question: str) -> None:
+        """Show the quit question; it stays on the panel until it is answered (the computer
+        waits meanwhile), whatever else is said."""
+        self.say(question, True)
+        self.quit_question = self.message
 
     def key(self, key: int, mod: int = 0) -> None:
         ctrl = bool(mod & pygame.KMOD_CTRL)
