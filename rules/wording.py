@@ -126,6 +126,16 @@ def uncited_articles(text: str) -> list[str]:
     return out
 
 
+def count_of(n: int, noun: str) -> str:
+    """'1 penalty puck', '3 penalty pucks' (a regular plural: the noun's last word + s)."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def named(noun: str, ids: list[str]) -> str:
+    """'object ball 5', 'object balls 5, 7': a noun and the ids it names."""
+    return f"{noun}{'s' if len(ids) != 1 else ''} {', '.join(ids)}"
+
+
 def points_text(points: dict[str, int]) -> str:
     """'Ann scores 7 points.' / 'Bob loses 1 point.' for each player, joined."""
     out = []

@@ -31,6 +31,7 @@ def test_21_6_no_penalty_puck_until_pucks_on_the_opposite_side_moved():
     out = rule(before, before, [], state=D)
     assert out["ruling"]["spotted"] == [] and out["state"]["debt"]["red"] == 1
     assert out["ruling"]["next_player"] == "b1"
+    assert any("1 penalty puck owed" in n for n in out["ruling"]["notes"])  # not 'puck(s)'
 
 
 def test_21_6_penalty_puck_on_the_side_opposite_the_penalised_player():

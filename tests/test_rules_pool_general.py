@@ -204,7 +204,7 @@ def test_3_28_ball_off_the_table_cited_once(game, ids, game_article):
     arts = articles(out)
     assert arts.count("WPA 3.28") == 1 and game_article in arts
     v = next(v for v in out.ruling.violations if v.article == "WPA 3.28")
-    assert v.text == "ball(s) off the table: 2, 3"
+    assert v.text == "balls 2, 3 off the table"
 
 
 def test_3_28_cue_ball_off_the_table_cited_once():

@@ -35,6 +35,7 @@ from cuesim.rules.novus.terms import (
     opposite,
 )
 from cuesim.rules.ruling import Infraction, Ruling, Violation
+from cuesim.rules.wording import count_of
 from cuesim.tables.layout import Layout, Piece
 
 if TYPE_CHECKING:
@@ -380,12 +381,12 @@ class ShotAdjudication:
         if free <= 0:
             g.debt[colour] = want
             self.notes.append(f"{art('17.4')}: all {g.pucks_per_team()} pucks of {colour} are "
-                              f"on the table: {want} penalty puck(s) owed")
+                              f"on the table: {count_of(want, 'penalty puck')} owed")
             return
         if g.doubles and not self._row_moved(g.side_of(player), colour):
             g.debt[colour] = want
             self.notes.append(f"{art('21.6')}: no puck moved on the side opposite {player}: "
-                              f"{want} penalty puck(s) owed")
+                              f"{count_of(want, 'penalty puck')} owed")
             return
         start = shot_layout.get(STRIKER) if STRIKER in shot_layout.ids() else None
         self.layout, placed = place_penalty_pucks(
@@ -395,8 +396,9 @@ class ShotAdjudication:
             self.spotted.append({"id": p.id, "x": p.x, "y": p.y, "article": art("17.3")})
         g.debt[colour] = want - len(placed)
         if g.debt[colour]:
-            self.notes.append(f"{art('17.6')}: {g.debt[colour]} penalty puck(s) of {colour} "
-                              "could not be placed and stay as debt")
+            owed = count_of(g.debt[colour], "penalty puck")
+            self.notes.append(f"{art('17.6')}: {owed} of {colour} could not be placed and stay "
+                              "as debt")
 
     def _row_moved(self, side: str, colour: str) -> bool:
         """21.6: has any puck of the start row at the rail opposite `side` left its place?"""

@@ -17,6 +17,7 @@ from cuesim.rules.pool.general import (
 )
 from cuesim.rules.pool.model import Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.wording import named
 
 SOLIDS = frozenset(str(n) for n in range(1, 8))
 STRIPES = frozenset(str(n) for n in range(9, 16))
@@ -129,8 +130,9 @@ class EightBall(PoolGame):
             st.shooter, st.ball_in_hand = other, "kitchen"
             return self._outcome(st, shooter, shot, facts, ruling)
         if facts.objects_off_table:
-            ruling.violations.append(Violation("WPA 4.7", "object ball(s) jumped off the table "
-                                               "on the break", FOUL))
+            ruling.violations.append(Violation(
+                "WPA 4.7", f"{named('object ball', facts.objects_off_table)} jumped off the table "
+                "on the break", FOUL))
             st.ball_in_hand = None
             self._offer(st, ruling, other, "WPA 4.7", {
                 "accept": effect(other, None),
@@ -143,8 +145,8 @@ class EightBall(PoolGame):
             return self._outcome(st, shooter, shot, facts, ruling)
         st.ball_in_hand = None
         if pocketed:
-            ruling.notes.append("Ball(s) pocketed on a legal break: the breaker continues; the "
-                                "table is open (WPA 4.2, 4.10)")
+            ruling.notes.append(f"{named('Ball', pocketed)} pocketed on a legal break: the "
+                                "breaker continues; the table is open (WPA 4.2, 4.10)")
         else:
             st.shooter = other
         return self._outcome(st, shooter, shot, facts, ruling)
@@ -180,8 +182,9 @@ class EightBall(PoolGame):
         frozen = frozen_violation(facts, decl.frozen, shot.initial)
         ruling.violations += frozen if frozen is not None else rail_violation(facts, "WPA 4.11")
         if facts.objects_off_table:
-            ruling.violations.append(Violation("WPA 4.17", "object ball(s) off the table are "
-                                               "not spotted; turn passes", FOUL))
+            ruling.violations.append(Violation(
+                "WPA 4.17", f"{named('object ball', facts.objects_off_table)} off the table: not "
+                "spotted; turn passes", FOUL))
         fouled = bool(ruling.violations)
         ruling.legal = not fouled
 

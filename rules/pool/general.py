@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.model import CUE, PoolState
 from cuesim.rules.ruling import Infraction, Ruling, Violation
+from cuesim.rules.wording import named
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
 from cuesim.tables.layout import Layout, Piece
@@ -111,7 +112,7 @@ def declared_violations(infractions: list[Infraction], state: PoolState, shooter
     if off:  # 3.28 once, however many balls or declarations
         balls = list(dict.fromkeys(b for inf in off for b in inf.pieces))
         article = (overrides or {}).get("off_table", INFRACTIONS["off_table"][0])
-        text = (f"ball(s) off the table: {', '.join(balls)}" if balls
+        text = (f"{named('ball', balls)} off the table" if balls
                 else INFRACTIONS["off_table"][1])
         out.append(Violation(article, text, FOUL))
     return out

@@ -18,6 +18,7 @@ from cuesim.rules.pool.general import (
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
+from cuesim.rules.wording import named
 from cuesim.tables.pool_spots import frozen
 
 NINE = "9"
@@ -101,8 +102,9 @@ class NineBall(PoolGame):
             fz = frozen_violation(facts, decl.frozen, shot.initial)
             ruling.violations += fz if fz is not None else rail_violation(facts, "WPA 5.9")
         if facts.objects_off_table and not breaking:
-            ruling.violations.append(Violation("WPA 5.11", "object ball(s) off the table: not "
-                                               "spotted, except the 9", FOUL))
+            ruling.violations.append(Violation(
+                "WPA 5.11", f"{named('object ball', facts.objects_off_table)} off the table: "
+                "not spotted, except the 9", FOUL))
         nine_down = NINE in facts.object_pocketed or NINE in facts.off_table
         if ruling.violations:
             return self._foul(st, shooter, shot, facts, ruling)

@@ -22,6 +22,7 @@ from cuesim.rules.pool.general import (
 )
 from cuesim.rules.pool.model import CUE, Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Infraction, Ruling, Violation
+from cuesim.rules.wording import named
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.pool_spots import (
     BALL_DIAMETER,
@@ -175,8 +176,9 @@ class StraightPool(PoolGame):
                        and facts.pocket_of(called) == decl.called_pocket)
         deliberate = any(i.code == "deliberate_interference" for i in shot.infractions)
         if facts.objects_off_table:
-            ruling.violations.append(Violation("WPA 6.9", "object ball(s) off the table: foul; "
-                                               "they are spotted", FOUL))
+            ruling.violations.append(Violation(
+                "WPA 6.9", f"{named('object ball', facts.objects_off_table)} off the table: foul; "
+                "spotted", FOUL))
         break_ok = True
         if breaking:
             driven = facts.balls_to_rail()
