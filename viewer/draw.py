@@ -19,7 +19,10 @@ from cuesim.viewer import view as V
 from cuesim.viewer.view import Viewport
 
 NOVUS_RAIL = 0.045  # m, novus 24.1
-NUMBER_DISC = 0.74  # of a pool ball's radius: the white disc its number is printed on (drawn)
+NUMBER_DISC = 0.58  # of a pool ball's radius: the white disc its number is printed on (drawn;
+# real balls: about half; a little more here so that the number fits at small sizes)
+STRIPE_BAND = 0.5  # of the radius either side of the centre: a stripe's coloured band (white caps
+# above and below it: what tells a stripe from a solid at a glance)
 NUMBER_MIN_PX = 10  # the smallest font (px) a ball's number is drawn in
 POOL_RAIL = 0.13  # m, drawn rail (wood + cushion) around the cushion noses
 POOL_CUSHION = 0.05  # m, drawn cushion width
@@ -218,7 +221,7 @@ def sprite(table: Any, piece: Piece, radius: float) -> pygame.Surface:
             pygame.draw.circle(band, colour, c, r - ss)
             clip = pygame.Surface(big.get_size(), pygame.SRCALPHA)
             pygame.draw.rect(clip, (255, 255, 255, 255),
-                             (0, c[1] - r * 0.55, size * ss, r * 1.1))
+                             (0, c[1] - r * STRIPE_BAND, size * ss, 2 * r * STRIPE_BAND))
             band.blit(clip, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
             big.blit(band, (0, 0))
         else:
@@ -231,9 +234,13 @@ def sprite(table: Any, piece: Piece, radius: float) -> pygame.Surface:
     out = pygame.transform.smoothscale(big, (size, size))
     if number:  # the number drawn at its final size, so that it stays sharp
         text = str(number)
-        fsize = max(NUMBER_MIN_PX, round(radius * (1.6 if number < 10 else 1.3)))
+        fsize = max(NUMBER_MIN_PX, round(radius * (1.35 if number < 10 else 1.1)))
+        centre = (size / 2, size / 2 + 0.5)
+        halo = font(fsize).render(text, True, (250, 250, 245))  # where the digits reach past
+        for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):  # the disc onto the colour
+            out.blit(halo, halo.get_rect(center=(centre[0] + dx, centre[1] + dy)))
         label = font(fsize).render(text, True, (10, 10, 10))
-        out.blit(label, label.get_rect(center=(size / 2, size / 2 + 0.5)))
+        out.blit(label, label.get_rect(center=centre))
     _CACHE[key] = out
     return out
 
