@@ -248,12 +248,30 @@ def test_4_20_3_eight_off_the_table_on_the_break_loses():
 
 def test_4_21_stalemate_rerack_same_breaker():
     g = in_play(ANN_SOLIDS, shooter="Bob")
+    g.state.inning = 7  # six innings since the rack's break, in inning 1
     out = g.play(shot([], spread(ALL), stalemate=True))
     assert out.rack == "eight_ball" and g.state.shooter == "Ann" and g.state.phase == "break"
     # before the opening break no inning has been played: refused, the game as it was
     with pytest.raises(ValueError, match="stalemate .*WPA 4.21.* has not been broken yet"):
         g.play(shot([], spread(ALL), stalemate=True))
     assert g.state.shooter == "Ann" and g.state.phase == "break"
+
+
+def test_4_21_stalemate_only_after_three_innings_of_each_player():
+    """4.21: 'after three consecutive innings of each player (six in all)': counted from the
+    rack's break, which is the breaker's first inning; refused before the sixth has ended."""
+    g = EightBall(players=("Ann", "Bob"))
+    ev, pos = break_shot(four_rails())
+    assert g.play(shot(ev, pos)).ruling.turn_passes  # Ann's inning 1 ends
+    miss = [strike(), hit(0.3, "2"), rail(0.6, "2", "foot_rail")]
+    for k in range(4):  # Bob, Ann, Bob, Ann: five innings have ended
+        assert g.play(shot(miss, spread(ALL))).ruling.turn_passes, k
+    with pytest.raises(ValueError, match=r"six innings|6 in all\); this rack has had 5"):
+        g.play(shot([], spread(ALL), stalemate=True))
+    assert g.play(shot(miss, spread(ALL))).ruling.turn_passes  # Bob's third
+    out = g.play(shot([], spread(ALL), stalemate=True))
+    assert out.rack == "eight_ball" and g.state.shooter == "Ann" and g.state.phase == "break"
+    assert any("WPA 4.21" in n for n in out.ruling.notes)
 
 
 def test_3_36_race_to_two_frames_winner_breaks():

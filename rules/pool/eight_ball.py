@@ -19,6 +19,7 @@ from cuesim.rules.pool.model import Outcome, PoolShot, PoolState
 from cuesim.rules.ruling import Ruling, Violation
 from cuesim.rules.wording import named
 
+STALEMATE_INNINGS = 6  # 4.21: "three consecutive innings of each player (six in all)"
 SOLIDS = frozenset(str(n) for n in range(1, 8))
 STRIPES = frozenset(str(n) for n in range(9, 16))
 GROUPS = {"solids": SOLIDS, "stripes": STRIPES}
@@ -39,11 +40,17 @@ class EightBall(PoolGame):
 
     def _stalemate(self, st: PoolState, shot: PoolShot) -> Outcome:
         """4.21: the balls are re-racked and the same player breaks again. It follows three
-        innings of each player on the rack, so it is refused before the opening break (the
-        innings themselves are the referee's to count, as the declaration says)."""
+        consecutive innings of each player on the rack (six in all, the break's included), so
+        it is refused before then; whether the position is a stalemate is the referee's
+        judgement, as the declaration says."""
         if st.phase == "break":
             raise ValueError("declaration.stalemate (WPA 4.21) comes after three innings of "
                              "each player, and this rack has not been broken yet")
+        played = st.inning - st.rack_inning  # innings ended since the break's began
+        if played < STALEMATE_INNINGS:
+            raise ValueError(f"declaration.stalemate (WPA 4.21) comes after three innings of "
+                             f"each player ({STALEMATE_INNINGS} in all); this rack has had "
+                             f"{played} since its break")
         ruling = Ruling(legal=True)
         ruling.notes.append("Stalemate: re-rack, the player who broke this game breaks again "
                             "(WPA 4.21)")
@@ -78,6 +85,7 @@ class EightBall(PoolGame):
                ruling: Ruling) -> Outcome:
         shooter, other = st.shooter, st.opponent()
         st.phase = "play"
+        st.rack_inning = st.inning  # 4.21 counts the innings from here
         st.groups = {}  # 4.9, 4.10: the table is always open after the break
         if EIGHT in facts.off_table:
             ruling.violations.append(Violation("WPA 4.20.3", "the 8 left the table",

@@ -75,7 +75,7 @@ class PoolState:
     fouls: dict[str, int] = field(default_factory=dict)  # consecutive fouls (5.13, 6.12)
     warned: dict[str, bool] = field(default_factory=dict)  # told of two fouls (5.13, 2.16)
     match_warnings: dict[str, list[str]] = field(default_factory=dict)  # 3.9 / 3.29, per match
-    inning: int = 1
+    inning: int = 1  # counts every inning of the match (3.37): +1 when the turn passes
     frame: int = 1
     frames_won: dict[str, int] = field(default_factory=dict)
     race_to: int = 1  # frames needed to win the match
@@ -84,6 +84,7 @@ class PoolState:
     last_frame_winner: str | None = None
     # 8-ball
     groups: dict[str, str] = field(default_factory=dict)  # player -> 'solids' | 'stripes'
+    rack_inning: int = 1  # the inning in which this rack was broken (4.21 counts from it)
     # 9-ball
     push_out_available: bool = False  # the shot right after a legal break (5.5, 5.6)
     # 14.1
@@ -148,7 +149,7 @@ def check_state(state: PoolState) -> None:
     (4.10) given to both players, one each."""
     if state.phase not in PHASES:
         raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
-    for key in ("race_to", "points_to", "frame", "inning"):
+    for key in ("race_to", "points_to", "frame", "inning", "rack_inning"):
         value = getattr(state, key)
         if not _whole(value) or value < 1:
             raise ValueError(f"state.{key} must be a whole number >= 1, got {value!r}")
@@ -159,6 +160,9 @@ def check_state(state: PoolState) -> None:
             kind = "a whole number" if low is None else "a non-negative whole number"
             raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
                              f"got {table!r}")
+    if state.rack_inning > state.inning:
+        raise ValueError(f"state.rack_inning {state.rack_inning} is after state.inning "
+                         f"{state.inning}: the rack was broken in an inning already played")
     over = [p for p, n in state.fouls.items() if n > 2]
     if over:
         raise ValueError(f"state.fouls: {over[0]} on {state.fouls[over[0]]} consecutive fouls; "
