@@ -180,6 +180,8 @@ def test_nine_ball_push_out_and_the_incoming_players_choice(tmp_path):
     shooter = app.session.shooter()
     step(app, [key(pygame.K_p)])
     assert "push-out" in app.screen_text()
+    assert "Declared: a push-out." in app.screen_text()
+    assert "Push-out declared" not in app.screen_text()  # said once, by the "Declared:" line
     shoot_by_mouse(app, app.angle + 0.8, 1.0)  # a soft push-out that does not scratch
     finish_animation(app)
     assert app.mode == "choice"

@@ -189,10 +189,11 @@ class InputHandlers:
                 self.say("Nothing to request now", True)
         elif key == pygame.K_s and "safety" in self.session.declarations():
             self.declaration["safety"] = not self.declaration.get("safety", False)
-            self.say(f"Safety {'declared' if self.declaration['safety'] else 'withdrawn'}")
+            self.say("" if self.declaration["safety"] else "Safety withdrawn")  # the panel's
+            # "Declared: ..." line says what is declared
         elif key == pygame.K_p and "push_out" in self.session.declarations():
             self.declaration["push_out"] = not self.declaration.get("push_out", False)
-            self.say(f"Push-out {'declared' if self.declaration['push_out'] else 'withdrawn'}")
+            self.say("" if self.declaration["push_out"] else "Push-out withdrawn")
         elif key == pygame.K_f:
             if self.session.infraction_codes():
                 self.mode, self.menu_index = "menu", 0
