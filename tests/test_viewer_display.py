@@ -233,6 +233,26 @@ def test_the_first_contact_label_covers_no_ball(tmp_path):
         assert math.hypot(nx - cx, ny - cy) >= r
 
 
+@pytest.mark.parametrize("game", ["9-ball", "novus", "5-pins"])
+def test_the_first_contact_label_stays_off_the_aim_lines(tmp_path, game):
+    """The label keeps off the drawn aim line and the touched piece's line everywhere along
+    them (it used to check every other sample, tens of pixels apart on a long line)."""
+    app = make_app(game, tmp_path)
+    base = app.angle
+    for k in range(12):
+        app.angle = base + 0.35 * k
+        step(app)
+        pred, rect = app.preview(), app.contact_label_rect
+        if pred.hit is None or rect is None:
+            continue
+        for line in (pred.path, pred.after):
+            pts = [app.view.to_screen(x, y) for x, y in line]
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+                for t in (j / 20 for j in range(21)):
+                    assert not rect.collidepoint(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t), \
+                        (k, pred.hit)
+
+
 # -- 4. text ---------------------------------------------------------------------------------
 def test_rulings_read_as_sentences_with_their_rulebooks():
     r = Ruling(False, [Violation("5-pins 15.3.б", "the ball hit the pins before the "

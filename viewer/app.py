@@ -164,6 +164,7 @@ class App(InputHandlers, Drawing):
         self._drag_button = 1
         self.confirm_quit: str | None = None  # None, 'ask', or 'unsaved' (the save failed)
         self.quit_question = ""  # shown while confirm_quit is set
+        self.contact_label_rect: pygame.Rect | None = None  # where the last label was drawn
         self.mouse = (0, 0)
         self.ai_turn: ai.ComputerTurn | None = None
         self._preview_key: tuple | None = None

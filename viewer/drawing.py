@@ -17,6 +17,8 @@ from cuesim.viewer.aim import Prediction, label_place, predict
 from cuesim.viewer.hud import Line
 from cuesim.viewer.session import SESSION_GAMES, Session
 
+PATH_STEP_PX = 6.0  # px between the points of the aim lines a contact label keeps off
+
 
 class Drawing:
     """The drawing half of App: every method here reads App's state and draws it."""
@@ -153,11 +155,16 @@ class Drawing:
             x, y = self.view.to_screen(p.x, p.y)
             circles.append((x, y, draw.piece_radius_px(self.view, self.session.table, p)))
         pred = self._preview
-        for x, y in (pred.path + pred.after)[::2]:
-            sx, sy = self.view.to_screen(x, y)
-            circles.append((sx, sy, 2.0))
+        for line in (pred.path, pred.after):  # each drawn line, every few pixels along it
+            pts = [self.view.to_screen(x, y) for x, y in line]
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+                n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / PATH_STEP_PX))
+                circles += [(x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n, 2.0)
+                            for k in range(n)]
+            circles += [(x, y, 2.0) for x, y in pts[-1:]]
         bounds = self.screen_layout.table
         x, y = label_place(img.get_size(), at, circles, bounds)
+        self.contact_label_rect = pygame.Rect(x, y, *img.get_size())  # (tests read it)
         back = pygame.Surface((img.get_width() + 6, img.get_height() + 2), pygame.SRCALPHA)
         back.fill((0, 0, 0, 120))
         self.screen.blit(back, (x - 3, y - 1))
