@@ -313,3 +313,55 @@ def test_a_seeded_computer_game_repeats_in_the_viewer(tmp_path):
     assert len(first) == 3
     assert shots(4, 0.25) == first
     assert shots(5, 1 / 60) != first
+
+
+# -- kicks out of a snooker --------------------------------------------------------------------
+def snookered_nine_ball():
+    """9-ball in play: the 1 hidden behind the 2 and the 3, touching each other across the
+    line from the cue ball (WPA 5.8: the lowest ball must be hit first)."""
+    from cuesim.tables.layout import Layout, Piece
+
+    s = new_session("9-ball")
+    st = s.ref.state
+    st.phase, st.ball_in_hand, st.shooter = "play", None, st.players[0]
+    d = 2 * s.radius() + 1e-4
+    s._layout = Layout(s.table.name, (
+        Piece("cue", "ball", 0.635, 0.8), Piece("1", "ball", 0.635, 1.6),
+        Piece("2", "ball", 0.635 - d / 2, 1.35), Piece("3", "ball", 0.635 + d / 2, 1.35),
+        Piece("9", "ball", 0.2, 2.2)))
+    return s
+
+
+def test_a_hidden_lowest_ball_is_kicked_at_off_a_cushion():
+    """When every ball the player may hit first is hidden, the candidates include a one-cushion
+    kick at each (aimed at its mirror image in the cushion line); the computer finds a legal
+    shot where the direct candidates are all fouls (WPA 5.8)."""
+    s = snookered_nine_ball()
+    layout, cue = s.layout(), s.layout().get("cue")
+    one = layout.get("1")
+    assert search.blocked(layout, s, (cue.x, cue.y), one)
+    kicks = {round(math.atan2(y - cue.y, x - cue.x), 9)
+             for x, y in search.kick_points(s, (one.x, one.y))}
+    shots = search.candidates(s, 400, np.random.default_rng(0))
+    assert kicks <= {round(a["angle"], 9) for a in shots}
+    legal = 0
+    for a in shots:
+        if round(a["angle"], 9) in kicks:
+            legal += s.judge(s.simulate(a), a).legal
+    assert legal >= 1
+    choice = ai.choose_shot(s, level=small("strong"), seed=3)
+    assert choice.ruling.legal, choice.ruling.describe()
+
+
+def test_no_kicks_while_a_ball_can_be_hit_straight():
+    """With a straight line to the 1 the candidates keep to direct shots (kicks would take
+    the place of pots in the search's budget)."""
+    s = snookered_nine_ball()
+    s._layout = s.layout().without(["2", "3"])
+    cue, one = s.layout().get("cue"), s.layout().get("1")
+    assert not search.blocked(s.layout(), s, (cue.x, cue.y), one)
+    kicks = {round(math.atan2(y - cue.y, x - cue.x), 9)
+             for x, y in search.kick_points(s, (one.x, one.y))}
+    kicks.discard(round(math.atan2(one.y - cue.y, one.x - cue.x), 9))  # the far cushion's
+    shots = search.candidates(s, 90, np.random.default_rng(0))
+    assert not kicks & {round(a["angle"], 9) for a in shots}

@@ -193,6 +193,10 @@ class FivePinsRefereeSession(StateRefereeSession):
 
         return [SPOTS["centre_spot"]]
 
+    def first_contacts(self, player: str) -> list[str]:
+        """The opponent's ball: the red first is a foul (15.3.б)."""
+        return self.pieces_of(player)[:1]
+
     def pieces_of(self, player: str) -> list[str]:
         own = self.ref.state.ball_of(player)
         return ["yellow" if own == "white" else "white", "red"]

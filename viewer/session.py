@@ -355,6 +355,11 @@ class Session:
         """The pieces the player wants to pocket or hit (for candidate shots)."""
         return [p.id for p in self.layout().pieces if p.id != self.struck_id()]
 
+    def first_contacts(self, player: str) -> list[str]:
+        """The pieces the player's struck piece may touch first without a foul (the computer
+        kicks off a cushion when every one of them is hidden)."""
+        return self.pieces_of(player)
+
     def targets(self) -> list[tuple[float, float]]:
         """Where pieces are pocketed (holes, pockets); empty on a carom table."""
         return [(h.x, h.y) for h in self.table.geometry.holes]

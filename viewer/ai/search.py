@@ -1,8 +1,9 @@
 """How the computer chooses a shot: candidates (straight-in and cut shots at its pieces toward
-every pocket or hole, direct hits at different fullnesses, random ones), each simulated once
-as aimed and ruled on a copy of the referee; the best few simulated again several times under
-the level's execution error; the one with the best mean outcome is aimed at, and the stroke
-that plays it carries the level's error too. The 8-ball and 9-ball break follows a fixed
+every pocket or hole, direct hits at different fullnesses, one-cushion kicks when every piece
+it may hit first is hidden, random ones), each simulated once as aimed and ruled on a copy of
+the referee; the best few simulated again several times under the level's execution error;
+the one with the best mean outcome is aimed at, and the stroke that plays it carries the
+level's error too. The 8-ball and 9-ball break follows a fixed
 plan (`break_action`), not a search.
 
 `Thinker` does this in small steps (one simulation each), so the viewer can think between
@@ -36,6 +37,7 @@ from cuesim.viewer.ai.levels import DEFAULT_LEVEL, Level, get_level
 from cuesim.viewer.session import Session
 
 FAILS = (ShotError, LayoutError, SimulationError, ValueError)  # a shot that cannot be played
+BALL_IN_HAND_COST = 100.0  # a foul that gives ball in hand anywhere: worth about the turn
 UNPLAYABLE = -200.0  # the score of a perturbed shot the simulator or the rules refuse
 FALLBACK_DIRECTIONS = 24  # directions tried when no candidate could be played
 FALLBACK_SPEED = 0.3  # of the session's top speed
@@ -70,6 +72,8 @@ def score(session: Session, player: str, result: ShotResult, ruling: Ruling, ref
             s += 1000.0 if won else -1000.0
     if not ruling.legal:
         s -= 60.0 + 20.0 * len(ruling.violations)
+        if ruling.next_player != player and ruling.placement == "table":
+            s -= BALL_IN_HAND_COST  # the opponent places the cue ball anywhere (WPA 1.11)
     if not ruling.turn_passes and ruling.next_player == player:
         s += 100.0
     pocketed = [p for p in result.pocketed if p != session.struck_id()]
@@ -89,6 +93,35 @@ def score(session: Session, player: str, result: ShotResult, ruling: Ruling, ref
 
 def _angle(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.atan2(b[1] - a[1], b[0] - a[0])
+
+
+def kick_points(session: Session, at: tuple[float, float]) -> list[tuple[float, float]]:
+    """The mirror images of a piece at `at` in the four lines the struck piece's centre
+    touches the cushions on (x = r, x = W - r, y = r, y = L - r): aimed at, a one-cushion kick
+    at it (the way out of a snooker, and the 5-pins shots round the pins)."""
+    geo, r = session.table.geometry, session.radius()
+    x, y = at
+    return [(2 * r - x, y), (2 * (geo.width - r) - x, y), (x, 2 * r - y),
+            (x, 2 * (geo.length - r) - y)]
+
+
+def blocked(layout: Any, session: Session, pos: tuple[float, float], target: Any) -> bool:
+    """Whether another piece stands in the way of the struck piece rolling from `pos` straight
+    to `target` (its centre closer to that segment than the two radii)."""
+    r0, struck = session.radius(), session.struck_id()
+    tx, ty = target.x, target.y
+    dx, dy = tx - pos[0], ty - pos[1]
+    length2 = dx * dx + dy * dy
+    if length2 <= 0.0:
+        return False
+    for q in layout.pieces:
+        if q.id in (struck, target.id):
+            continue
+        f = min(max(((q.x - pos[0]) * dx + (q.y - pos[1]) * dy) / length2, 0.0), 1.0)
+        gap = math.hypot(q.x - pos[0] - f * dx, q.y - pos[1] - f * dy)
+        if gap < r0 + session.table.piece_spec(q.kind).radius:
+            return True
+    return False
 
 
 def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -111,8 +144,11 @@ def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[
     speeds = (0.35, 0.6, 0.9) if session.game.startswith("novus") else (0.25, 0.45, 0.75)
     heights = (0.0, 0.3, -0.3) if session.tip_vertical else (0.0,)
     out: list[dict[str, Any]] = []
+    first = [layout.get(pid) for pid in session.first_contacts(player) if pid in layout.ids()]
     for pos in spots:
         angles: list[float] = []
+        hidden = {p.id for p in first} if all(blocked(layout, session, pos, p)
+                                               for p in first) else set()
         for p in mine:
             r = session.table.piece_spec(p.kind).radius
             for hx, hy in targets:  # cut the piece toward the pocket
@@ -122,6 +158,8 @@ def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[
             direct = _angle(pos, (p.x, p.y))
             half = math.asin(min(1.0, (r + r0) / max(math.dist(pos, (p.x, p.y)), 1e-6)))
             angles += [direct + f * half for f in (-0.6, -0.3, 0.0, 0.3, 0.6)]
+            if p.id in hidden:  # no straight line to any piece it may hit first: kick
+                angles += [_angle(pos, m) for m in kick_points(session, (p.x, p.y))]
         for a in angles:
             for f in speeds:
                 for h in heights:
