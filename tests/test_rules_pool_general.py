@@ -283,8 +283,8 @@ def test_3_4_3_33_3_38_a_declaration_names_balls_on_the_table():
     before = layout(spread([b for b in NINE if b != "9"]))
     events = [strike(), hit(0.2, "1"), rail(0.4, "1")]
     for decl, message in [
-            (Declaration(frozen=["9"]), "declaration.frozen names ball '9', which is not on the "
-                                        "table before the shot"),
+            (Declaration(frozen={"9": "foot_rail"}),
+             "declaration.frozen names ball '9', which is not on the table before the shot"),
             (Declaration(jammed={"9": "foot_left"}), "declaration.jammed names ball '9'"),
             (Declaration(called_ball="9", called_pocket="foot_left"),
              "declaration.called_ball names ball '9'"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuesim.rules.api_checks import check_args, check_fields, require
 from cuesim.rules.files import check_event_log, check_shot_layouts
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
@@ -68,6 +69,8 @@ class FivePinsGame:
                  balls: dict[str, str] | None = None, breaker: str | None = None,
                  points_to: int = DEFAULT_POINTS_TO, games: int = 1, lag: bool = False,
                  state: FivePinsState | None = None) -> None:
+        check_args(FivePinsGame.__init__, players=players, balls=balls, breaker=breaker,
+                   points_to=points_to, games=games, lag=lag, state=state)
         self.layout: Layout | None = None
         if state is not None:
             check_state(state)
@@ -92,6 +95,7 @@ class FivePinsGame:
     # -- public entry points --------------------------------------------------------------
     def choose(self, option: str) -> Outcome:
         """The pending option's player answers it."""
+        require(option, str, "option")
         st = self.state.copy()
         out = self._apply_choice(st, option)
         self.state = out.state
@@ -105,6 +109,7 @@ class FivePinsGame:
         play, with the ball in hand, when the shooter's ball touches no ball, or when
         `foul_free_shot` says a shot without a foul was found (the referee's judgement, which
         a caller that can simulate shots supplies)."""
+        require(foul_free_shot, bool, "foul_free_shot")
         st = self.state.copy()
         if st.phase != "play":
             raise ValueError("5-pins 10.4: the reset is for balls in contact during play")
@@ -135,6 +140,7 @@ class FivePinsGame:
 
     def play(self, shot: FivePinsShot) -> Outcome:
         """Rule on one shot, after applying declaration.choice to a pending option."""
+        check_fields(shot, FivePinsShot, "shot")
         st = self.state.copy()
         if st.phase == "match_over":
             raise ValueError(f"the match is over (won by {st.winner}); no more shots")

@@ -59,9 +59,11 @@ in `notes` and in the outcome's `state`.
 from __future__ import annotations
 
 import math
+import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cuesim.rules.api_checks import require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import DURING_MOTION, STROKE_ONLY, lookup
@@ -116,6 +118,7 @@ class NovusGame:
     layout: Layout | None = None
 
     def __post_init__(self) -> None:
+        check_config(self)
         need = 4 if self.doubles else 2
         if len(self.players) != need or len(set(self.players)) != need:
             raise ValueError(f"novus {'doubles' if self.doubles else 'singles'} needs {need} "
@@ -262,6 +265,9 @@ class NovusGame:
         An illegal striker placement is refused (12) and nothing is simulated."""
         from cuesim.api import simulate
 
+        require(shot, NovusShot, "shot")
+        require(table, NovusTable | None, "table")
+        require(infractions, list[Infraction] | None, "infractions")
         table = table or _TABLE
         shot = replace(shot, side=self.side_of(self.shooter))
         try:
@@ -279,6 +285,8 @@ class NovusGame:
     def adjudicate(self, shot: ShotResult | ShotRecord | None,
                    infractions: list[Infraction] | None = None) -> NovusOutcome:
         """Rule on one shot (None: no shot, only declared infractions) and move the game on."""
+        require(shot, ShotResult | ShotRecord | None, "shot")
+        require(infractions, list[Infraction] | None, "infractions")
         if self.match_over:
             raise ValueError("the match is over: no more shots can be adjudicated")
         infractions = list(infractions or [])
@@ -372,3 +380,13 @@ class NovusGame:
             "history": [dict(h) for h in self.history], "match_over": self.match_over,
             "winner": self.winner,
         }
+
+
+CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first", "colours")
+
+
+def check_config(game: NovusGame) -> None:
+    """The match's settings are of their annotated types (TypeError naming the field)."""
+    hints = typing.get_type_hints(NovusGame)
+    for name in CONFIG:
+        require(getattr(game, name), hints[name], name)

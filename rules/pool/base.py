@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuesim.rules.api_checks import check_args, check_fields, require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
@@ -61,6 +62,8 @@ class PoolGame:
     def __init__(self, players: tuple[str, str] | list[str] = ("A", "B"),
                  breaker: str | None = None, race_to: int = 1, break_order: str = "winner",
                  points_to: int = 150, state: PoolState | None = None) -> None:
+        check_args(PoolGame.__init__, players=players, breaker=breaker, race_to=race_to,
+                   break_order=break_order, points_to=points_to, state=state)
         if state is not None:
             if state.game != self.name:
                 raise ValueError(f"state is for game {state.game!r}, not {self.name!r}")
@@ -88,6 +91,7 @@ class PoolGame:
     # -- public entry points --------------------------------------------------------------
     def choose(self, option: str) -> Outcome:
         """The incoming player answers the pending option."""
+        require(option, str, "option")
         st = self.state.copy()
         out = self._apply_choice(st, option)
         self.state = out.state
@@ -95,6 +99,7 @@ class PoolGame:
 
     def play(self, shot: PoolShot) -> Outcome:
         """Rule on one shot (after applying declaration.choice if an option is pending)."""
+        check_fields(shot, PoolShot, "shot")
         st = self.state.copy()
         if st.phase == "match_over":
             raise ValueError(f"the match is over (won by {st.winner}); no more shots")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from cuesim.rules.api_checks import require
 from cuesim.rules.pool.base import PoolGame, effect
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
@@ -92,6 +93,8 @@ class StraightPool(PoolGame):
         """6.7.7: with cue ball in hand behind the head string and every object ball in the
         kitchen, the shooter may have the ball nearest the head string spotted on the foot
         spot (he picks among equally near balls with `ball`)."""
+        require(layout, Layout, "layout")
+        require(ball, str | None, "ball")
         st = self.state.copy()
         if st.ball_in_hand != "kitchen":
             raise ValueError("6.7.7 applies only with cue ball in hand behind the head string")
