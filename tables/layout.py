@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -78,19 +79,38 @@ class Piece:
 
 @dataclass(frozen=True)
 class Layout:
-    """The pieces of one table at one moment."""
+    """The pieces of one table at one moment: `table` its name, `pieces` a tuple of Piece (a
+    list is taken as one) with string ids, kinds and groups, finite positions and distinct
+    ids, or a LayoutError names what is wrong."""
 
     table: str
     pieces: tuple[Piece, ...]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.table, str):
+            raise LayoutError(f"layout table must be a table name (str), got {self.table!r}")
+        if isinstance(self.pieces, list):  # a list is taken as the tuple it stands for
+            object.__setattr__(self, "pieces", tuple(self.pieces))
+        if not isinstance(self.pieces, tuple):
+            raise LayoutError(f"layout pieces must be a tuple of Piece, got "
+                              f"{type(self.pieces).__name__}")
+        for p in self.pieces:
+            if not isinstance(p, Piece):
+                raise LayoutError(f"layout pieces must be Piece objects, got {p!r}")
+            if not (isinstance(p.id, str) and isinstance(p.kind, str)
+                    and isinstance(p.group, str)):
+                raise LayoutError(f"piece {p.id!r}: id, kind and group must be strings, got "
+                                  f"{p.id!r}, {p.kind!r}, {p.group!r}")
+            if not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                       for v in (p.x, p.y)):
+                raise LayoutError(f"piece {p.id!r}: x and y must be numbers in metres, got "
+                                  f"{p.x!r}, {p.y!r}")
+            if not (math.isfinite(p.x) and math.isfinite(p.y)):
+                raise LayoutError(f"piece {p.id!r} has a non-finite position ({p.x}, {p.y})")
         ids = [p.id for p in self.pieces]
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
             raise LayoutError(f"layout has duplicate piece ids {dup}: give every piece its own id")
-        for p in self.pieces:
-            if not (math.isfinite(p.x) and math.isfinite(p.y)):
-                raise LayoutError(f"piece {p.id!r} has a non-finite position ({p.x}, {p.y})")
 
     def __hash__(self) -> int:  # computed once: layouts key the engine's caches
         h = self.__dict__.get("_hash")

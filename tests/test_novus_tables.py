@@ -137,3 +137,26 @@ def test_layout_json_round_trip_and_errors(tmp_path, singles):
         Layout("novus", (Piece("a", "puck", 0.5, 0.5), Piece("a", "puck", 0.3, 0.5)))
     with pytest.raises(LayoutError, match="non-finite"):
         Layout("novus", (Piece("a", "puck", math.nan, 0.5),))
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: Layout("novus", (Piece(1, "puck", 0.5, 0.5),)), "id, kind and group must be str"),
+    (lambda: Layout("novus", (Piece("a", None, 0.5, 0.5),)), "id, kind and group must be str"),
+    (lambda: Layout("novus", (Piece("a", "puck", "0.5", 0.5),)), "x and y must be numbers"),
+    (lambda: Layout("novus", (Piece("a", "puck", True, 0.5),)), "x and y must be numbers"),
+    (lambda: Layout("novus", ({"id": "a"},)), "must be Piece objects"),
+    (lambda: Layout("novus", "ab"), "must be a tuple of Piece"),
+    (lambda: Layout(None, ()), "table must be a table name"),
+])
+def test_a_layout_built_in_python_checks_its_pieces(make, message):
+    """The Layout door checks what a caller builds by hand, as Layout.from_dict checks a file:
+    an int id would reach the event log and the JSON files; a string x the compiled core."""
+    with pytest.raises(LayoutError, match=message):
+        make()
+
+
+def test_a_list_of_pieces_is_taken_as_a_tuple():
+    import numpy as np
+
+    layout = Layout("novus", [Piece("a", "puck", np.float32(0.5), np.int64(0))])
+    assert isinstance(layout.pieces, tuple) and hash(layout) == hash(layout)
