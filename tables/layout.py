@@ -59,6 +59,11 @@ def one_line(message: str) -> str:
     return text
 
 
+def _real(v: Any) -> bool:
+    """A real number that is not a bool (numpy's count: numbers.Real)."""
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
 class LayoutError(ValueError):
     """A layout that cannot be played: unreadable, incomplete, overlapping or off the table."""
 
@@ -95,18 +100,20 @@ class Layout:
             raise LayoutError(f"layout pieces must be a tuple of Piece, got "
                               f"{type(self.pieces).__name__}")
         for p in self.pieces:
-            if not isinstance(p, Piece):
+            if type(p) is not Piece and not isinstance(p, Piece):
                 raise LayoutError(f"layout pieces must be Piece objects, got {p!r}")
-            if not (isinstance(p.id, str) and isinstance(p.kind, str)
-                    and isinstance(p.group, str)):
-                raise LayoutError(f"piece {p.id!r}: id, kind and group must be strings, got "
-                                  f"{p.id!r}, {p.kind!r}, {p.group!r}")
-            if not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
-                       for v in (p.x, p.y)):
+            if type(p.id) is not str or type(p.kind) is not str or type(p.group) is not str:
+                if not (isinstance(p.id, str) and isinstance(p.kind, str)
+                        and isinstance(p.group, str)):
+                    raise LayoutError(f"piece {p.id!r}: id, kind and group must be strings, "
+                                      f"got {p.id!r}, {p.kind!r}, {p.group!r}")
+            x, y = p.x, p.y
+            if (type(x) is not float and not _real(x)) or (type(y) is not float
+                                                           and not _real(y)):
                 raise LayoutError(f"piece {p.id!r}: x and y must be numbers in metres, got "
-                                  f"{p.x!r}, {p.y!r}")
-            if not (math.isfinite(p.x) and math.isfinite(p.y)):
-                raise LayoutError(f"piece {p.id!r} has a non-finite position ({p.x}, {p.y})")
+                                  f"{x!r}, {y!r}")
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise LayoutError(f"piece {p.id!r} has a non-finite position ({x}, {y})")
         ids = [p.id for p in self.pieces]
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
