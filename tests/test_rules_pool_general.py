@@ -649,3 +649,14 @@ def test_3_28_a_ball_pocketed_is_not_also_off_the_table():
     with pytest.raises(ValueError, match="off_table names ball '1', which a pocket event puts"):
         g.play(shot([strike(), hit(0.2, "1"), pocket(0.5, "1", "foot_left")], spread(NINE),
                     infractions=[foul("off_table", "1")]))
+
+
+@pytest.mark.parametrize("game", [EightBall, StraightPool])
+def test_5_6_a_push_out_is_refused_outside_9_ball(game):
+    """5.6: the push-out is a 9-ball rule; declared in 8-ball or 14.1 it was silently ignored
+    and the shot ruled as an ordinary one."""
+    g = game(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    ev = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    with pytest.raises(ValueError, match="push-out is 9-ball's"):
+        g.play(shot(ev, spread([str(n) for n in range(1, 16)]), push_out=True))

@@ -56,6 +56,7 @@ class PoolGame:
     ball_ids: tuple[str, ...] = (CUE, *(str(n) for n in range(1, 16)))
     rack_name = "eight_ball"
     infraction_articles: dict[str, str] = {}
+    has_push_out = False  # 9-ball alone has the push-out (5.6)
     # where the rules say a game begins with the opening break's stroke (9-ball alone says it)
     game_begins = "as WPA 5.14 has it for 9-ball"
 
@@ -161,6 +162,9 @@ class PoolGame:
                 for p in layout.pieces:
                     check(p.id, f"{name} layout")
         decl = shot.declaration
+        if decl.push_out and not self.has_push_out:
+            raise ValueError(f"declaration.push_out: a push-out is 9-ball's (WPA 5.6); "
+                             f"{self.name} has none")
         check(decl.called_ball, "declaration.called_ball")
         if decl.called_pocket is not None and decl.called_pocket not in POCKETS:
             raise ValueError(f"declaration.called_pocket: unknown pocket {decl.called_pocket!r};"

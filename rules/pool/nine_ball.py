@@ -30,6 +30,7 @@ class NineBall(PoolGame):
     rack_name = "nine_ball"
     infraction_articles = {"jump_masse_moved_ball": "WPA 5.12"}
     game_begins = "WPA 5.14"
+    has_push_out = True
 
     def _reset_rack(self, st: PoolState) -> None:
         st.push_out_available = False
