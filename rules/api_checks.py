@@ -37,13 +37,15 @@ def describe(tp: Any) -> str:
     return str(tp)
 
 
-def fits(value: Any, tp: Any) -> bool:
-    """Whether `value` is of the annotated type `tp` (lists and tuples both pass for a list)."""
+def fits(value: Any, tp: Any, from_json: bool = False) -> bool:
+    """Whether `value` is of the annotated type `tp`. In Python a list or a tuple passes for a
+    list, and a class is checked with isinstance; `from_json`: as JSON holds it (a list is a
+    list, dict keys are strings, a type JSON cannot hold is left to its own reader)."""
     if tp is Any:
         return True
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        return any(fits(value, a) for a in args)
+        return any(fits(value, a, from_json) for a in args)
     if origin is typing.Literal:
         return value in args
     if tp is type(None):
@@ -55,17 +57,20 @@ def fits(value: Any, tp: Any) -> bool:
     if tp is float:
         return (isinstance(value, int | float) and not isinstance(value, bool)
                 and math.isfinite(value))
+    if tp is str:
+        return isinstance(value, str)
     if origin in (list, tuple):
-        if not isinstance(value, list | tuple):
+        if not isinstance(value, list if from_json else list | tuple):
             return False
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-            return len(value) == len(args) and all(fits(v, a) for v, a in zip(value, args,
-                                                                               strict=True))
-        return not args or all(fits(v, args[0]) for v in value)
+            return len(value) == len(args) and all(
+                fits(v, a, from_json) for v, a in zip(value, args, strict=True))
+        return not args or all(fits(v, args[0], from_json) for v in value)
     if origin is dict:
         return isinstance(value, dict) and (not args or all(
-            fits(k, args[0]) and fits(v, args[1]) for k, v in value.items()))
-    if isinstance(tp, type):
+            fits(k, args[0], from_json) and fits(v, args[1], from_json)
+            for k, v in value.items()))
+    if isinstance(tp, type) and not from_json:
         return isinstance(value, tp)
     return True
 

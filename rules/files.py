@@ -391,34 +391,10 @@ def _describe(tp: Any) -> str:
 
 
 def _matches(value: Any, tp: Any) -> bool:
-    if tp is Any:
-        return True
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, a) for a in args)
-    if origin is typing.Literal:
-        return value in args
-    if tp is type(None):
-        return value is None
-    if tp is bool:
-        return isinstance(value, bool)
-    if tp is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if tp is float:
-        return (isinstance(value, int | float) and not isinstance(value, bool)
-                and math.isfinite(value))
-    if tp is str:
-        return isinstance(value, str)
-    if origin is list or (origin is tuple and (len(args) != 2 or args[1] is Ellipsis)):
-        return isinstance(value, list) and all(_matches(v, args[0]) for v in value) \
-            if args else isinstance(value, list)
-    if origin is tuple:
-        return (isinstance(value, list) and len(value) == len(args)
-                and all(_matches(v, a) for v, a in zip(value, args, strict=True)))
-    if origin is dict:
-        return isinstance(value, dict) and (not args or all(
-            isinstance(k, str) and _matches(v, args[1]) for k, v in value.items()))
-    return True  # a type JSON cannot hold (a Layout, a state object): checked by its reader
+    """`value`, read from JSON, is of the annotated type `tp` (api_checks.fits)."""
+    from cuesim.rules.api_checks import fits
+
+    return fits(value, tp, from_json=True)
 
 
 def check_types(data: dict[str, Any], owner: Any, where: str) -> None:
