@@ -100,17 +100,13 @@ def predict(session: Session, action: dict[str, Any]) -> Prediction:
 
 def opening_directions(session: Session, pos: tuple[float, float]) -> list[float]:
     """Directions worth trying first from `pos`: straight at each of the shooter's pieces, then
-    off one cushion at each (aimed at its mirror image in the line the struck piece's centre
-    touches the cushion on: x = r, x = W - r, y = r, y = L - r), then straight ahead. The banks
-    find the legal shots when every direct line is blocked (the 5-pins opening, where the pins
-    stand between the balls)."""
+    off one cushion at each (at its mirror images, `Session.kick_points`), then straight ahead.
+    The banks find the legal shots when every direct line is blocked (the 5-pins opening, where
+    the pins stand between the balls)."""
     layout = session.layout()
-    geo, r = session.table.geometry, session.radius()
     aims = [(p.x, p.y) for p in (layout.get(pid) for pid in session.pieces_of(session.shooter())
                                  if pid in layout.ids())]
-    w, length = geo.width, geo.length
-    banks = [mirror for x, y in aims for mirror in ((2 * r - x, y), (2 * (w - r) - x, y),
-                                                   (x, 2 * r - y), (x, 2 * (length - r) - y))]
+    banks = [mirror for at in aims for mirror in session.kick_points(at)]
     return [math.atan2(y - pos[1], x - pos[0]) for x, y in aims + banks
             if math.hypot(x - pos[0], y - pos[1]) > 1e-9] + [math.pi / 2]
 

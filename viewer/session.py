@@ -360,6 +360,14 @@ class Session:
         kicks off a cushion when every one of them is hidden)."""
         return self.pieces_of(player)
 
+    def kick_points(self, at: tuple[float, float]) -> list[tuple[float, float]]:
+        """The mirror images of a point in the four lines the struck piece's centre touches the
+        cushions on (x = r, x = W - r, y = r, y = L - r): aimed at, a one-cushion kick at it."""
+        geo, r = self.table.geometry, self.radius()
+        x, y = at
+        return [(2 * r - x, y), (2 * (geo.width - r) - x, y), (x, 2 * r - y),
+                (x, 2 * (geo.length - r) - y)]
+
     def targets(self) -> list[tuple[float, float]]:
         """Where pieces are pocketed (holes, pockets); empty on a carom table."""
         return [(h.x, h.y) for h in self.table.geometry.holes]

@@ -103,6 +103,9 @@ def check_shot_geometry(shot: PoolShot) -> None:
     """All of the above on the layouts the shot carries (a simulated shot's layouts come from
     the core and are not checked again)."""
     check_declared_on_table(shot)
+    decl = shot.declaration
+    if shot.result is not None and not decl.frozen and not decl.jammed:
+        return  # nothing to check against the table (and no table to build, ~20 us)
     table = pool_table_of(shot)
     if table is None:
         return

@@ -95,16 +95,6 @@ def _angle(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.atan2(b[1] - a[1], b[0] - a[0])
 
 
-def kick_points(session: Session, at: tuple[float, float]) -> list[tuple[float, float]]:
-    """The mirror images of a piece at `at` in the four lines the struck piece's centre
-    touches the cushions on (x = r, x = W - r, y = r, y = L - r): aimed at, a one-cushion kick
-    at it (the way out of a snooker, and the 5-pins shots round the pins)."""
-    geo, r = session.table.geometry, session.radius()
-    x, y = at
-    return [(2 * r - x, y), (2 * (geo.width - r) - x, y), (x, 2 * r - y),
-            (x, 2 * (geo.length - r) - y)]
-
-
 def blocked(layout: Any, session: Session, pos: tuple[float, float], target: Any) -> bool:
     """Whether another piece stands in the way of the struck piece rolling from `pos` straight
     to `target` (its centre closer to that segment than the two radii)."""
@@ -159,7 +149,7 @@ def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[
             half = math.asin(min(1.0, (r + r0) / max(math.dist(pos, (p.x, p.y)), 1e-6)))
             angles += [direct + f * half for f in (-0.6, -0.3, 0.0, 0.3, 0.6)]
             if p.id in hidden:  # no straight line to any piece it may hit first: kick
-                angles += [_angle(pos, m) for m in kick_points(session, (p.x, p.y))]
+                angles += [_angle(pos, m) for m in session.kick_points((p.x, p.y))]
         for a in angles:
             for f in speeds:
                 for h in heights:
