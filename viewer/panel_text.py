@@ -111,8 +111,8 @@ _VERBS = ("is has was does wins plays scores breaks chooses loses takes strikes 
           "racks records lies needs finds continues fouls pockets passes misses keeps gets owes "
           "shoots leads gives accepts declares calls makes goes commits receives concedes "
           "forfeits leaves moves places spots stays returns answers asks requests retains "
-          "shoots pushes wants").split()
-_YOU_VERB = re.compile(rf"\b{YOU}(?:('s)\b| ({'|'.join(sorted(set(_VERBS)))})\b)")
+          "pushes wants").split()
+_YOU_VERB = re.compile(rf"\b{YOU}(?:('s)\b| ({'|'.join(_VERBS)})\b)")
 
 
 def _base_form(verb: str) -> str:
