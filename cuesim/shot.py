@@ -19,10 +19,14 @@ class ShotError(ValueError):
 
 
 def _check_numbers(shot: Any, names: tuple[str, ...]) -> None:
+    """Each named field a finite real number, kept as a Python float (numpy's are taken)."""
     for name in names:
         value = getattr(shot, name)
+        if type(value) is float and value - value == 0.0:  # the common case, finite
+            continue
         if not _finite_real(value):
             raise ShotError(f"shot {name} must be a finite number, got {value!r}")
+        object.__setattr__(shot, name, float(value))
 
 
 def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
@@ -79,6 +83,16 @@ class NovusShot:
     offset: float = 0.0
     side: str = "south"
 
+    def __post_init__(self) -> None:
+        """What needs no table is checked here (ShotError naming the field); the striker's
+        place in the zone and the tip offset against its radius when it is played."""
+        _check_numbers(self, ("x", "angle", "speed", "offset"))
+        if self.y is not None:
+            _check_numbers(self, ("y",))
+        if not isinstance(self.side, str) or self.side not in NOVUS_SIDES:
+            raise ShotError(f"unknown side {self.side!r}; sides are {list(NOVUS_SIDES)}")
+        _check_speed("shot", self.speed, MAX_STRIKE_SPEED, "what a cue gives a striker")
+
     def to_dict(self) -> dict[str, Any]:
         """The shot as plain JSON types (`NovusShot.from_dict` reads it back)."""
         return {"game": "novus", "side": self.side, "x": self.x, "y": self.y,
@@ -97,13 +111,8 @@ class NovusShot:
 
     def striker_position(self, table: NovusTable) -> tuple[float, float]:
         """The striker's centre in the table frame, checked against the legal strip."""
-        if self.side not in NOVUS_SIDES:
-            raise ShotError(f"unknown side {self.side!r}; sides are {list(NOVUS_SIDES)}")
         (u0, u1), (w0, w1) = table.striker_strip()
         y = (w0 + w1) / 2 if self.y is None else self.y
-        for name, value in (("x", self.x), ("y", y)):
-            if not _finite_real(value):
-                raise ShotError(f"striker {name} must be a finite number, got {value!r}")
         if not (u0 - 1e-12 <= self.x <= u1 + 1e-12 and w0 - 1e-12 <= y <= w1 + 1e-12):
             raise ShotError(
                 f"novus 12: the striker at x={self.x:.4f}, y={y:.4f} m is outside the "
@@ -115,8 +124,6 @@ class NovusShot:
 
     def striker_motion(self, table: NovusTable) -> tuple[float, float, float]:
         """(vx, vy, w) of the striker in the table frame."""
-        _check_numbers(self, ("angle", "speed", "offset"))
-        _check_speed("shot", self.speed, MAX_STRIKE_SPEED, "what a cue gives a striker")
         spec = table.piece_spec("striker")
         if abs(self.offset) >= spec.radius:
             raise ShotError(f"tip offset {self.offset} m misses the striker: it must be smaller "
@@ -175,6 +182,22 @@ class CueShot:
     ball: str = "cue"
     position: tuple[float, float] | None = None
 
+    def __post_init__(self) -> None:
+        """What needs no table is checked here (ShotError naming the field); the miscue
+        limit and the ball's place when it is played. A position is kept as a tuple of two
+        floats (a numpy pair is taken)."""
+        _check_numbers(self, ("angle", "speed", "side", "height", "elevation"))
+        if not isinstance(self.ball, str) or not self.ball:
+            raise ShotError(f"shot ball must be the id of the struck ball, got {self.ball!r}")
+        pos = self.position
+        if pos is not None:
+            if not (isinstance(pos, list | tuple | np.ndarray) and len(pos) == 2
+                    and all(_finite_real(v) for v in pos)):
+                raise ShotError(f"shot position must be None or (x, y) in metres, got {pos!r}")
+            if type(pos) is not tuple or type(pos[0]) is not float or type(pos[1]) is not float:
+                object.__setattr__(self, "position", (float(pos[0]), float(pos[1])))
+        _check_speed("cue", self.speed, MAX_CUE_SPEED, "a human stroke")
+
     def to_dict(self) -> dict[str, Any]:
         """The shot as plain JSON types (`CueShot.from_dict` reads it back)."""
         return {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
@@ -204,8 +227,6 @@ class CueShot:
         """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""
         from cuesim.sim.cue import MiscueError, strike
 
-        _check_numbers(self, ("angle", "speed", "side", "height", "elevation"))
-        _check_speed("cue", self.speed, MAX_CUE_SPEED, "a human stroke")
         spec = table.piece_spec("ball")
         try:
             return strike(spec, self.speed, self.angle, self.side * spec.radius,
@@ -223,11 +244,7 @@ class CueShot:
                             f"{layout.get(self.ball).kind}; balls are {balls}")
         placed = layout
         if self.position is not None:
-            pos = self.position
-            if not (isinstance(pos, list | tuple | np.ndarray) and len(pos) == 2
-                    and all(_finite_real(v) for v in pos)):
-                raise ShotError(f"shot position must be None or (x, y) in metres, got {pos!r}")
-            placed = layout.moved(self.ball, float(pos[0]), float(pos[1]))
+            placed = layout.moved(self.ball, *self.position)
         try:
             table.check_layout(placed)
         except LayoutError as exc:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -184,14 +185,31 @@ def test_many_initial_motions_make_the_state_piece_by_piece_would(monkeypatch, f
             motion_input(pool, layout, {**initial, layout.ids()[-1]: bad})
 
 
-@pytest.mark.parametrize("shot", [CueShot(angle=1.0, speed="3"), CueShot(angle=None, speed=3.0),
-                                  CueShot(angle=1.0, speed=3.0, side=True)])
-def test_a_shot_field_of_the_wrong_type_is_named(shot):
-    """Not a number where a number goes: ShotError naming the field, not a bare TypeError."""
+@pytest.mark.parametrize("kwargs", [{"angle": 1.0, "speed": "3"}, {"angle": None, "speed": 3.0},
+                                    {"angle": 1.0, "speed": 3.0, "side": True}])
+def test_a_shot_field_of_the_wrong_type_is_named(kwargs):
+    """Not a number where a number goes: ShotError naming the field when the shot is made,
+    not a bare TypeError (nor a shot that fails only when simulated)."""
     with pytest.raises(ShotError, match=r"shot (speed|angle|side) must be a finite number"):
-        simulate(pool_table(), start_layout("9-ball"), shot)
-    with pytest.raises(ShotError, match=r"striker x must be a finite number, got '0\.5'"):
-        simulate(novus_table(), start_layout("novus"), NovusShot(x="0.5", angle=1.5, speed=3))
+        CueShot(**kwargs)
+    with pytest.raises(ShotError, match=r"shot x must be a finite number, got '0\.5'"):
+        NovusShot(x="0.5", angle=1.5, speed=3)
+    with pytest.raises(ShotError, match=r"shot y must be a finite number, got nan"):
+        NovusShot(x=0.5, y=math.nan, angle=1.5, speed=3)
+    with pytest.raises(ShotError, match=r"shot ball must be the id of the struck ball"):
+        CueShot(angle=1.0, speed=3.0, ball=7)  # type: ignore[arg-type]
+
+
+def test_a_shots_numbers_are_kept_as_python_floats():
+    """numpy numbers are taken and kept as floats (to_dict gives JSON types; shots hash)."""
+    shot = CueShot(angle=np.float32(1.5), speed=np.float64(3.0), position=np.array([0.5, 0.6]))
+    assert type(shot.angle) is float and shot.angle == float(np.float32(1.5))
+    assert shot.position == (0.5, 0.6) and type(shot.position) is tuple
+    assert hash(shot) == hash(CueShot(angle=float(np.float32(1.5)), speed=3.0,
+                                      position=(0.5, 0.6)))
+    novus = NovusShot(x=np.float64(0.5), angle=1, speed=3, offset=np.int64(0))
+    assert (type(novus.x), type(novus.angle), type(novus.offset)) == (float, float, float)
+    json.dumps(novus.to_dict())
 
 
 def test_an_unknown_coefficient_lists_those_there_are():

@@ -219,10 +219,18 @@ def test_miscue_is_an_error_not_a_clamp(pool):
     assert MISCUE_LIMIT == 0.5
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    ({"speed": math.nan}, "finite"),
+    ({"speed": -2.0}, "positive"),
+    ({"speed": 50.0}, "beyond a human stroke"),
+])
+def test_impossible_cue_shots_are_refused_when_made(kwargs, message):
+    """A speed no cue gives: ShotError when the shot is made, before any table is involved."""
+    with pytest.raises(ShotError, match=message):
+        CueShot(angle=1.0, **kwargs)
+
+
 @pytest.mark.parametrize("shot, message", [
-    (CueShot(angle=1.0, speed=math.nan), "finite"),
-    (CueShot(angle=1.0, speed=-2.0), "positive"),
-    (CueShot(angle=1.0, speed=50.0), "beyond a human stroke"),
     (CueShot(angle=1.0, speed=2.0, ball="7"), "no ball '7'"),
     (CueShot(angle=1.0, speed=2.0, position=(0.01, 0.5)), "not wholly"),
 ])

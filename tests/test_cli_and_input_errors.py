@@ -126,9 +126,18 @@ def test_corrupt_layout_file_is_named(tmp_path, capsys):
     ({"speed": math.nan}, "must be a finite number"),
     ({"speed": 0.0}, "must be positive"),
     ({"speed": 100.0}, "beyond what a cue gives"),
+    ({"speed": 3.0, "side": "up"}, "unknown side"),
+    ({"speed": 3.0, "side": None}, "unknown side"),
+])
+def test_impossible_novus_shots_are_refused_when_made(kwargs, message):
+    with pytest.raises(ShotError, match=message):
+        NovusShot(**{"x": 0.5, "angle": 1.0, **kwargs})
+
+
+@pytest.mark.parametrize("kwargs, message", [
     ({"speed": 3.0, "x": 0.95}, "outside the south player's zone"),
     ({"speed": 3.0, "y": 0.2}, "outside the south player's zone"),
-    ({"speed": 3.0, "side": "up"}, "unknown side"),
+    ({"speed": 3.0, "offset": 0.03}, "misses the striker"),
 ])
 def test_bad_shots_article_12(table, singles, kwargs, message):
     shot = NovusShot(**{"x": 0.5, "angle": 1.0, **kwargs})
@@ -156,12 +165,8 @@ def test_a_layouts_striker_of_another_kind_is_refused(table, singles, kind):
 def test_a_cue_shots_malformed_position_is_refused_by_name(position):
     """Ball in hand: CueShot.position is None or (x, y) of finite numbers; anything else is a
     ShotError naming the field (from_dict checks a file's; this is the constructor's door)."""
-    from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
-
-    table = pool_table()
-    rack = nine_ball_rack(table, cue=cue_ball_in_kitchen(table))
     with pytest.raises(ShotError, match="shot position must be None or"):
-        simulate(table, rack, CueShot(angle=1.5, speed=5.0, position=position))
+        CueShot(angle=1.5, speed=5.0, position=position)
 
 
 def test_a_cue_shots_position_may_be_a_numpy_pair():

@@ -245,8 +245,8 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
         todo = np.ones(n_shots, np.bool_)
         table = setup.table
         for k in range(n_shots):
-            shot = make_shot(setup, params, k)
             try:
+                shot = make_shot(setup, params, k)
                 if setup.family == "novus":
                     place[k] = shot.striker_position(table)  # type: ignore[union-attr]
                     vx, vy, w = shot.striker_motion(table)  # type: ignore[union-attr]

@@ -191,8 +191,8 @@ def probe(setup: Setup, sampler: Generator) -> None:
             for other, (a, b) in sampler.vary.items():
                 params[other][0] = (a + b) / 2
             params[name][0] = value
-            shot = make_shot(setup, params, 0)
             try:
+                shot = make_shot(setup, params, 0)
                 if setup.family == "novus":
                     shot.striker_position(setup.table)  # type: ignore[union-attr]
                     shot.striker_motion(setup.table)  # type: ignore[union-attr]
