@@ -21,7 +21,10 @@ worker processes started inside the timing):
 - the peak memory of a run streamed to Parquet (`cuesim batch novus ... --out x.parquet` in
   a fresh process): the driver's peak RSS and the largest worker's, from getrusage, with 2
   workers; and, side by side against the number of shots (it should stay flat), the peak RSS
-  of one process on 2 numba threads (`--threads 2`).
+  of one process on 2 numba threads (`--threads 2`);
+- ruled shots (`ruling=True`: each shot through `simulate`, then its game's referee as the
+  first shot of a fresh game) against the same shots unruled, one process, one thread, on
+  9-ball, novus and 5-pins: shots/s both ways and the referee's cost per shot.
 """
 
 from __future__ import annotations
@@ -171,6 +174,39 @@ def local_rates(name, table, layout, sampler, loop_shots, chunk_size, repeats):
           f"{ct:.2f} ({100 * (ct / c1 - 1):+.0f}%), 2 workers {c2:.2f} "
           f"({100 * (c2 / c1 - 1):+.0f}% CPU for running in parallel)")
     return row
+
+
+def _timed_batch(table, layout, sampler, ruling: bool) -> float:
+    t0 = time.perf_counter()
+    simulate_many(table, layout, sampler, workers=1, threads=1, ruling=ruling, errors="mark")
+    return time.perf_counter() - t0
+
+
+def ruled_rates(n: int, repeats: int) -> list[dict[str, float]]:
+    """Ruled against unruled shots/s, 1 process and 1 thread, random shots of three games
+    from their opening layouts (the referee made fresh for each shot)."""
+    rows = []
+    for game in ("9-ball", "novus", "5-pins"):
+        table = game_table(game)
+        layout = start_layout(game, table)
+        vary = NOVUS_VARY if game == "novus" else {"angle": (-math.pi, math.pi),
+                                                   "speed": (1.0, 6.0)}
+        sampler = ShotSampler(n, vary, seed=3)
+        simulate_many(table, layout, ShotSampler(20, vary, seed=4), workers=1, threads=1,
+                      ruling=True, errors="mark")
+        plain, ruled = [], []
+        for _ in range(repeats):  # alternated, so a burst of load elsewhere hits both
+            plain.append(_timed_batch(table, layout, sampler, False))
+            ruled.append(_timed_batch(table, layout, sampler, True))
+        row = {"game": game, "shots": n, "unruled_shots_per_s": n / min(plain),
+               "ruled_shots_per_s": n / min(ruled),
+               "referee_us_per_shot": 1e6 * (min(ruled) - min(plain)) / n}
+        print(f"ruled   {game:7s} {n} shots, best of {repeats}: unruled "
+              f"{row['unruled_shots_per_s']:,.0f} shots/s (compiled batch) | ruled "
+              f"{row['ruled_shots_per_s']:,.0f} shots/s (simulate + referee each) | the "
+              f"difference {row['referee_us_per_shot']:.0f} us per shot")
+        rows.append(row)
+    return rows
 
 
 def _noop(k):
@@ -344,6 +380,7 @@ def main() -> None:
     ap.add_argument("--memory-shots", type=int, default=None)
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--no-ruled", action="store_true", help="skip the ruled shots' rates")
     ap.add_argument("--no-local", action="store_true",
                     help="skip the 1-vs-2 thread and worker rates")
     ap.add_argument("--repeats", type=int, default=None, help="runs per figure (default 5)")
@@ -367,6 +404,8 @@ def main() -> None:
         out["nine_ball_break"] = local_rates("9-ball", pool, start_layout("9-ball", pool),
                                              ShotSampler(n_break, nine_ball_vary(), seed=1),
                                              50 if q else 300, 200, repeats)
+    if not a.no_ruled:
+        out["ruled"] = ruled_rates(300 if q else 3000, repeats)
     if not a.no_memory:  # before Dask: a LocalCluster started here changes what the
         # fresh process of the memory run measures (its environment)
         out["memory"] = [streamed_memory(n_mem // 10), streamed_memory(n_mem)]

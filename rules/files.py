@@ -401,9 +401,11 @@ def check_types(data: dict[str, Any], owner: Any, where: str) -> None:
     """Each field of `data` against the type annotated for it on `owner` (a dataclass or a
     function such as a game's __init__): a ScenarioError naming the field's path, what was
     expected and what was given. Counts (COUNTS) must also be >= 1."""
-    hints = typing.get_type_hints(owner)
+    from cuesim.rules.api_checks import hints
+
+    annotated = hints(owner)
     for key, value in data.items():
-        tp = hints.get(key)
+        tp = annotated.get(key)
         if tp is None:
             continue
         if not _matches(value, tp):

@@ -5,6 +5,7 @@ put back (11.3), pins set up again and pins removed while a ball covers their ma
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -113,14 +114,19 @@ def spot_for_offender(layout: Layout, offender_ball: str) -> tuple[str, str]:
     return "bottom_spot", "top_half"
 
 
+@functools.cache
+def _ball_pin_reach() -> float:
+    """Centre distance at which a ball touches a standing pin (the match table's shapes)."""
+    return carom_table().contact_distance("ball", "pin")
+
+
 def reset_pins(layout: Layout, before: Layout | None = None, moved: Iterable[str] = (),
                knocked: Iterable[str] = ()) -> tuple[Layout, list[dict[str, Any]], list[str]]:
     """Set every pin back on its mark (knocked pins 12.1, moved pins 12.4) except the pins
     whose mark a ball occupies wholly or partly: those are removed until the mark is free
     (12.7). "Partly occupied" = a pin on its mark would touch the ball. Returns the layout,
     the pins put back on their marks and the pins removed."""
-    table = carom_table()
-    reach = table.contact_distance("ball", "pin")
+    reach = _ball_pin_reach()
     moved = set(moved)
     knocked = set(knocked)
     balls = [p for p in layout.pieces if p.kind == "ball"]

@@ -59,11 +59,10 @@ in `notes` and in the outcome's `state`.
 from __future__ import annotations
 
 import math
-import typing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import require
+from cuesim.rules.api_checks import hints, require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import DURING_MOTION, STROKE_ONLY, lookup
@@ -387,6 +386,6 @@ CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first
 
 def check_config(game: NovusGame) -> None:
     """The match's settings are of their annotated types (TypeError naming the field)."""
-    hints = typing.get_type_hints(NovusGame)
+    annotated = hints(NovusGame)
     for name in CONFIG:
-        require(getattr(game, name), hints[name], name)
+        require(getattr(game, name), annotated[name], name)
