@@ -1,8 +1,9 @@
 """The computer player's levels against each other (issue 14): whole refereed games of novus,
 8-ball, 9-ball, 14.1 and 5-pins between two computer players of adjacent levels, with wins,
-fouls, balls (pucks, points in 5-pins) per inning, the share of novus pocketing shots that are
-rigid trains; the 9-ball break's money-ball rate per level; each level's make rate on a
-reference straight-in shot; and the viewer's frame times while the computer thinks.
+fouls, scratches (the cue ball or the striker pocketed), balls (pucks, points in 5-pins) per
+inning, the share of novus pocketing shots that are rigid trains; the 9-ball break's
+money-ball rate per level; each level's make rate on a reference straight-in shot; and the
+viewer's frame times while the computer thinks.
 
     python bench/ai_levels.py                       # the documented run (see bench/README.md)
     python bench/ai_levels.py --games 4 --jobs 1    # a quick look
@@ -74,6 +75,7 @@ class Tally:
     unfinished: int = 0
     shots: int = 0
     fouls: int = 0
+    scratches: int = 0  # the struck piece (cue ball, striker) pocketed, breaks included
     innings: int = 0
     made: int = 0  # own object pieces pocketed (5-pins: points scored)
     pocketing_shots: int = 0  # novus: shots that pocketed a puck of either colour
@@ -150,6 +152,7 @@ def play_game(game: str, low: str, high: str, k: int, seed: int,
             t.fouls += 1
         result = s.last_result
         assert result is not None
+        t.scratches += s.struck_id() in result.pocketed
         if game == "5-pins":
             t.made += max(0, _own_points(s, who) - before[who])
         else:
@@ -294,9 +297,9 @@ def markdown(report: dict[str, Any]) -> str:
     """The results of a run (its JSON) as the Markdown tables of bench/README.md."""
     out = ["| discipline | pairing | games | higher level wins | 95 % interval | unfinished |",
            "| --- | --- | --- | --- | --- | --- |"]
-    rows = ["| discipline | level (pairing) | shots | fouls per shot | innings | made per "
-            "inning | novus trains / pocketing shots |", "| --- | --- | --- | --- | --- | --- "
-            "| --- |"]
+    rows = ["| discipline | level (pairing) | shots | fouls per shot | scratches per shot | "
+            "innings | made per inning | novus trains / pocketing shots |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for key, levels in report["summary"].items():
         game, pair = key.split(" ")
         low, high = pair.split(":")
@@ -307,8 +310,9 @@ def markdown(report: dict[str, Any]) -> str:
                    f"({th.wins / max(done, 1):.0%}) | {lo:.0%}-{hi:.0%} | {tl.unfinished} |")
         for name, t in ((low, tl), (high, th)):
             trains = (f"{t.train_shots} / {t.pocketing_shots}" if game == "novus" else "")
+            scratches = "" if game == "5-pins" else f"{t.scratches / max(t.shots, 1):.3f}"
             rows.append(f"| {game} | {name} ({pair}) | {t.shots} | "
-                        f"{t.fouls / max(t.shots, 1):.2f} | {t.innings} | "
+                        f"{t.fouls / max(t.shots, 1):.2f} | {scratches} | {t.innings} | "
                         f"{t.made / max(t.innings, 1):.2f} | {trains} |")
     return "\n".join(out + [""] + rows) + "\n"
 
@@ -383,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                 games.append(g)
     report["games"] = games
     print(f"\n{'discipline':10s} {'pairing':15s} {'games':>5s} {'low wins':>9s} "
-          f"{'high wins':>9s} {'unfin.':>6s} | per level: fouls/shot, made/inning "
+          f"{'high wins':>9s} {'unfin.':>6s} | per level: fouls/shot, scratches/shot, "
+          "made/inning "
           "[novus trains]")
     summary: dict[str, Any] = {}
     for game in args.disciplines:
@@ -398,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
             cells = []
             for name, t in ((low, tl), (high, th)):
                 cell = (f"{name} {t.fouls / max(t.shots, 1):.2f}, "
+                        f"{t.scratches / max(t.shots, 1):.3f}, "
                         f"{t.made / max(t.innings, 1):.2f}")
                 if game == "novus":
                     cell += f" [{t.train_shots}/{t.pocketing_shots}]"

@@ -365,3 +365,28 @@ def test_no_kicks_while_a_ball_can_be_hit_straight():
     kicks.discard(round(math.atan2(one.y - cue.y, one.x - cue.x), 9))  # the far cushion's
     shots = search.candidates(s, 90, np.random.default_rng(0))
     assert not kicks & {round(a["angle"], 9) for a in shots}
+
+
+def test_pool_candidates_play_the_cue_ball_at_shot_speeds_not_break_speeds():
+    """The aimed pool candidates send the cue ball off at the middles of the slow, medium,
+    fast and power-shot ranges (billiards.colostate.edu/faq/speed/typical), and the random
+    ones within slow to power: at break speeds the computer scratched on 8-11 % of its shots.
+    Novus and 5-pins keep their fractions of the top speed."""
+    s = new_session("9-ball", ["A", "B"], ("B",), {})
+    cue = s.layout().get("cue")
+    one = s.layout().get("1")
+    action = s.shot_action((cue.x, cue.y), math.atan2(one.y - cue.y, one.x - cue.x),
+                           search.candidate_speeds(s)[0][0])
+    result = s.simulate(action)
+    k, dt = result.initial.ids().index("cue"), 1e-5
+    v0 = float(np.hypot(*(result.positions_at(dt)[0][k] - result.positions_at(0.0)[0][k]))) / dt
+    assert v0 == pytest.approx(search.POOL_CUE_BALL_SPEEDS[0], rel=1e-3)
+    shots = search.candidates(s, 200, np.random.default_rng(1))
+    per_cue = search.POOL_CUE_BALL_SPEEDS[0] / search.candidate_speeds(s)[0][0]
+    speeds = {round(a["speed"] * per_cue, 9) for a in shots}
+    lo, hi = search.POOL_RANDOM_CUE_BALL_SPEEDS
+    assert all(lo - 1e-9 <= v <= hi + 1e-9 for v in speeds)
+    assert {round(v, 9) for v in search.POOL_CUE_BALL_SPEEDS} <= speeds
+    novus = new_session("novus", ["A", "B"], ("B",), {})
+    assert search.candidate_speeds(novus)[0] == tuple(
+        f * novus.max_speed for f in search.NOVUS_SPEEDS)

@@ -42,6 +42,18 @@ UNPLAYABLE = -200.0  # the score of a perturbed shot the simulator or the rules 
 FALLBACK_DIRECTIONS = 24  # directions tried when no candidate could be played
 FALLBACK_SPEED = 0.3  # of the session's top speed
 REDRAWS = 8  # execution-error draws tried before the intended shot is played as aimed
+# The candidates' speeds. Novus and 5-pins: fractions of the session's top speed (5-pins
+# scored fewer points a shot with softer ones). Pool: the cue ball's speed off the tip, the
+# middles of the "slow", "medium", "fast" and "power shot" ranges of Alciatore's "typical
+# speeds" (billiards.colostate.edu/faq/speed/typical: 0.45-0.89, 0.89-1.9, 1.9-3.2 and
+# 3.2-4.5 m/s); random candidates anywhere from slow to power. Fractions of the top speed
+# (2.75-8.25 m/s of cue, a cue ball at 3.8-11.5 m/s: break speeds) scratched on 8-11 % of
+# the computer's pool shots (bench/README.md, ai_levels).
+NOVUS_SPEEDS = (0.35, 0.6, 0.9)
+CAROM_SPEEDS = (0.25, 0.45, 0.75)
+POOL_CUE_BALL_SPEEDS = (0.67, 1.4, 2.55, 3.85)  # m/s
+POOL_RANDOM_CUE_BALL_SPEEDS = (0.45, 4.5)  # m/s
+RANDOM_SPEEDS = (0.15, 0.8)  # novus and 5-pins: fractions of the top speed
 BREAK_HEIGHT = -0.1  # tip below centre on the break: the cue ball stops near the rack's middle
 
 
@@ -114,6 +126,23 @@ def blocked(layout: Any, session: Session, pos: tuple[float, float], target: Any
     return False
 
 
+def candidate_speeds(session: Session) -> tuple[tuple[float, ...], tuple[float, float]]:
+    """The cue speeds (m/s) of the aimed candidates, and the range of the random ones."""
+    top = session.max_speed
+    if session.game.startswith("novus"):
+        return tuple(f * top for f in NOVUS_SPEEDS), (RANDOM_SPEEDS[0] * top,
+                                                       RANDOM_SPEEDS[1] * top)
+    if session.game == "5-pins":
+        return tuple(f * top for f in CAROM_SPEEDS), (RANDOM_SPEEDS[0] * top,
+                                                       RANDOM_SPEEDS[1] * top)
+    from cuesim.sim.cue import strike
+
+    # a centre-ball hit: the cue ball leaves at a fixed multiple of the cue's speed
+    per_cue = strike(session.table.piece_spec("ball"), 1.0, 0.0, 0.0, 0.0, 0.0)[0]
+    lo, hi = POOL_RANDOM_CUE_BALL_SPEEDS
+    return tuple(v / per_cue for v in POOL_CUE_BALL_SPEEDS), (lo / per_cue, hi / per_cue)
+
+
 def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
     """About n shot actions for the player to shoot (aimed exactly: no error yet)."""
     player = session.shooter()
@@ -131,7 +160,7 @@ def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[
     r0 = session.radius()
     targets = session.targets()
     mine = [layout.get(pid) for pid in session.pieces_of(player) if pid in layout.ids()]
-    speeds = (0.35, 0.6, 0.9) if session.game.startswith("novus") else (0.25, 0.45, 0.75)
+    speeds, random_speeds = candidate_speeds(session)
     heights = (0.0, 0.3, -0.3) if session.tip_vertical else (0.0,)
     out: list[dict[str, Any]] = []
     first = [layout.get(pid) for pid in session.first_contacts(player) if pid in layout.ids()]
@@ -151,13 +180,13 @@ def candidates(session: Session, n: int, rng: np.random.Generator) -> list[dict[
             if p.id in hidden:  # no straight line to any piece it may hit first: kick
                 angles += [_angle(pos, m) for m in session.kick_points((p.x, p.y))]
         for a in angles:
-            for f in speeds:
+            for v in speeds:
                 for h in heights:
-                    out.append(session.shot_action(pos, a, f * session.max_speed, 0.0, h))
+                    out.append(session.shot_action(pos, a, v, 0.0, h))
     while len(out) < n:
         pos = spots[int(rng.integers(len(spots)))]
         out.append(session.shot_action(pos, float(rng.uniform(-math.pi, math.pi)),
-                                       float(rng.uniform(0.15, 0.8)) * session.max_speed))
+                                       float(rng.uniform(*random_speeds))))
     if len(out) > n:
         keep = rng.choice(len(out), size=n, replace=False)
         out = [out[int(k)] for k in sorted(keep)]
