@@ -96,14 +96,14 @@ def test_no_mixer_means_silence_without_errors(monkeypatch, tmp_path):
     assert app.message.startswith("Sound on, but no sound")
 
 
-def test_a_machine_without_a_sound_card_prints_no_driver_errors():
+def test_a_machine_without_a_sound_card_prints_no_driver_errors(tmp_path):
     """The real ALSA driver on a machine without a card (as the CI's) prints a dozen "ALSA lib"
     lines from C when the mixer opens; the viewer (a whole window: pygame.init() would open the
     mixer too) stays silent and prints none. With a card it opens it, and prints nothing
     either."""
-    code = ("import pathlib, tempfile\n"
+    code = ("import pathlib\n"
             "from tests.viewer_driver import make_app\n"
-            "app = make_app('9-ball', pathlib.Path(tempfile.mkdtemp()))\n"
+            f"app = make_app('9-ball', pathlib.Path({str(tmp_path)!r}))\n"
             "print('available' if app.sound.available else app.sound.reason)\n")
     env = {**os.environ, "SDL_AUDIODRIVER": "alsa", "SDL_VIDEODRIVER": "dummy",
            "PYGAME_HIDE_SUPPORT_PROMPT": "1"}

@@ -405,6 +405,7 @@ def test_fallen_pins_lie_the_way_the_physics_threw_them(tmp_path):
 # -- 6. the README's screenshots ------------------------------------------------------------
 def test_the_screenshot_script_draws_every_picture(tmp_path):
     import importlib.util
+    import tempfile
     from pathlib import Path
 
     script = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / \
@@ -412,7 +413,9 @@ def test_the_screenshot_script_draws_every_picture(tmp_path):
     spec = importlib.util.spec_from_file_location("make_screenshots", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    scratch = set(Path(tempfile.gettempdir()).glob("cuesim-shots-*"))
     saved = module.main([str(tmp_path)])
+    assert set(Path(tempfile.gettempdir()).glob("cuesim-shots-*")) <= scratch  # none left
     names = sorted(p.name for p in saved)
     assert names == sorted(["9-ball.png", "8-ball.png", "14.1.png", "novus.png",
                             "novus-doubles.png", "5-pins.png", "end-of-match.png",

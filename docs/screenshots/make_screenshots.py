@@ -16,6 +16,7 @@ person's, so the pictures are the same on every run.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -29,11 +30,20 @@ CANDIDATES = 40  # shots the computer player weighs per turn here (enough for a 
 MAX_TURNS = 120  # a match that has not ended by then is a bug in the game, not a picture
 
 
+_SCRATCH: list[Path] = []  # the apps' save and screenshot folders, removed at the end
+
+
+def _scratch() -> Path:
+    made = Path(tempfile.mkdtemp(prefix="cuesim-shots-"))
+    _SCRATCH.append(made)
+    return made
+
+
 def _app(game: str, **options: object):  # noqa: ANN202 (pygame is imported late)
     from cuesim.viewer.app import App
     from cuesim.viewer.session import new_session
 
-    tmp = Path(tempfile.mkdtemp(prefix="cuesim-shots-"))
+    tmp = _scratch()
     return App(new_session(game, options=dict(options) or None), candidates=CANDIDATES,
                save_path=tmp / "save.json", screenshot_dir=tmp)
 
@@ -57,6 +67,15 @@ def _turn(app, watch: bool = True) -> None:  # noqa: ANN001
 
 
 def main(argv: list[str] | None = None) -> list[Path]:
+    """Draw every picture into the folder given (default: this one); returns their paths."""
+    try:
+        return _draw(argv)
+    finally:
+        while _SCRATCH:
+            shutil.rmtree(_SCRATCH.pop(), ignore_errors=True)
+
+
+def _draw(argv: list[str] | None) -> list[Path]:
     import pygame
 
     args = sys.argv[1:] if argv is None else argv
@@ -119,7 +138,7 @@ def main(argv: list[str] | None = None) -> list[Path]:
     from cuesim.viewer.app import App
     from cuesim.viewer.session import new_session
 
-    tmp = Path(tempfile.mkdtemp(prefix="cuesim-shots-"))
+    tmp = _scratch()
     app = App(new_session("14.1", ["You", "Computer"], ("Computer",), {"points_to": 25}),
               candidates=CANDIDATES, save_path=tmp / "save.json", screenshot_dir=tmp,
               level="strong")
