@@ -390,3 +390,79 @@ def test_pool_candidates_play_the_cue_ball_at_shot_speeds_not_break_speeds():
     novus = new_session("novus", ["A", "B"], ("B",), {})
     assert search.candidate_speeds(novus)[0] == tuple(
         f * novus.max_speed for f in search.NOVUS_SPEEDS)
+
+
+# -- position play (viewer/ai/leave.py) ----------------------------------------------------
+def test_the_leave_is_the_easiest_pot_and_nothing_when_every_lane_is_shut():
+    """A straight pot close to a pocket is an easy leave; the same ball with another ball on
+    the cue ball's lane or on its own lane to the pocket, or cut beyond the cut limit, leaves
+    nothing."""
+    from cuesim.tables.layout import Layout, Piece
+    from cuesim.viewer.ai import leave
+
+    s = new_session("9-ball")
+    r = s.radius()
+    pockets = s.targets()
+    px, py = min(pockets, key=lambda p: p[0] + p[1])  # the corner at (0, 0)
+    u = (1 / math.sqrt(2), 1 / math.sqrt(2))
+    one = (px + 0.4 * u[0], py + 0.4 * u[1])
+    cue = (px + 0.9 * u[0], py + 0.9 * u[1])
+    open_table = Layout(s.table.name, (Piece("cue", "ball", *cue), Piece("1", "ball", *one)))
+    easy = leave.best_pot(open_table, ["1"], pockets, r)
+    assert easy == pytest.approx(math.exp(-(0.5 - 2 * r + 0.4) / leave.DISTANCE_SCALE),
+                                 rel=0.05)
+    mid = ((one[0] + cue[0]) / 2, (one[1] + cue[1]) / 2)
+    blocked = open_table.with_piece(Piece("2", "ball", *mid))
+    assert leave.best_pot(blocked, ["1"], [(px, py)], r) == 0.0
+    # a ball between the 1 and the pocket: shut too (and the 2's own lane holds the 1)
+    lane = open_table.with_piece(Piece("2", "ball", px + 0.2 * u[0], py + 0.2 * u[1]))
+    assert leave.best_pot(lane, ["1"], [(px, py)], r) == 0.0
+    assert leave.best_pot(blocked, ["1", "2"], [(px, py)], r) == 0.0
+    # the cue ball beyond the 1 seen from the pocket: a cut of more than 90 degrees
+    behind = Layout(s.table.name, (Piece("cue", "ball", px + 0.2 * u[0], py + 0.2 * u[1]),
+                                   Piece("1", "ball", *one)))
+    assert leave.best_pot(behind, ["1"], [(px, py)], r) == 0.0
+
+
+def test_the_next_targets_follow_the_rules_of_each_game():
+    """9-ball: the lowest ball (WPA 5.8); 8-ball: the open table's balls but the 8, then the
+    group, then the 8 (WPA 4.7, 4.20); 14.1: any ball (WPA 6.3)."""
+    from cuesim.tables.layout import Layout, Piece
+    from cuesim.viewer.ai.leave import next_targets
+
+    s = new_session("8-ball")
+    lay = Layout(s.table.name, tuple(Piece(b, "ball", 0.2 + 0.1 * k, 1.0) for k, b in
+                                     enumerate(["cue", "3", "8", "12", "10"])))
+    assert next_targets("9-ball", s.ref, lay, "A") == ["3"]
+    assert next_targets("14.1", s.ref, lay, "A") == ["3", "8", "12", "10"]
+    assert next_targets("8-ball", s.ref, lay, "A") == ["3", "12", "10"]
+    player = s.ref.state.players[0]
+    s.ref.state.groups = {player: "stripes", s.ref.state.players[1]: "solids"}
+    assert next_targets("8-ball", s.ref, lay, player) == ["12", "10"]
+    assert next_targets("8-ball", s.ref, lay.without(["12", "10"]), player) == ["8"]
+
+
+def test_a_kept_turn_in_pool_scores_its_leave(monkeypatch):
+    """A pot that keeps the table scores LEAVE_WEIGHT x the ease of the next pot it leaves on
+    top of keeping the turn; nothing is added outside pool."""
+    from cuesim.tables.layout import Layout, Piece
+    from cuesim.viewer.ai.leave import leave
+
+    s = new_session("9-ball", ["A", "B"], ("B",), {})
+    st = s.ref.state
+    st.phase, st.ball_in_hand, st.shooter = "play", None, "A"
+    px, py = min(s.targets(), key=lambda p: p[0] + p[1])
+    u = 1 / math.sqrt(2)
+    s._layout = Layout(s.table.name, (
+        Piece("cue", "ball", px + 0.9 * u, py + 0.9 * u),
+        Piece("1", "ball", px + 0.5 * u, py + 0.5 * u), Piece("9", "ball", 0.9, 1.9)))
+    draw = s.shot_action(s.struck_position(), math.atan2(-1, -1), 2.0, 0.0, -0.4)
+    result, ruling, ref = s.trial(draw)
+    assert "1" in result.pocketed and ruling.legal and ruling.next_player == "A"
+    ease = leave(s, result, ref, "A")
+    assert ease > 0.0
+    with_leave = search.score(s, "A", result, ruling, ref)
+    monkeypatch.setattr(search, "LEAVE_WEIGHT", 0.0)
+    assert with_leave - search.score(s, "A", result, ruling, ref) == pytest.approx(
+        150.0 * ease)
+    assert leave(new_session("novus"), None, None, "A") == 0.0  # no position play elsewhere

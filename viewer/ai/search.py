@@ -3,7 +3,8 @@ every pocket or hole, direct hits at different fullnesses, one-cushion kicks whe
 it may hit first is hidden, random ones), each simulated once as aimed and ruled on a copy of
 the referee; the best few simulated again several times under the level's execution error;
 the one with the best mean outcome is aimed at, and the stroke that plays it carries the
-level's error too. The 8-ball and 9-ball break follows a fixed
+level's error too. In pool a shot that keeps the table is worth more the easier the next pot
+it leaves (`leave`: position play). The 8-ball and 9-ball break follows a fixed
 plan (`break_action`), not a search.
 
 `Thinker` does this in small steps (one simulation each), so the viewer can think between
@@ -33,11 +34,16 @@ from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import LayoutError
 from cuesim.viewer.ai.execution import perturb
+from cuesim.viewer.ai.leave import leave
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, Level, get_level
 from cuesim.viewer.session import Session
 
 FAILS = (ShotError, LayoutError, SimulationError, ValueError)  # a shot that cannot be played
 BALL_IN_HAND_COST = 100.0  # a foul that gives ball in hand anywhere: worth about the turn
+# pool: a kept turn also earns LEAVE_WEIGHT x the ease of the easiest pot it leaves (leave.py,
+# 0-1, about 0.3 for a plain pot); 40 changed nothing measurable, 150 won 148 of 240 club
+# games against the player without it (bench/README.md, ai_levels)
+LEAVE_WEIGHT = 150.0
 UNPLAYABLE = -200.0  # the score of a perturbed shot the simulator or the rules refuse
 FALLBACK_DIRECTIONS = 24  # directions tried when no candidate could be played
 FALLBACK_SPEED = 0.3  # of the session's top speed
@@ -75,8 +81,9 @@ class Choice:
 
 
 def score(session: Session, player: str, result: ShotResult, ruling: Ruling, ref: Any) -> float:
-    """How good a ruling is for `player` (higher is better): a won frame, keeping the turn,
-    own pieces and points made, less any foul."""
+    """How good a ruling is for `player` (higher is better): a won frame, keeping the turn
+    (in pool with the position it leaves: `leave.leave`), own pieces and points made, less any
+    foul."""
     s = 0.0
     if ruling.match_over or ruling.frame_over:
         if ruling.winner is not None:
@@ -88,6 +95,8 @@ def score(session: Session, player: str, result: ShotResult, ruling: Ruling, ref
             s -= BALL_IN_HAND_COST  # the opponent places the cue ball anywhere (WPA 1.11)
     if not ruling.turn_passes and ruling.next_player == player:
         s += 100.0
+        if ruling.legal and not ruling.frame_over:
+            s += LEAVE_WEIGHT * leave(session, result, ref, player)
     pocketed = [p for p in result.pocketed if p != session.struck_id()]
     mine = set(session.pieces_of(player))
     s += 12.0 * sum(1 for p in pocketed if p in mine) + 3.0 * len(pocketed)
