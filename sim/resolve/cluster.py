@@ -13,7 +13,11 @@ momentum conserved, kinetic energy can only fall (by at most m v_stick^2 / 2 per
 pieces move within micrometres of where a resolved collapse would leave them). Balls also take
 the inertia-weighted mean spin, so they keep one slip and one acceleration. Pieces that separate
 never join; a cluster's pieces are resolved again, one by one, at their next event, so it
-dissolves as soon as its contacts stop pressing.
+dissolves as soon as its contacts stop pressing. A ball (or a cluster) pressed into a cushion by
+its own slip loses the normal velocity and the spin that drive it in; one held by two cushions
+or more (balls wedged in a pocket's jaws) takes the nearest velocity and spin that go into none
+of them, in the plane the projection on a cone: itself, its projection on one cushion's line,
+or zero (jammed).
 """
 
 from __future__ import annotations
@@ -110,23 +114,131 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
         _merge(S, P, parent, objs, n_obj)
     # balls pressed into a cushion by their own slip: the change applies to the whole group
     for k in range(n_c):
-        i = ci[k]
-        if cj[k] >= 0 or not slow[k] or P[i, LAW] != LAW_BALL:
+        if not _held(S, P, ci, cj, nx, ny, slow, n_due, k):
             continue
-        if not (k < n_due or pressing(S, i, cj[k], nx[k], ny[k])):
+        dvx, dvy, dwx, dwy = _slip_into(S, ci[k], nx[k], ny[k], v_stick)
+        _add_to_group(S, P, parent, objs, n_obj, find_root(parent, ci[k]), dvx, dvy, dwx, dwy)
+    # a group held by two cushions or more (balls wedged in a pocket's jaws): the removals
+    # above, one cushion after another, can leave it moving, or its cloth pushing it, into a
+    # cushion passed before; the next impact, at the same instant, removes part of that, and
+    # so on without end (a Zeno series). Such a group takes the nearest motion that moves and
+    # pushes into none of them (`_nearest_in_cone`); jammed, that is no motion.
+    for k in range(n_c):
+        if not _held(S, P, ci, cj, nx, ny, slow, n_due, k):
             continue
-        dvx, dvy, dwx, dwy = _slip_into(S, i, nx[k], ny[k], v_stick)
-        root = find_root(parent, i)
-        for q in range(n_obj):
-            a = objs[q]
-            if find_root(parent, a) == root:
-                S[a, VX] += dvx
-                S[a, VY] += dvy
-                S[a, WX] += dwx
-                S[a, WY] += dwy
+        root = find_root(parent, ci[k])
+        first, held = True, 0
+        for q in range(n_c):
+            if _held(S, P, ci, cj, nx, ny, slow, n_due, q) and find_root(parent, ci[q]) == root:
+                first = first and q >= k
+                held += 1
+        if first and held >= 2:  # one cushion alone: the removal above was exact
+            _wedge(S, P, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent, root)
     for m in range(n_obj):
         parent[objs[m]] = objs[m]
     return joined
+
+
+@njit_norc
+def _held(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
+          ny: np.ndarray, slow: np.ndarray, n_due: int, k: int) -> bool:
+    """Contact k is a ball's slow contact with a fixed body that presses (or was found due)."""
+    i = ci[k]
+    if cj[k] >= 0 or not slow[k] or P[i, LAW] != LAW_BALL:
+        return False
+    return k < n_due or pressing(S, i, cj[k], nx[k], ny[k])
+
+
+@njit_norc
+def _add_to_group(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
+                  n_obj: int, root: int, dvx: float, dvy: float, dwx: float,
+                  dwy: float) -> None:
+    for q in range(n_obj):
+        a = objs[q]
+        if find_root(parent, a) == root:
+            S[a, VX] += dvx
+            S[a, VY] += dvy
+            S[a, WX] += dwx
+            S[a, WY] += dwy
+
+
+@njit_norc
+def _into(S: np.ndarray, ci: np.ndarray, nx: np.ndarray, ny: np.ndarray, k: int, spin: bool,
+          x: float, y: float) -> float:
+    """How far (x, y) goes into cushion k: as a velocity, x n_x + y n_y; as a spin (about the
+    axis m = (n_y, -n_x), R w . m < 0 makes the cloth push the ball in), -(x n_y - y n_x)."""
+    if spin:
+        return -(x * ny[k] - y * nx[k])
+    return x * nx[k] + y * ny[k]
+
+
+@njit_norc
+def _nearest_in_cone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray,
+                     v_stick: float, parent: np.ndarray, root: int, spin: bool, x: float,
+                     y: float) -> tuple[float, float]:
+    """The nearest (x, y) to the given one that goes into none of the group's held cushions
+    (velocities closing faster than v_stick are impacts, not held): itself, its projection on
+    one cushion's line, or zero, the apex of the cone in the plane."""
+    best_x, best_y, best_d = 0.0, 0.0, x * x + y * y
+    for c in range(-1, n_c):  # c = -1: the given (x, y); else its projection on cushion c
+        if c >= 0:
+            if not _held(S, P, ci, cj, nx, ny, slow, n_due, c) or \
+                    find_root(parent, ci[c]) != root:
+                continue
+            d = _into(S, ci, nx, ny, c, spin, x, y)
+            if spin:
+                px, py = x + d * ny[c], y - d * nx[c]
+            else:
+                px, py = x - d * nx[c], y - d * ny[c]
+        else:
+            px, py = x, y
+        feasible = True
+        for k in range(n_c):
+            if k == c or not _held(S, P, ci, cj, nx, ny, slow, n_due, k) or \
+                    find_root(parent, ci[k]) != root:
+                continue
+            g = _into(S, ci, nx, ny, k, spin, px, py)
+            if g > 0.0 and (spin or _into(S, ci, nx, ny, k, False, x, y) <= v_stick):
+                feasible = False
+        dist = (px - x) ** 2 + (py - y) ** 2
+        if feasible and dist < best_d:
+            best_x, best_y, best_d = px, py, dist
+    return best_x, best_y
+
+
+@njit_norc
+def _wedge(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
+           ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray, v_stick: float,
+           objs: np.ndarray, n_obj: int, parent: np.ndarray, root: int) -> None:
+    """A group still moving or pushed into one of its held cushions after the removals one by
+    one: its velocity and spin made the nearest that go into none (a group's members share
+    both, `_merge`)."""
+    a = -1
+    for q in range(n_obj):
+        if find_root(parent, objs[q]) == root and P[objs[q], LAW] == LAW_BALL:
+            a = objs[q]
+    if a < 0:
+        return
+    vx, vy, wx, wy = S[a, VX], S[a, VY], S[a, WX], S[a, WY]
+    inside = True
+    for k in range(n_c):
+        if _held(S, P, ci, cj, nx, ny, slow, n_due, k) and find_root(parent, ci[k]) == root:
+            gv = _into(S, ci, nx, ny, k, False, vx, vy)
+            if (0.0 < gv <= v_stick) or _into(S, ci, nx, ny, k, True, wx, wy) > 0.0:
+                inside = False
+    if inside:
+        return
+    nvx, nvy = _nearest_in_cone(S, P, ci, cj, nx, ny, n_c, n_due, slow, v_stick, parent, root,
+                                False, vx, vy)
+    nwx, nwy = _nearest_in_cone(S, P, ci, cj, nx, ny, n_c, n_due, slow, v_stick, parent, root,
+                                True, wx, wy)
+    for q in range(n_obj):
+        b = objs[q]
+        if find_root(parent, b) == root:
+            S[b, VX], S[b, VY] = nvx, nvy
+            if P[b, LAW] == LAW_BALL:
+                S[b, WX], S[b, WY] = nwx, nwy
 
 
 @njit_norc
