@@ -13,6 +13,7 @@ import pytest
 
 from bench import ai_levels
 from cuesim.shot import ShotError
+from cuesim.sim.events import EventKind
 from cuesim.viewer import ai
 from cuesim.viewer.ai import search
 from cuesim.viewer.session import new_session
@@ -466,3 +467,34 @@ def test_a_kept_turn_in_pool_scores_its_leave(monkeypatch):
     assert with_leave - search.score(s, "A", result, ruling, ref) == pytest.approx(
         150.0 * ease)
     assert leave(new_session("novus"), None, None, "A") == 0.0  # no position play elsewhere
+
+
+def test_eight_ball_candidates_call_what_they_pocket_article_4_2():
+    """WPA 4.2: a combination counts only when called. The computer calls the ball its shot
+    pockets as aimed, in the pocket it drops in, and that call keeps the turn where the
+    same stroke uncalled would pass it (21 % of its 8-ball shots lost the turn that way)."""
+    from cuesim.tables.layout import Layout, Piece
+
+    s = new_session("8-ball", ["A", "B"], ("B",), {})
+    st = s.ref.state
+    st.phase, st.ball_in_hand, st.shooter = "play", None, "A"
+    r = s.radius()
+    px, py = min(s.targets(), key=lambda p: p[0] + p[1])
+    u = 1 / math.sqrt(2)
+    d2 = 0.35
+    d1 = d2 + 2 * r + 0.01
+    s._layout = Layout(s.table.name, (
+        Piece("cue", "ball", px + (d1 + 0.5) * u, py + (d1 + 0.5) * u),
+        Piece("3", "ball", px + d1 * u, py + d1 * u), Piece("12", "ball", px + d2 * u, py + d2 * u),
+        Piece("8", "ball", 0.9, 1.9)))
+    aim = s.shot_action(s.struck_position(), math.atan2(-1, -1), 1.5, 0.0, -0.3)
+    result, uncalled, _ = s.trial(aim)
+    assert "12" in result.pocketed and "cue" not in result.pocketed
+    assert uncalled.legal and uncalled.next_player == "B"  # not obvious: the turn passes
+    called = search.call_for_result(s, aim, result)
+    pocket = next(e.feature for e in result.events_of(EventKind.POCKET) if e.a == "12")
+    assert called["declaration"] == {"called_ball": "12", "called_pocket": pocket}
+    ruling, _ = s.rule_on(result, called)
+    assert ruling.legal and ruling.next_player == "A"
+    assert search.call_for_result(s, called, result) is None  # a call made already stands
+    assert search.call_for_result(new_session("9-ball"), aim, result) is None

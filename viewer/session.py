@@ -256,10 +256,16 @@ class Session:
     def trial(self, action: dict[str, Any]) -> tuple[ShotResult, Ruling, Any]:
         """Simulate and rule on a shot without changing the game (for the computer player)."""
         result = self.simulate(action)
+        ruling, ref = self.rule_on(result, action)
+        return result, ruling, ref
+
+    def rule_on(self, result: ShotResult, action: dict[str, Any]) -> tuple[Ruling, Any]:
+        """The ruling of a simulated shot played as `action` (its declaration), on a copy of
+        the referee, and that copy after it (the game does not change)."""
         result.require_complete(TAKEN_BACK)
         ref = copy.deepcopy(self.ref)
         ruling, _ = self._adjudicate(ref, result, action)
-        return result, ruling, ref
+        return ruling, ref
 
     def judge(self, result: ShotResult, action: dict[str, Any]) -> Ruling:
         """The ruling a simulated shot would get, on a copy of the referee (the game does not
