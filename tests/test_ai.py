@@ -143,7 +143,9 @@ def test_every_simulation_is_announced_before_it_runs(monkeypatch, game):
 
 
 def test_fourteen_one_calls_its_ball_and_pocket():
-    """WPA 6.3: every 14.1 shot after the break needs a called ball and pocket."""
+    """WPA 6.3: every 14.1 shot after the break needs a called ball and pocket: the ball the
+    shot pockets as aimed, in the pocket it drops in, or, when it pockets none, the ball
+    nearest its aim line (`declaration_for`)."""
     s = new_session("14.1")
     s.apply(ai.choose_shot(s, level=small("club"), seed=1).action)
     while s.pending() is not None:
@@ -153,7 +155,9 @@ def test_fourteen_one_calls_its_ball_and_pocket():
     if decl:
         assert decl["called_ball"] in s.layout().ids()
         assert decl["called_pocket"] in {p.name for p in s.table.pockets}
-    assert ai.declaration_for(s, choice.action) == decl
+    assert choice.aim is not None and choice.aim.get("declaration", {}) == decl
+    as_aimed = search.call_for_result(s, choice.aim, s.simulate(choice.aim))
+    assert decl == (as_aimed["declaration"] if as_aimed else ai.declaration_for(s, choice.aim))
 
 
 # -- nothing playable (novus 17.1.з put-back dead end) ----------------------------------------
@@ -496,5 +500,7 @@ def test_eight_ball_candidates_call_what_they_pocket_article_4_2():
     assert called["declaration"] == {"called_ball": "12", "called_pocket": pocket}
     ruling, _ = s.rule_on(result, called)
     assert ruling.legal and ruling.next_player == "A"
-    assert search.call_for_result(s, called, result) is None  # a call made already stands
+    assert search.call_for_result(s, called, result) == called  # the same call again
     assert search.call_for_result(new_session("9-ball"), aim, result) is None
+    guessed = {**aim, "declaration": {"called_ball": "3", "called_pocket": "foot_right"}}
+    assert search.call_for_result(s, guessed, result)["declaration"] == called["declaration"]

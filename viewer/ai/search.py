@@ -4,9 +4,9 @@ it may hit first is hidden, random ones), each simulated once as aimed and ruled
 the referee; the best few simulated again several times under the level's execution error;
 the one with the best mean outcome is aimed at, and the stroke that plays it carries the
 level's error too. In pool a shot that keeps the table is worth more the easier the next pot
-it leaves (`leave`: position play); in 8-ball each candidate calls what it pockets as aimed
-(`call_for_result`: a bank or a combination counts only when called, WPA 4.2). The 8-ball
-and 9-ball break follows a fixed plan (`break_action`), not a search.
+it leaves (`leave`: position play); in 8-ball and 14.1 each candidate calls what it pockets
+as aimed (`call_for_result`: a bank or a combination counts only when called, WPA 4.2, 6.3).
+The 8-ball and 9-ball break follows a fixed plan (`break_action`), not a search.
 
 `Thinker` does this in small steps (one simulation each), so the viewer can think between
 frames; `choose_shot` runs one to its end. Before each round of simulations (the candidates,
@@ -260,19 +260,22 @@ def declaration_for(session: Session, action: dict[str, Any]) -> dict[str, Any]:
 
 def call_for_result(session: Session, action: dict[str, Any], result: ShotResult
                     ) -> dict[str, Any] | None:
-    """8-ball (WPA 4.2): a shot not at the 8 needs no call while its pot is obvious, but a
-    bank, a kiss or a combination counts only when called. The computer calls what its shot,
-    simulated as aimed, pockets: the first of its own balls (any but the 8 on an open table)
-    to drop, in the pocket it drops in. The action with that call, or None (no call to make:
-    another game, the break, a call made already, none of its balls pocketed)."""
-    if session.game != "8-ball" or session.ref.state.phase == "break" or \
-            action.get("declaration"):
+    """The call of what the shot, simulated as aimed, pockets: the first ball it may pot to
+    drop, in the pocket it drops in. 8-ball (WPA 4.2: a bank, a kiss or a combination counts
+    only when called; not on the break): its own balls (any but the 8 on an open table; the
+    8 once its group is down); 14.1 (WPA 6.3: every shot is called, the opening break too): any
+    object ball. It replaces the call `declaration_for` guessed from the aim line. The action
+    with that call, or None (another game, nothing of the player's dropped)."""
+    if session.game == "14.1":
+        mine = {p for p in result.initial.ids() if p != session.struck_id()}
+    elif session.game == "8-ball" and session.ref.state.phase != "break":
+        mine = set(session.pieces_of(session.shooter()))
+    else:
         return None
-    player = session.shooter()
-    mine = set(session.pieces_of(player)) - {"8"}
     for e in result.events_of(EventKind.POCKET):
         if e.a in mine and e.feature is not None:
-            return {**action, "declaration": {"called_ball": e.a, "called_pocket": e.feature}}
+            call = {"called_ball": e.a, "called_pocket": e.feature}
+            return {**action, "declaration": {**(action.get("declaration") or {}), **call}}
     return None
 
 
