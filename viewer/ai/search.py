@@ -139,12 +139,9 @@ def blocked(layout: Any, session: Session, pos: tuple[float, float], target: Any
 def candidate_speeds(session: Session) -> tuple[tuple[float, ...], tuple[float, float]]:
     """The cue speeds (m/s) of the aimed candidates, and the range of the random ones."""
     top = session.max_speed
-    if session.game.startswith("novus"):
-        return tuple(f * top for f in NOVUS_SPEEDS), (RANDOM_SPEEDS[0] * top,
-                                                       RANDOM_SPEEDS[1] * top)
-    if session.game == "5-pins":
-        return tuple(f * top for f in CAROM_SPEEDS), (RANDOM_SPEEDS[0] * top,
-                                                       RANDOM_SPEEDS[1] * top)
+    if session.game.startswith("novus") or session.game == "5-pins":
+        fractions = NOVUS_SPEEDS if session.game.startswith("novus") else CAROM_SPEEDS
+        return tuple(f * top for f in fractions), (RANDOM_SPEEDS[0] * top, RANDOM_SPEEDS[1] * top)
     from cuesim.sim.cue import strike
 
     # a centre-ball hit: the cue ball leaves at a fixed multiple of the cue's speed
@@ -360,11 +357,10 @@ class Thinker:
         screened: list[tuple[float, int, dict[str, Any], Ruling]] = []
         for k, action in enumerate(cands):
             try:
-                result, ruling, ref = s.trial(action)
-                called = call_for_result(s, action, result)
-                if called is not None:  # the same stroke, called: ruled again
-                    action = cands[k] = called
-                    ruling, ref = s.rule_on(result, called)
+                result = s.simulate(action)
+                # ruled with the call of what it pockets (the stroke is the same)
+                action = cands[k] = call_for_result(s, action, result) or action
+                ruling, ref = s.rule_on(result, action)
             except FAILS:
                 ruling = None
             done += 1
