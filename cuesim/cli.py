@@ -153,7 +153,7 @@ def summary(result: ShotResult, struck: str = "striker") -> str:
     first = result.first_contact(struck)
     if first is not None:
         other = first.b if first.a == struck else first.a
-        what = other if first.kind == EventKind.COLLIDE else f"the {first.feature} rail"
+        what = other if first.kind != EventKind.RAIL else f"the {first.feature} rail"
         lines.append(f"{struck} first touched {what} at {first.t:.3f} s")
     knocked = [e.b for e in result.events_of(EventKind.PIN)]
     if knocked:

@@ -26,6 +26,7 @@ from cuesim.sim.events import (
     COL_KIND,
     COL_T,
     EV_COLLIDE,
+    EV_PIN,
     EV_POCKET,
     EV_RAIL,
     N_EVENT_COLUMNS,
@@ -62,7 +63,7 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
               duration: np.ndarray, truncated: np.ndarray) -> None:
     """Write row s of the summary arrays from one shot's final state and event log. The first
     contact follows ShotResult.first_contact: the first collision involving the struck piece
-    or the first rail event of it."""
+    (a pin it knocks down included) or the first rail event of it."""
     n = final_xy.shape[0]
     for i in range(n):
         out_xy[s, i, 0] = final_xy[i, 0]
@@ -86,7 +87,7 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
         if kind == EV_POCKET:
             pocketed[s, a] = True
         if first_kind[s] == FIRST_NONE:
-            if kind == EV_COLLIDE and (a == struck or b == struck):
+            if (kind == EV_COLLIDE or kind == EV_PIN) and (a == struck or b == struck):
                 first_kind[s] = FIRST_PIECE
                 first_index[s] = b if a == struck else a
                 first_t[s] = ev[e, COL_T]

@@ -175,9 +175,10 @@ class ShotResult:
 
     def first_contact(self, piece_id: str) -> Event | None:
         """The first collision or rail event of a piece (what a referee asks about the cue
-        ball or the striker)."""
+        ball or the striker). A standing pin it knocks down (5-pins: a PIN event) is a
+        collision too, as one it only moves is."""
         for e in self.event_log():
-            if e.kind == EventKind.COLLIDE and piece_id in (e.a, e.b):
+            if e.kind in (EventKind.COLLIDE, EventKind.PIN) and piece_id in (e.a, e.b):
                 return e
             if e.kind == EventKind.RAIL and e.a == piece_id:
                 return e

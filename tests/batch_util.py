@@ -41,7 +41,7 @@ def assert_equals_loop(table, layout, res, struck):
         got = res.first_contact(k)
         if first is None:
             assert got is None
-        elif first.kind == EventKind.COLLIDE:
+        elif first.kind in (EventKind.COLLIDE, EventKind.PIN):
             assert got == (first.b if first.a == struck else first.a)
             assert res["first_t"][k] == first.t
         else:

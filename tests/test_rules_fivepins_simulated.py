@@ -39,6 +39,24 @@ def test_white_aimed_through_the_pins_at_the_yellow_hits_the_red_first():
     assert {s["id"] for s in out.spotted} >= knocked  # knocked pins set up again (12)
 
 
+
+def test_a_pin_knocked_down_first_is_the_first_contact_everywhere():
+    """What the white touched first, on the opening aimed through the pins (15.3.в asks
+    whether the pins came first): the bottom pin, which it knocks down, in the shot's
+    `first_contact`, in a batch run's first contact and in `cuesim shoot`'s summary. A pin
+    only moved was a first contact and a pin knocked down was not (the red was named)."""
+    from cuesim.batch import simulate_many
+    from cuesim.cli import summary
+
+    lay = five_pins_layout(TABLE, breaker="white", breaker_xy=(CX, 0.5))
+    res = sim(lay, math.pi / 2, 3.0)
+    first = res.first_contact("white")
+    assert (first.kind.name, first.a, first.b) == ("PIN", "white", "pin_bottom")
+    batch = simulate_many(TABLE, lay, [cuesim.CueShot(ball="white", angle=math.pi / 2,
+                                                      speed=3.0)], workers=1, struck="white")
+    assert batch.first_contact(0) == "pin_bottom" and batch["first_t"][0] == first.t
+    assert f"white first touched pin_bottom at {first.t:.3f} s" in summary(res, "white")
+
 def test_straight_shot_of_the_opponent_ball_through_the_centre():
     """The yellow driven straight through the pin cross knocks the bottom pin, which throws the
     centre pin onto the top one (12.3): 2 + 4 + 2 = 8 for A (5.1)."""
