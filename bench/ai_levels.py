@@ -43,6 +43,7 @@ from cuesim.sim.events import EventKind  # noqa: E402
 from cuesim.sim.result import ShotResult  # noqa: E402
 from cuesim.tables.layout import Layout, Piece  # noqa: E402
 from cuesim.viewer import ai  # noqa: E402
+from cuesim.viewer.ai import breaks  # noqa: E402
 from cuesim.viewer.ai.search import FAILS  # noqa: E402
 from cuesim.viewer.session import Session, new_session  # noqa: E402
 
@@ -208,8 +209,9 @@ def ai_winner(s: Session) -> str | None:
 
 
 def break_rates(n: int, seed: int) -> dict[str, dict[str, float]]:
-    """The 9-ball break's plan under each level's error, n breaks per level: the share that
-    pocket the 9, that pocket any ball, and that scratch."""
+    """The 9-ball break's plan under each level's error, n breaks per level: the plan the
+    level practised (`viewer/ai/breaks.py`), the share of breaks that pocket the 9, that
+    pocket any ball, and that scratch."""
     out = {}
     for name in ai.LEVELS:
         lv = ai.get_level(name)
@@ -222,7 +224,9 @@ def break_rates(n: int, seed: int) -> dict[str, dict[str, float]]:
             nine += "9" in result.pocketed
             made += any(p != "cue" for p in result.pocketed)
             scratch += "cue" in result.pocketed
-        out[name] = {"breaks": n, "nine": nine / n, "any_ball": made / n, "scratch": scratch / n}
+        plan = breaks.practised(new_session("9-ball"), lv)
+        out[name] = {"breaks": n, "nine": nine / n, "any_ball": made / n, "scratch": scratch / n,
+                     "plan": plan.label() if plan else ""}
     return out
 
 
@@ -369,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     print("9-ball break by plan: share of breaks that pocket the 9 / any ball / the cue ball")
     for name, r in report["breaks"].items():
         print(f"  {name:9s} 9: {r['nine']:5.1%}  any: {r['any_ball']:5.1%}  scratch: "
-              f"{r['scratch']:5.1%}  ({r['breaks']} breaks)")
+              f"{r['scratch']:5.1%}  ({r['breaks']} breaks; plan: {r.get('plan', '')})")
     sys.stdout.flush()
     tasks = []
     for game in args.disciplines:

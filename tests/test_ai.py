@@ -15,7 +15,7 @@ from bench import ai_levels
 from cuesim.shot import ShotError
 from cuesim.sim.events import EventKind
 from cuesim.viewer import ai
-from cuesim.viewer.ai import search
+from cuesim.viewer.ai import breaks, search
 from cuesim.viewer.session import new_session
 from tests.viewer_driver import finish_animation, key, make_app, shoot_by_mouse, step
 
@@ -66,16 +66,72 @@ def test_novus_error_has_no_height_and_keeps_the_side_limit():
 # -- the choice --------------------------------------------------------------------------------
 def test_the_nine_ball_break_is_planned_not_searched():
     """WPA 5.3: the break is played from behind the head string; the computer breaks by plan
-    (no candidate simulated), at its level's break speed give or take its error."""
+    (no candidate simulated), at its level's break speed give or take its error. Its first
+    break at a level practises the plans once (`breaks`); the next plays the plan kept."""
     s = new_session("9-ball")
     for name in ai.LEVELS:
         choice = ai.choose_shot(s, level=name, seed=3)
-        assert choice.plan == "break" and choice.tried == 0 and choice.samples == 0
+        assert choice.plan == "break" and choice.tried == 0
+        assert choice.samples in (0, breaks.practice_size())
+        assert breaks.practised(s, ai.LEVELS[name]) in breaks.PLANS
+        assert ai.choose_shot(s, level=name, seed=4).samples == 0  # practised once
         a = choice.action
         assert s.check_place(a["x"], a["y"]) is None
         assert a["speed"] == pytest.approx(min(ai.LEVELS[name].break_speed, s.max_speed),
                                            rel=5 * ai.LEVELS[name].speed_sigma)
         assert a["angle"] != choice.aim["angle"]  # the stroke carries an error
+        assert choice.aim["height"] == breaks.practised(s, ai.LEVELS[name]).height
+
+
+def test_break_practice_keeps_the_plan_that_scores_best_and_repeats(monkeypatch):
+    """The practice plays every plan on the same error draws, halves its way down
+    (PRACTICE_ROUNDS) and keeps the plan whose breaks scored most in all; practised again
+    from scratch it keeps the same plan, and a game's break is the same whether or not the
+    plan was practised earlier in the process."""
+    lv = ai.get_level("club")
+    s = new_session("9-ball")
+    monkeypatch.setattr(breaks, "_PRACTISED", {})
+    first = ai.choose_shot(s, level=lv, seed=5)
+    kept = breaks.practised(s, lv)
+    assert first.samples == breaks.practice_size() == 8 * 40 + 3 * 120
+    # the scores of the last round, recomputed: the kept plan has the best total
+    player = s.shooter()
+    totals = [0.0] * len(breaks.PLANS)
+    plans = list(range(len(breaks.PLANS)))
+    start = 0
+    for count, keep in breaks.PRACTICE_ROUNDS:
+        for p, action in breaks.practice_round(s, lv, plans, start, count):
+            result, ruling, ref = s.trial(action)
+            totals[p] += ai.score(s, player, result, ruling, ref)
+        start += count
+        plans = breaks.best(totals, plans, keep)
+    assert breaks.PLANS[plans[0]] == kept
+    monkeypatch.setattr(breaks, "_PRACTISED", {})
+    again = ai.choose_shot(s, level=lv, seed=5)
+    assert breaks.practised(s, lv) == kept and again.action == first.action
+    assert ai.choose_shot(s, level=lv, seed=5).action == first.action  # no practice now
+
+
+def test_break_practice_draws_the_same_errors_for_every_plan():
+    """Break k of the practice has the same error draws for every plan (the aim's deviation,
+    the speed, the tip's deviation), so two plans differ only by the cue ball's spot and the
+    tip's height; a side plan breaks from the left rail on even breaks, the right on odd."""
+    lv = ai.get_level("strong")
+    s = new_session("8-ball")
+    mid, side = 0, 5  # middle, tip -0.1; side, tip +0.1
+    assert breaks.PLANS[mid].spot == "middle" and breaks.PLANS[side].spot == "side"
+    trials = breaks.practice_round(s, lv, [mid, side], 0, 6)
+    a, b = [t for p, t in trials if p == mid], [t for p, t in trials if p == side]
+    w = s.table.geometry.width
+    for k in range(6):
+        aims = [breaks._plan_action(s, lv, breaks.PLANS[p], left=k % 2 == 0)
+                for p in (mid, side)]
+        assert a[k]["x"] == w / 2 and b[k]["x"] == (0.25 * w if k % 2 == 0 else 0.75 * w)
+        assert (a[k]["angle"] - aims[0]["angle"]
+                == pytest.approx(b[k]["angle"] - aims[1]["angle"], abs=1e-15))
+        assert a[k]["speed"] == b[k]["speed"]
+        assert (a[k]["height"] - breaks.PLANS[mid].height
+                == pytest.approx(b[k]["height"] - breaks.PLANS[side].height, abs=1e-12))
 
 
 def test_choice_is_the_best_mean_under_error_and_repeats_with_the_seed():

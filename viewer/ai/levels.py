@@ -36,7 +36,8 @@ Sources and reasoning, figure by figure:
 - **Break speed.** Alciatore's FAQ "break/speed" (billiards.colostate.edu/faq/break/speed/):
   a good amateur's break is about 20 mph (8.9 m/s), a very powerful one approaches 30 mph;
   the viewer's cue tops out at 11 m/s (`PoolSession.max_speed`). The 8-ball and 9-ball break
-  is played from a fixed plan (see `search.break_action`), not found by search.
+  is played from a plan (the cue ball's spot, the tip's height), the one that scored best when
+  the computer practised them all under its own error (`breaks`), not found by search.
 - **Search.** `candidates` shots are simulated once as aimed; the best `finalists` of them
   are simulated `samples` times more, each with this level's execution error, and the one with
   the best mean outcome is played, so a shot that works only when hit exactly (a needle) loses

@@ -6,7 +6,8 @@ the one with the best mean outcome is aimed at, and the stroke that plays it car
 level's error too. In pool a shot that keeps the table is worth more the easier the next pot
 it leaves (`leave`: position play); in 8-ball and 14.1 each candidate calls what it pockets
 as aimed (`call_for_result`: a bank or a combination counts only when called, WPA 4.2, 6.3).
-The 8-ball and 9-ball break follows a fixed plan (`break_action`), not a search.
+The 8-ball and 9-ball break follows a plan (`breaks`: the cue ball's spot and the tip's height),
+the one that scored best when the computer practised every plan under its own error.
 
 `Thinker` does this in small steps (one simulation each), so the viewer can think between
 frames; `choose_shot` runs one to its end. Before each round of simulations (the candidates,
@@ -34,6 +35,8 @@ from cuesim.sim.engine import SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import LayoutError
+from cuesim.viewer.ai import breaks
+from cuesim.viewer.ai.breaks import break_action
 from cuesim.viewer.ai.execution import perturb
 from cuesim.viewer.ai.leave import leave
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, Level, get_level
@@ -61,7 +64,6 @@ CAROM_SPEEDS = (0.25, 0.45, 0.75)
 POOL_CUE_BALL_SPEEDS = (0.67, 1.4, 2.55, 3.85)  # m/s
 POOL_RANDOM_CUE_BALL_SPEEDS = (0.45, 4.5)  # m/s
 RANDOM_SPEEDS = (0.15, 0.8)  # novus and 5-pins: fractions of the top speed
-BREAK_HEIGHT = -0.1  # tip below centre on the break: the cue ball stops near the rack's middle
 
 
 @dataclass
@@ -207,25 +209,6 @@ def is_break(session: Session) -> bool:
     return getattr(session.ref.state, "phase", "") == "break"
 
 
-def break_action(session: Session, level: Level, rng: np.random.Generator) -> dict[str, Any]:
-    """The opening break as players play it: the cue ball behind the head string, in the
-    middle or about a diamond off a side rail (the rng picks one of the two and the side),
-    hit full into the apex ball at the level's break speed, a little below centre."""
-    table = session.table
-    w = table.geometry.width
-    y = table.head_string_y - 2.0 * session.radius()
-    xs = [w / 2, w / 4, 3 * w / 4]  # the middle, or a diamond (w/4) off either side rail
-    pick = int(rng.integers(len(xs)))
-    x = xs[pick]
-    if session.check_place(x, y) is not None:
-        x, y = session.default_place()
-    balls = [p for p in session.layout().pieces if p.id != session.struck_id()]
-    apex = min(balls, key=lambda p: p.y) if balls else None
-    angle = math.pi / 2 if apex is None else _angle((x, y), (apex.x, apex.y))
-    speed = min(level.break_speed, session.max_speed)
-    return session.shot_action((x, y), angle, speed, 0.0, BREAK_HEIGHT)
-
-
 def declaration_for(session: Session, action: dict[str, Any]) -> dict[str, Any]:
     """The call a shot needs: in 14.1 (WPA 6.3) every shot but the break, in 8-ball a shot at
     the 8 (WPA 4.2, 4.20.4). It calls the object ball nearest along the aim line and the
@@ -344,11 +327,14 @@ class Thinker:
         s, lv = self.session, self.level
         player = s.shooter()
         if is_break(s):
+            practice = 0
+            if breaks.practised(s, lv) is None:
+                practice = yield from self._practise_breaks()
             aim = break_action(s, lv, self.rng)
             yield False
             action = yield from self._execute(aim)
-            self.choice = Choice(action, math.nan, Ruling(legal=True), 0, aim, 0, lv.name,
-                                 "break")
+            self.choice = Choice(action, math.nan, Ruling(legal=True), 0, aim, practice,
+                                 lv.name, "break")
             return
         cands = self._plan([_with_call(s, a) for a in candidates(s, lv.candidates, self.rng)])
         yield True
@@ -400,6 +386,34 @@ class Thinker:
         assert best is not None
         executed = yield from self._execute(best[2])
         self.choice = Choice(executed, best[0], best[3], tried, best[2], samples, lv.name)
+
+    def _practise_breaks(self) -> Generator[bool, None, int]:
+        """Practise the break plans under this level's error (`breaks`: a round per entry of
+        PRACTICE_ROUNDS, each planned as one round of shots), score each outcome as a shot,
+        keep the best plan; the breaks played."""
+        s = self.session
+        player = s.shooter()
+        plans = list(range(len(breaks.PLANS)))
+        totals = [0.0] * len(breaks.PLANS)
+        first = played = 0
+        total = breaks.practice_size()
+        for count, keep in breaks.PRACTICE_ROUNDS:
+            trials = breaks.practice_round(s, self.level, plans, first, count)
+            self._plan([action for _, action in trials])
+            yield True
+            for p, action in trials:
+                try:
+                    result, ruling, ref = s.trial(action)
+                    totals[p] += score(s, player, result, ruling, ref)
+                except FAILS:
+                    totals[p] += UNPLAYABLE
+                played += 1
+                self.progress = 0.9 * played / total
+                yield False
+            first += count
+            plans = breaks.best(totals, plans, keep)
+        breaks.remember(s, self.level, plans[0])
+        return played
 
     def _execute(self, aim: dict[str, Any]) -> Generator[bool, None, dict[str, Any]]:
         """The stroke: the aim with this level's error, redrawn while the simulator refuses
