@@ -124,7 +124,7 @@ def test_break_practice_draws_the_same_errors_for_every_plan():
     a, b = [t for p, t in trials if p == mid], [t for p, t in trials if p == side]
     w = s.table.geometry.width
     for k in range(6):
-        aims = [breaks._plan_action(s, lv, breaks.PLANS[p], left=k % 2 == 0)
+        aims = [breaks.plan_action(s, lv, breaks.PLANS[p], left=k % 2 == 0)
                 for p in (mid, side)]
         assert a[k]["x"] == w / 2 and b[k]["x"] == (0.25 * w if k % 2 == 0 else 0.75 * w)
         assert (a[k]["angle"] - aims[0]["angle"]

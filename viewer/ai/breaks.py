@@ -28,7 +28,7 @@ from cuesim.viewer.ai.levels import Level
 from cuesim.viewer.session import Session
 
 # (breaks each plan still in plays, plans kept after them): 8 x 40 + 3 x 120 = 680 breaks,
-# 0.8-2.2 s once per table and level; a plan's mean over 160 breaks is known to about +-10
+# 0.5-1.3 s once per table and level here; a plan's mean over 160 breaks is known to about +-10
 PRACTICE_ROUNDS: tuple[tuple[int, int], ...] = ((40, 3), (120, 1))
 PRACTICE_SEED = 2026  # the practice's own generator: [PRACTICE_SEED, break number]
 SIDE_OFFSET = 0.25  # "a diamond off a side rail": a quarter of the width from it
@@ -87,7 +87,7 @@ def break_action(session: Session, level: Level, rng: np.random.Generator,
     hit full into the apex ball at the level's break speed."""
     plan = plan or practised(session, level) or DEFAULT_PLAN
     left = bool(rng.integers(2))
-    return _plan_action(session, level, plan, left)
+    return plan_action(session, level, plan, left)
 
 
 def practice_size() -> int:
@@ -107,14 +107,17 @@ def practice_round(session: Session, level: Level, plans: list[int], first: int,
     out = []
     for p in plans:
         for k in range(first, first + count):
-            aim = _plan_action(session, level, PLANS[p], left=k % 2 == 0)
+            aim = plan_action(session, level, PLANS[p], left=k % 2 == 0)
             rng = np.random.default_rng([PRACTICE_SEED, k])
             out.append((p, perturb(aim, level, rng, session.max_speed, session.tip_vertical)))
     return out
 
 
-def _plan_action(session: Session, level: Level, plan: BreakPlan, left: bool
-                 ) -> dict[str, Any]:
+def plan_action(session: Session, level: Level, plan: BreakPlan, left: bool
+                ) -> dict[str, Any]:
+    """The break of `plan` as meant (no error): the cue ball a diameter behind the head string
+    (WPA 3.8), in the middle or SIDE_OFFSET of the width off the left or right rail (the
+    session's default place if that one is refused), aimed at the apex ball's centre."""
     table = session.table
     w = table.geometry.width
     y = table.head_string_y - 2.0 * session.radius()
