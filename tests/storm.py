@@ -243,8 +243,9 @@ class Storm:
         rng = self.rng
         r = rng.random()
         if r < 0.28:
-            return [pygame.event.Event(pygame.MOUSEMOTION, pos=self.point(), rel=(0, 0),
-                                       buttons=(0, 0, 0))]
+            still = rng.random() < 0.1  # SDL's motion of a window opening under the pointer
+            return [pygame.event.Event(pygame.MOUSEMOTION, pos=self.point(),
+                                       rel=(0, 0) if still else (1, 1), buttons=(0, 0, 0))]
         if r < 0.42:
             button = rng.choice((1, 1, 1, 3, 3, 2))
             return [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self.point(), button=button)]
@@ -253,13 +254,13 @@ class Storm:
             return [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=self.point(), button=button)]
         if r < 0.68:  # a whole drag: aim, pull, release (the way shots are played)
             start = self.point()
-            out = [pygame.event.Event(pygame.MOUSEMOTION, pos=start, rel=(0, 0),
+            out = [pygame.event.Event(pygame.MOUSEMOTION, pos=start, rel=(1, 1),
                                       buttons=(0, 0, 0)),
                    pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1)]
             end = start
             for _ in range(rng.randrange(1, 4)):
                 end = (start[0] + round(rng.gauss(0, 90)), start[1] + round(rng.gauss(0, 90)))
-                out.append(pygame.event.Event(pygame.MOUSEMOTION, pos=end, rel=(0, 0),
+                out.append(pygame.event.Event(pygame.MOUSEMOTION, pos=end, rel=(1, 1),
                                               buttons=(1, 0, 0)))
             if rng.random() < 0.15:  # a key in the middle of the drag
                 out.append(self.key_event())

@@ -18,7 +18,7 @@ from cuesim.viewer import panel_text
 from cuesim.viewer.anim import pin_fall_angles
 from cuesim.viewer.hud import Line
 from cuesim.viewer.session import SESSION_GAMES
-from tests.viewer_driver import finish_animation, key, make_app, play_turn, step
+from tests.viewer_driver import finish_animation, key, make_app, move, play_turn, screen_xy, step
 
 
 def _is_sentence(text: str) -> bool:
@@ -564,3 +564,19 @@ def test_five_pins_opening_aim_is_a_cushion_first_shot_that_scores(tmp_path):
                        e.kind.name in ("RAIL", "COLLIDE"))
     assert first_touch.kind.name == "RAIL"
     assert len(opening_directions(s, app.pos)) == 2 + 2 * 4 + 1  # 2 balls, 4 banks each, ahead
+
+
+def test_a_window_opening_under_a_still_pointer_keeps_the_opening_aim(tmp_path):
+    """SDL posts a motion with rel (0, 0) when the window opens (or is entered) under a
+    pointer that did not move: the legal opening aim stays (it followed that pointer, so the
+    5-pins opening aimed through the pins, a foul). A hand's move then aims, as always."""
+    app = make_app("5-pins", tmp_path)
+    angle = app.angle
+    centre = screen_xy(app, 0.71, 1.42)  # the pins: a foul straight through them
+    still = pygame.event.Event(pygame.MOUSEMOTION, pos=(round(centre[0]), round(centre[1])),
+                               rel=(0, 0), buttons=(0, 0, 0))
+    step(app, [still])
+    assert app.angle == angle and app.mouse == still.pos
+    step(app, [move(centre)])
+    x, y = app.pos
+    assert app.angle == pytest.approx(math.atan2(1.42 - y, 0.71 - x), abs=0.01)

@@ -34,7 +34,9 @@ def key(k: int, mod: int = 0) -> pygame.event.Event:
 
 def move(pos: tuple[float, float]) -> pygame.event.Event:
     p = (round(pos[0]), round(pos[1]))
-    return pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(0, 0, 0))
+    # a hand's move: SDL's own motion with rel (0, 0) (a window opening under a still
+    # pointer) does not aim
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(1, 1), buttons=(0, 0, 0))
 
 
 def down(pos: tuple[float, float], button: int = 1) -> pygame.event.Event:

@@ -33,7 +33,12 @@ class InputHandlers:
         elif event.type == pygame.KEYDOWN:
             self.key(event.key, event.mod)
         elif event.type == pygame.MOUSEMOTION:
-            self.motion(event.pos)
+            if getattr(event, "rel", None) == (0, 0) and self.drag is None:
+                # SDL's motion when the window opens (or is entered) under a still pointer:
+                # no hand moved, so the turn's aim (a legal opening) stays
+                self.mouse = event.pos
+            else:
+                self.motion(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN:
             self.press(event.pos, event.button)
         elif event.type == pygame.MOUSEBUTTONUP:
