@@ -346,3 +346,36 @@ def test_a_new_turn_starts_with_the_cue_tip_centred(tmp_path):
     shoot_by_mouse(app, math.pi / 2, 6.0)
     finish_animation(app)
     assert app.mode in ("aim", "choice") and app.tip == (0.0, 0.0)
+
+
+def test_ball_in_hand_starts_a_diameter_clear_of_every_piece_5_pins_13_3(tmp_path):
+    """After a foul the opponent's ball is in hand in the top half (5-pins 13.2, 13.3). Its
+    default place, the middle of the half, is the red's spot: the ball goes to the first legal
+    place outwards that stands a diameter clear (before, the first legal one, 3 mm from the red,
+    looked as if the shot had rolled the ball there)."""
+    from cuesim.viewer.session import clearance
+
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    s.play((0.71, 0.71), 2.2124865340221604, 2.1818181818181817)  # a miss: Bob in hand
+    assert s.placement() == "top_half" and s.struck_id() == "yellow"
+    x, y = s.default_place()
+    assert s.check_place(x, y) is None
+    assert clearance(s.table, s.layout(), "yellow", x, y) >= 2 * s.radius()
+    assert app.pos == (x, y) or s.struck_position() == (x, y)
+
+
+def test_ball_in_hand_default_is_the_first_legal_place_when_none_is_clear(tmp_path,
+                                                                          monkeypatch):
+    """When no legal place stands a diameter clear, the default is the first legal one from
+    the middle outwards (5-pins 13.3): crowding is played by a clearance of nothing."""
+    import cuesim.viewer.session as session_module
+
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    s.play((0.71, 0.71), 2.2124865340221604, 2.1818181818181817)
+    clear = s.default_place()
+    monkeypatch.setattr(session_module, "clearance", lambda *a: 0.0)
+    crowded = s.default_place()
+    assert s.check_place(*crowded) is None and crowded != clear
+    assert abs(crowded[0] - 0.71) < 1e-9 and 2.13 < crowded[1] < clear[1]  # next to the red

@@ -202,11 +202,17 @@ class Session:
         return self.default_place()
 
     def default_place(self) -> tuple[float, float]:
+        """The first legal place from the middle of the area outwards, along its longer side,
+        that stands at least a diameter clear of every other piece; the first legal one if
+        none does (a piece put down touching another looks as if the shot had moved it there,
+        and in 5-pins touching balls change the next shot's rules)."""
         area = self.place_area()
         if not area:
             return (self.table.geometry.width / 2, self.table.geometry.length / 2)
         xs, ys = [p[0] for p in area], [p[1] for p in area]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        want = 2.0 * self.radius()
+        legal: tuple[float, float] | None = None
         for k in range(200):  # from the middle of the area outwards
             for sign in (1, -1):
                 f = sign * k / 200
@@ -215,8 +221,10 @@ class Session:
                 else:
                     x, y = cx, cy + f * (max(ys) - min(ys)) / 2
                 if self.check_place(x, y) is None:
-                    return x, y
-        return cx, cy
+                    if clearance(self.table, self.layout(), self.struck_id(), x, y) >= want:
+                        return x, y
+                    legal = legal or (x, y)
+        return legal or (cx, cy)
 
     def radius(self, piece_id: str | None = None) -> float:
         pid = piece_id or self.struck_id()
@@ -377,6 +385,26 @@ class Session:
     def targets(self) -> list[tuple[float, float]]:
         """Where pieces are pocketed (holes, pockets); empty on a carom table."""
         return [(h.x, h.y) for h in self.table.geometry.holes]
+
+
+def clearance(table: Any, layout: Layout, piece_id: str, x: float, y: float) -> float:
+    """The gap (m) between piece `piece_id` put down at (x, y) and the nearest other piece of
+    `layout` (inf when there is none)."""
+    kind = "striker" if piece_id == "striker" else "ball"
+    for p in layout.pieces:
+        if p.id == piece_id:
+            kind = p.kind
+    contact = getattr(table, "contact_distance", None)
+    gap = math.inf
+    for other in layout.pieces:
+        if other.id == piece_id:
+            continue
+        if contact is not None:
+            need = contact(kind, other.kind)
+        else:
+            need = table.piece_spec(kind).radius + table.piece_spec(other.kind).radius
+        gap = min(gap, math.hypot(other.x - x, other.y - y) - need)
+    return gap
 
 
 def free_spot(table: Any, layout: Layout, piece: Piece) -> str | None:
