@@ -146,11 +146,14 @@ def pin_spacing(ball_radius: float = BALL_RADIUS) -> float:
 @lru_cache(maxsize=8)
 def pin_mass_and_inertia(samples: int = 25_001) -> tuple[float, float]:
     """(mass, moment of inertia about the pin's axis) of a solid pin of PIN_DENSITY:
-    m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (0.72 g)."""
+    m = rho pi int r^2 dh, I = rho pi / 2 int r^4 dh (0.72 g). r^4 is (r r)(r r): NumPy's
+    `r**4` is its general power, whose SIMD code differs by host (on AVX-512 it left I one ulp
+    lower, and a 5-pins shot that throws two pins ended differently from other hosts')."""
     h = np.linspace(0.0, PIN_HEIGHT, samples)
     r = pin_radius_at(h)
-    mass = PIN_DENSITY * math.pi * _trapezoid(r**2, h)
-    inertia = 0.5 * PIN_DENSITY * math.pi * _trapezoid(r**4, h)
+    r2 = r * r
+    mass = PIN_DENSITY * math.pi * _trapezoid(r2, h)
+    inertia = 0.5 * PIN_DENSITY * math.pi * _trapezoid(r2 * r2, h)
     return mass, inertia
 
 

@@ -97,6 +97,19 @@ def test_pin_physics_defaults():
                               0.00325, 0.3, 0.2, 0.00475, 0.00475, 9.80665))
 
 
+def test_pin_integrals_are_the_same_bits_on_every_host():
+    """The pin's mass, axial inertia, h_G, I_G and ball contact, to the last bit. They come from
+    sums over the turned profile, so they must use only operations that round alike on every
+    host (products, IEEE sqrt, NumPy's pairwise sum): NumPy's general power (`r**4`) runs SIMD
+    code that differs by host, and on AVX-512 hosts it left the axial inertia one ulp lower,
+    which changed where a thrown pin came to rest (the fingerprint of 5-pins_random_5)."""
+    from cuesim.tables.carom import pin_mass_and_inertia, pin_tipping_properties
+
+    got = [x.hex() for x in (*pin_mass_and_inertia(), *pin_tipping_properties(), *pin_contact())]
+    assert got == ["0x1.7a54dc71d15d1p-11", "0x1.759f38cebd294p-28", "0x1.4e010fe81aa72p-7",
+                   "0x1.17f17208067d5p-25", "0x1.0c97ba012f2f2p-5", "0x1.727278c3603c9p-6"]
+
+
 def test_contact_materials():
     got = {m.name: (m.young, m.poisson) for m in (PHENOLIC_RESIN, BIRCH, HARDWOOD,
                                                    CUSHION_RUBBER, PIN_WOOD)}
