@@ -7,7 +7,9 @@ to the last bit. A deliberate physics change regenerates the file with
     python -m tests.golden.fingerprints
 
 and says so in its commit. The hashes assume IEEE double arithmetic without fused
-multiply-adds, which is what numba compiles without fastmath on x86-64."""
+multiply-adds, which is what numba compiles without fastmath on x86-64, and inputs that round
+alike on every host: no NumPy transcendental or general power (`x**4`) in what feeds the core,
+since NumPy's SIMD code for those differs by host (tests/test_defaults_pinned.py, the pins)."""
 
 from __future__ import annotations
 
