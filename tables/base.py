@@ -19,6 +19,12 @@ from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.pieces import PieceSpec
 
 
+def metres(v: float) -> str:
+    """A coordinate for a message: 4 decimals, or 4 significant digits when it is huge (a layout
+    file's 1e308 would otherwise print 300 digits)."""
+    return f"{v:.4f}" if abs(v) < 1e6 else f"{v:.4g}"
+
+
 class PieceTable:
     """Shared behaviour of the tables."""
 
@@ -92,8 +98,8 @@ def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
         inside = r - tol <= p.x <= geo.width - r + tol and r - tol <= p.y <= geo.length - r + tol
         if not inside and not (in_throat is not None and in_throat(p.x, p.y, r, tol)):
             raise LayoutError(
-                f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) is not wholly {surface}: its centre "
-                f"must lie within x in [{r:.4f}, {geo.width - r:.4f}] m and y in [{r:.4f}, "
+                f"piece {p.id!r} at ({metres(p.x)}, {metres(p.y)}) is not wholly {surface}: its "
+                f"centre must lie within x in [{r:.4f}, {geo.width - r:.4f}] m and y in [{r:.4f}, "
                 f"{geo.length - r:.4f}] m")
         for hole in geo.holes:
             if math.hypot(p.x - hole.x, p.y - hole.y) < hole.radius:

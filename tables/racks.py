@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from cuesim.tables.base import metres
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pool import BALL_DIAMETER, BALL_RADIUS, PoolTable, pool_table
 
@@ -259,8 +260,8 @@ def cue_ball_in_kitchen(table: PoolTable | None = None, x: float | None = None,
     if not (math.isfinite(x) and math.isfinite(y)):
         raise LayoutError(f"the cue ball needs a finite position, got ({x}, {y})")
     if not (r <= x <= w - r and r <= y):
-        raise LayoutError(f"the cue ball at ({x:.4f}, {y:.4f}) is not wholly inside the cushion "
-                          f"noses: x in [{r:.4f}, {w - r:.4f}] m, y >= {r:.4f} m")
+        raise LayoutError(f"the cue ball at ({metres(x)}, {metres(y)}) is not wholly inside the "
+                          f"cushion noses: x in [{r:.4f}, {w - r:.4f}] m, y >= {r:.4f} m")
     if not y < hs:
         raise LayoutError(f"the cue ball at y = {y:.4f} m is not behind the head string "
                           f"(y < {hs:.4f} m; 3.8, 3.16: the string itself is not behind it)")

@@ -254,3 +254,16 @@ def test_output_into_a_closed_pipe_ends_quietly():
     err = proc.stderr.read().decode()
     assert proc.wait() == 141, err
     assert err == ""
+
+
+@pytest.mark.parametrize("x", [1e308, -1e300, 3.5e7])
+def test_a_huge_coordinate_is_named_in_a_short_line(tmp_path, capsys, x):
+    """A layout file's piece at x = 1e308 is refused in one readable line (4 significant
+    digits), not with the 300 digits of its fixed-point form."""
+    path = tmp_path / "far.json"
+    path.write_text(json.dumps({"table": "novus", "pieces": [
+        {"id": "striker", "kind": "striker", "x": 0.5, "y": 0.07},
+        {"id": "r1", "kind": "puck", "group": "red", "x": x, "y": 0.5}]}))
+    assert main(["shoot", "novus", "--speed", "3", "--layout", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and len(err) < 250 and f"{x:.4g}" in err
