@@ -130,7 +130,7 @@ CSV_BAD = [
     ("angle,speed\n", "has a header but no shots"),
     ("", "is empty"),
     ("angle,speed\n90,inf\n", "parameter 'speed' of shot 0 is not a finite number"),
-    ("angle,speed\n90,5\n90,40\n", "shot 1: "),
+    ("angle,speed\n90,5\n90,40\n", "line 3 (shot 1): "),
 ]
 
 
@@ -245,3 +245,27 @@ def test_five_pins_rulings_with_each_sides_points(tmp_path, capsys):
     # a foul's points go to the opponent: a shot with a violated article scores none itself
     fouls = np.array([bool(a) for a in res["articles"]])
     assert (res["points"][fouls] == 0).all()
+
+
+def test_a_bad_shot_of_a_parameter_file_is_named_by_its_line(tmp_path, capsys):
+    """A shot that cannot be played is named by its line in the --params CSV (the header is
+    line 1), as the file's unreadable cells are; nothing is written."""
+    params = tmp_path / "p.csv"
+    params.write_text("angle,speed\n90,3\n90,-3\n")
+    out = tmp_path / "o.npz"
+    assert main(["batch", "9-ball", "--params", str(params), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"parameter file '{params}', line 3 (shot 1): cue speed must be positive" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [["--shots", "4", "--vary", "x=0.2:0.9"],
+                                  ["--shots", "4", "--set", "y=0.5"]])
+def test_ball_in_hand_needs_x_and_y_together(tmp_path, capsys, args):
+    """Ball games place the ball in hand with x and y together: one alone is refused up front
+    with a line that says so (before, 'position (0.2, nan)')."""
+    out = tmp_path / "o.npz"
+    assert main(["batch", "9-ball", *args, "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "x and y place the ball in hand together" in err and len(err.splitlines()) == 1
+    assert not out.exists()

@@ -163,6 +163,9 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
                          speed=float(params["speed"][k]), y=None if math.isnan(y) else y,
                          offset=float(params["offset"][k]), side=setup.side)
     x, y = float(params["x"][k]), float(params["y"][k])
+    if math.isnan(x) != math.isnan(y):
+        raise ShotError(f"x and y place the ball in hand together: got x={x:g}, y={y:g}; give "
+                        "both (a column, --set or --vary each) or neither")
     return CueShot(angle=float(params["angle"][k]), speed=float(params["speed"][k]),
                    side=float(params["side"][k]), height=float(params["height"][k]),
                    elevation=float(params["elevation"][k]), ball=setup.struck,

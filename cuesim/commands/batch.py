@@ -18,6 +18,7 @@ import argparse
 import csv
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +247,17 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
     return out
 
 
+def _in_params_file(message: str, params: str | None) -> str:
+    """A run's "shot N: ..." said where shot N is in a --params file: its CSV line (after the
+    header) or its Parquet row."""
+    m = re.match(r"shot (\d+): (.*)", message, re.S)
+    if params is None or m is None:
+        return message
+    k = int(m.group(1))
+    where = (f"row {k}" if str(params).lower().endswith(".parquet") else f"line {k + 2}")
+    return f"parameter file {os.fspath(params)!r}, {where} (shot {k}): {m.group(2)}"
+
+
 def _shots(args: argparse.Namespace, family: str) -> Any:
     """The shots asked for: a parameter table (--params), a grid (--grid) or a sampler."""
     fixed = parse_fixed(args.fixed, family)
@@ -381,6 +393,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             ruling=ruling, cluster=args.cluster, state=args.state, events=args.events,
             errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
             progress=not args.quiet, game=args.game)
+    except BatchError as exc:
+        raise BatchError(_in_params_file(str(exc), args.params)) from None
     except KeyboardInterrupt:
         import sys
 
