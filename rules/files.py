@@ -133,9 +133,17 @@ def parse_event(item: Any, where: str) -> Any:
     try:
         t = float(item["t"])
         speed = float(item.get("speed", 0.0))
-        direction = int(item.get("direction", 0))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
+    if not math.isfinite(speed) or speed < 0.0:
+        raise ValueError(f"{where}.speed must be a finite speed >= 0 m/s, got {speed}")
+    direction = item.get("direction", 0)
+    crossing = kind in (EventKind.LINE, EventKind.CIRCLE)
+    if isinstance(direction, bool) or direction not in ((1, -1) if crossing else (1, 0, -1)):
+        what = "+1 or -1 (the side it crossed to)" if crossing else "0, +1 or -1"
+        raise ValueError(f"{where}.direction must be {what} for a {kind_name.lower()} event, "
+                         f"got {direction!r}")
+    direction = int(direction)
     b = item.get("b")
     feature = item.get("feature")
     return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),

@@ -6,6 +6,7 @@ game from where the last shot left the pieces."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -176,3 +177,28 @@ def test_a_piece_at_rest_again_needs_a_new_cause():
                     Event(0.5, EventKind.STOP, "2"), Event(0.5, EventKind.STOP, "1"),
                     Event(0.5, EventKind.COLLIDE, "cue", "1"), moved_alone[3]]
     check_event_log(same_instant, ids, "shot", table)
+
+
+@pytest.mark.parametrize("item, message", [
+    ({"t": 0.2, "kind": "line", "a": "cue", "feature": "head_string", "direction": 5},
+     "direction must be +1 or -1"),
+    ({"t": 0.2, "kind": "line", "a": "cue", "feature": "head_string"},
+     "direction must be +1 or -1"),
+    ({"t": 0.2, "kind": "line", "a": "cue", "feature": "head_string", "direction": True},
+     "direction must be +1 or -1"),
+    ({"t": 0.2, "kind": "collide", "a": "cue", "b": "1", "direction": 0.5},
+     "direction must be 0, +1 or -1"),
+    ({"t": 0.2, "kind": "collide", "a": "cue", "b": "1", "speed": -1.0},
+     "speed must be a finite speed >= 0"),
+    ({"t": 0.2, "kind": "rail", "a": "cue", "feature": "foot_rail", "speed": math.inf},
+     "speed must be a finite speed >= 0"),
+])
+def test_a_hand_written_event_that_cannot_have_happened_is_refused(item, message):
+    """A line crossed in no direction (or 'direction 5'), a fractional direction, a negative or
+    infinite speed: events the core cannot write are refused, not ruled on."""
+    from cuesim.rules.files import parse_event
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_event(item, "steps[0].events[1]")
+    good = {**item, "direction": 1 if item["kind"] == "line" else 0, "speed": 1.0}
+    assert parse_event(good, "steps[0].events[1]").direction == good["direction"]
