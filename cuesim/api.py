@@ -50,7 +50,10 @@ def simulate_input(table: NovusTable | PoolTable | CaromTable, layout: Layout,
         return motion_input(table, placed, {shot.ball: shot.ball_motion(table)},
                             struck=shot.ball, max_events=max_events, shot=shot, check=False)
     if not isinstance(table, NovusTable):
-        raise ShotError(f"unknown table {table!r}: cuesim simulates {', '.join(GAMES)}")
+        raise ShotError(f"simulate needs a table object (cuesim.api.game_table(game), or "
+                        f"cuesim.tables.novus.novus_table(), .pool.pool_table(), "
+                        f".carom.carom_table()), got {type(table).__name__} {table!r}; cuesim "
+                        f"simulates {', '.join(GAMES)}")
     if not isinstance(shot, NovusShot):
         raise ShotError(f"expected a NovusShot for table {table.name!r}, got {type(shot).__name__}")
     placed = shot.place(table, layout)

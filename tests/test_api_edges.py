@@ -218,3 +218,15 @@ def test_an_unknown_coefficient_lists_those_there_are():
         pool_table().with_physics(mu_slid=0.2)
     with pytest.raises(TypeError, match="NovusPhysics has no coefficient 'e_ball'"):
         novus_table().physics.with_(e_ball=0.9)
+
+
+@pytest.mark.parametrize("table", ["novus", None, 3])
+def test_simulate_says_a_table_object_is_expected(table):
+    """A game name where the table goes is refused saying what to pass (before: 'unknown table
+    'novus'', which read as if novus were not simulated)."""
+    from cuesim import NovusShot, start_layout
+    from cuesim.api import game_table
+
+    layout = start_layout("novus", game_table("novus"))
+    with pytest.raises(ShotError, match=r"needs a table object \(cuesim.api.game_table\(game\)"):
+        simulate(table, layout, NovusShot(x=0.5, angle=1.0, speed=3.0))
