@@ -441,3 +441,23 @@ def test_an_unknown_table_is_named_by_the_files_own_key():
         {"id": "cue", "kind": "ball", "x": 0.5, "y": 0.5}]}
     with pytest.raises(ScenarioError, match=r"steps\[0\]\.initial"):
         adjudicate(data)
+
+
+def test_a_saved_game_that_replays_where_it_was_saved_has_no_note(saved):
+    session = session_from_dict(copy.deepcopy(saved), "game.json")
+    assert session.load_note is None
+
+
+def test_a_replay_that_drifts_from_the_saved_layout_is_reported_not_refused(saved):
+    """A saved layout that the replay does not reproduce (a file saved with other physics, or
+    edited) still loads, since the actions are the game, but says which piece lies how far from
+    where the file has it (viewer/savefile.py, DRIFT_REPORTED); the replay is played."""
+    data = copy.deepcopy(saved)
+    puck = next(p for p in data["layout"]["pieces"] if p["id"] != "striker")
+    pid, x0, y0 = puck["id"], puck["x"], puck["y"]
+    puck["y"] = y0 + 0.05 if y0 < 0.5 else y0 - 0.05  # toward the middle, onto free board
+    session = session_from_dict(data, "game.json")
+    assert session.load_note is not None
+    assert f"the replay leaves {pid!r} 50.0 mm from where the saved layout has it" in \
+        session.load_note and session.load_note.startswith("game.json: ")
+    assert (session.layout().get(pid).x, session.layout().get(pid).y) == (x0, y0)  # replayed

@@ -91,6 +91,8 @@ class App(InputHandlers, Drawing):
         self.session = session
         self._apply_layout(size)
         self.set_session(session)
+        if session.load_note:  # a saved game whose replay drifted from its saved layout
+            self.say(f"Note: {session.load_note}", True)
 
     # -- the window ------------------------------------------------------------------------
     def _apply_layout(self, size: tuple[int, int]) -> None:
@@ -439,7 +441,10 @@ class App(InputHandlers, Drawing):
             self.say(f"Cannot load: {exc}", True)
             return
         self.set_session(session)
-        self.say(f"Loaded {target}")
+        if session.load_note:
+            self.say(f"Loaded; note: {session.load_note}", True)
+        else:
+            self.say(f"Loaded {target}")
 
     def screenshot(self, path: str | Path | None = None) -> Path:
         self.render()

@@ -172,3 +172,30 @@ def _check_action(action: Any, where: str, players: list[str], fail: Any) -> Non
     if action["kind"] in ("shot", "infraction") and player not in (
             ("", *players) if action["kind"] == "infraction" else players):
         raise fail(f"{where}.player", f"one of the players {players}", player)
+
+
+# a replayed piece this far from where the saved layout has it is reported (a file saved by a
+# version of cuesim with other physics, or edited): far above the last bits a replay on another
+# host could differ by, far below anything a player would place by hand
+DRIFT_REPORTED = 0.001  # m
+
+
+def replay_drift(saved: Layout | None, replayed: Layout, source: str = "saved game",
+                 out_of_play: Iterable[str] = ()) -> str | None:
+    """A note when a piece of the replayed game lies more than DRIFT_REPORTED from where the
+    saved layout has it (the replay is what is played), else None."""
+    if saved is None:
+        return None
+    skip = set(out_of_play)
+    where = {p.id: (p.x, p.y) for p in replayed.pieces}
+    worst, far = None, DRIFT_REPORTED
+    for p in saved.pieces:
+        if p.id in where and p.id not in skip:
+            d = math.hypot(p.x - where[p.id][0], p.y - where[p.id][1])
+            if d > far:
+                worst, far = p.id, d
+    if worst is None:
+        return None
+    return (f"{source}: the replay leaves {worst!r} {far * 1000:.1f} mm from where the saved "
+            "layout has it (a file from a version of cuesim with other physics, or edited): "
+            "the replayed game is what is played")

@@ -35,6 +35,7 @@ from cuesim.viewer.savefile import (
     SaveFileError,
     check_replayed_layout,
     check_save,
+    replay_drift,
     saved_layout,
 )
 
@@ -72,6 +73,7 @@ class Session:
         if "impact_steps" in self.options:  # the multiple impact's resolution (cuesim play)
             self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
         self.ref: Any = None
+        self.load_note: str | None = None  # set by session_from_dict: the replay's drift
 
     # -- to be provided by each game -------------------------------------------------------
     def shooter(self) -> str:
@@ -453,8 +455,9 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
             session.apply(action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
             raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc}") from None
-    check_replayed_layout(saved_layout(data, source), session.layout(), source, session.table,
-                          session.fallen_pins())
+    saved = saved_layout(data, source)
+    check_replayed_layout(saved, session.layout(), source, session.table, session.fallen_pins())
+    session.load_note = replay_drift(saved, session.layout(), source, session.fallen_pins())
     return session
 
 

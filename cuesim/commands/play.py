@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.load:
         session = load_session(args.load)
+        if session.load_note:
+            print(f"cuesim play: note: {session.load_note}", file=sys.stderr)
     else:
         players = args.players
         n = 4 if args.game == "novus-doubles" else 2
