@@ -9,7 +9,12 @@ to the last bit. A deliberate physics change regenerates the file with
 and says so in its commit. The hashes assume IEEE double arithmetic without fused
 multiply-adds, which is what numba compiles without fastmath on x86-64, and inputs that round
 alike on every host: no NumPy transcendental or general power (`x**4`) in what feeds the core,
-since NumPy's SIMD code for those differs by host (tests/test_defaults_pinned.py, the pins)."""
+since NumPy's SIMD code for those differs by host (tests/test_defaults_pinned.py, the pins).
+Checked on an AMD EPYC (2026-12-03): numba's target CPU (NUMBA_CPU_NAME=generic) and NumPy's
+SIMD level (NPY_DISABLE_CPU_FEATURES=X86_V3) change no hash; glibc's libm without its FMA
+variants (GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX, as on a CPU without FMA) changes
+one, 14.1_random_1, since its sin, cos, atan2 and exp round differently there. So the hashes
+hold on x86-64 hosts with FMA and AVX2 (every Xeon and EPYC of this project so far)."""
 
 from __future__ import annotations
 
