@@ -13,7 +13,7 @@ since NumPy's SIMD code for those differs by host (tests/test_defaults_pinned.py
 Checked on an AMD EPYC (2026-12-03): numba's target CPU (NUMBA_CPU_NAME=generic) and NumPy's
 SIMD level (NPY_DISABLE_CPU_FEATURES=X86_V3) change no hash; glibc's libm without its FMA
 variants (GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX, as on a CPU without FMA) changes
-one, 14.1_random_1, since its sin, cos, atan2 and exp round differently there. So the hashes
+one, 14.1_random_1, since some transcendentals round differently there. So the hashes
 hold on x86-64 hosts with FMA and AVX2 (every Xeon and EPYC of this project so far)."""
 
 from __future__ import annotations
