@@ -129,7 +129,8 @@ CSV_BAD = [
     ("angle,speed\n90\n", "line 2: 1 values for 2 columns"),
     ("angle,speed\n", "has a header but no shots"),
     ("", "is empty"),
-    ("angle,speed\n90,inf\n", "parameter 'speed' of shot 0 is not a finite number"),
+    ("angle,speed\n90,inf\n", "line 2, column 'speed': 'inf' is not a finite number"),
+    ("angle,speed\n90,3\n90,nan\n", "line 3, column 'speed': is not a finite number (nan)"),
     ("angle,speed\n90,5\n90,40\n", "line 3 (shot 1): "),
 ]
 

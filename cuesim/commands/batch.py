@@ -217,6 +217,9 @@ def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
             except ValueError:
                 raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}, column "
                                  f"{header[c]!r}: {cell!r} is not a number") from None
+            if math.isinf(data[r - 2, c]):
+                raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}, column "
+                                 f"{header[c]!r}: {cell.strip()!r} is not a finite number")
     return {h: data[:, c].copy() for c, h in enumerate(header)}
 
 
@@ -248,14 +251,20 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
 
 
 def _in_params_file(message: str, params: str | None) -> str:
-    """A run's "shot N: ..." said where shot N is in a --params file: its CSV line (after the
-    header) or its Parquet row."""
-    m = re.match(r"shot (\d+): (.*)", message, re.S)
-    if params is None or m is None:
+    """A run's "shot N: ..." (or "shots: parameter 'p' of shot N ...") said where shot N is in
+    a --params file: its CSV line (after the header) or its Parquet row."""
+    if params is None:
         return message
-    k = int(m.group(1))
-    where = (f"row {k}" if str(params).lower().endswith(".parquet") else f"line {k + 2}")
-    return f"parameter file {os.fspath(params)!r}, {where} (shot {k}): {m.group(2)}"
+    path = os.fspath(params)
+
+    def where(k: str) -> str:
+        return f"row {k}" if path.lower().endswith(".parquet") else f"line {int(k) + 2}"
+
+    if m := re.match(r"shot (\d+): (.*)", message, re.S):
+        return f"parameter file {path!r}, {where(m.group(1))} (shot {m.group(1)}): {m.group(2)}"
+    if m := re.match(r"shots: parameter ('\w+') of shot (\d+) (.*)", message, re.S):
+        return f"parameter file {path!r}, {where(m.group(2))}, column {m.group(1)}: {m.group(3)}"
+    return message
 
 
 def _shots(args: argparse.Namespace, family: str) -> Any:
@@ -376,7 +385,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
         check_address(args.cluster)
     if args.state is not None and not args.ruling:
         raise BatchError("--state is the referee's game state: it needs --ruling")
-    shots = _shots(args, family)
+    try:
+        shots = _shots(args, family)
+    except BatchError as exc:
+        raise BatchError(_in_params_file(str(exc), args.params)) from None
     table = _with_impact_steps(game_table(args.game), args.impact_steps)
     layout = _layout(args, table, family)
     ruling = args.game if args.ruling else False
