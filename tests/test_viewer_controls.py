@@ -361,7 +361,7 @@ def test_ball_in_hand_starts_a_diameter_clear_of_every_piece_5_pins_13_3(tmp_pat
     assert s.placement() == "top_half" and s.struck_id() == "yellow"
     x, y = s.default_place()
     assert s.check_place(x, y) is None
-    assert clearance(s.table, s.layout(), "yellow", x, y) >= 2 * s.radius()
+    assert clearance(s.table, s.layout(), "yellow", "ball", x, y) >= 2 * s.radius()
     assert app.pos == (x, y) or s.struck_position() == (x, y)
 
 

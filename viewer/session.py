@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,7 @@ class Session:
             return (self.table.geometry.width / 2, self.table.geometry.length / 2)
         xs, ys = [p[0] for p in area], [p[1] for p in area]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        want = 2.0 * self.radius()
+        want, kind = 2.0 * self.radius(), self.kind_of()
         legal: tuple[float, float] | None = None
         for k in range(200):  # from the middle of the area outwards
             for sign in (1, -1):
@@ -223,18 +224,22 @@ class Session:
                 else:
                     x, y = cx, cy + f * (max(ys) - min(ys)) / 2
                 if self.check_place(x, y) is None:
-                    if clearance(self.table, self.layout(), self.struck_id(), x, y) >= want:
+                    if clearance(self.table, self.layout(), self.struck_id(), kind, x, y) >= want:
                         return x, y
                     legal = legal or (x, y)
         return legal or (cx, cy)
 
-    def radius(self, piece_id: str | None = None) -> float:
+    def kind_of(self, piece_id: str | None = None) -> str:
+        """The kind of a piece (default: the struck one), also when it is off the table."""
         pid = piece_id or self.struck_id()
         kind = "striker" if pid == "striker" else "ball"
         for p in self.layout().pieces:
             if p.id == pid:
                 kind = p.kind
-        return self.table.piece_spec(kind).radius
+        return kind
+
+    def radius(self, piece_id: str | None = None) -> float:
+        return self.table.piece_spec(self.kind_of(piece_id)).radius
 
     # -- playing -----------------------------------------------------------------------
     def shot_action(self, pos: tuple[float, float], angle: float, speed: float,
@@ -389,15 +394,11 @@ class Session:
         return [(h.x, h.y) for h in self.table.geometry.holes]
 
 
-def clearance(table: Any, layout: Layout, piece_id: str, x: float, y: float) -> float:
-    """The gap (m) between piece `piece_id` put down at (x, y) and the nearest other piece of
-    `layout` (inf when there is none)."""
-    kind = "striker" if piece_id == "striker" else "ball"
-    for p in layout.pieces:
-        if p.id == piece_id:
-            kind = p.kind
+def _gaps(table: Any, layout: Layout, piece_id: str, kind: str, x: float,
+          y: float) -> Iterator[tuple[str, float]]:
+    """(id, gap in m) of every other piece of `layout` from a piece of `kind` put at (x, y):
+    the centre distance less the distance at which the two touch."""
     contact = getattr(table, "contact_distance", None)
-    gap = math.inf
     for other in layout.pieces:
         if other.id == piece_id:
             continue
@@ -405,8 +406,14 @@ def clearance(table: Any, layout: Layout, piece_id: str, x: float, y: float) -> 
             need = contact(kind, other.kind)
         else:
             need = table.piece_spec(kind).radius + table.piece_spec(other.kind).radius
-        gap = min(gap, math.hypot(other.x - x, other.y - y) - need)
-    return gap
+        yield other.id, math.hypot(other.x - x, other.y - y) - need
+
+
+def clearance(table: Any, layout: Layout, piece_id: str, kind: str, x: float,
+              y: float) -> float:
+    """The gap (m) between a piece of `kind` put down at (x, y) and the nearest other piece of
+    `layout` (inf when there is none)."""
+    return min((gap for _, gap in _gaps(table, layout, piece_id, kind, x, y)), default=math.inf)
 
 
 def free_spot(table: Any, layout: Layout, piece: Piece) -> str | None:
@@ -417,17 +424,9 @@ def free_spot(table: Any, layout: Layout, piece: Piece) -> str | None:
         table.check_layout(Layout(layout.table, (piece,)))
     except LayoutError as exc:
         return str(exc)
-    contact = getattr(table, "contact_distance", None)
-    for other in layout.pieces:
-        if other.id == piece.id:
-            continue
-        if contact is not None:
-            need = contact(piece.kind, other.kind)
-        else:
-            need = table.piece_spec(piece.kind).radius + table.piece_spec(other.kind).radius
-        gap = math.hypot(other.x - piece.x, other.y - piece.y) - need
+    for other_id, gap in _gaps(table, layout, piece.id, piece.kind, piece.x, piece.y):
         if gap <= 1e-9:
-            return (f"it would touch {other.id!r} (overlap {max(-gap, 0.0) * 1000:.1f} mm): "
+            return (f"it would touch {other_id!r} (overlap {max(-gap, 0.0) * 1000:.1f} mm): "
                     "choose a free place")
     return None
 
