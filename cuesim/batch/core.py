@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.batch.params import BatchError
+from cuesim.batch.params import XY_TOGETHER, BatchError
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _kind_properties, table_arrays
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
@@ -164,8 +164,8 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
                          offset=float(params["offset"][k]), side=setup.side)
     x, y = float(params["x"][k]), float(params["y"][k])
     if math.isnan(x) != math.isnan(y):
-        raise ShotError(f"x and y place the ball in hand together: got x={x:g}, y={y:g}; give "
-                        "both (a column, --set or --vary each) or neither")
+        raise ShotError(f"x and y place the ball in hand together: only one is given "
+                        f"(x={x:g}, y={y:g}); {XY_TOGETHER}")
     return CueShot(angle=float(params["angle"][k]), speed=float(params["speed"][k]),
                    side=float(params["side"][k]), height=float(params["height"][k]),
                    elevation=float(params["elevation"][k]), ball=setup.struck,

@@ -35,6 +35,8 @@ BALL_PARAMS: dict[str, float] = {
 NOVUS_REQUIRED = ("x", "angle", "speed")
 BALL_REQUIRED = ("angle", "speed")
 ANGLE_PARAMS = ("angle", "elevation")  # in degrees at the CLI
+# ball games place the ball in hand with x and y together (a column, --set or --vary each)
+XY_TOGETHER = "give both to place the ball, or neither to play it where it lies"
 NAN_ALLOWED = {"novus": ("y",), "ball": ("x", "y")}
 
 
@@ -109,8 +111,7 @@ def shot_table(family: str, shots: Any) -> dict[str, np.ndarray]:
             out[name] = np.full(n, value)
     if family != "novus" and (np.isnan(out["x"]) != np.isnan(out["y"])).any():
         k = int(np.argmax(np.isnan(out["x"]) != np.isnan(out["y"])))
-        raise BatchError(f"shots: shot {k} gives only one of x and y; give both to place the "
-                         "ball, or neither to play it where it lies")
+        raise BatchError(f"shots: shot {k} gives only one of x and y; {XY_TOGETHER}")
     return out
 
 
