@@ -18,6 +18,7 @@ from cuesim.cli import main
 from cuesim.rules.files import ScenarioError, adjudicate
 from cuesim.rules.novus.__main__ import main as novus_main
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.viewer.savefile import state_drift
 from cuesim.viewer.session import (
     SaveFileError,
     free_spot,
@@ -446,6 +447,63 @@ def test_an_unknown_table_is_named_by_the_files_own_key():
 def test_a_saved_game_that_replays_where_it_was_saved_has_no_note(saved):
     session = session_from_dict(copy.deepcopy(saved), "game.json")
     assert session.load_note is None
+
+
+def _played(game: str, shots: int = 8) -> dict:
+    """A saved game of `game` after up to `shots` shots (each at the game's first target, a
+    little off, at 2.5-4.5 m/s; a pending choice takes its first option), through JSON."""
+    session = new_session(game)
+    for n in range(shots):
+        if session.over():
+            break
+        pending = session.pending()
+        if pending:
+            session.choose(pending[2][0])
+            continue
+        x, y = session.struck_position()
+        tx, ty = session.targets()[0]
+        session.play((x, y), math.atan2(ty - y, tx - x) + 0.05 * n, 2.5 + n % 3)
+    return json.loads(json.dumps(session.to_dict()))
+
+
+@pytest.mark.parametrize("game", ["novus", "novus-doubles", "8-ball", "9-ball", "14.1",
+                                  "5-pins"])
+def test_a_saved_game_replays_to_its_saved_state(game):
+    """Every game's saved `state` (the referee's when saved) is what its replay gives: no note.
+    An edited state is reported by its first differing field, and the replay is played."""
+    data = _played(game)
+    assert session_from_dict(copy.deepcopy(data), "game.json").load_note is None
+    shooter = data["state"]["shooter"]
+    other = next(p for p in data["players"] if p != shooter)
+    data["state"]["shooter"] = other
+    session = session_from_dict(data, "game.json")
+    assert session.load_note == (
+        f"game.json: the replayed referee differs from the saved state at state.shooter: saved "
+        f"{other!r}, replayed {shooter!r} (a file from a version of cuesim with other physics "
+        "or rules, or edited): the replayed game is what is played")
+    assert session.shooter() == shooter
+
+
+def test_a_saved_state_is_compared_field_by_field_not_by_version():
+    """Fields only one side has are skipped (another version's referee), a number off in its
+    last bits is the same number, a list of another length and an int saved as a bool differ."""
+    replayed = {"scores": {"Ann": 3}, "t": 0.1 + 0.2, "history": [1, 2], "over": False}
+    assert state_drift({"state": {"scores": {"Ann": 3, "Cy": 1}, "t": 0.3, "old": 1}},
+                       replayed) is None
+    assert "state.history: saved 3 entries, replayed 2" in state_drift(
+        {"state": {"history": [1, 2, 3]}}, replayed)
+    assert "state.over: saved 0, replayed False" in state_drift({"state": {"over": 0}},
+                                                                  replayed)
+    assert "state.scores.Ann: saved 4, replayed 3" in state_drift(
+        {"state": {"scores": {"Ann": 4}}}, replayed, "f.json")
+
+
+def test_a_saved_state_that_is_not_an_object_is_refused(saved):
+    data = copy.deepcopy(saved)
+    data["state"] = [1, 2]
+    with pytest.raises(SaveFileError, match=r"^game\.json: state must be an object \(the "
+                       r"referee's state when the game was saved\), got \[1, 2\]$"):
+        session_from_dict(data, "game.json")
 
 
 def test_a_replay_that_drifts_from_the_saved_layout_is_reported_not_refused(saved):

@@ -6,7 +6,8 @@ bed of the game's table (the table's `check_layout`, as for scenarios), and, aft
 no two overlapping but the pieces the replayed game has out of play (5-pins: the pins the
 match's last shot knocked down lie where they fell, which the physics lets them share with
 other pieces), and no piece on it that the game has pocketed or put off the table
-(`check_replayed_layout`).
+(`check_replayed_layout`). The saved `state` (the referee's, when the game was saved) is
+compared with the replayed referee's: a difference is reported, not refused (`state_drift`).
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ def check_save(data: Any, source: str = "saved game") -> None:
         raise fail("actions", "a list of actions", actions)
     for k, action in enumerate(actions):
         _check_action(action, f"actions[{k}]", players, fail)
+    if "state" in data and not isinstance(data["state"], dict):
+        raise fail("state", "an object (the referee's state when the game was saved)",
+                   data["state"])
     if "layout" in data:
         saved_layout(data, source)
 
@@ -199,3 +203,56 @@ def replay_drift(saved: Layout | None, replayed: Layout, source: str = "saved ga
     return (f"{source}: the replay leaves {worst!r} {far * 1000:.1f} mm from where the saved "
             "layout has it (a file from a version of cuesim with other physics, or edited): "
             "the replayed game is what is played")
+
+
+# two numbers of a referee's state this close are the same (a replay on another host may differ
+# in the last bits of a time or a distance); scores, counts and names compare exactly
+STATE_REL_TOL = 1e-9
+
+
+def _state_difference(saved: Any, replayed: Any, path: str) -> str | None:
+    """The path of the first value that differs, 'scores.Ann: saved 12, replayed 10', or None.
+    Keys only one side has are skipped (a file from a version whose referee kept other fields);
+    a list's length counts."""
+    if isinstance(saved, dict) and isinstance(replayed, dict):
+        for key in saved:
+            if key in replayed:
+                found = _state_difference(saved[key], replayed[key], f"{path}.{key}")
+                if found:
+                    return found
+        return None
+    if isinstance(saved, list) and isinstance(replayed, list):
+        if len(saved) != len(replayed):
+            return f"{path}: saved {len(saved)} entries, replayed {len(replayed)}"
+        for k, (a, b) in enumerate(zip(saved, replayed, strict=True)):
+            found = _state_difference(a, b, f"{path}[{k}]")
+            if found:
+                return found
+        return None
+    if (isinstance(saved, float) and isinstance(replayed, int | float)
+            and not isinstance(replayed, bool)):
+        if math.isclose(saved, replayed, rel_tol=STATE_REL_TOL, abs_tol=STATE_REL_TOL):
+            return None
+    elif saved == replayed and type(saved) is type(replayed):
+        return None
+
+    def shown(v: Any) -> str:
+        text = repr(v)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return f"{path}: saved {shown(saved)}, replayed {shown(replayed)}"
+
+
+def state_drift(data: dict[str, Any], replayed: dict[str, Any],
+                source: str = "saved game") -> str | None:
+    """A note when the saved game's `state` (the referee's when it was saved) differs from the
+    replayed referee's `replayed` (Session.state_dict), naming the first field that differs;
+    None when the file has no state or they agree. The replay is what is played."""
+    saved = data.get("state")
+    if not isinstance(saved, dict):
+        return None
+    found = _state_difference(saved, replayed, "state")
+    if found is None:
+        return None
+    return (f"{source}: the replayed referee differs from the saved state at {found} (a file "
+            "from a version of cuesim with other physics or rules, or edited): the replayed "
+            "game is what is played")

@@ -38,6 +38,7 @@ from cuesim.viewer.savefile import (
     check_save,
     replay_drift,
     saved_layout,
+    state_drift,
 )
 
 COMPUTER = "Computer"
@@ -74,7 +75,7 @@ class Session:
         if "impact_steps" in self.options:  # the multiple impact's resolution (cuesim play)
             self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
         self.ref: Any = None
-        self.load_note: str | None = None  # set by session_from_dict: the replay's drift
+        self.load_note: str | None = None  # session_from_dict: how the replay differs from the file
 
     # -- to be provided by each game -------------------------------------------------------
     def shooter(self) -> str:
@@ -456,7 +457,9 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
             raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc}") from None
     saved = saved_layout(data, source)
     check_replayed_layout(saved, session.layout(), source, session.table, session.fallen_pins())
-    session.load_note = replay_drift(saved, session.layout(), source, session.fallen_pins())
+    notes = [replay_drift(saved, session.layout(), source, session.fallen_pins()),
+             state_drift(data, session.state_dict(), source)]
+    session.load_note = "; ".join(n for n in notes if n) or None
     return session
 
 
