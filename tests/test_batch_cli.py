@@ -132,6 +132,10 @@ CSV_BAD = [
     ("angle,speed\n90,inf\n", "line 2, column 'speed': 'inf' is not a finite number"),
     ("angle,speed\n90,3\n90,nan\n", "line 3, column 'speed': is not a finite number (nan)"),
     ("angle,speed\n90,5\n90,40\n", "line 3 (shot 1): "),
+    # lines as an editor counts them: blank lines count, though they hold no shot
+    ("\nangle,speed\n\n90,fast\n", "line 4, column 'speed': 'fast' is not a number"),
+    ("angle,speed\n90,3\n\n\n90,nan\n", "line 5, column 'speed': is not a finite number (nan)"),
+    ("angle,speed\n\n90,5\n\n90,40\n", "line 5 (shot 1): "),
 ]
 
 

@@ -194,10 +194,24 @@ def read_params(path: str, family: str) -> dict[str, np.ndarray]:
     return {k: np.radians(v) if k in ANGLE_PARAMS else v for k, v in cols.items()}
 
 
-def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
+def _csv_records(p: Path) -> tuple[list[list[str]], list[int]]:
+    """The CSV's records that hold anything (blank lines skipped) and the line each starts on,
+    counted from 1 as an editor counts them (a quoted cell may span lines)."""
+    rows: list[list[str]] = []
+    lines: list[int] = []
     with open(p, newline="") as fh:
-        rows = list(csv.reader(fh))
-    rows = [r for r in rows if any(cell.strip() for cell in r)]
+        reader = csv.reader(fh)
+        start = 1
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(start)
+            start = reader.line_num + 1
+    return rows, lines
+
+
+def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
+    rows, lines = _csv_records(p)
     if not rows:
         raise BatchError(f"parameter file {os.fspath(p)!r} is empty")
     header = [h.strip() for h in rows[0]]
@@ -207,18 +221,19 @@ def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
     if len(rows) == 1:
         raise BatchError(f"parameter file {os.fspath(p)!r} has a header but no shots")
     data = np.empty((len(rows) - 1, len(header)))
-    for r, row in enumerate(rows[1:], start=2):
+    for k, row in enumerate(rows[1:]):
+        line = lines[k + 1]
         if len(row) != len(header):
-            raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}: {len(row)} values "
+            raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}: {len(row)} values "
                              f"for {len(header)} columns")
         for c, cell in enumerate(row):
             try:
-                data[r - 2, c] = float(cell)
+                data[k, c] = float(cell)
             except ValueError:
-                raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}, column "
+                raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}, column "
                                  f"{header[c]!r}: {cell!r} is not a number") from None
-            if math.isinf(data[r - 2, c]):
-                raise BatchError(f"parameter file {os.fspath(p)!r}, line {r}, column "
+            if math.isinf(data[k, c]):
+                raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}, column "
                                  f"{header[c]!r}: {cell.strip()!r} is not a finite number")
     return {h: data[:, c].copy() for c, h in enumerate(header)}
 
@@ -252,13 +267,20 @@ def _read_parquet(p: Path, family: str) -> dict[str, np.ndarray]:
 
 def _in_params_file(message: str, params: str | None) -> str:
     """A run's "shot N: ..." (or "shots: parameter 'p' of shot N ...") said where shot N is in
-    a --params file: its CSV line (after the header) or its Parquet row."""
+    a --params file: its CSV line (as an editor counts them, blank lines included) or its
+    Parquet row."""
     if params is None:
         return message
     path = os.fspath(params)
 
     def where(k: str) -> str:
-        return f"row {k}" if path.lower().endswith(".parquet") else f"line {int(k) + 2}"
+        if path.lower().endswith(".parquet"):
+            return f"row {k}"
+        try:
+            lines = _csv_records(Path(path))[1][1:]
+        except (OSError, csv.Error, UnicodeDecodeError):  # gone since it was read: name the shot
+            lines = []
+        return f"line {lines[int(k)]}" if int(k) < len(lines) else f"shot {k}"
 
     if m := re.match(r"shot (\d+): (.*)", message, re.S):
         return f"parameter file {path!r}, {where(m.group(1))} (shot {m.group(1)}): {m.group(2)}"
