@@ -178,6 +178,30 @@ def test_16_1_g_first_own_dark_then_two_pucks_moved():
     assert "novus 16.1.г" in articles(out) and out["ruling"]["frame_over"]
 
 
+def test_16_1_g_applies_after_a_rail_too():
+    """novus 16.1.г: "вначале ... задела свою тёмную пешку" names the first puck the striker meets,
+    not only a direct shot's: a side rail, then an own dark puck, which then moves another."""
+    before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.5, 0.8), *BLACK]
+    after = moved(moved(moved(before, "red1", 0.42, 0.25), "black1", 0.4, 0.33),
+                  "striker", 0.2, 0.1)
+    out = rule(before, after, [rail(0.02, "west"), hit(0.05, "red1"),
+                               hit(0.1, "red1", "black1")])
+    assert "ricochet shot, punishable (novus 13)" in out["ruling"]["notes"]
+    assert "novus 16.1.г" in articles(out) and out["ruling"]["frame_over"]
+
+
+def test_16_1_g_not_after_a_correct_rail_shot_on_an_own_circle_puck():
+    """novus 13.3 is correct, so 16.1.г does not apply: a side rail, then an own (dark) puck in
+    the centre circle, which moves another."""
+    before = [striker(0.3, 0.07), puck("red1", 0.5, 0.5), puck("red2", 0.5, 0.8), *BLACK]
+    after = moved(moved(moved(before, "red1", 0.45, 0.4), "black1", 0.38, 0.28),
+                  "striker", 0.2, 0.3)
+    out = rule(before, after, [rail(0.02, "west"), hit(0.05, "red1"),
+                               hit(0.1, "red1", "black1")])
+    assert "ricochet shot, correct (novus 13.3)" in out["ruling"]["notes"]
+    assert "novus 16.1.г" not in articles(out) and not out["ruling"]["frame_over"]
+
+
 def _overlap_free(pieces):
     from cuesim import novus_table
 

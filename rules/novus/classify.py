@@ -53,7 +53,7 @@ class ShotAnalysis:
     dark_before: list[str] = field(default_factory=list)
     light_before: list[str] = field(default_factory=list)
     dark_touched: list[str] = field(default_factory=list)  # own dark pucks the striker touched
-    dark_first: bool = False  # the striker's first contact is an own dark puck
+    dark_first: bool = False  # the first puck the striker meets (rails before or not) is own dark
     dark_knocked_out: list[str] = field(default_factory=list)
     moved: list[str] = field(default_factory=list)  # pucks displaced or pocketed
     own_pocketed: list[str] = field(default_factory=list)
@@ -124,7 +124,8 @@ def analyse_shot(record: ShotRecord, side: str, colour: str) -> ShotAnalysis:
         a.punishable = _punishable_articles(a, light, dark, opp_first, sides, first_puck_ids,
                                             init)
 
-    a.dark_first = a.kind == "direct" and any(p in dark for p in a.first_pucks)
+    # 16.1.г "вначале ... задела свою тёмную пешку": the first puck met, whatever rails came before
+    a.dark_first = any(p in dark for p in first_puck_ids)
     final_ids = set(final.ids())
     for p in init.pieces:
         if p.kind != "puck":
