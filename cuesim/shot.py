@@ -11,7 +11,7 @@ import numpy as np
 
 from cuesim.tables.balls import MAX_CUE_SPEED
 from cuesim.tables.layout import Layout, LayoutError, Piece
-from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, NovusTable
+from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, STRIKER_TOUCH_GAP, NovusTable
 
 
 class ShotError(ValueError):
@@ -135,7 +135,8 @@ class NovusShot:
 
     def place(self, table: NovusTable, layout: Layout) -> Layout:
         """The layout with the striker put where this shot plays it (added if absent).
-        The striker must not touch a puck when placed (novus 12)."""
+        The striker must not touch a puck when placed (novus 12): a gap under
+        STRIKER_TOUCH_GAP is refused."""
         x, y = self.striker_position(table)
         has_striker = "striker" in layout.ids()
         if has_striker and layout.get("striker").kind != "striker":
@@ -152,10 +153,12 @@ class NovusShot:
             gaps = (np.hypot(pos[:, 0] - x, pos[:, 1] - y) - radii
                     - table.piece_spec("striker").radius)
             k = int(np.argmin(gaps))
-            if gaps[k] <= 0.0:
+            if gaps[k] < STRIKER_TOUCH_GAP:
+                how = (f"overlap {-gaps[k] * 1000:.2f} mm" if gaps[k] <= 0.0 else
+                       f"{gaps[k] * 1e6:.2f} um apart, under {STRIKER_TOUCH_GAP * 1e6:g} um")
                 raise ShotError(f"novus 12: the striker at ({x:.4f}, {y:.4f}) touches "
-                                f"{others.pieces[k].id!r} (overlap {-gaps[k] * 1000:.2f} mm); "
-                                "move it along the zone to a free place")
+                                f"{others.pieces[k].id!r} ({how}); move it along the zone to "
+                                "a free place")
         if has_striker:
             return layout.moved("striker", x, y)
         return layout.with_piece(Piece("striker", "striker", x, y))

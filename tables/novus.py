@@ -60,6 +60,9 @@ STRIKER_MASS = PieceSpec.annulus_mass(STRIKER_DIAMETER / 2, STRIKER_HOLE_DIAMETE
                                       STRIKER_THICKNESS, STRIKER_DENSITY)  # ~15 g; 26.1: <= 22 g
 STRIKER_MAX_MASS = 0.022  # kg (26.1)
 
+# The striker placed closer to a puck than this touches it (12: placing it so is refused; a
+# shot struck from such a placement is 17.1.л). A micron: far below what eye or hand tells apart.
+STRIKER_TOUCH_GAP = 1e-6  # m
 PUCKS_PER_PLAYER = 8  # novus 10: 8 pucks per player in one touching row
 MAX_STRIKE_SPEED = 15.0  # m/s, sanity bound (estimate: hard novus shots reach 6-8 m/s)
 GRAVITY = 9.80665  # m/s^2, standard gravity

@@ -151,6 +151,25 @@ def test_striker_touching_a_puck_is_refused_article_12(table):
         simulate(table, lay, NovusShot(x=0.5, angle=1.0, speed=2.0))
 
 
+@pytest.mark.parametrize("gap, refused", [(0.0, True), (0.5e-6, True), (2e-6, False)])
+def test_striker_within_a_micron_of_a_puck_touches_it_article_12(table, gap, refused):
+    """novus 12: the simulator refuses to place the striker closer to a puck than
+    STRIKER_TOUCH_GAP, the gap the referee counts as touching (17.1.л), so a shot it plays
+    is never ruled 17.1.л for a placement the simulator made."""
+    from cuesim.rules.novus import NovusGame
+
+    striker_r = table.piece_spec("striker").radius
+    y = NovusShot(x=0.5, angle=1.0, speed=2.0).striker_position(table)[1]
+    lay = Layout("novus", (Piece("a", "puck", 0.5, y + striker_r + 0.015 + gap, "red"),))
+    shot = NovusShot(x=0.5, angle=1.0, speed=2.0)
+    if refused:
+        with pytest.raises(ShotError, match="touches 'a'"):
+            simulate(table, lay, shot)
+    else:
+        placed = shot.place(table, lay)
+        assert NovusGame.placement_touch(placed) == []
+
+
 @pytest.mark.parametrize("kind", ["puck", "True", "{}"])
 def test_a_layouts_striker_of_another_kind_is_refused(table, singles, kind):
     """The shot strikes the piece 'striker': one of another kind (a layout file's `"kind":

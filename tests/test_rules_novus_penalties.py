@@ -354,14 +354,39 @@ def test_17_1_p_violation_while_opponent_has_the_turn():
     assert "black3" in ids and "red3" in ids
 
 
-def test_12_illegal_striker_placement_is_refused():
-    """novus 12: the striker outside the own zone strip, or touching a puck: refused."""
+def test_12_striker_outside_the_zone_strip_is_refused():
+    """novus 12: the striker outside the own zone strip: refused, nothing is ruled."""
     before = [striker(0.5, 0.2), *RED, *BLACK]
     out = rule(before, before, MISS)
     assert articles(out) == ["novus 12"] and out["ruling"]["next_player"] == "A"
     assert not out["ruling"]["turn_passes"]
-    before = [striker(0.5, 0.07), puck("red1", 0.5, 0.10725), *BLACK]  # touching
-    assert articles(rule(before, before, MISS)) == ["novus 12"]
+
+
+def test_17_1_l_shot_struck_with_the_striker_touching_a_puck():
+    """novus 17.1.л: the striker touched a puck while being placed. A shot whose layout has the
+    striker touching a puck was struck from there: the shot is ruled, with 17.1.л (a penalty
+    puck and the turn) naming the puck; not refused as a placement (the shot was played)."""
+    before = [striker(0.5, 0.07), puck("red1", 0.5, 0.10725), puck("red2", 0.3, 0.7), *BLACK]
+    after = moved(moved(before, "red2", 0.3, 0.8), "striker", 0.3, 0.6)
+    out = rule(before, after, [hit(0.1, "red2")])
+    assert articles(out) == ["novus 17.1.л"]
+    assert "red1" in out["ruling"]["violations"][0]["text"]
+    assert out["ruling"]["turn_passes"] and out["ruling"]["next_player"] == "B"
+    assert len(spotted(out)) == 1 and out["state"]["debt"]["red"] == 0
+    # declared as well: one violation, not two
+    out = rule(before, after, [hit(0.1, "red2")],
+               infractions=[{"code": "striker_touched_puck_placing"}])
+    assert articles(out) == ["novus 17.1.л"]
+    # a micron clear of it: no violation
+    clear = moved(before, "red1", 0.5, 0.10725 + 2e-6)
+    assert articles(rule(clear, moved(clear, "striker", 0.3, 0.6), [hit(0.1, "red2")])) == []
+
+
+def test_17_1_l_declared_naming_a_piece_not_on_the_board_is_refused():
+    """novus 17.1.л declared with pieces: each must be a puck on the board before the shot."""
+    with pytest.raises(ValueError, match="red9"):
+        rule(BASE, BASE, MISS, infractions=[{"code": "striker_touched_puck_placing",
+                                             "pieces": ["red9"]}])
 
 
 def test_17_1_d_striker_over_the_rail_cites_17_1_d_not_18_1_v():

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cuesim.rules.novus import NovusGame
 from tests.novus_util import articles, drop, hit, moved, pocket, puck, rule, striker
 
@@ -180,6 +182,26 @@ def test_19_warnings_third_loses_unplayed_sets():
                infractions=[{"code": "time_warning", "player": "A"}])
     assert out["ruling"]["match_over"] and out["ruling"]["winner"] == "B"
     assert out["state"]["sets_won"] == {"A": 1, "B": 4}
+
+
+@pytest.mark.parametrize("sets, set_number, won, winner, final", [
+    (2, 2, {"A": 1, "B": 0}, None, {"A": 1, "B": 1}),  # set 2 given away: 1-1
+    (4, 3, {"A": 2, "B": 0}, None, {"A": 2, "B": 2}),  # sets 3 and 4 given away: 2-2
+    (4, 4, {"A": 2, "B": 1}, None, {"A": 2, "B": 2}),
+    (3, 2, {"A": 1, "B": 0}, "B", {"A": 1, "B": 2}),
+    (5, 4, {"A": 3, "B": 0}, "A", {"A": 3, "B": 2}),  # all sets played (play_all_sets)
+])
+def test_15_3_23_1_third_warning_then_the_sets_decide(sets, set_number, won, winner, final):
+    """novus 15.3: the third warning loses the sets not yet played; the match then ends on the
+    sets as 23.1 counts them: more sets wins, and with an even number equal sets are a draw."""
+    out = rule(ONE_RED, None, state={"sets": sets, "set_number": set_number, "sets_won": won,
+                                     "play_all_sets": True, "warnings": {"A": 2}},
+               infractions=[{"code": "time_warning", "player": "A"}])
+    assert "novus 15.3" in articles(out)
+    assert out["ruling"]["match_over"] and out["ruling"]["winner"] == winner
+    assert out["state"]["sets_won"] == final and out["state"]["winner"] == winner
+    if winner is None:
+        assert any("drawn" in n and "novus 23.1" in n for n in out["ruling"]["notes"])
 
 
 def test_21_3_singles_opponent_puck_driven_into_his_dark_zone_is_put_back():

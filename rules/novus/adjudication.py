@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cuesim.rules.novus.classify import ShotAnalysis, analyse_shot
-from cuesim.rules.novus.infractions import AFTER_TIME_WARNING, lookup
+from cuesim.rules.novus.infractions import AFTER_TIME_WARNING, PLACING_TOUCH, lookup
 from cuesim.rules.novus.placement import (
     beside_spot,
     circle_spot,
@@ -141,11 +141,13 @@ class ShotAdjudication:
             article, consequence, text = lookup(inf.code)
             who = inf.player or self.shooter
             g._index(who)
-            if inf.code == "touched_puck":  # 17.1.о / 16.1.д: pucks that were on the board
+            if inf.code in ("touched_puck", PLACING_TOUCH):  # 17.1.о, 16.1.д, 17.1.л
                 for pid in inf.pieces:
                     if pid == STRIKER or pid not in self.before.ids():
-                        raise ValueError(f"touched_puck names {pid!r}, which is not a puck on "
+                        raise ValueError(f"{inf.code} names {pid!r}, which is not a puck on "
                                          "the board (the layout before the shot)")
+            if inf.code == PLACING_TOUCH and inf.pieces:
+                text = f"{text} ({', '.join(inf.pieces)})"
             if consequence in ("disqualification", "loss_of_match"):
                 return self.finish_match(g.team_of(who), article, text)
             if consequence == "loss_of_turn" and g.team_of(who) != self.team:
@@ -571,8 +573,10 @@ class ShotAdjudication:
             g.match_over, g.winner = True, other
             g.history.append({"set": g.set_number, "winner": other, "article": article,
                               "replay": False, "match": True})
+        result = (f"match won by {g.winner} ({art(article)})" if g.winner is not None
+                  else f"the sets are equal: the match is drawn ({art(article)}, {art('23.1')})")
+        sets = "sets: " + ", ".join(f"{t} {n}" for t, n in g.sets_won.items())
         ruling = Ruling(legal=self.shooter_legal(), violations=self.violations,
                         turn_passes=True, next_player="", frame_over=True, match_over=True,
-                        winner=other,
-                        notes=self.notes + [f"match won by {other} ({art(article)})"])
+                        winner=g.winner, notes=[*self.notes, result, sets])
         return NovusOutcome(ruling, self.layout, None, g.to_dict())

@@ -44,8 +44,12 @@ Choices on ambiguous rules (see also the module docstrings of classify and place
   member who has the turn or gets it next (21.5). An offender whose series was only
   interrupted by 20.4 is penalised at once and the 20.4 clearance no longer stands.
 * Warnings of 19.1 and 19.3 count together; the third loses the current set and every set not
-  yet played (15.3), which ends the match.
+  yet played (15.3), which ends the match; the sets then decide it by 23.1 (with an even number
+  of sets they may end equal: a draw).
 * The next layout leaves the striker out: the next player places it in his own zone (12).
+* A shot whose layout has the striker touching a puck was struck from a placement that touched
+  it: 17.1.л is ruled as if declared, naming the puck (`simulate` itself refuses to place the
+  striker so, 12, as a player would be stopped before striking).
 
 The Ruling fields are used as: `legal` = the shooter's side committed no violation (warnings
 and the other side's violations, e.g. 17.1.п, are listed but ruled on their own articles);
@@ -65,7 +69,7 @@ from typing import Any
 from cuesim.rules.api_checks import hints, require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
-from cuesim.rules.novus.infractions import DURING_MOTION, STROKE_ONLY, lookup
+from cuesim.rules.novus.infractions import DURING_MOTION, PLACING_TOUCH, STROKE_ONLY, lookup
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import STRIKER, ShotRecord, check_gone_pieces, check_novus_layouts
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
@@ -74,7 +78,7 @@ from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.shot import NovusShot, ShotError
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
-from cuesim.tables.novus import NovusTable
+from cuesim.tables.novus import STRIKER_TOUCH_GAP, NovusTable
 
 __all__ = ["NovusGame", "NovusOutcome", "art"]
 
@@ -238,8 +242,10 @@ class NovusGame:
 
     # -- the shot ------------------------------------------------------------------------------
     def check_placement(self, layout: Layout) -> Violation | None:
-        """Novus 12: the striker's hole wholly inside the shooter's zone strip, the striker
-        touching no puck. Returns the violation, or None when the placement is legal."""
+        """Novus 12: the striker on the table with its hole wholly inside the shooter's zone
+        strip. Returns the violation (the shot is refused), or None when it is placed there.
+        A striker touching a puck is not refused here: struck so, it is 17.1.л
+        (`placement_touch`)."""
         if STRIKER not in layout.ids():
             return Violation(art("12"), "the striker is not on the table", "refused")
         s = layout.get(STRIKER)
@@ -250,13 +256,18 @@ class NovusGame:
             return Violation(art("12"), f"the striker at ({s.x:.4f}, {s.y:.4f}) is not wholly "
                              f"inside the {side} zone strip (its hole must not show a line)",
                              "refused")
-        r = _TABLE.piece_spec("striker").radius
-        for p in layout.pieces:
-            if p.id != STRIKER and math.hypot(p.x - s.x, p.y - s.y) < r + \
-                    _TABLE.piece_spec(p.kind).radius + 1e-6:  # touching within a micron
-                return Violation(art("12"), f"the striker touches {p.id!r} where it is placed",
-                                 "refused")
         return None
+
+    @staticmethod
+    def placement_touch(layout: Layout) -> list[str]:
+        """The pieces the placed striker touches (within STRIKER_TOUCH_GAP): struck so, the player
+        touched them placing it, 17.1.л (a penalty puck and the turn)."""
+        if STRIKER not in layout.ids():
+            return []
+        s = layout.get(STRIKER)
+        r = _TABLE.piece_spec("striker").radius
+        return [p.id for p in layout.pieces if p.id != STRIKER and math.hypot(
+            p.x - s.x, p.y - s.y) < r + _TABLE.piece_spec(p.kind).radius + STRIKER_TOUCH_GAP]
 
     def play(self, shot: NovusShot, table: NovusTable | None = None,
              infractions: list[Infraction] | None = None) -> NovusOutcome:
@@ -307,6 +318,11 @@ class NovusGame:
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)
+            touched = self.placement_touch(record.initial)
+            if touched and not any(i.code == PLACING_TOUCH and i.player in ("", self.shooter)
+                                   for i in infractions):
+                infractions.append(Infraction(PLACING_TOUCH, self.shooter, tuple(touched),
+                                              "seen in the layout the shot starts from"))
         if not infractions:
             return ShotAdjudication(self, record, infractions).run()
         # a declaration refused part-way (a later infraction that cannot have happened) leaves
@@ -347,14 +363,16 @@ class NovusGame:
             self.winner = a if wa > wb else b if wb > wa else None
 
     def _lose_remaining(self, team: str) -> None:
-        """15.3: the offender loses the current set and every set not yet played."""
+        """15.3: the offender loses the current set and every set not yet played; the match
+        ends and the sets decide it as 23.1 does (more sets wins; equal sets are a draw)."""
         other = self.other_team(team)
         left = self.sets - self.set_number + 1
         self.sets_won[other] += left
         self.history.append({"set": self.set_number, "winner": other, "article": "15.3",
                              "replay": False, "sets": left})
+        wt, wo = self.sets_won[team], self.sets_won[other]
         self.match_over = True
-        self.winner = other
+        self.winner = other if wo > wt else team if wt > wo else None
 
     # -- JSON ------------------------------------------------------------------------------------
     def __deepcopy__(self, memo: dict[int, Any]) -> NovusGame:

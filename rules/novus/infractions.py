@@ -96,6 +96,9 @@ DURING_MOTION = ("took_striker_early", "touched_moving", "touched_moving_deliber
 # warning ('time_warning', earlier in the game or in the same declaration); in doubles the
 # limit binds both partners (19.3), so a partner's warning counts.
 AFTER_TIME_WARNING = ("time_5s", "time_30s")
+# 17.1.л: the striker touched a puck while being placed. Declared, or seen by the referee: a shot
+# whose layout has the striker touching a puck (within a micron) was struck from that placement.
+PLACING_TOUCH = "striker_touched_puck_placing"
 
 
 def lookup(code: str) -> tuple[str, str, str]:
