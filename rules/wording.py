@@ -43,6 +43,7 @@ CHOICES = {
     "shoot_kitchen": "shoot from behind the head string",
     "pass_kitchen": "let the offender shoot from behind the head string",
     "spot_eight": "spot the 8 and play on",
+    "spot_eight_kitchen": "spot the 8 and shoot from behind the head string",
     "rerack": "rack the balls again",
     "rerack_and_break": "rack again and break",
     "rerack_opponent_breaks": "rack again and let the offender break again",

@@ -119,6 +119,25 @@ def test_4_8_eight_and_scratch_on_the_break_incoming_chooses():
     assert g.state.shooter == "Bob" and g.state.ball_in_hand == "kitchen"
 
 
+def test_4_7_4_8_eight_and_an_object_ball_off_the_table_on_the_break():
+    """WPA 4.7 with 4.8: the 8 pocketed and an object ball off the table on the break, no
+    scratch: a 4.7 foul, so the incoming player chooses; the 8 is spotted (with the table as it
+    is, or the cue ball behind the head string: 4.7's two options) or the balls are re-racked."""
+    ev, pos = break_shot([pocket(1.0, "8")])
+    g = EightBall(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos, infractions=[foul("off_table", "12")]))
+    assert "WPA 4.7" in articles(out)
+    assert out.state.pending["player"] == "Bob"
+    assert set(out.state.pending["options"]) == {"spot_eight", "spot_eight_kitchen", "rerack"}
+    assert out.layout.get("8").y == pytest.approx(FOOT_SPOT[1])
+    g.choose("spot_eight")
+    assert g.state.shooter == "Bob" and g.state.ball_in_hand is None
+    g = EightBall(players=("Ann", "Bob"))
+    g.play(shot(ev, pos, infractions=[foul("off_table", "12")]))
+    g.choose("spot_eight_kitchen")
+    assert g.state.shooter == "Bob" and g.state.ball_in_hand == "kitchen"
+
+
 def test_3_9_break_cue_ball_interference_foul_and_options():
     ev, pos = break_shot(four_rails())
     out = EightBall(players=("Ann", "Bob")).play(

@@ -99,6 +99,14 @@ def test_4_3_eight_must_be_in_the_centre():
     assert any("4.3" in p for p in problems)
 
 
+def test_6_4_the_1_in_the_racker_s_right_corner_the_5_in_his_left():
+    """WPA 6.4: "шар номер 1 в правом углу от ставящего пирамиду, шар номер 5 в левом углу":
+    the two swapped (a mirrored rack) is not a legal 14.1 rack."""
+    order = ("6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "5", "2", "3", "4", "1")
+    problems = check_rack("straight_pool", rack_layout("straight_pool", order))
+    assert any("6.4" in p for p in problems)
+
+
 def test_5_2_nine_in_the_centre_one_at_apex():
     problems = check_rack("nine_ball", rack_layout("nine_ball", ("9", "2", "3", "4", "1", "5",
                                                                  "6", "7", "8")))

@@ -108,7 +108,18 @@ class EightBall(PoolGame):
             ruling.notes.append("The 8 was pocketed on the break: it is spotted unless the "
                                 "balls are re-racked (WPA 4.8)")
             st.ball_in_hand = None
-            if facts.scratch or fouled:
+            if facts.objects_off_table and not facts.scratch:
+                # 4.7 with 4.8: the object balls' foul lets the incoming player take the table as
+                # it is or the cue ball behind the head string; the 8 is spotted or re-racked
+                ruling.violations.append(Violation(
+                    "WPA 4.7", f"{named('object ball', facts.objects_off_table)} jumped off the "
+                    "table on the break", FOUL))
+                self._offer(st, ruling, other, "WPA 4.8", {
+                    "spot_eight": effect(other, None),
+                    "spot_eight_kitchen": effect(other, "kitchen"),
+                    "rerack": effect(other, rerack=True),
+                })
+            elif facts.scratch or fouled:
                 self._offer(st, ruling, other, "WPA 4.8", {
                     "spot_eight": effect(other, "kitchen"),
                     "rerack": effect(other, rerack=True),

@@ -71,8 +71,9 @@ def check_rack(game: str, layout: Layout) -> list[str]:
         if at.get(4) != "9":
             problems.append("the 9 must be in the centre of the diamond (5.2)")
     elif game == "straight_pool":
-        if {at.get(10), at.get(14)} != {"1", "5"}:
-            problems.append("the 1 and the 5 must be in the back corners (6.4)")
+        if at.get(10) != "1" or at.get(14) != "5":
+            problems.append("the 1 must be in the racker's right back corner and the 5 in his "
+                            "left (6.4)")
     else:
         raise ValueError(f"unknown game {game!r}")
     return problems
