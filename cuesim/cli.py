@@ -11,6 +11,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
@@ -40,11 +41,19 @@ def _finite(text: str) -> float:
 BUILT_IN = ("shoot", "layout", "adjudicate")  # the commands defined in this module
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (exit 2), pointing to --help, instead of
+    the usage block followed by the message."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; for `command`, one of BUILT_IN, without the other commands
     (`cuesim.commands`), whose modules import the batch and viewer code: 60-90 ms of every
     `cuesim shoot` otherwise."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="cuesim", description="Exact event-based simulator and referee for cue sports.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -61,7 +70,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "right; ball games: in the table frame, 90 = toward the far rail")
     shoot.add_argument("--speed", type=_finite, required=True,
                        help="novus: striker speed (m/s); ball games: cue speed (m/s)")
-    shoot.add_argument("--offset", type=_finite, default=0.0,
+    shoot.add_argument("--offset", type=_finite, default=None,
                        help="novus: cue tip offset right of the striker's centre line (m)")
     shoot.add_argument("--side", default=None, choices=list(NOVUS_SIDES),
                        help="novus: the shooting player's side (default: south; with --rule, "
@@ -69,12 +78,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shoot.add_argument("--ball", default=None,
                        help="ball games: the struck ball (default: cue; 5-pins: white, or with "
                             "--rule the ball of the player to shoot)")
-    shoot.add_argument("--english", type=_finite, default=0.0,
+    shoot.add_argument("--english", type=_finite, default=None,
                        help="ball games: tip offset right of centre, fraction of the radius")
-    shoot.add_argument("--height", type=_finite, default=0.0,
+    shoot.add_argument("--height", type=_finite, default=None,
                        help="ball games: tip offset above centre, fraction of the radius "
                             "(+ follow, - draw); |(english, height)| <= 0.5")
-    shoot.add_argument("--elevation", type=_finite, default=0.0,
+    shoot.add_argument("--elevation", type=_finite, default=None,
                        help="ball games: cue elevation in degrees")
     shoot.add_argument("--layout", help="layout JSON file (default: the game's start)")
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -136,7 +145,18 @@ def _layout_for(game: str, path: str | None) -> Layout:
         raise CliError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
     if path is None:
         return start_layout(game)
-    return Layout.load(path)
+    layout = Layout.load(path)
+    try:  # a layout for another table, pieces off it or overlapping: named with the file
+        # (the novus striker is placed by the shot, so only the rest must stand legally)
+        game_table(game).check_layout(layout.without(["striker"])
+                                      if game.startswith("novus") else layout)
+        extra = [p.id for p in layout.pieces if p.kind == "striker" and p.id != "striker"]
+        if extra:
+            raise LayoutError(f"piece {extra[0]!r} is a second striker: a novus layout has one, "
+                              "id 'striker' (26.1)")
+    except LayoutError as exc:
+        raise CliError(f"--layout {path}: {exc}") from None
+    return layout
 
 
 TRUNCATED_STATUS = 3  # exit status of `cuesim shoot` for a shot stopped at the event limit
@@ -196,6 +216,10 @@ def _referee(args: argparse.Namespace) -> object | None:
         raise CliError(f"{where}: {exc}") from None
 
 
+NOVUS_ONLY = ("offset", "side")  # shoot's options that only a novus shot has
+BALL_ONLY = ("ball", "english", "height", "elevation")  # and those only a cue-ball shot has
+
+
 def cmd_shoot(args: argparse.Namespace) -> int:
     layout = _layout_for(args.game, args.layout)
     table = game_table(args.game)
@@ -204,14 +228,20 @@ def cmd_shoot(args: argparse.Namespace) -> int:
             table = table.with_physics(impact_steps=args.impact_steps)
         except ValueError as exc:
             raise CliError(f"--impact-steps: {exc}") from None
+    novus = args.game.startswith("novus")
+    for opt in NOVUS_ONLY if not novus else BALL_ONLY:
+        if getattr(args, opt) is not None:
+            raise CliError(f"--{opt} is an option of {'ball games' if novus else 'novus'}, not "
+                           f"of {args.game} (its shot takes "
+                           f"{', '.join('--' + o for o in (NOVUS_ONLY if novus else BALL_ONLY))})")
     ref = _referee(args)
-    if args.game.startswith("novus"):
+    if novus:
         from cuesim.rulings import shooter_side
 
         side = args.side or (shooter_side(ref) if ref is not None else "south")
         shot: NovusShot | CueShot = NovusShot(
             x=0.5 if args.x is None else args.x, y=args.y, angle=math.radians(args.angle),
-            speed=args.speed, offset=args.offset, side=side)
+            speed=args.speed, offset=args.offset or 0.0, side=side)
         struck = "striker"
         if "striker" in layout.ids():
             layout = layout.without(["striker"])
@@ -223,11 +253,13 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
-        shot = CueShot(angle=math.radians(args.angle), speed=args.speed, side=args.english,
-                       height=args.height, elevation=math.radians(args.elevation),
+        shot = CueShot(angle=math.radians(args.angle), speed=args.speed,
+                       side=args.english or 0.0, height=args.height or 0.0,
+                       elevation=math.radians(args.elevation or 0.0),
                        ball=struck, position=position)
     if args.max_events < 1:
         raise CliError(f"--max-events must be at least 1, got {args.max_events}")
+    _check_outputs_spare_inputs(args)
     if args.save is not None:
         from cuesim.shotfile import check_shot_path
 
@@ -273,6 +305,28 @@ def cmd_shoot(args: argparse.Namespace) -> int:
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
         return TRUNCATED_STATUS
     return 0
+
+
+def _check_outputs_spare_inputs(args: argparse.Namespace) -> None:
+    """Refuse an output (--save, --plot, --gif) that is one of the input files (--layout,
+    --state): writing it would destroy the input it was made from."""
+    inputs = {opt: getattr(args, opt.strip("-")) for opt in ("--layout", "--state")}
+    for out in ("--save", "--plot", "--gif"):
+        path = getattr(args, out.strip("-"))
+        if path is None:
+            continue
+        for opt, given in inputs.items():
+            if given is not None and _same_file(path, given):
+                raise CliError(f"{out} {path!r} is the {opt} file: writing it would replace "
+                               "the input; give another name")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (through links and relative paths)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _check_plot(path: str) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -12,6 +11,7 @@ import numpy as np
 from cuesim.tables.balls import MAX_CUE_SPEED
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, STRIKER_TOUCH_GAP, NovusTable
+from cuesim.tables.numbers import finite_real
 
 
 class ShotError(ValueError):
@@ -38,12 +38,11 @@ def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
 
 def _finite_real(value: Any) -> bool:
     """A finite real number of any numeric type (numpy's too), not a bool."""
-    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    return finite_real(value)
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) \
-        and math.isfinite(value)
+    return isinstance(value, int | float) and finite_real(value)
 
 
 def _fields(data: Any, source: str, required: tuple[str, ...], optional: tuple[str, ...],
@@ -144,6 +143,10 @@ class NovusShot:
                             f"{layout.get('striker').kind!r}; the shot strikes the striker "
                             "(kind 'striker')")
         others = layout.without(["striker"]) if has_striker else layout
+        extra = [p.id for p in others.pieces if p.kind == "striker"]
+        if extra:
+            raise ShotError(f"the layout has a striker {extra[0]!r} besides the one the shot "
+                            "strikes (id 'striker'): a novus layout has one striker (26.1)")
         try:
             table.check_layout(others)
         except LayoutError as exc:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import types
 import typing
 from typing import Any
+
+from cuesim.tables.numbers import finite_real
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -61,8 +62,7 @@ def _checker(tp: Any, from_json: bool) -> Check:
 
 
 def _finite_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) \
-        and math.isfinite(value)
+    return isinstance(value, int | float) and finite_real(value)
 
 
 def _build(tp: Any, from_json: bool) -> Check:

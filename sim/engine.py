@@ -193,7 +193,11 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
             k = layout.index(pid)
         except KeyError as exc:
             raise SimulationError(str(exc.args[0])) from None
-        value = tuple(map(float, given))
+        try:
+            value = tuple(map(float, given))
+        except (TypeError, ValueError, OverflowError):
+            raise SimulationError(f"initial motion of {pid!r} must be numbers, got "
+                                  f"{given!r}") from None
         if len(value) not in (3, 5):
             raise SimulationError(f"initial motion of {pid!r} must be (vx, vy, w) or "
                                   f"(vx, vy, wx, wy, wz), got {len(value)} numbers")

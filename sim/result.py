@@ -3,8 +3,8 @@ segments, from which positions_at(t) evaluates every position at any time."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from cuesim.sim.state import (
     SEG_Y,
 )
 from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.numbers import finite_real
 
 _KINDS = {int(kind): kind for kind in EventKind}  # an event's kind code -> EventKind
 
@@ -187,12 +188,11 @@ class ShotResult:
     def positions_at(self, t: float) -> tuple[np.ndarray, np.ndarray]:
         """(positions (n, 2), on_table (n,) bool) of every piece at a finite time t >= 0,
         exactly (after the shot: where everything rests). SimulationError for any other t."""
-        try:
-            t = float(t)
-        except (TypeError, ValueError):
-            raise SimulationError(f"positions_at needs a time in seconds, got {t!r}") from None
-        if not (math.isfinite(t) and t >= 0.0):
+        if isinstance(t, bool) or not isinstance(t, Real):
+            raise SimulationError(f"positions_at needs a time in seconds, got {t!r}")
+        if not (finite_real(t) and t >= 0.0):
             raise SimulationError(f"positions_at needs a finite time t >= 0 s, got {t}")
+        t = float(t)
         if self._by_obj is None:
             order = np.lexsort((self.segments[:, SEG_T0], self.segments[:, SEG_OBJ]))
             segs = self.segments[order]

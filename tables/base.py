@@ -74,6 +74,11 @@ class PieceTable:
 
 @lru_cache(maxsize=512)
 def _checked_arrays(table: PieceTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    for kind in getattr(table, "single_kinds", ()):  # novus: one striker (26.1)
+        ids = [p.id for p in layout.pieces if p.kind == kind]
+        if len(ids) > 1:
+            raise LayoutError(f"a {table.name} layout has at most one {kind}, got {len(ids)} "
+                              f"({', '.join(repr(i) for i in ids)})")
     check_pieces(table, layout, contact=table.contact_distance)
     radii = np.array([table.piece_spec(p.kind).radius for p in layout.pieces])
     return layout.positions(), radii

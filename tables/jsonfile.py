@@ -3,7 +3,8 @@ every file kind (layouts, scenarios, saved games), so each refuses the same thin
 
 Refused, with the file's name in the message: an unreadable file, a file that is not UTF-8
 text (a binary file), text that is not JSON (with line and column), the non-JSON constants
-NaN and Infinity and numbers too large for a float (1e999 would become inf), and nesting deeper
+NaN and Infinity and numbers too large for a float (1e999 would become inf; an integer of 400
+digits would overflow wherever it is used as one), and nesting deeper
 than MAX_DEPTH (Python's parser would otherwise hit its recursion limit).
 """
 
@@ -63,8 +64,21 @@ def read_json(path: str | Path, what: str, error: type[ValueError] = ValueError)
             raise error(f"{what} {path}: the number {token} is too large")
         return value
 
+    def integer(token: str) -> int:
+        # more digits than any float holds (and Python's own 4,300-digit limit) are refused
+        # before int() reads them; a value past the largest float would overflow every use
+        if len(token.lstrip("-")) > 309:
+            raise error(f"{what} {path}: the number {token[:12]}... ({len(token)} digits) is "
+                        "too large")
+        value = int(token)
+        try:
+            float(value)
+        except OverflowError:
+            raise error(f"{what} {path}: the number {token[:12]}... is too large") from None
+        return value
+
     try:
-        return json.loads(text, parse_constant=constant, parse_float=number)
+        return json.loads(text, parse_constant=constant, parse_float=number, parse_int=integer)
     except json.JSONDecodeError as exc:
         raise error(f"{what} {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
                     f"{exc.msg})") from None

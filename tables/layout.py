@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -11,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from cuesim.tables.numbers import finite_real
 
 _FRAME = "x, y in metres in the table frame; ids unique; kind one of the table's piece kinds."
 LAYOUT_SCHEMA = f"""\
@@ -112,7 +113,7 @@ class Layout:
                                                            and not _real(y)):
                 raise LayoutError(f"piece {p.id!r}: x and y must be numbers in metres, got "
                                   f"{x!r}, {y!r}")
-            if not (math.isfinite(x) and math.isfinite(y)):
+            if not (finite_real(x) and finite_real(y)):
                 raise LayoutError(f"piece {p.id!r} has a non-finite position ({x}, {y})")
         ids = [p.id for p in self.pieces]
         if len(set(ids)) != len(ids):
@@ -215,6 +216,9 @@ class Layout:
         for key in ("table", "pieces"):
             if key not in data:
                 raise LayoutError(f"{source}: missing field {key!r}.\nSchema:\n{schema}")
+        if not isinstance(data["table"], str) or not data["table"]:
+            raise LayoutError(f"{source}: 'table' must be a table name (a string), got "
+                              f"{data['table']!r}")
         if not isinstance(data["pieces"], list):
             raise LayoutError(f"{source}: 'pieces' must be a list of objects")
         pieces = []
@@ -229,14 +233,18 @@ class Layout:
                 value = item[key]
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     raise LayoutError(f"{where}.{key} must be a number in metres, got {value!r}")
+            for key in ("id", "kind"):  # a name: shown in rulings, messages and CSV columns
+                value = item[key]
+                if not isinstance(value, str) or not value or not value.isprintable():
+                    raise LayoutError(f"{where}.{key} must be a non-empty string of printable "
+                                      f"characters, got {value!r}")
             group = item.get("group", "")
-            if not isinstance(group, str):
-                raise LayoutError(f"{where}.group must be a string, got {group!r}")
-            pieces.append(
-                Piece(str(item["id"]), str(item["kind"]), float(item["x"]), float(item["y"]),
-                      group)
-            )
-        return Layout(str(data["table"]), tuple(pieces))
+            if not isinstance(group, str) or not group.isprintable():
+                raise LayoutError(f"{where}.group must be a string of printable characters, "
+                                  f"got {group!r}")
+            pieces.append(Piece(item["id"], item["kind"], float(item["x"]), float(item["y"]),
+                                group))
+        return Layout(data["table"], tuple(pieces))
 
     def to_json(self) -> str:
         """The layout as a JSON text (`Layout.load` reads a file of it back)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import ClassVar
 
 from cuesim.tables.base import PieceTable
 from cuesim.tables.coefficients import (
@@ -193,6 +194,7 @@ class NovusTable(PieceTable):
     geometry: TableGeometry = field(default_factory=_board_geometry)
 
     kinds: tuple[str, ...] = ("striker", "puck")
+    single_kinds: ClassVar[tuple[str, ...]] = ("striker",)  # one striker is shot (26.1)
 
     def piece_spec(self, kind: str) -> PieceSpec:
         """Radius, mass and inertia of a piece kind on the board ('puck' or 'striker')."""

@@ -195,7 +195,8 @@ BAD = [
     (["9-ball", "--shots", "3", "--layout", "{no_pieces}"], "missing field 'pieces'"),
     (["9-ball", "--shots", "3", "--layout", "{novus_layout}"],
      "layout is for table 'novus', not 'pool_9ft'"),
-    (["9-ball", "--shots", "3", "--layout", "{overlap}"], "--layout: "),
+    (["9-ball", "--shots", "3", "--layout", "{overlap}"],
+     "overlap.json: pieces 'cue' and '1' overlap"),
     (["9-ball", "--shots", "3", "--state", "{good}"], "--state is the referee's game state: "
                                                       "it needs --ruling"),
     (["9-ball", "--shots", "3", "--ruling", "--state", "{missing}"],

@@ -18,6 +18,7 @@ from typing import Any
 
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
 from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.numbers import finite_real
 
 SESSION_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
 SAVE_FORMAT = "cuesim-game"
@@ -36,8 +37,7 @@ SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
 
 
 def _number(value: Any) -> bool:
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value))
+    return isinstance(value, int | float) and finite_real(value)
 
 
 def check_save(data: Any, source: str = "saved game") -> None:

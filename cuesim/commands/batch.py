@@ -182,6 +182,8 @@ def read_params(path: str, family: str) -> dict[str, np.ndarray]:
     """A CSV (header row) or Parquet file of shot parameters, angles in degrees, as columns
     in SI units. Wrong columns or non-numbers give a BatchError naming the place."""
     p = Path(path)
+    if p.is_dir():
+        raise BatchError(f"parameter file {path!r} is a folder; give a .csv or .parquet file")
     if not p.is_file():
         raise BatchError(f"parameter file {path!r} does not exist")
     suffix = p.suffix.lower()
@@ -199,14 +201,21 @@ def _csv_records(p: Path) -> tuple[list[list[str]], list[int]]:
     counted from 1 as an editor counts them (a quoted cell may span lines)."""
     rows: list[list[str]] = []
     lines: list[int] = []
-    with open(p, newline="") as fh:
-        reader = csv.reader(fh)
-        start = 1
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                rows.append(row)
-                lines.append(start)
-            start = reader.line_num + 1
+    start = 1
+    try:
+        with open(p, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.reader(fh)
+            for row in reader:
+                if any(cell.strip() for cell in row):
+                    rows.append(row)
+                    lines.append(start)
+                start = reader.line_num + 1
+    except UnicodeDecodeError:
+        raise BatchError(f"parameter file {str(p)!r} is not UTF-8 text (near line {start}); "
+                         "is it a binary file?") from None
+    except (OSError, csv.Error) as exc:
+        raise BatchError(f"parameter file {str(p)!r} cannot be read as CSV (line {start}: "
+                         f"{getattr(exc, 'strerror', None) or exc})") from None
     return rows, lines
 
 
@@ -348,10 +357,12 @@ def _layout(args: argparse.Namespace, table: Any, family: str) -> Layout:
         return start_layout(args.game, table)
     try:
         layout = Layout.load(args.layout)
-        # the striker is placed by each shot (novus); everything else must stand legally
-        table.check_layout(layout.without(["striker"]) if family == "novus" else layout)
     except LayoutError as exc:  # its schema hint spans lines: the first says what is wrong
         raise BatchError(f"--layout: {str(exc).splitlines()[0]}") from None
+    try:  # the striker is placed by each shot (novus); everything else must stand legally
+        table.check_layout(layout.without(["striker"]) if family == "novus" else layout)
+    except LayoutError as exc:
+        raise BatchError(f"--layout {args.layout}: {exc}") from None
     return layout
 
 

@@ -33,9 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="render the opening screen to a PNG and exit (works without a display)")
     p.add_argument("--players", nargs="+", metavar="NAME",
                    help="player names (2; novus doubles 4: a1 a2 b1 b2)")
-    p.add_argument("--sets", type=positive_int, default=1,
+    p.add_argument("--sets", type=positive_int, default=None,
                    help="novus: sets in the match (default 1)")
-    p.add_argument("--race-to", type=positive_int, default=1, help="pool: games to win (default 1)")
+    p.add_argument("--race-to", type=positive_int, default=None,
+                   help="pool: games to win (default 1)")
     p.add_argument("--points-to", type=positive_int, default=None,
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
     p.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
@@ -54,6 +55,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
+
+
+# the options of a new match, and the games that have them
+MATCH_OPTIONS = {"sets": ("novus", "novus-doubles"), "race_to": ("8-ball", "9-ball", "14.1"),
+                 "points_to": ("14.1", "5-pins")}
+NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "impact_steps")
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse an option the game does not have (--sets for 9-ball) and, with --load, the
+    options of a new game (the saved game keeps its own players, match and physics)."""
+    for name, games in MATCH_OPTIONS.items():
+        if getattr(args, name) is not None and args.game not in games:
+            raise ValueError(f"--{name.replace('_', '-')} is an option of "
+                             f"{', '.join(games)}, not of {args.game}")
+    if args.load:
+        given = [n for n in NEW_GAME_ONLY if getattr(args, n) not in (None, False)]
+        if given:
+            opt = "--" + given[0].replace("_", "-")
+            raise ValueError(f"{opt} sets up a new game; a saved game (--load) is replayed "
+                             "with its own players, match and physics")
 
 
 def _seed(text: str) -> int:
@@ -78,9 +100,9 @@ def _has_display() -> bool:
 def run(args: argparse.Namespace) -> int:
     if args.game not in GAME_NAMES:
         raise ValueError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
-    if args.load and args.impact_steps is not None:
-        raise ValueError("--impact-steps sets a new game's physics; a saved game (--load) is "
-                         "replayed with its own")
+    _check_options(args)
+    if args.save is not None:
+        check_writable(args.save, "--save")
     if args.screenshot is None and not _has_display():
         print(NO_DISPLAY, file=sys.stderr)
         return 2
@@ -99,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.load:
         session = load_session(args.load)
+        if session.game != args.game:
+            raise ValueError(f"--load {args.load}: the saved game is {session.game}, not "
+                             f"{args.game}: play it with `cuesim play {session.game} --load "
+                             f"{args.load}`")
         if session.load_note:
             print(f"cuesim play: note: {session.load_note}", file=sys.stderr)
     else:
@@ -115,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             chosen = players or ["You", COMPUTER]
             computer = tuple(chosen[2:]) if n == 4 else (chosen[1],)
         points = args.points_to or (60 if args.game == "5-pins" else 25)
-        options: dict[str, float] = {"sets": args.sets, "race_to": args.race_to,
+        options: dict[str, float] = {"sets": args.sets or 1, "race_to": args.race_to or 1,
                                      "points_to": points}
         if args.impact_steps is not None:
             options["impact_steps"] = args.impact_steps
