@@ -4,7 +4,8 @@ every file kind (layouts, scenarios, saved games), so each refuses the same thin
 Refused, with the file's name in the message: an unreadable file, a file that is not UTF-8
 text (a binary file), text that is not JSON (with line and column), the non-JSON constants
 NaN and Infinity and numbers too large for a float (1e999 would become inf; an integer of 400
-digits would overflow wherever it is used as one), and nesting deeper
+digits would overflow wherever it is used as one), a field given twice in one object (JSON
+readers keep either one), and nesting deeper
 than MAX_DEPTH (Python's parser would otherwise hit its recursion limit).
 """
 
@@ -77,8 +78,18 @@ def read_json(path: str | Path, what: str, error: type[ValueError] = ValueError)
             raise error(f"{what} {path}: the number {token[:12]}... is too large") from None
         return value
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise error(f"{what} {path}: the field {key!r} is given twice in one object; "
+                            "keep one")
+            out[key] = value
+        return out
+
     try:
-        return json.loads(text, parse_constant=constant, parse_float=number, parse_int=integer)
+        return json.loads(text, parse_constant=constant, parse_float=number, parse_int=integer,
+                          object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         raise error(f"{what} {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
                     f"{exc.msg})") from None

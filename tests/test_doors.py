@@ -49,6 +49,16 @@ def test_json_integer_too_large_for_a_float_is_refused_naming_the_file(tmp_path,
         Layout.load(path)
 
 
+def test_json_field_given_twice_is_refused(tmp_path):
+    """{"x": 0.1, "x": 0.9} kept the last value silently; which one a reader keeps is not
+    defined by JSON."""
+    path = tmp_path / "dup.json"
+    path.write_text('{"table": "novus", "pieces": [{"id": "red1", "kind": "puck", "x": 0.1, '
+                    '"x": 0.9, "y": 0.5}]}')
+    with pytest.raises(LayoutError, match=f"{path}: the field 'x' is given twice"):
+        Layout.load(path)
+
+
 def test_api_integers_too_large_for_a_float_are_refused():
     """Python ints past the largest float: the door's own error, not OverflowError."""
     with pytest.raises(ShotError, match="angle must be a finite number"):
