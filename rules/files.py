@@ -108,10 +108,16 @@ def check_known_fields(data: dict[str, Any], known: set[str], where: str = "stat
                          f"{sorted(known)}")
 
 
+EVENT_KEYS = {"t", "kind", "a", "b", "feature", "speed", "direction"}
+EVENT_NAMES = {"kind": "an event kind", "a": "a piece id", "b": "a piece id",
+               "feature": "a pocket, cushion, rail or line name"}  # an event's string fields
+
+
 def parse_event(item: Any, where: str) -> Any:
     """One event of a hand-written log ({"t", "kind", "a", "b", "feature", "speed",
     "direction"}) as a cuesim.sim.result.Event; a collide or pin event needs `b`, a pocket,
-    rail or line event its `feature`."""
+    rail or line event its `feature`. `t` and `speed` are JSON numbers (not strings or
+    booleans), `kind`, `a`, `b` and `feature` strings; another field is refused."""
     from cuesim.sim.events import EventKind
     from cuesim.sim.result import Event
 
@@ -120,21 +126,33 @@ def parse_event(item: Any, where: str) -> Any:
     for key in ("t", "kind", "a"):
         if key not in item:
             raise ValueError(f"{where} is missing field {key!r}")
+    check_known_fields(item, EVENT_KEYS, where)
+    for key in ("t", "speed"):
+        value = item.get(key, 0.0)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            what = "a time >= 0 in seconds" if key == "t" else "a speed >= 0 in m/s"
+            raise ValueError(f"{where}.{key} must be {what}, got {value!r}")
+    for key, what in EVENT_NAMES.items():
+        value = item.get(key)
+        if (value is not None or key in ("kind", "a")) and not (isinstance(value, str)
+                                                               and value):
+            raise ValueError(f"{where}.{key} must be {what} (a string), got {value!r}")
     kind_name = str(item["kind"]).upper()
     if kind_name not in EventKind.__members__:
         raise ValueError(f"{where}.kind: unknown event kind {item['kind']!r}; kinds are "
                          f"{[k.lower() for k in EventKind.__members__]}")
     kind = EventKind[kind_name]
-    if kind in (EventKind.COLLIDE, EventKind.PIN) and "b" not in item:
+    if kind in (EventKind.COLLIDE, EventKind.PIN) and item.get("b") is None:
         raise ValueError(f"{where}: a {kind_name.lower()} event needs 'b'")
-    if kind in (EventKind.POCKET, EventKind.RAIL, EventKind.LINE) and "feature" not in item:
+    if kind in (EventKind.POCKET, EventKind.RAIL, EventKind.LINE) \
+            and item.get("feature") is None:
         raise ValueError(f"{where}: a {kind_name.lower()} event needs 'feature' (the pocket, "
                          "cushion, rail or line name)")
     try:
         t = float(item["t"])
         speed = float(item.get("speed", 0.0))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: t, speed and direction must be numbers") from exc
+    except OverflowError as exc:
+        raise ValueError(f"{where}: t and speed must be numbers a float can hold") from exc
     if not math.isfinite(speed) or speed < 0.0:
         raise ValueError(f"{where}.speed must be a finite speed >= 0 m/s, got {speed}")
     direction = item.get("direction", 0)
@@ -146,9 +164,24 @@ def parse_event(item: Any, where: str) -> Any:
     direction = int(direction)
     b = item.get("b")
     feature = item.get("feature")
-    return Event(t=t, kind=kind, a=str(item["a"]), b=None if b is None else str(b),
-                 feature=None if feature is None else str(feature), speed=speed,
+    return Event(t=t, kind=kind, a=item["a"], b=b, feature=feature, speed=speed,
                  direction=direction)
+
+
+def check_scenario_fields(data: dict[str, Any], known: set[str]) -> None:
+    """The top-level fields of a scenario are ones its referee reads (`known`), and a game
+    resumed from `state` gives no `players` or `options` (the state holds them): a
+    ScenarioError naming the field otherwise."""
+    try:
+        check_known_fields(data, known, "scenario")
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
+    if "state" in data:
+        given = [key for key in ("players", "options") if key in data]
+        if given:
+            raise ScenarioError(f"scenario.{given[0]}: give 'state' (a game resumed, its "
+                                f"players and options in it) or {' and '.join(given)} (a new "
+                                "game), not both")
 
 
 def players_and_options(data: dict[str, Any], option_keys: set[str], game: Any = None

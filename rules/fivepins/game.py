@@ -198,7 +198,8 @@ class FivePinsGame:
 
     # -- validation ---------------------------------------------------------------------------
     def validate(self, shot: FivePinsShot) -> None:
-        """Unknown ids, rails, infraction codes and options raise a ValueError naming them."""
+        """Unknown ids, rails, infraction codes and options, and pieces of the wrong kind for
+        their event (`check_piece_kinds`), raise a ValueError naming them."""
         ids = set(BALLS) | set(PINS)
 
         def check(pid: str | None, where: str) -> None:
@@ -214,6 +215,7 @@ class FivePinsGame:
                                  f"{list(RAILS)}")
             if e.kind == EventKind.POCKET:
                 raise ValueError(f"events[{k}]: the carom table has no pockets")
+        check_piece_kinds(shot.events, "shot")
         for name in ("initial", "final"):
             layout = getattr(shot, name)
             if layout is not None:
@@ -547,3 +549,16 @@ def check_carom_layouts(shot: FivePinsShot) -> None:
                              "the carom table ('carom')")
     check_shot_layouts(CaromTable(), shot.initial, shot.final, shot.events, "shot",
                        ("initial", "final"))
+
+
+def check_piece_kinds(events: list[Any], where: str) -> None:
+    """Each event's pieces are of the kind the event takes: a cue strikes a ball (a wrong one
+    is the 15.3.а foul), and a `pin` event knocks down a pin (`b`; `a` is the ball or a
+    thrown pin). Ids that are neither are refused as unknown elsewhere."""
+    for k, e in enumerate(events):
+        if e.kind == EventKind.STRIKE and e.a in PINS:
+            raise ValueError(f"{where}.events[{k}].a: a strike is of a ball {list(BALLS)}, "
+                             f"not the pin {e.a!r}")
+        if e.kind == EventKind.PIN and e.b in BALLS:
+            raise ValueError(f"{where}.events[{k}].b: a pin event knocks down a pin "
+                             f"{list(PINS)}, not the ball {e.b!r}")

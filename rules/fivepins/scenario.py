@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
+    ScenarioError,
+    check_scenario_fields,
     check_shot,
     check_types,
     parse_event,
@@ -16,7 +18,7 @@ from cuesim.rules.files import (
     read_json,
     scenario_steps,
 )
-from cuesim.rules.fivepins.game import FivePinsGame
+from cuesim.rules.fivepins.game import FivePinsGame, check_piece_kinds
 from cuesim.rules.fivepins.model import (
     BALLS,
     PINS,
@@ -37,6 +39,8 @@ TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration",
 DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
 OPTION_KEYS = {"balls", "breaker", "points_to", "games", "lag"}
 REQUESTS = ("contact_reset",)
+SCENARIO_KEYS = {"game", "players", "options", "state", "table", "shot", "steps",
+                 "description", "note", "expect", *TOP_SHOT_KEYS}
 
 
 def make_game(data: dict[str, Any]) -> FivePinsGame:
@@ -46,6 +50,10 @@ def make_game(data: dict[str, Any]) -> FivePinsGame:
     if str(data.get("game", "")) not in GAME_NAMES:
         raise ValueError(f"scenario: game must be one of {list(GAME_NAMES)}, got "
                          f"{data.get('game')!r}")
+    check_scenario_fields(data, SCENARIO_KEYS)
+    if "table" in data and "state" not in data:
+        raise ScenarioError("scenario.table: the table as it lies is given with 'state' (a "
+                            "game resumed); a new game starts from the lag or the break")
     if "state" in data:
         if not isinstance(data["state"], dict):
             raise ValueError("scenario.state must be an object")
@@ -140,6 +148,7 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
             raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    check_piece_kinds(events, where)
     check_shot(events, initial, final, where, (named["initial"], named["final"]))
     return FivePinsShot(events, initial, final, decl, infractions)
 

@@ -91,6 +91,7 @@ def game_from_dict(state: Any) -> NovusGame:
                 raise ValueError(f"state.{key} must map {sorted(keyset)} to whole numbers >= 0,"
                                  f" got {value!r}")
             getattr(g, key).update(value)
+    _check_sets_won(g)
     if "first_clear" in state:
         fc = state["first_clear"]
         if not isinstance(fc, dict) or not all(p in players and v in ("clean", "violated")
@@ -110,6 +111,21 @@ def game_from_dict(state: Any) -> NovusGame:
         g.time_warned = list(dict.fromkeys(warned))
     g.replays = _int(state, "replays", 0, 0)
     return g
+
+
+def _check_sets_won(g: NovusGame) -> None:
+    """The sets won fit a match still on in set `set_number` of `sets`: no more than the sets
+    played before it, and (unless every set is played, 23.1) no side with more than half."""
+    won = g.sets_won
+    done = g.set_number - 1
+    if sum(won.values()) > done:
+        raise ValueError(f"state.sets_won {won!r}: {sum(won.values())} set(s) won, but set "
+                         f"{g.set_number} of {g.sets} is being played, so at most {done} "
+                         "are over")
+    top = max(won, key=lambda team: won[team])
+    if not g.play_all_sets and won[top] * 2 > g.sets:
+        raise ValueError(f"state.sets_won: {top} has {won[top]} of {g.sets} sets, more than "
+                         "half, so the match is over (novus 23.1)")
 
 
 def _int(d: dict[str, Any], key: str, default: int, low: int) -> int:

@@ -17,6 +17,18 @@ POOL_TABLE = "pool_9ft"
 BREAK_ORDERS = ("winner", "alternate", "loser", "trailing")  # 3.36 (and 4.4, 5.3)
 PHASES = ("break", "play", "match_over")  # the next shot is the opening break; in play; over
 GROUP_NAMES = ("solids", "stripes")  # 8-ball's two groups (4.1, 4.10)
+PLACEMENTS = (None, "kitchen", "table")  # state.ball_in_hand: none, behind the head string, any
+# the options each referee offers the incoming player (state.pending; rules.wording.CHOICES
+# words them): 3.9, 4.5, 4.7, 4.8 in 8-ball; the 5.6 push-out; 3.9, 6.6, 6.7.5, 6.12 in 14.1
+PENDING_OPTIONS = {
+    "eight_ball": ("shoot_kitchen", "pass_kitchen", "accept", "rerack_and_break",
+                   "rerack_opponent_breaks", "kitchen", "spot_eight", "spot_eight_kitchen",
+                   "rerack"),
+    "nine_ball": ("shoot", "pass"),
+    "straight_pool": ("shoot_kitchen", "pass_kitchen", "accept", "rerack"),
+}
+PENDING_KEYS = ("player", "article", "options")
+EFFECT_KEYS = ("shooter", "ball_in_hand", "rerack")
 
 
 @dataclass
@@ -127,7 +139,7 @@ class PoolState:
             if getattr(state, key) not in state.players:
                 raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the "
                                  f"players {state.players}")
-        if state.ball_in_hand not in (None, "kitchen", "table"):
+        if state.ball_in_hand not in PLACEMENTS:
             raise ValueError(f"state.ball_in_hand must be null, 'kitchen' or 'table', got "
                              f"{state.ball_in_hand!r}")
         if state.break_order not in BREAK_ORDERS:
@@ -146,7 +158,9 @@ def check_state(state: PoolState) -> None:
     otherwise: a phase of PHASES; whole counts, per player; at most two consecutive fouls
     (the third is ruled at once: 5.13, 6.12); while the match is on, no winner, every player
     short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
-    (4.10) given to both players, one each."""
+    (4.10) given to both players, one each, and none in 9-ball or 14.1; `warned` and
+    `match_warnings` of players; a `pending` choice as the referee offers one
+    (`check_pending`)."""
     if state.phase not in PHASES:
         raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
     for key in ("race_to", "points_to", "frame", "inning", "rack_inning"):
@@ -158,6 +172,15 @@ def check_state(state: PoolState) -> None:
         if not isinstance(table, dict) or not set(table) <= set(state.players) or any(
                 not _whole(v) or (low is not None and v < low) for v in table.values()):
             kind = "a whole number" if low is None else "a non-negative whole number"
+            raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
+                             f"got {table!r}")
+    for key, kind, fits in (("warned", "true or false", lambda v: isinstance(v, bool)),
+                            ("match_warnings", "a list of infraction codes",
+                             lambda v: isinstance(v, list)
+                             and all(isinstance(c, str) for c in v))):
+        table = getattr(state, key)
+        if not isinstance(table, dict) or not set(table) <= set(state.players) or not all(
+                fits(v) for v in table.values()):
             raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
                              f"got {table!r}")
     if state.rack_inning > state.inning:
@@ -189,6 +212,9 @@ def check_state(state: PoolState) -> None:
     if state.game == "straight_pool" and state.ball_in_hand == "table":
         raise ValueError("state.ball_in_hand 'table': in 14.1 the cue ball in hand is always "
                          "behind the head string (WPA 6.10)")
+    if state.groups and state.game != "eight_ball":
+        raise ValueError(f"state.groups {state.groups!r}: only 8-ball has groups (WPA 4.10); "
+                         f"{state.game} has none, so groups must be empty")
     if state.groups and state.phase == "break":
         raise ValueError(f"state.groups {state.groups!r} before the opening break: the table is "
                          "open until a group is taken after it (WPA 4.9, 4.10)")
@@ -199,6 +225,55 @@ def check_state(state: PoolState) -> None:
             raise ValueError(f"state.groups must be empty (the table open) or give each player "
                              f"one of {names}, the two different (WPA 4.10), got "
                              f"{state.groups!r}")
+    check_pending(state)
+
+
+def check_pending(state: PoolState) -> None:
+    """`state.pending` is null or a choice the referee of `state.game` offers: {"player": one
+    of the players, "article": a string, "options": {name: effect}}, one or more options of
+    PENDING_OPTIONS, each effect {"shooter": a player, "ball_in_hand": one of PLACEMENTS (in
+    14.1 not 'table', 6.10), "rerack": true or false}; ValueError naming the field."""
+    pending = state.pending
+    if pending is None:
+        return
+    if not isinstance(pending, dict):
+        raise ValueError(f"state.pending must be null or an object {{player, article, options}},"
+                         f" got {pending!r}")
+    check_known_fields(pending, set(PENDING_KEYS), "state.pending")
+    missing = [key for key in PENDING_KEYS if key not in pending]
+    if missing:
+        raise ValueError(f"state.pending is missing field {missing[0]!r}; a pending choice is "
+                         f"{{player, article, options}}")
+    if pending["player"] not in state.players:
+        raise ValueError(f"state.pending.player {pending['player']!r} is not one of the players "
+                         f"{state.players}")
+    if not isinstance(pending["article"], str) or not pending["article"].strip():
+        raise ValueError(f"state.pending.article must be the article that gives the choice (a "
+                         f"string such as 'WPA 5.6'), got {pending['article']!r}")
+    options = pending["options"]
+    if not isinstance(options, dict) or not options:
+        raise ValueError(f"state.pending.options must be an object of one or more options, "
+                         f"name -> effect, got {options!r}")
+    offered = PENDING_OPTIONS.get(state.game, tuple(o for g in PENDING_OPTIONS.values()
+                                                    for o in g))
+    places = [p for p in PLACEMENTS if not (p == "table" and state.game == "straight_pool")]
+    shown = ", ".join("null" if p is None else repr(p) for p in places)
+    for name, eff in options.items():
+        where = f"state.pending.options.{name}"
+        if name not in offered:
+            raise ValueError(f"state.pending.options: {name!r} is not an option the "
+                             f"{state.game} referee offers; its options are {sorted(offered)}")
+        if not isinstance(eff, dict) or set(eff) != set(EFFECT_KEYS):
+            raise ValueError(f"{where} must be {{'shooter': a player, 'ball_in_hand': one of "
+                             f"{shown}, 'rerack': true or false}}, got {eff!r}")
+        if eff["shooter"] not in state.players:
+            raise ValueError(f"{where}.shooter {eff['shooter']!r} is not one of the players "
+                             f"{state.players}")
+        if eff["ball_in_hand"] not in places:
+            raise ValueError(f"{where}.ball_in_hand must be one of {shown}, got "
+                             f"{eff['ball_in_hand']!r}")
+        if not isinstance(eff["rerack"], bool):
+            raise ValueError(f"{where}.rerack must be true or false, got {eff['rerack']!r}")
 
 
 @dataclass

@@ -9,6 +9,7 @@ from typing import Any
 
 from cuesim.rules.files import (
     ScenarioError,
+    check_scenario_fields,
     check_shot,
     check_types,
     parse_event,
@@ -38,6 +39,8 @@ STEP_KEYS = {"events", "initial", "final", "before", "after", "declaration", "in
 TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration", "infractions"}
 DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
 OPTION_KEYS = {"breaker", "race_to", "break_order", "points_to"}
+SCENARIO_KEYS = {"game", "players", "options", "state", "shot", "steps", "description", "note",
+                 "expect", *TOP_SHOT_KEYS}
 
 
 def make_game(data: dict[str, Any]) -> PoolGame:
@@ -50,6 +53,7 @@ def make_game(data: dict[str, Any]) -> PoolGame:
     if name not in GAMES:
         raise ValueError(f"scenario: unknown game {data['game']!r}; games are {sorted(GAMES)}")
     cls = GAMES[name]
+    check_scenario_fields(data, SCENARIO_KEYS)
     if "state" in data:
         if not isinstance(data["state"], dict):
             raise ValueError("scenario.state must be an object")
