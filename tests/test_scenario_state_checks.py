@@ -360,3 +360,20 @@ def test_fivepins_game_door_refuses_a_pin_event_on_a_ball():
               Event(t=0.5, kind=EventKind.PIN, a="white", b="red")]
     with pytest.raises(ValueError, match=r"shot\.events\[1\]\.b: a pin event knocks down"):
         game.play(FivePinsShot(events))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"colour": "red"}, "unknown field"),
+    ({"b": 1}, "events[1].b must be a non-empty string, got 1"),
+    ({"a": ""}, "events[1].a must be a non-empty string"),
+    ({"speed": "fast"}, "events[1].speed must be a speed >= 0"),
+    ({"speed": -1.0}, "events[1].speed must be a speed >= 0"),
+])
+def test_novus_event_fields_checked_by_type(change, message):
+    """A novus log's events: unknown fields were ignored, `b` 1 read as the piece '1', a speed
+    in words failed inside float() without the field's name."""
+    from cuesim.rules.novus.shotlog import event_from_dict
+
+    event = {"t": 0.1, "kind": "collide", "a": "striker", "b": "red1", **change}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        event_from_dict(event, 1)

@@ -162,6 +162,10 @@ def _inward_normal(side: str) -> tuple[float, float]:
 
 # -- JSON -------------------------------------------------------------------------------------
 def event_from_dict(data: Any, k: int) -> Event:
+    """One event of a hand-written novus log: fields of `rules.files.EVENT_KEYS` only, `t` and
+    `speed` numbers, `kind`, `a`, `b` and `feature` strings; ValueError naming the field."""
+    from cuesim.rules.files import EVENT_KEYS, check_known_fields
+
     where = f"events[{k}]"
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be an object with t, kind, a")
@@ -169,6 +173,16 @@ def event_from_dict(data: Any, k: int) -> Event:
         if key not in data:
             raise ValueError(f"{where} is missing field {key!r} (events need t, kind, a; "
                              "optional b, feature, speed, direction)")
+    check_known_fields(data, EVENT_KEYS, where)
+    for key in ("kind", "a", "b", "feature"):
+        value = data.get(key)
+        if (value is not None or key in ("kind", "a")) and not (isinstance(value, str)
+                                                               and value):
+            raise ValueError(f"{where}.{key} must be a non-empty string, got {value!r}")
+    speed = data.get("speed", 0.0)
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not np.isfinite(speed) \
+            or speed < 0:
+        raise ValueError(f"{where}.speed must be a speed >= 0 in m/s, got {speed!r}")
     kind_name = str(data["kind"]).lower()
     if kind_name not in EVENT_KINDS:
         raise ValueError(f"{where}.kind {data['kind']!r} is unknown; kinds are "
@@ -189,6 +203,5 @@ def event_from_dict(data: Any, k: int) -> Event:
             raise ValueError(f"{where}: a '{kind_name}' event needs 'direction' +1 or -1")
     if kind == EventKind.LINE and feature not in {f"zone_{s}" for s in SIDES}:
         raise ValueError(f"{where}: a 'line' event needs 'feature' zone_south/east/north/west")
-    return Event(t=float(t), kind=kind, a=str(data["a"]), b=None if b is None else str(b),
-                 feature=None if feature is None else str(feature),
-                 speed=float(data.get("speed", 0.0)), direction=int(data.get("direction", 0)))
+    return Event(t=float(t), kind=kind, a=data["a"], b=b, feature=feature, speed=float(speed),
+                 direction=int(data.get("direction", 0)))
