@@ -144,10 +144,11 @@ def recorded_impacts() -> dict[str, list[list]]:
 
 def test_the_open_contacts_speed_floor_changes_nothing_in_the_impacts(recorded_impacts,
                                                                       monkeypatch) -> None:
-    """V_OPEN (an open contact still closing keeps the impact going, and the free flight jumps
-    to it) is a round-off floor, not physics: 10x higher or lower leaves every outgoing
-    velocity and spin of the recorded impacts as it was. The impacts run as Python here, the
-    floor read at each call; the novus opening's jump over a free flight is among them."""
+    """V_OPEN and V_ROUND (an open contact still closing keeps the impact going, and the free
+    flight jumps to it; a loaded contact storing less than V_OPEN carries is spent) are
+    round-off floors, not physics: 10x higher or lower leaves every outgoing velocity and spin
+    of the recorded impacts as it was. The impacts run as Python here, the floors read at each
+    call; the novus opening's jump over a free flight is among them."""
     from cuesim.sim.resolve import multi_impact as mi
     from cuesim.sim.state import VX, VY, W0, WX, WY
 
@@ -162,11 +163,12 @@ def test_the_open_contacts_speed_floor_changes_nothing_in_the_impacts(recorded_i
 
     def outcome(args: list, floor: float) -> np.ndarray:
         monkeypatch.setattr(mi, "V_OPEN", floor)
+        monkeypatch.setattr(mi, "V_ROUND", floor * round_per_open)
         fresh = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         mi.solve_multi_impact.py_func(*fresh)
         return fresh[0][:, [VX, VY, W0, WX, WY]]
 
-    default = mi.V_OPEN
+    default, round_per_open = mi.V_OPEN, mi.V_ROUND / mi.V_OPEN
     for name, calls in recorded_impacts.items():
         for args in calls:
             base = outcome(args, default)

@@ -10,7 +10,13 @@ normal force follows the contact's compliance law while it is loaded,
 and, once it unloads from its largest compression delta_m, the law that releases exactly e_k^2
 of the stored energy (the energetic restitution coefficient of the contact):
     F_k = K_k e_k^(-2 eta_k) (delta_k - delta_r)^eta_k,   delta_r = (1 - e_k^2) delta_m,
-with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). The
+with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). A
+perfectly plastic contact (e_k = 0: every slow one, resolve.impact) stores nothing: once it
+unloads its dent delta_m is set, and closing again it loads afresh from it (delta_k measured
+from the dent), its force growing from zero. The law's own e -> 0 limit, loading again at
+K delta_m^eta at once, is a jump no step resolves: in dense lattices of touching pucks each
+such jump overshot, and the energy grew from millijoules to 1e17 J
+(tests/test_impact_lattices.py). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
 time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
@@ -24,6 +30,11 @@ can only fall (an integration surplus, below 1e-6 of the energy, is removed at t
 While no contact is loaded and one still closes (pieces parted by the wave, one catching up
 with another) the velocities are constant, so the integration jumps to a step short of that
 contact's force coming on again instead of stepping through the gap (`_free_flight`).
+The impact ends when no contact is loaded and none closes faster than v_open, the round-off
+floor of approach speeds (V_OPEN of the impact's fastest approach, or V_ROUND of the fastest
+piece's speed, whose ulps an approach speed inherits), or when none closes that fast and each
+loaded contact stores less energy than v_open carries (`_spent`): what is left is round-off,
+which can otherwise keep a lattice's contacts loaded by 1e-14 N for millions of steps.
 
 Tangential friction (documented simplification of LZB 2009's frictional model): each step, the
 normal impulse increment dP_k = F_k dt bounds a Coulomb impulse against the current contact slip
@@ -78,6 +89,11 @@ STICK_TIME = 0.2  # the time constant of sticking, in contact time scales
 # and keeps the impact going (a round-off floor, not physics: 10x either way changes no
 # outgoing velocity visibly, tests/test_impact_resolution.py)
 V_OPEN = 1e-9
+# ... or above V_ROUND times the fastest piece's speed: an approach speed is a difference of
+# velocities, uncertain by a few of their ulps (2.2e-16 relative), so a slower approach is
+# round-off whatever the impact's own speed (a round-off floor as V_OPEN is; it keeps a slow
+# impact among fast pieces from running on round-off)
+V_ROUND = 1e-14
 # a bound on one impact's steps: a wave along 16 pieces needs ~20,000 at the default
 # resolution of 20, ~320,000 at the finest (tables.contact IMPACT_STEPS_RANGE). A constant: the
 # bound computed from the resolution made the steps' loop 2 % slower on the 8-ball rack
@@ -341,6 +357,24 @@ def _free_flight(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, 
 
 
 @njit_norc
+def _spent(f: np.ndarray, delta: np.ndarray, dmax: np.ndarray, e: np.ndarray,
+           expo: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray, n_c: int,
+           v_open: float) -> bool:
+    """Whether every loaded contact stores less energy than a relative speed of v_open
+    carries, E_k = F_k x_k / (eta_k + 1) < m_eff v_open^2 / 2, x_k the compression beyond the
+    law's onset (0 loading, (1 - e^2) delta_m unloading): all it can still give is below the
+    round-off floor of the approach speeds."""
+    for k in range(n_c):
+        if f[k] <= 0.0:
+            continue
+        onset = 0.0 if delta[k] >= dmax[k] else (1.0 - e[k] * e[k]) * dmax[k]
+        if f[k] * (delta[k] - onset) * (inv_mi[k] + inv_mj[k]) \
+                >= 0.5 * (expo[k] + 1.0) * v_open * v_open:
+            return False
+    return True
+
+
+@njit_norc
 def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
     """delta*/v: the largest compression of a binary impact at speed v,
     delta* = ((eta + 1) m_eff v^2 / (2 K))^(1 / (eta + 1)), over v (the contact lasts ~3x it)."""
@@ -404,7 +438,10 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     relax_in_time = -math.expm1(-1.0 / (STICK_TIME * resolution))
     for k in range(n_c):
         relax[k] = min(1.0 / max(deg[ci[k]], deg[cj[k]] if cj[k] >= 0 else 1.0), relax_in_time)
-    v_open = V_OPEN * v_scale
+    v_fastest = 0.0
+    for m in range(n_obj):
+        v_fastest = max(v_fastest, math.hypot(S[objs[m], VX], S[objs[m], VY]))
+    v_open = max(V_OPEN * v_scale, V_ROUND * v_fastest)
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
@@ -414,6 +451,9 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * dt
             if delta[k] > dmax[k]:
                 dmax[k] = delta[k]
+            elif e[k] <= 0.0 and delta[k] < dmax[k]:  # plastic: unloaded, its dent is set
+                delta[k] -= dmax[k]
+                dmax[k] = 0.0
             f_new[k] = _force(delta[k], dmax[k], stiff[k], k_unload[k], expo[k], e[k])
             loaded = loaded or f_new[k] > 0.0
         _kick_closing(S, ci, cj, nx, ny, f, f_new, inv_mi, inv_mj, n_c, dt, impulse, dp)
@@ -427,6 +467,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             # an open contact that still closes keeps the impact going
             approaching = approaching or vk > v_open
         if not loaded and not approaching:
+            break
+        if not approaching and _spent(f, delta, dmax, e, expo, inv_mi, inv_mj, n_c, v_open):
             break
         if not loaded:  # free flight: jump to a step short of the first contact to load again
             skip = _free_flight(S, ci, cj, nx, ny, n_c, delta, dmax, e, v_open) - dt

@@ -1,0 +1,168 @@
+"""Dense lattices of touching pucks as one multiple impact (sim.resolve.multi_impact).
+
+A 12 x 16 lattice of touching pucks struck by the striker (`LATTICE` below) held impacts
+that never ended: two where perfectly plastic contacts (e = 0, the slow ones) pumped energy
+each time they closed again after unloading (their law jumped from nothing to K delta_m^eta,
+a force no step resolves: the energy grew from 3 mJ to 1e17 J), and one whose approach speeds
+were round-off (the fastest 3.6e-9 m/s among pieces at 0.1 m/s: V_OPEN of that is below their
+ulps), which ran to the 6.4 million step bound. The shot took more than five minutes and
+`max_events` could not bound it. The inputs of those three impacts, recorded from the core
+before the fix, are in tests/golden/lattice_impacts.npz.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cuesim import Layout, NovusShot, Piece, novus_table, simulate
+from cuesim.sim.engine import motion_input
+from cuesim.sim.resolve import multi_impact as mi
+from cuesim.sim.state import INERTIA, KIND, VX, VY, W0, WX, WY, M
+from cuesim.tables.novus import NovusPhysics
+
+RECORDED = Path(__file__).resolve().parent / "golden" / "lattice_impacts.npz"
+NAMES = ("reload_blowup_a", "reload_blowup_b", "slow_among_fast")
+NOVUS = novus_table()
+D = 2.0 * NOVUS.piece_spec("puck").radius
+
+
+def _recorded(name: str) -> list:
+    """solve_multi_impact's arguments of a recorded impact (pieces renumbered 0..n-1)."""
+    with np.load(RECORDED) as z:
+        a = {k.split("/")[1]: z[k] for k in z.files if k.startswith(name + "/")}
+    n, n_c = a["S"].shape[0], a["ci"].shape[0]
+    return [a["S"].copy(), a["P"], a["ci"], a["cj"], a["nx"], a["ny"], n_c, a["e"], a["mu"],
+            a["stiff"], a["expo"], np.arange(n), n, a["model_params"], np.zeros(n_c),
+            np.zeros(n_c), np.zeros((mi.N_WORK_ROWS, max(n_c, n))), np.zeros(n)]
+
+
+def _energy(S: np.ndarray, P: np.ndarray) -> float:
+    v2 = S[:, VX] ** 2 + S[:, VY] ** 2
+    w2 = S[:, W0] ** 2 + S[:, WX] ** 2 + S[:, WY] ** 2
+    return float(np.sum(0.5 * P[:, M] * v2 + 0.5 * P[:, INERTIA] * w2))
+
+
+def _momentum(S: np.ndarray, P: np.ndarray) -> np.ndarray:
+    return np.array([np.sum(P[:, M] * S[:, VX]), np.sum(P[:, M] * S[:, VY])])
+
+
+def _check_outcome(args: list, steps: int, S0: np.ndarray) -> None:
+    """Ended before the step bound, finite, momentum kept (no fixed body here), no energy
+    gained (the end's surplus removal is for integration error, not a rescue)."""
+    S, P = args[0], args[1]
+    assert steps < mi.MAX_STEPS
+    assert np.all(np.isfinite(S[:, [VX, VY, W0, WX, WY]]))
+    assert _energy(S, P) <= _energy(S0, P) * (1.0 + 1e-12)
+    p0, p1 = _momentum(S0, P), _momentum(S, P)
+    assert np.abs(p1 - p0).max() <= 1e-12 * max(np.abs(p0).max(), 1e-6)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_recorded_lattice_impacts_end_and_gain_no_energy(name: str) -> None:
+    args = _recorded(name)
+    assert np.all(args[7] == 0.0)  # every contact slow: perfectly plastic
+    S0 = args[0].copy()
+    steps = mi.solve_multi_impact(*args)
+    _check_outcome(args, steps, S0)
+    # the impact dissipates: the pieces leave no faster, as a whole, than they came
+    assert _energy(args[0], args[1]) >= 0.9 * _energy(S0, args[1])  # and it is no collapse
+
+
+def _outcomes(solve) -> list[np.ndarray]:  # noqa: ANN001 - a compiled solve_multi_impact
+    out = []
+    for name in NAMES:
+        args = _recorded(name)
+        solve(*args)
+        out.append(args[0][:, [VX, VY, W0]].copy())
+    return out
+
+
+def test_the_round_off_floors_change_nothing_visible_in_the_lattice_impacts(monkeypatch) -> None:
+    """V_OPEN and V_ROUND (approach speeds below them are round-off; so is the energy a loaded
+    contact stores below what V_OPEN carries) are not physics: 10x either way leaves every
+    outgoing velocity and spin of the recorded impacts within 1e-9 (m/s, rad/s). Each factor
+    compiles its own copy of solve_multi_impact, which reads the constants at compile time."""
+    base = _outcomes(mi.solve_multi_impact)
+    for factor in (10.0, 0.1):
+        monkeypatch.setattr(mi, "V_OPEN", mi.V_OPEN * factor)
+        monkeypatch.setattr(mi, "V_ROUND", mi.V_ROUND * factor)
+        scaled = _outcomes(numba.njit(mi.solve_multi_impact.py_func))
+        monkeypatch.undo()
+        for b, s in zip(base, scaled, strict=True):
+            assert np.abs(b - s).max() < 1e-9
+
+
+def _lattice(rows: int, cols: int) -> Layout:
+    return Layout("novus", tuple(Piece(f"p{r}_{c}", "puck", 0.12 + D * c, 0.3 + D * r, "red")
+                                 for r in range(rows) for c in range(cols)))
+
+
+LATTICE = _lattice(12, 16)
+
+
+@pytest.mark.parametrize("e", [None, 0.0, 0.02])
+def test_a_struck_lattice_of_touching_pucks_comes_to_rest(e: float | None) -> None:
+    """The whole shot (the table's restitutions, everything perfectly plastic, nearly so):
+    it ends, on the board, with no two pieces overlapping."""
+    table = NOVUS if e is None else novus_table(
+        NovusPhysics(e_puck_puck=e, e_striker_puck=e, e_rail=e))
+    res = simulate(table, LATTICE, NovusShot(x=0.5, angle=math.pi / 2, speed=4.0))
+    assert not res.truncated
+    xy = res.final_positions[res.final_on]
+    assert np.all(np.isfinite(xy))
+    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    radii = np.array([NOVUS.piece_spec(p.kind).radius
+                      for p, on in zip(res.initial.pieces, res.final_on, strict=True) if on])
+    overlap = radii[:, None] + radii[None, :] - gaps
+    np.fill_diagonal(overlap, -1.0)
+    assert overlap.max() < 1e-9
+
+
+def _random_lattice(rows: int, cols: int, e: float, speed: float, seed: int) -> list:
+    """solve_multi_impact's arguments for a lattice of touching pucks with random motions:
+    each neighbour pair one contact (normal along x or y), restitution e, the table's
+    friction, stiffness and exponent."""
+    pieces = tuple(Piece(f"p{r}_{c}", "puck", 0.2 + D * c, 0.2 + D * r)
+                   for r in range(rows) for c in range(cols))
+    inp = motion_input(NOVUS, Layout("novus", pieces), {}, check=False)
+    S, P, arr = inp.S.copy(), inp.P, inp.arr
+    rng = np.random.default_rng(seed)
+    n = len(pieces)
+    S[:, VX], S[:, VY] = rng.uniform(-speed, speed, n), rng.uniform(-speed, speed, n)
+    S[:, W0] = rng.uniform(-speed, speed, n) / D
+    ci, cj, nx, ny = [], [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            a = r * cols + c
+            for b, ux, uy in ((a + 1, 1.0, 0.0), (a + cols, 0.0, 1.0)):
+                if (b == a + 1 and c + 1 < cols) or (b == a + cols and r + 1 < rows):
+                    ci.append(a)
+                    cj.append(b)
+                    nx.append(ux)
+                    ny.append(uy)
+    n_c, k = len(ci), int(P[0, KIND])
+    return [S, P, np.array(ci), np.array(cj), np.array(nx), np.array(ny), n_c,
+            np.full(n_c, e), np.full(n_c, arr.mu_pair[k, k]), np.full(n_c, arr.stiffness[k, k]),
+            np.full(n_c, arr.exponent[k, k]), np.arange(n), n, arr.model_params.copy(),
+            np.zeros(n_c), np.zeros(n_c), np.zeros((mi.N_WORK_ROWS, max(n_c, n))), np.zeros(n)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(2, 6), cols=st.integers(2, 6), e=st.sampled_from([0.0, 0.02, 0.75]),
+       speed=st.sampled_from([0.003, 0.5]), seed=st.integers(0, 2**31))
+def test_random_lattice_impacts_end_keep_momentum_and_gain_no_energy(rows, cols, e, speed,
+                                                                     seed) -> None:
+    args = _random_lattice(rows, cols, e, speed, seed)
+    S0 = args[0].copy()
+    steps = mi.solve_multi_impact(*args)
+    _check_outcome(args, steps, S0)
+    again = _random_lattice(rows, cols, e, speed, seed)
+    mi.solve_multi_impact(*again)
+    assert np.array_equal(again[0], args[0])  # same input, same output
