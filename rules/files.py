@@ -12,6 +12,9 @@ from cuesim.tables.jsonfile import read_json as _read_json
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
               "9ball", "straight")
+# a piece no event touches cannot move: its position after the shot may differ from before
+# only by the rounding of a hand-written or exported coordinate (m)
+UNTOUCHED_TOLERANCE = 1e-6
 FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
@@ -378,6 +381,12 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
     if dropped:
         raise ScenarioError(f"{where}.{names[1]} still has {dropped} on the table, but the "
                             "events pocket them")
+    touched = {e.a for e in events} | {e.b for e in events if e.b is not None}
+    was = {p.id: p for p in before.pieces}
+    moved = sorted(p.id for p in after.pieces if p.id not in touched
+                   and math.hypot(p.x - was[p.id].x, p.y - was[p.id].y) > UNTOUCHED_TOLERANCE)
+    if moved:
+        raise ScenarioError(f"{where}.{names[1]} moves {moved}, which no event touches")
 
 
 def table_of(layout: Any, where: str) -> Any:

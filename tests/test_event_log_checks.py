@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from cuesim.api import game_table, simulate, start_layout
-from cuesim.rules.files import ScenarioError, check_event_log
+from cuesim.rules.files import ScenarioError, check_event_log, check_shot_layouts
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
-from cuesim.tables.layout import LayoutError
+from cuesim.tables.layout import Layout, LayoutError
 
 STRUCK = {"novus": "striker", "novus-doubles": "striker", "8-ball": "cue", "9-ball": "cue",
           "14.1": "cue", "5-pins": "white"}
@@ -49,10 +49,12 @@ def test_every_simulated_log_passes_the_checks(game):
             continue
         log = result.event_log()
         check_event_log(log, list(layout.ids()), "shot", table)
+        final = result.final
+        if final is not None:  # every piece that moved is named by an event
+            check_shot_layouts(table, layout, final, log, "shot", ("initial", "final"))
         checked += 1
         pieces_hit += sum(e.kind == EventKind.COLLIDE and STRUCK[game] not in (e.a, e.b)
                           for e in log)
-        final = result.final
         if final is None or STRUCK[game] not in final.ids() or len(final.pieces) < 3:
             layout, first = start_layout(game, table), True
         else:
@@ -156,10 +158,44 @@ def test_the_referees_python_api_checks_hand_written_layouts():
     off = Layout("novus", tuple(replace(p, x=-0.2) if p.id == a.id else p for p in novus.pieces))
     with pytest.raises(ScenarioError, match=f"shot.final: piece {a.id!r} .* not wholly"):
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(novus, off, strike))
-    NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(novus, stacked, strike))
+    onto = [*strike, Event(0.1, EventKind.COLLIDE, "striker", b.id)]  # b driven onto a
+    NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(novus, stacked, onto))
     with pytest.raises(ValueError, match="novus is played on the novus board"):
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
             Layout("carom", novus.pieces), novus, strike))
+
+
+@pytest.mark.parametrize("game", ["9-ball", "novus", "5-pins"])
+def test_a_final_layout_moving_a_piece_no_event_touches_is_refused(game):
+    """A piece no event names cannot have moved: a final layout that moves it is no shot that
+    happened, whatever the game (a hand-written coordinate may differ by its rounding, 1 um)."""
+    table = game_table(game)
+    before = start_layout(game, table)
+    strike = [Event(0.0, EventKind.STRIKE, STRUCK[game])]
+
+    def shifted(piece_id: str, dx: float, dy: float) -> Layout:
+        return Layout(before.table, tuple(replace(p, x=p.x + dx, y=p.y + dy)
+                                          if p.id == piece_id else p for p in before.pieces))
+
+    def legal(layout: Layout) -> bool:
+        try:
+            table.check_layout(layout)
+        except LayoutError:
+            return False
+        return True
+
+    still, after = next((p, shifted(p.id, 0.002 * math.cos(a), 0.002 * math.sin(a)))
+                        for p in before.pieces if p.id != STRUCK[game]
+                        for a in np.linspace(0.0, 2 * math.pi, 8, endpoint=False)
+                        if legal(shifted(p.id, 0.002 * math.cos(a), 0.002 * math.sin(a))))
+    with pytest.raises(ScenarioError, match=rf"shot.final moves \['{still.id}'\], which no "
+                                            "event touches"):
+        check_shot_layouts(table, before, after, strike, "shot", ("initial", "final"))
+    rounded = shifted(still.id, 4e-7 * (after.get(still.id).x - still.x) / 0.002,
+                      4e-7 * (after.get(still.id).y - still.y) / 0.002)
+    check_shot_layouts(table, before, rounded, strike, "shot", ("initial", "final"))
+    touched = [*strike, Event(0.1, EventKind.COLLIDE, STRUCK[game], still.id)]
+    check_shot_layouts(table, before, after, touched, "shot", ("initial", "final"))
 
 
 def test_a_piece_at_rest_again_needs_a_new_cause():

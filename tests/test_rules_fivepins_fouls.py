@@ -248,8 +248,8 @@ def test_13_5_option_to_spot_the_offender_ball():
 
 def test_13_5_top_spot_taken_by_the_red():
     g = game_in_play()
-    play(g, strike(), rail(0.3, "white", "top_rail"),
-         final=position(red=[TABLE_WIDTH / 2, SPOTS["top_spot"][1]]))
+    g.layout = position(red=[TABLE_WIDTH / 2, SPOTS["top_spot"][1]])  # the red lies there
+    play(g, strike(), rail(0.3, "white", "top_rail"), initial=g.layout, final=g.layout)
     out = g.choose("spot_offender")
     white = out.layout.get("white")
     assert (white.x, white.y) == SPOTS["bottom_spot"]

@@ -154,8 +154,8 @@ def test_16_1_a_two_own_dark_pucks_knocked_out_by_punishable_shot():
     before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.48, 0.1),
               puck("red3", 0.5, 0.8), *BLACK]
     after = moved(moved(before, "red1", 0.45, 0.3), "red2", 0.55, 0.3)
-    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1", "black1")],
-               state={"sets": 3})
+    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1", "black1"),
+                               hit(0.12, "red1", "red2")], state={"sets": 3})
     assert "novus 16.1.а" in articles(out)
     assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
     assert out["state"]["sets_won"] == {"A": 0, "B": 1}
@@ -166,7 +166,8 @@ def test_16_1_a_does_not_apply_after_a_correct_shot():
     before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.48, 0.1),
               puck("red3", 0.5, 0.8), *BLACK]
     after = drop(moved(moved(before, "red1", 0.45, 0.3), "red2", 0.55, 0.3), "striker")
-    out = rule(before, after, [hit(0.05, "red3"), pocket(0.5, "striker")])
+    out = rule(before, after, [hit(0.05, "red3"), hit(0.1, "red3", "red1"),
+                               hit(0.12, "red1", "red2"), pocket(0.5, "striker")])
     assert "novus 16.1.а" not in articles(out) and not out["ruling"]["frame_over"]
 
 

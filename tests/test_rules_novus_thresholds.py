@@ -81,8 +81,8 @@ def test_16_1_a_one_dark_puck_knocked_out_is_not_the_set(knocked, lost):
     after = moved(before, "red1", 0.45, 0.3)
     if knocked == 2:
         after = moved(after, "red2", 0.55, 0.3)
-    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1", "black1")],
-               state={"sets": 3})
+    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1", "black1"),
+                               hit(0.12, "red1", "red2")], state={"sets": 3})
     assert ("novus 16.1.а" in articles(out)) is lost
     assert out["ruling"]["frame_over"] is lost
     assert "novus 17.1.б" in articles(out)  # punishable either way

@@ -242,7 +242,8 @@ IN_RACK_TOO = (FOOT_SPOT[0] - 0.06, FOOT_SPOT[1] + 0.1)  # the other ball, clear
 def last_ball_shot(cue_at, fifteenth_at, make_fifteenth=False):
     """Ann pockets the 14th ball (4) with a called shot, leaving the 15th (7) and the cue."""
     assert in_rack_area(*IN_RACK) and in_rack_area(*IN_RACK_TOO) and not in_rack_area(*ELSEWHERE)
-    pos = {"cue": (0.3, 1.5), "4": (0.15, 2.3), "7": (0.5, 1.0)}
+    # the 7 stands where it stays unless the cue ball pockets it (no event moves it otherwise)
+    pos = {"cue": (0.3, 1.5), "4": (0.15, 2.3), "7": (0.5, 1.0) if make_fifteenth else fifteenth_at}
     final = {"cue": cue_at, "7": fifteenth_at}
     ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "foot_left")]
     if make_fifteenth:
