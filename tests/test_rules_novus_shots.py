@@ -161,6 +161,22 @@ def test_16_1_a_two_own_dark_pucks_knocked_out_by_punishable_shot():
     assert out["state"]["sets_won"] == {"A": 0, "B": 1}
 
 
+def test_16_1_a_pucks_knocked_from_the_circle_into_the_own_zone_count():
+    """novus 16.1.а "выбивает из центрального круга или своей бортовой зоны": two own pucks
+    driven out of the centre circle count though they come to rest in the own (dark) rail
+    zone; they were knocked out of the circle. A third that stays in the circle does not."""
+    before = [striker(0.3, 0.07), puck("red1", 0.47, 0.5), puck("red2", 0.53, 0.5),
+              puck("red3", 0.5, 0.56), *BLACK]
+    after = moved(moved(moved(before, "red1", 0.45, 0.06), "red2", 0.56, 0.06),
+                  "red3", 0.5, 0.55)
+    out = rule(before, after, [hit(0.05, "black1"), hit(0.1, "red1", "black1"),
+                               hit(0.12, "red1", "red2"), hit(0.13, "red3", "red2")],
+               state={"sets": 3})
+    assert "novus 16.1.а" in articles(out)
+    violation = next(v for v in out["ruling"]["violations"] if v["article"] == "novus 16.1.а")
+    assert "(red1, red2)" in violation["text"]
+
+
 def test_16_1_a_does_not_apply_after_a_correct_shot():
     """novus 16.1.а exception: penalised after a correct shot (striker pocketed) is not 16.1.а."""
     before = [striker(0.3, 0.07), puck("red1", 0.45, 0.1), puck("red2", 0.48, 0.1),

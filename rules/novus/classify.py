@@ -27,7 +27,7 @@ from cuesim.rules.novus.terms import (
     centre_in_circle,
     dark_pucks,
     hole_in_circle,
-    is_dark_position,
+    hole_in_zone,
     light_pucks,
     opposite,
     side_rails,
@@ -137,7 +137,7 @@ def analyse_shot(record: ShotRecord, side: str, colour: str) -> ShotAnalysis:
         if abs(q.x - p.x) > MOVE_TOL or abs(q.y - p.y) > MOVE_TOL:
             a.moved.append(p.id)
     for pid in a.dark_before:
-        if pid not in final_ids or not is_dark_position(side, *_xy(final, pid)):
+        if pid not in final_ids or not _still_in_its_area(side, init, final, pid):
             a.dark_knocked_out.append(pid)
     for pid in record.pocketed:
         if pid == STRIKER:
@@ -178,6 +178,16 @@ def _punishable_articles(a: ShotAnalysis, light: set[str], dark: set[str], opp_f
     if a.dark_touched:
         out.append(("17.1.з", "punishable shot touched an own dark puck: it is put back"))
     return out
+
+
+def _still_in_its_area(side: str, init: Any, final: Any, pid: str) -> bool:
+    """novus 16.1.а "выбивает из центрального круга или своей бортовой («тёмной») зоны": a
+    dark puck stays in the area it was in, the centre circle or the own rail zone; one driven
+    from the circle into the own zone (or back) was knocked out of its area all the same."""
+    before, after = _xy(init, pid), _xy(final, pid)
+    if hole_in_circle(*before):
+        return hole_in_circle(*after)
+    return hole_in_zone(side, *before) and hole_in_zone(side, *after)
 
 
 def _xy(layout: Any, pid: str) -> tuple[float, float]:

@@ -29,9 +29,10 @@ Choices on ambiguous rules (see also the module docstrings of classify and place
   the set). A last puck pocketed with a loss of turn that carries no penalty (18.1.б/в/д) wins.
 * Debt (17.4-17.6) is placed whenever the debtor loses the turn and has free pucks, and at
   once when his last puck leaves the table (17.5; also when the opponent pocketed it).
-* 16.1.а counts own pucks that were dark before the shot and are not dark after it (moved out
-  of the area or gone). 16.1.г counts every puck the shot moved, the dark one included: the
-  striker touching only the dark puck is 17.1.з, anything more is 16.1.г.
+* 16.1.а counts own pucks that were dark before the shot and left the area they were in, the
+  centre circle or the own rail zone (even into the other one), or are gone. 16.1.г counts
+  every puck the shot moved, the dark one included: the striker touching only the dark puck is
+  17.1.з, anything more is 16.1.г.
 * A punishable shot that drives an opponent's puck into his dark area: in singles it is put
   back (the singles rule 21.3 refers to); in doubles only a penalty puck when it went into a
   rear (rail) zone (17.1.ф, 21.3), and put back when it went into the centre circle (21.4).
