@@ -146,6 +146,28 @@ def test_3_9_break_cue_ball_interference_foul_and_options():
     assert set(out.state.pending["options"]) == {"shoot_kitchen", "pass_kitchen"}
 
 
+@pytest.mark.parametrize("choice, shooter, in_hand", [("shoot_kitchen", "Bob", "kitchen"),
+                                                       ("pass_kitchen", "Ann", "kitchen")])
+def test_3_9_with_the_eight_down_on_the_break_4_8_spot_or_rerack(choice, shooter, in_hand):
+    """WPA 3.9 with 4.8: the breaker stopped the cue ball and the 8 dropped. The foul gives
+    the incoming player 3.9's choice (the kitchen for himself or for the offender) with the 8
+    spotted, or 4.8's re-rack, which he breaks (as after a scratch with the 8, 4.8)."""
+    ev, pos = break_shot([pocket(1.0, "8")])
+    g = EightBall(players=("Ann", "Bob"))
+    out = g.play(shot(ev, pos, infractions=[foul("break_cue_interference")]))
+    assert out.state.pending["player"] == "Bob"
+    assert out.state.pending["article"] == "WPA 3.9, 4.8"
+    assert set(out.state.pending["options"]) == {"shoot_kitchen", "pass_kitchen", "rerack"}
+    assert out.layout.get("8").y == pytest.approx(FOOT_SPOT[1])
+    assert any("4.8" in n for n in out.ruling.notes)
+    g.choose(choice)
+    assert g.state.shooter == shooter and g.state.ball_in_hand == in_hand
+    g = EightBall(players=("Ann", "Bob"))
+    g.play(shot(ev, pos, infractions=[foul("break_cue_interference")]))
+    again = g.choose("rerack")
+    assert again.ruling.next_player == "Bob" and g.state.phase == "break"
+
+
 # --- open table, groups, legal shot --------------------------------------------------------
 def test_4_9_open_table_hit_solid_to_pocket_called_stripe():
     g = in_play()

@@ -96,12 +96,18 @@ class EightBall(PoolGame):
         fouled = bool(ruling.violations)
         ruling.legal = not fouled and legal_break
         if any(i.code == "break_cue_interference" for i in shot.infractions):
-            # 3.9: the opponent shoots from the kitchen or hands that to the offender
+            # 3.9: the opponent shoots from the kitchen or hands that to the offender; with the
+            # 8 down (4.8, a foul on the break) the 8 is spotted for either, or he has the
+            # balls re-racked
             st.ball_in_hand = None
-            self._offer(st, ruling, other, "WPA 3.9", {
-                "shoot_kitchen": effect(other, "kitchen"),
-                "pass_kitchen": effect(shooter, "kitchen"),
-            })
+            options = {"shoot_kitchen": effect(other, "kitchen"),
+                       "pass_kitchen": effect(shooter, "kitchen")}
+            if EIGHT in pocketed:
+                ruling.notes.append("The 8 was pocketed on the break: it is spotted unless the "
+                                    "balls are re-racked (WPA 4.8)")
+                options["rerack"] = effect(other, rerack=True)
+            self._offer(st, ruling, other, "WPA 3.9, 4.8" if EIGHT in pocketed else "WPA 3.9",
+                        options)
             return self._outcome(st, shooter, shot, facts, ruling,
                                  spot=[EIGHT] if EIGHT in pocketed else [])
         if EIGHT in pocketed:
