@@ -26,11 +26,14 @@ from cuesim.sim.engine import motion_input
 from cuesim.sim.resolve import multi_impact as mi
 from cuesim.sim.state import INERTIA, KIND, VX, VY, W0, WX, WY, M
 from cuesim.tables.novus import NovusPhysics
+from tests.profiles import examples
+from tests.test_novus_properties import check_invariants
 
 RECORDED = Path(__file__).resolve().parent / "golden" / "lattice_impacts.npz"
 NAMES = ("reload_blowup_a", "reload_blowup_b", "slow_among_fast")
 NOVUS = novus_table()
 D = 2.0 * NOVUS.piece_spec("puck").radius
+STRIKER_Y = sum(NOVUS.striker_strip()[1]) / 2  # where a NovusShot puts the striker by default
 
 
 def _recorded(name: str) -> list:
@@ -166,3 +169,35 @@ def test_random_lattice_impacts_end_keep_momentum_and_gain_no_energy(rows, cols,
     again = _random_lattice(rows, cols, e, speed, seed)
     mi.solve_multi_impact(*again)
     assert np.array_equal(again[0], args[0])  # same input, same output
+
+
+def _cluster(rows: int, cols: int, hexagonal: bool, x0: float, y0: float) -> Layout:
+    """rows x cols touching pucks from (x0, y0): a square lattice (4 neighbours) or a
+    hexagonal one (rows offset by a radius, 6 neighbours)."""
+    r = D / 2
+    dy = D * math.sqrt(3.0) / 2 if hexagonal else D
+    return Layout("novus", tuple(
+        Piece(f"p{i}_{j}", "puck", x0 + D * j + (r if hexagonal and i % 2 else 0.0),
+              y0 + dy * i, "red") for i in range(rows) for j in range(cols)))
+
+
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(2, 7), cols=st.integers(2, 8), hexagonal=st.booleans(),
+       x0=st.floats(0.15, 0.45), y0=st.floats(0.3, 0.55), plastic=st.booleans(),
+       x=st.floats(0.3, 0.7), aim=st.floats(-0.12, 0.12), speed=st.floats(0.5, 9.0))
+def test_random_shots_into_touching_clusters(rows, cols, hexagonal, x0, y0, plastic, x, aim,
+                                             speed) -> None:
+    """Square and hexagonal clusters of touching pucks, the table's restitutions or all
+    perfectly plastic, struck at random (aimed at the cluster's centre, give or take `aim`
+    radians): the invariants of the property tests (no NaN, no overlap, nothing off the board,
+    every piece at rest at the end), and the same result twice."""
+    table = novus_table(NovusPhysics(e_puck_puck=0.0, e_striker_puck=0.0, e_rail=0.0)) \
+        if plastic else NOVUS
+    layout = _cluster(rows, cols, hexagonal, x0, y0)
+    cx = sum(p.x for p in layout.pieces) / len(layout.pieces)
+    cy = sum(p.y for p in layout.pieces) / len(layout.pieces)
+    shot = NovusShot(x=x, angle=math.atan2(cy - STRIKER_Y, cx - x) + aim, speed=speed)
+    a = simulate(table, layout, shot)
+    check_invariants(a)
+    b = simulate(table, layout, shot)
+    assert np.array_equal(a.events, b.events) and np.array_equal(a.segments, b.segments)

@@ -1,6 +1,6 @@
 """Property tests: random shots and random layouts thrown at the core.
 
-No NaN, no overlap beyond 1e-9 m at any event, nothing leaves the board, every shot ends,
+No NaN, no overlap beyond TOUCH (1e-9 m) at any event, nothing leaves the board, every shot ends,
 and the same input gives the same output."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cuesim import Layout, NovusShot, Piece, ShotError, novus_table, simulate
+from cuesim.sim.detect import TOUCH
 from cuesim.sim.events import COL_T
 from tests.profiles import examples
 
@@ -61,12 +62,13 @@ def check_invariants(result) -> None:
         p, rr = pos[on], radii[on]
         # nothing leaves the board
         assert (p >= rr[:, None] - 1e-9).all() and (p <= 1 - rr[:, None] + 1e-9).all()
-        # no overlap beyond 1e-9 m
+        # no overlap beyond TOUCH (1e-9 m: how deep the core catches a touching pair that
+        # sinks, sim.detect.pairs) and its round-off
         if len(p) > 1:
             d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
             gap = d - rr[:, None] - rr[None, :]
             np.fill_diagonal(gap, np.inf)
-            assert gap.min() > -1e-9, (t, gap.min())
+            assert gap.min() > -TOUCH * (1.0 + 1e-6), (t, gap.min())
     # everything rests at the end: the last segment of every piece has zero velocity
     last = {}
     for row in segs:
