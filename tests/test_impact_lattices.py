@@ -89,13 +89,15 @@ def _outcomes(solve) -> list[np.ndarray]:  # noqa: ANN001 - a compiled solve_mul
 
 def test_the_round_off_floors_change_nothing_visible_in_the_lattice_impacts(monkeypatch) -> None:
     """V_OPEN and V_ROUND (approach speeds below them are round-off; so is the energy a loaded
-    contact stores below what V_OPEN carries) are not physics: 10x either way leaves every
-    outgoing velocity and spin of the recorded impacts within 1e-9 (m/s, rad/s). Each factor
-    compiles its own copy of solve_multi_impact, which reads the constants at compile time."""
+    contact stores below what V_OPEN carries) are not physics, nor is SPENT_EVERY (how often
+    that is asked): 10x either way leaves every outgoing velocity and spin of the recorded
+    impacts within 1e-9 (m/s, rad/s). Each factor compiles its own copy of
+    solve_multi_impact, which reads the constants at compile time."""
     base = _outcomes(mi.solve_multi_impact)
     for factor in (10.0, 0.1):
         monkeypatch.setattr(mi, "V_OPEN", mi.V_OPEN * factor)
         monkeypatch.setattr(mi, "V_ROUND", mi.V_ROUND * factor)
+        monkeypatch.setattr(mi, "SPENT_EVERY", max(1, round(mi.SPENT_EVERY * factor)))
         scaled = _outcomes(numba.njit(mi.solve_multi_impact.py_func))
         monkeypatch.undo()
         for b, s in zip(base, scaled, strict=True):
