@@ -98,7 +98,7 @@ from cuesim.sim.state import (
 
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
-STATUS_RUNAWAY = 2  # max_events reached
+STATUS_RUNAWAY = 2  # max_events reached, or a multiple impact unfinished at its step bound
 
 
 
@@ -354,6 +354,7 @@ def run_events_grid(
     build(cross_q, cross_t)
 
     status = STATUS_DONE
+    unfinished_impact = False
     idle, n_ev_before = 0, n_ev
     while True:
         i = earliest(queue, row_t)
@@ -368,7 +369,8 @@ def run_events_grid(
             break
         idle = idle + 1 if n_ev == n_ev_before else 0
         n_ev_before = n_ev
-        if n_ev >= max_events or idle > 4 * n + 64:  # events, or passes that change nothing
+        # events, passes that change nothing, or a multiple impact at its step bound
+        if n_ev >= max_events or idle > 4 * n + 64 or unfinished_impact:
             status = STATUS_RUNAWAY
             break
         if n_ev + max_c + 1 > cap_ev or n_seg + n > cap_seg:
@@ -389,9 +391,10 @@ def run_events_grid(
             n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
                                          ci, cj, cnx, cny, n_given, g, head, nxt, cell, buf,
                                          buf2)
-            resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff, e_pair,
-                           mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick, model_params,
-                           work, iwork, slow, impulse, vpeak, parent, label)
+            if not resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff,
+                                  e_pair, mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick,
+                                  model_params, work, iwork, slow, impulse, vpeak, parent, label):
+                unfinished_impact = True  # the shot stops as truncated at the next event
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)
@@ -465,5 +468,7 @@ def run_events_grid(
                          knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
                          t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q,
                          view)
+    if unfinished_impact and status == STATUS_DONE:  # the unfinished impact was the last event
+        status = STATUS_RUNAWAY
     return n_ev, n_seg, status
 

@@ -108,9 +108,10 @@ class ShotResult:
         """What a truncated shot is, in words (for errors, the CLI and the viewer)."""
         moving = self.moving()
         head = f"{who} refuses the shot: " if who else ""
-        return (f"{head}TRUNCATED: the simulation stopped at the event limit after "
-                f"{self.n_events} events at t = {self.duration:.4f} s before everything came "
-                f"to rest ({len(moving)} piece(s) still moving: {', '.join(moving[:8])}"
+        return (f"{head}TRUNCATED: the simulation stopped at the event limit (or at a multiple "
+                f"impact's step bound) after {self.n_events} events at t = "
+                f"{self.duration:.4f} s before everything came to rest ({len(moving)} piece(s) "
+                f"still moving: {', '.join(moving[:8])}"
                 f"{', ...' if len(moving) > 8 else ''}); its end is no layout: take the shot "
                 "back")
 

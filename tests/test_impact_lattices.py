@@ -203,3 +203,40 @@ def test_random_shots_into_touching_clusters(rows, cols, hexagonal, x0, y0, plas
     check_invariants(a)
     b = simulate(table, layout, shot)
     assert np.array_equal(a.events, b.events) and np.array_equal(a.segments, b.segments)
+
+
+BOUND_PROBE = """
+import json, sys, warnings
+warnings.simplefilter('ignore')
+from cuesim import Layout, Piece, novus_table
+from cuesim.sim import run_motion
+from cuesim.sim.resolve import multi_impact as mi
+mi.MAX_STEPS = int(sys.argv[1])
+table = novus_table()
+row = Layout('novus', (Piece('s', 'puck', 0.3, 0.5), Piece('a', 'puck', 0.4, 0.5),
+                       Piece('b', 'puck', 0.43, 0.5), Piece('c', 'puck', 0.46, 0.5)))
+res = run_motion(table, row, {'s': (2.0, 0.0, 0.0)})
+print(json.dumps([res.truncated, res.truncation_message() if res.truncated else '']))
+"""
+
+
+@pytest.mark.parametrize("bound, truncated", [(40, True), (mi.MAX_STEPS, False)])
+def test_a_multiple_impact_at_its_step_bound_truncates_the_shot(bound, truncated) -> None:
+    """An impact that reaches MAX_STEPS unfinished is no outcome of the model: the shot stops
+    there as truncated (no layout, its warning), never silently. Shown with the bound lowered
+    to 40 steps under NUMBA_DISABLE_JIT (the core then reads it at each call): a puck into a
+    touching row of three needs more."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.scaled_constants import REPO
+
+    run = subprocess.run([sys.executable, "-c", BOUND_PROBE, str(bound)], cwd=REPO, check=True,
+                         capture_output=True, text=True,
+                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
+    got, message = json.loads(run.stdout.strip().splitlines()[-1])
+    assert got is truncated
+    if truncated:
+        assert "step bound" in message

@@ -20,7 +20,7 @@ from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
-from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact
+from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact, unfinished
 from cuesim.sim.state import (
     KIND,
     LAW,
@@ -117,15 +117,18 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
                     n_obj: int, model_params: np.ndarray, impulse: np.ndarray,
-                    vpeak: np.ndarray, work: np.ndarray) -> None:
+                    vpeak: np.ndarray, work: np.ndarray) -> bool:
     """One connected system: a binary impact, or one multiple impact (work: resolve_impact's
-    float work array)."""
+    float work array). False when the multiple impact reached its step bound unfinished."""
     if n_c == 1:
         _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
     elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, model_params,
                                            impulse, vpeak, work[R_SAVED:R_SAVED + 2])):
-        solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj, model_params,
-                           impulse, vpeak, work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG])
+        steps = solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj,
+                                   model_params, impulse, vpeak,
+                                   work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG])
+        return not unfinished(steps)
+    return True
 
 
 @njit_norc
@@ -159,10 +162,10 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
                   model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                  listed: np.ndarray, work: np.ndarray, iwork: np.ndarray) -> None:
+                  listed: np.ndarray, work: np.ndarray, iwork: np.ndarray) -> bool:
     """Resolve each connected system on its own (its due contacts first, as listed). listed
     is a work array over all pieces, all -1, restored on return; work and iwork are
-    resolve_impact's."""
+    resolve_impact's. False when a multiple impact reached its step bound unfinished."""
     lci, lcj, index, lobjs = iwork[I_CI], iwork[I_CJ], iwork[I_INDEX], iwork[I_OBJS]
     lnx, lny, le, lmu = work[R_SYSTEM], work[R_SYSTEM + 1], work[R_SYSTEM + 2], work[R_SYSTEM + 3]
     lkk, leta = work[R_SYSTEM + 4], work[R_SYSTEM + 5]
@@ -170,6 +173,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     n_comp = 0
     for k in range(n_c):
         n_comp = max(n_comp, comp[k] + 1)
+    finished = True
     for c in range(n_comp):
         m, due, n_obj = 0, 0, 0
         for k in range(n_c):
@@ -185,14 +189,15 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     listed[a] = 0
                     lobjs[n_obj] = a
                     n_obj += 1
-        _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs, n_obj,
-                        model_params, limp, lvp, work)
+        finished = _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs,
+                                   n_obj, model_params, limp, lvp, work) and finished
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
     for k in range(n_c):
         listed[ci[k]] = -1
         if cj[k] >= 0:
             listed[cj[k]] = -1
+    return finished
 
 
 @njit_norc
@@ -203,7 +208,7 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
                    mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
                    v_stick: float, model_params: np.ndarray, work: np.ndarray,
                    iwork: np.ndarray, slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                   parent: np.ndarray, label: np.ndarray) -> None:
+                   parent: np.ndarray, label: np.ndarray) -> bool:
     """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
     contacts the ones detection found due now: a due contact that does not close is pressed,
     detect.pairs/rails, and counts as slow and pressing whatever the sign test). Writes each
@@ -213,7 +218,8 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
     nothing: `work`, float, N_FLOAT_ROWS x (at least n_c, the pieces and NS); `iwork`, int,
     N_INT_ROWS x (2 n_c or more); parent and label, int over all pieces, parent[a] = a and
     label[a] = -1, as they are again on return: no work here costs more than the system's
-    size."""
+    size. Returns False when a multiple impact reached its step bound unfinished (the loop then
+    stops the shot as truncated)."""
     n_kinds = stiffness.shape[1]
     e, mu, kk, eta = work[R_E], work[R_MU], work[R_K], work[R_ETA]
     v_fast = 0.0  # the fastest approach in the system: a slow system is all slow contacts
@@ -239,9 +245,10 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
             e[k] = 0.0
     comp = iwork[I_COMP]
     if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
-        _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs, n_obj,
-                        model_params, impulse, vpeak, work)
+        finished = _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs,
+                                   n_obj, model_params, impulse, vpeak, work)
     else:
-        _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp, model_params,
-                      impulse, vpeak, label, work, iwork)
+        finished = _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp,
+                                 model_params, impulse, vpeak, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)
+    return finished
