@@ -13,10 +13,12 @@ of the stored energy (the energetic restitution coefficient of the contact):
 with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). A
 perfectly plastic contact (e_k = 0: every slow one, resolve.impact) stores nothing: once it
 unloads its dent delta_m is set, and closing again it loads afresh from it (delta_k measured
-from the dent), its force growing from zero. The law's own e -> 0 limit, loading again at
-K delta_m^eta at once, is a jump no step resolves: in dense lattices of touching pucks each
-such jump overshot, and the energy grew from millijoules to 1e17 J
-(tests/test_impact_lattices.py). The
+from the dent) with the stiffness it had there, F_k = K_t delta_k, K_t = eta K delta_m^(eta-1)
+(`_dent_stiffness`: K itself for discs; a ball's Hertz law started again from zero would be
+too soft, and a ball pressed into a pocket's jaws by another took millions of steps), its
+force growing from zero. The law's own e -> 0 limit, loading again at K delta_m^eta at once,
+is a jump no step resolves: in dense lattices of touching pucks each such jump overshot, and
+the energy grew from millijoules to 1e17 J (tests/test_impact_lattices.py). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
 time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
@@ -136,6 +138,17 @@ def _force(delta: float, dmax: float, k: float, k_unload: float, eta: float, e: 
     if delta <= dr:
         return 0.0
     return k_unload * _power(delta - dr, eta)
+
+
+@njit_norc
+def _dent_stiffness(dmax: float, k: float, eta: float) -> float:
+    """dF/d(delta) = eta K delta_m^(eta - 1) of the law K delta^eta at the compression
+    delta_m: a plastic contact's stiffness when it closes again on its dent."""
+    if eta == 1.0:
+        return k
+    if eta == 1.5:
+        return 1.5 * k * math.sqrt(dmax)
+    return eta * k * dmax ** (eta - 1.0)
 
 
 @njit_norc
@@ -466,9 +479,13 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             if delta[k] > dmax[k]:
                 dmax[k] = delta[k]
             elif plastic and e[k] <= 0.0 and delta[k] < dmax[k]:  # unloaded: its dent is set
+                if k_unload[k] == 0.0:  # the first unloading: the stiffness at the dent
+                    k_unload[k] = _dent_stiffness(dmax[k], stiff[k], expo[k])
                 delta[k] -= dmax[k]
                 dmax[k] = 0.0
             f_new[k] = _force(delta[k], dmax[k], stiff[k], k_unload[k], expo[k], e[k])
+            if plastic and e[k] <= 0.0 and k_unload[k] > 0.0 and f_new[k] > 0.0:
+                f_new[k] = k_unload[k] * delta[k]  # reloading the dent: its stiffness, linear
             loaded = loaded or f_new[k] > 0.0
         _kick_closing(S, ci, cj, nx, ny, f, f_new, inv_mi, inv_mj, n_c, dt, impulse, dp)
         if with_friction:
