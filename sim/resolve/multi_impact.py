@@ -13,12 +13,13 @@ of the stored energy (the energetic restitution coefficient of the contact):
 with F_k = 0 below delta_r (the contact has separated; it loads again if it closes). A
 perfectly plastic contact (e_k = 0: every slow one, resolve.impact) stores nothing: once it
 unloads its dent delta_m is set, and closing again it loads afresh from it (delta_k measured
-from the dent) with the stiffness it had there, F_k = K_t delta_k, K_t = eta K delta_m^(eta-1)
-(`_dent_stiffness`: K itself for discs; a ball's Hertz law started again from zero would be
-too soft, and a ball pressed into a pocket's jaws by another took millions of steps), its
-force growing from zero. The law's own e -> 0 limit, loading again at K delta_m^eta at once,
-is a jump no step resolves: in dense lattices of touching pucks each such jump overshot, and
-the energy grew from millijoules to 1e17 J (tests/test_impact_lattices.py). The
+from the dent) with the stiffness it had there, F_k = max(K_t delta_k, K delta_k^eta),
+K_t = eta K delta_m^(eta-1) at its first dent (`_dent_stiffness`: K itself for discs; a
+ball's Hertz law started again from zero alone is too soft: a ball pressed into a pocket's
+jaws by another took millions of steps), its force growing from zero. The law's own e -> 0
+limit, loading again at K delta_m^eta at once, is a jump no step resolves: in dense lattices
+of touching pucks each such jump overshot, and the energy grew from millijoules to 1e17 J
+(tests/test_impact_lattices.py). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
 time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
@@ -485,7 +486,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                 dmax[k] = 0.0
             f_new[k] = _force(delta[k], dmax[k], stiff[k], k_unload[k], expo[k], e[k])
             if plastic and e[k] <= 0.0 and k_unload[k] > 0.0 and f_new[k] > 0.0:
-                f_new[k] = k_unload[k] * delta[k]  # reloading the dent: its stiffness, linear
+                # reloading the dent: its stiffness there, or the law from the dent once deeper
+                f_new[k] = max(k_unload[k] * delta[k], f_new[k])
             loaded = loaded or f_new[k] > 0.0
         _kick_closing(S, ci, cj, nx, ny, f, f_new, inv_mi, inv_mj, n_c, dt, impulse, dp)
         if with_friction:
