@@ -378,18 +378,21 @@ def _free_flight(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, 
 
 @njit_norc
 def _spent(f: np.ndarray, delta: np.ndarray, dmax: np.ndarray, e: np.ndarray,
-           expo: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray, n_c: int,
-           v_open: float) -> bool:
+           expo: np.ndarray, k_unload: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray,
+           n_c: int, v_open: float) -> bool:
     """Whether every loaded contact stores less energy than a relative speed of v_open
     carries, E_k = F_k x_k / (eta_k + 1) < m_eff v_open^2 / 2, x_k the compression beyond the
     law's onset (0 loading, (1 - e^2) delta_m unloading): all it can still give is below the
-    round-off floor of the approach speeds."""
+    round-off floor of the approach speeds. A plastic contact reloading its dent (e = 0,
+    k_unload its dent stiffness) counts F_k x_k / 2, the bound of its convex law
+    max(K_t x, K x^eta): the exponent's 1 / (eta + 1) would undercount its linear part."""
     for k in range(n_c):
         if f[k] <= 0.0:
             continue
         onset = 0.0 if delta[k] >= dmax[k] else (1.0 - e[k] * e[k]) * dmax[k]
+        shape = 2.0 if e[k] <= 0.0 and k_unload[k] > 0.0 else expo[k] + 1.0
         if f[k] * (delta[k] - onset) * (inv_mi[k] + inv_mj[k]) \
-                >= 0.5 * (expo[k] + 1.0) * v_open * v_open:
+                >= 0.5 * shape * v_open * v_open:
             return False
     return True
 
@@ -502,7 +505,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         if not loaded and not approaching:
             break
         if not approaching and steps % SPENT_EVERY == 0 \
-                and _spent(f, delta, dmax, e, expo, inv_mi, inv_mj, n_c, v_open):
+                and _spent(f, delta, dmax, e, expo, k_unload, inv_mi, inv_mj, n_c, v_open):
             break
         if not loaded:  # free flight: jump to a step short of the first contact to load again
             skip = _free_flight(S, ci, cj, nx, ny, n_c, delta, dmax, e, v_open) - dt
