@@ -100,11 +100,12 @@ PLACES = {
 }
 
 
-def _sentence(text: str) -> str:
-    """A sentence with its articles' rulebooks named (cuesim.rules.wording.sentence)."""
+def _sentence(text: str, names: list[str]) -> str:
+    """A sentence with its articles' rulebooks named, the players' names as given
+    (cuesim.rules.wording.sentence)."""
     from cuesim.rules.wording import sentence
 
-    return sentence(text)
+    return sentence(text, names)
 
 
 def describe_ruling(data: dict[str, Any], stroke: bool = True) -> str:
@@ -116,8 +117,9 @@ def describe_ruling(data: dict[str, Any], stroke: bool = True) -> str:
 
     r = ruling_from_dict(data)
     parts = [lead(r.legal, stroke)]
-    parts += [_sentence(f"{v.text} ({v.article})") for v in r.violations]
-    parts += [_sentence(n) for n in r.notes]
+    names = [*r.points, r.next_player or "", r.winner or ""]
+    parts += [_sentence(f"{v.text} ({v.article})", names) for v in r.violations]
+    parts += [_sentence(n, names) for n in r.notes]
     for player, points in r.points.items():
         verb = "scores" if points >= 0 else "loses"
         parts.append(f"{player} {verb} {abs(points)} point{'s' * (abs(points) != 1)}.")

@@ -96,9 +96,10 @@ class Ruling:
         shots), whose lead is 'No foul.' rather than 'A legal shot.'."""
         from cuesim.rules.wording import PLACES, lead, points_text, sentence
 
+        names = [*self.points, self.next_player or "", self.winner or ""]
         parts = [lead(self.legal, stroke)]
-        parts += [sentence(f"{v.text} ({v.article})") for v in self.violations]
-        parts += [sentence(n) for n in self.notes]
+        parts += [sentence(f"{v.text} ({v.article})", names) for v in self.violations]
+        parts += [sentence(n, names) for n in self.notes]
         if self.points:
             parts.append(points_text(self.points))
         won = f", won by {self.winner}" if self.winner else (

@@ -12,11 +12,13 @@ Cyrillic sub-letters included.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # the rulebook a referee's article prefix stands for, as a reader knows it
 RULEBOOKS = {"novus": "novus", "WPA": "WPA", "5-pins": "WCBS"}
-# an article number: 17.1.б, 5.8, 6.7.1, 20 (digits, then dot-separated digits or letters)
-ARTICLE = r"\d+(?:\.\d+)*(?:\.[a-zа-я]+)?"
+# an article number: 17.1.б, 5.8, 6.7.1, 20 (1-99, then dot-separated numbers of one or two
+# digits, then letters), so that a coordinate, '(0.9266, 0.5000)', is none
+ARTICLE = r"[1-9]\d?(?:\.\d{1,2})*(?:\.[a-zа-я]+)?(?![\d])"
 _PREFIXED = re.compile(r"(?<![\w-])(novus|WPA|5-pins) (" + ARTICLE + r")(?![\w.])")
 _LEADING = re.compile(r"^(novus|WPA|WCBS) (" + ARTICLE + r"): (.+)$", re.S)
 _IDENT = re.compile(r"(\bthe |(?<![\w'])|(?<=')\b)([a-z]+(?:_[a-z]+)+)\b")
@@ -95,9 +97,10 @@ def labels(text: str) -> str:
     return _IDENT.sub(word, text)
 
 
-def sentence(text: str) -> str:
+def sentence(text: str, names: Iterable[str] = ()) -> str:
     """One sentence: the rulebooks named (cite), identifiers as words (labels), an opening
-    'novus 17.4: ...' turned into '... (novus 17.4).', the first letter a capital and a full
+    'novus 17.4: ...' turned into '... (novus 17.4).', the first letter a capital (unless the
+    sentence opens with one of the players' `names`, which are written as given) and a full
     stop at the end."""
     text = complete(labels(cite(" ".join(text.split()))))
     if not text:
@@ -106,7 +109,8 @@ def sentence(text: str) -> str:
     if m:
         body = m.group(3).rstrip(".")
         text = f"{body} ({m.group(1)} {m.group(2)})"
-    text = text[0].upper() + text[1:]
+    if not any(text.startswith(name) for name in names if name):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

@@ -62,7 +62,7 @@ def option_label(option: str) -> str:
 
 
 def chooser_line(player: str, article: str) -> str:
-    return sentence(f"{player} chooses ({article})").rstrip(".") + ":"
+    return sentence(f"{player} chooses ({article})", [player]).rstrip(".") + ":"
 
 
 def to_play_line(player: str, computer: bool) -> str:

@@ -154,8 +154,8 @@ def _punishable_articles(a: ShotAnalysis, light: set[str], dark: set[str], opp_f
                          sides: set[str], first_puck_ids: list[str],
                          init: Any) -> list[tuple[str, str]]:
     """The 17.1 letters a punishable shot falls under (17.1.а always)."""
-    out = [("17.1.а", "punishable shot (13)" if first_puck_ids or a.opposite_rail_first
-            else "punishable shot (13): the striker touched no puck")]
+    out = [("17.1.а", "punishable shot (novus 13)" if first_puck_ids or a.opposite_rail_first
+            else "punishable shot (novus 13): the striker touched no puck")]
     if a.kind == "direct" and opp_first:
         if len(a.first_pucks) > len(opp_first):
             out.append(("17.1.б", "direct shot met an own and an opponent's puck at once"))
