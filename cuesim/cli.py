@@ -239,6 +239,12 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         from cuesim.rulings import shooter_side
 
         side = args.side or (shooter_side(ref) if ref is not None else "south")
+        if ref is not None and side != shooter_side(ref):
+            # the referee refuses a striker placed outside the shooter's own zone before the
+            # shot (novus 12): no shot from there can be ruled on
+            raise CliError(f"--side {side}: with --rule the player to shoot, "
+                           f"{ref.shooter}, plays from the {shooter_side(ref)} (novus 12); "
+                           f"leave --side out, or give a --state where the {side} player shoots")
         shot: NovusShot | CueShot = NovusShot(
             x=0.5 if args.x is None else args.x, y=args.y, angle=math.radians(args.angle),
             speed=args.speed, offset=args.offset or 0.0, side=side)

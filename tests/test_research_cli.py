@@ -78,6 +78,21 @@ def test_shoot_rule_from_a_state_file_plays_the_shooter(tmp_path, capsys):
     assert data["shot"]["ball"] == state["balls"][other] == "yellow"
 
 
+def test_shoot_rule_refuses_a_side_not_the_shooters(tmp_path, capsys):
+    """novus 12: the referee refuses a striker placed outside the shooter's own zone before the
+    shot, so a shot from another side cannot be ruled on: one line, exit 2, nothing played."""
+    assert main(["shoot", "novus-doubles", "--side", "east", "--speed", "6", "--rule"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "--side east: with --rule the player to shoot, A, plays from the south (novus 12)" \
+        in captured.err
+    novus = tmp_path / "novus.json"
+    novus.write_text(json.dumps({"players": ["Ann", "Bob"], "shooter": "Bob"}))
+    assert main(["shoot", "novus", "--side", "north", "--speed", "4", "--rule", "--state",
+                 str(novus)]) == 0  # Bob's own side, given
+    assert "ruling: " in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("content, args, message", [
     (None, ["--state", "s.json"], "--state gives the game state to rule from: use it with "
                                   "--rule"),
