@@ -162,6 +162,13 @@ def _layout_for(game: str, path: str | None) -> Layout:
 TRUNCATED_STATUS = 3  # exit status of `cuesim shoot` for a shot stopped at the event limit
 
 
+def _rail_words(feature: str) -> str:
+    """A rail's name as words: novus 'south' -> 'the south rail', pool 'foot_rail' -> 'the
+    foot rail', a pocket's jaw 'head_right_jaw_a' -> 'the head right jaw a'."""
+    words = feature.replace("_", " ")
+    return f"the {words}" if "rail" in words or "jaw" in words else f"the {words} rail"
+
+
 def summary(result: ShotResult, struck: str = "striker") -> str:
     """A readable account of one shot. A truncated shot says so first and shows no final
     layout (its pieces may still move or overlap)."""
@@ -173,7 +180,7 @@ def summary(result: ShotResult, struck: str = "striker") -> str:
     first = result.first_contact(struck)
     if first is not None:
         other = first.b if first.a == struck else first.a
-        what = other if first.kind != EventKind.RAIL else f"the {first.feature} rail"
+        what = other if first.kind != EventKind.RAIL else _rail_words(first.feature)
         lines.append(f"{struck} first touched {what} at {first.t:.3f} s")
     knocked = [e.b for e in result.events_of(EventKind.PIN)]
     if knocked:

@@ -246,6 +246,9 @@ def test_adjudicate_bad_scenarios_get_one_clear_line(tmp_path, content, message,
     ("8-ball", ["--x", "0.5", "--y", "0.5", "--angle", "80"], "cue first touched"),
     ("14.1", ["--height", "-0.3"], "cue first touched"),
     ("5-pins", ["--angle", "60"], "white first touched"),
+    ("9-ball", ["--x", "0.5", "--y", "1.0"], "cue first touched the foot rail at"),
+    ("5-pins", ["--angle", "0"], "white first touched the right rail at"),
+    ("novus", ["--angle", "10"], "striker first touched the east rail at"),
 ])
 def test_shoot_ball_games(game, extra, first, capsys):
     assert main(["shoot", game, "--speed", "5", *extra]) == 0
