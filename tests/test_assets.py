@@ -34,11 +34,19 @@ def test_every_asset_file_is_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-dir"]["cuesim.assets"] == "assets"
     assert "cuesim.assets" in config["packages"]
-    globs = config["package-data"]["cuesim.assets"]
+    # assets/ and each folder in it is a package (setuptools warns of a folder of data that is
+    # not); a file is package data of its folder's package, by a glob of that package
+    globs = {package.removeprefix("cuesim.assets").lstrip(".").replace(".", "/"): patterns
+             for package, patterns in config["package-data"].items()
+             if package.startswith("cuesim.assets")}
     for name in _asset_files():
         if name.endswith(".py"):
             continue  # the package's module, installed as such
-        assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} is not package data"
+        folder, _, base = name.rpartition("/")
+        assert "cuesim.assets" + ("." + folder.replace("/", ".") if folder else "") \
+            in config["packages"], f"{folder} is no package"
+        assert any(fnmatch.fnmatch(base, g) for g in globs.get(folder, [])), \
+            f"{name} is not package data"
 
 
 def test_every_asset_file_is_readable_through_the_installed_package():
@@ -60,6 +68,11 @@ def test_the_wheel_holds_every_asset(tmp_path):
             run.stderr:
         pytest.skip("pip cannot fetch the build backend (offline)")
     assert run.returncode == 0, run.stderr[-2000:]
+    # the build warns of nothing in the project's configuration: no folder of data missing
+    # from `packages`, no deprecated `project.license` table
+    assert "absent from the `packages` configuration" not in run.stderr, run.stderr[-2000:]
+    assert "project.license` as a TOML table is deprecated" not in run.stderr, \
+        run.stderr[-2000:]
     (wheel,) = out.glob("cuesim-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in _asset_files():
