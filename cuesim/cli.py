@@ -113,7 +113,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                        help="with --gif: the frame width in pixels, 160..1920 (default 720)")
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
-                            "there is TRUNCATED: no final layout, exit status 3)")
+                            "there is TRUNCATED: no final layout, exit status 3; the contacts "
+                            "of one impact are logged together, so the log may end a few "
+                            "events past it)")
     shoot.add_argument("--impact-steps", type=_finite, default=None, metavar="N",
                        help="the multiple impact's resolution in steps per contact time scale "
                             "(default 20, 2..320; see README, \"Python API\")")
