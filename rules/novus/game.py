@@ -72,7 +72,13 @@ from cuesim.rules.files import check_event_log
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import DURING_MOTION, PLACING_TOUCH, STROKE_ONLY, lookup
 from cuesim.rules.novus.placement import start_row
-from cuesim.rules.novus.shotlog import STRIKER, ShotRecord, check_gone_pieces, check_novus_layouts
+from cuesim.rules.novus.shotlog import (
+    STRIKER,
+    ShotRecord,
+    check_gone_pieces,
+    check_match_pieces,
+    check_novus_layouts,
+)
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling, Violation
@@ -315,6 +321,7 @@ class NovusGame:
             check_event_log(record.events, list(record.initial.ids()), "shot")  # have happened
             check_novus_layouts(record)
         if record is not None:
+            check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)
             bad = self.check_placement(record.initial)
             if bad is not None:

@@ -57,6 +57,32 @@ def check_novus_layouts(record: ShotRecord) -> None:
                        ("initial", "final"))
 
 
+def check_match_pieces(record: ShotRecord, colours: tuple[str, str], per_side: int) -> None:
+    """The shot's pieces are those of this match (novus 10): every puck of one of the match's
+    two colours, at most `per_side` of each (8 a player, 16 a pair in doubles), and each piece
+    after the shot the same kind and colour as before it. ValueError naming the piece."""
+    count = dict.fromkeys(colours, 0)
+    for p in record.initial.pieces:
+        if p.kind != "puck":
+            continue
+        if p.group not in count:
+            raise ValueError(f"shot.initial: puck {p.id!r} has group {p.group!r}; this match's "
+                             f"pucks are {colours[0]!r} or {colours[1]!r} (state.colours, "
+                             "novus 10)")
+        count[p.group] += 1
+    for colour, n in count.items():
+        if n > per_side:
+            raise ValueError(f"shot.initial: {n} {colour!r} pucks; a side has {per_side} "
+                             "(novus 10)")
+    before = {p.id: p for p in record.initial.pieces}
+    for p in record.final.pieces:
+        q = before.get(p.id)
+        if q is not None and (p.kind, p.group) != (q.kind, q.group):
+            raise ValueError(f"shot.final: piece {p.id!r} is a {p.kind} of group {p.group!r} "
+                             f"after the shot but a {q.kind} of group {q.group!r} before it: "
+                             "a piece cannot change")
+
+
 @dataclass
 class ShotRecord:
     initial: Layout
