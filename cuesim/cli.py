@@ -282,6 +282,9 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _check_plot(args.plot)
     gif = _check_gif(args)
+    if args.trajectories and not args.json:
+        raise CliError("--trajectories adds the motion segments to the --json output: use it "
+                       "with --json")
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)

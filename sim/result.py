@@ -175,10 +175,18 @@ class ShotResult:
         """The events of one kind (`EventKind`), in time order."""
         return [e for e in self.event_log() if e.kind == kind]
 
+    def _require_piece(self, piece_id: str) -> None:
+        if not isinstance(piece_id, str) or piece_id not in self.initial.ids():
+            ids = list(self.initial.ids())
+            raise SimulationError(f"{piece_id!r} is no piece of this shot; its pieces are "
+                                  f"{ids[:8]}{' ...' if len(ids) > 8 else ''}")
+
     def first_contact(self, piece_id: str) -> Event | None:
         """The first collision or rail event of a piece (what a referee asks about the cue
         ball or the striker). A standing pin it knocks down (5-pins: a PIN event) is a
-        collision too, as one it only moves is."""
+        collision too, as one it only moves is. SimulationError for an id that is no piece
+        of the shot."""
+        self._require_piece(piece_id)
         for e in self.event_log():
             if e.kind in (EventKind.COLLIDE, EventKind.PIN) and piece_id in (e.a, e.b):
                 return e

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -166,3 +167,21 @@ def test_ruling_words_and_dict_round_trip():
         "A foul. Third consecutive foul (WPA 6.12). Re-rack. Ann loses 16 points. The frame is "
         "over, won by Bob. Bob plays next with the cue ball in hand behind the head string. "
         "The referee puts 7 back at (0.100, 0.200) m (WPA 6.7.6).")
+
+
+def test_trajectories_without_json_is_refused(capsys):
+    """--trajectories only adds to the --json output: alone it would be ignored."""
+    assert main(["shoot", "novus", "--speed", "4", "--trajectories"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "use it with --json" in err
+
+
+def test_first_contact_of_no_piece_of_the_shot_is_an_error():
+    from cuesim import NovusShot, novus_table, simulate, start_layout
+    from cuesim.sim.errors import SimulationError
+
+    res = simulate(novus_table(), start_layout("novus"),
+                   NovusShot(x=0.5, angle=math.pi / 2, speed=4.0))
+    assert res.first_contact("striker") is not None
+    with pytest.raises(SimulationError, match="'zzz' is no piece of this shot"):
+        res.first_contact("zzz")
