@@ -96,7 +96,19 @@ def start_layout(game: str, table: NovusTable | PoolTable | CaromTable | None = 
     """The starting layout of a game by name: 'novus' (singles), 'novus-doubles', '8-ball',
     '9-ball', '14.1' (each rack with the cue ball behind the head string) or '5-pins' (the
     opening position with the pins)."""
+    families = {"novus": (NovusTable, "novus"), "novus-singles": (NovusTable, "novus"),
+                "novus-doubles": (NovusTable, "novus"), "8-ball": (PoolTable, "pool"),
+                "9-ball": (PoolTable, "pool"), "14.1": (PoolTable, "pool"),
+                "5-pins": (CaromTable, "carom")}
+    if not isinstance(game, str) or game not in families:
+        raise ShotError(f"unknown game {game!r}; games are {', '.join(GAME_NAMES)}")
     table = table if table is not None else game_table(game)
+    wanted, word = families[game]
+    if not isinstance(table, wanted):
+        got = next((w for cls, w in ((NovusTable, "novus"), (PoolTable, "pool"),
+                                     (CaromTable, "carom")) if isinstance(table, cls)), None)
+        got = f"a {got} table" if got else f"a {type(table).__name__} ({table!r})"
+        raise ShotError(f"start_layout: the table is {got}, not a {word} table for {game!r}")
     if game in ("novus", "novus-singles"):
         return novus_singles_layout(table)
     if game == "novus-doubles":

@@ -95,6 +95,7 @@ def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
     surface = getattr(table, "surface_phrase", PieceTable.surface_phrase)
     hole_word = getattr(table, "hole_word", PieceTable.hole_word)
     kinds = [p.kind for p in layout.pieces]
+    _check_capacity(table, len(kinds), kinds)  # before any work that grows with the count
     radii = np.array([spec(k).radius for k in kinds])  # raises on an unknown kind
     pos = layout.positions()
     in_throat = getattr(table, "in_throat", None)  # pool: pocket throats are on the table
@@ -111,17 +112,101 @@ def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
                 raise LayoutError(f"piece {p.id!r} at ({p.x:.4f}, {p.y:.4f}) stands over "
                                   f"{hole_word} {hole.name!r}: move it off the {hole_word}")
     if len(pos) > 1:
-        d = np.hypot(pos[:, None, 0] - pos[None, :, 0], pos[:, None, 1] - pos[None, :, 1])
-        if contact is None:
-            need = radii[:, None] + radii[None, :]
-        else:
-            distance = {(a, b): contact(a, b) for a in set(kinds) for b in set(kinds)}
-            need = np.array([[distance[(a, b)] for b in kinds] for a in kinds])
-        overlap = need - d
-        np.fill_diagonal(overlap, -np.inf)
-        i, j = np.unravel_index(np.argmax(overlap), overlap.shape)
-        if overlap[i, j] > tol:
-            a, b = layout.pieces[i], layout.pieces[j]
-            raise LayoutError(
-                f"pieces {a.id!r} and {b.id!r} overlap by {overlap[i, j] * 1000:.3f} mm: centres "
-                f"must be at least {need[i, j] * 1000:.2f} mm apart")
+        _check_overlaps(layout, pos, kinds, radii, tol, contact)
+
+
+def surface_capacity(width: float, length: float, r_min: float, holes: int = 0) -> int:
+    """The most non-overlapping discs of radius r_min a width x length surface can hold:
+    floor(width * length * (pi / sqrt(12)) / (pi * r_min^2)) + 1 + holes.
+
+    Thue's theorem: no packing of equal discs in the plane is denser than the hexagonal one,
+    density pi / sqrt(12) = pi / (2 sqrt(3)) ~ 0.9069. For discs wholly inside a rectangle this
+    bound is rigorous (it exceeds Oler's finite-region bound, A / (2 sqrt(3) r^2) + P / (4 r)
+    + 1 over the rectangle of centres, for any rectangle); the + 1 and one more piece per hole
+    (a ball resting in a pocket's throat, past the line of the cushion noses) are slack. A
+    physical impossibility check, not a policy."""
+    density = math.pi / (2 * math.sqrt(3))
+    return math.floor(width * length * density / (math.pi * r_min * r_min)) + 1 + holes
+
+
+def _check_capacity(table: Any, n: int, kinds: list[str]) -> None:
+    """LayoutError when n pieces cannot fit on the table's surface (`surface_capacity`, with
+    the smallest radius among the layout's kinds); unknown kinds raise as before, in order."""
+    if n < 2:
+        return
+    r_min = min(table.piece_spec(k).radius for k in dict.fromkeys(kinds))
+    if not r_min > 0:
+        return
+    geo = table.geometry
+    most = surface_capacity(geo.width, geo.length, r_min, len(geo.holes))
+    if n > most:
+        raise LayoutError(f"layout has {n} pieces; the {table.name} table's surface can hold at "
+                          f"most {most} pieces of radius {r_min * 1000:.2f} mm (hexagonal "
+                          f"packing)")
+
+
+_TILE = 1024  # rows and columns of one block of the pair check (8 MB a float array)
+
+
+def _check_overlaps(layout: Layout, pos: np.ndarray, kinds: list[str], radii: np.ndarray,
+                    tol: float, contact: Any) -> None:
+    """LayoutError for the pair (i, j) of largest overlap need[i, j] - d[i, j] when it exceeds
+    tol (need: contact distance, d: centre distance); ties go to the smallest (i, j) in
+    row-major order, as np.argmax over the full n x n matrix with an -inf diagonal.
+
+    Memory O(n): the pieces are sorted by x and compared in _TILE x _TILE blocks, skipping the
+    blocks of pairs whose x distance is at least max(need) - tol (overlap <= need - |dx| <= tol
+    there, so they can neither raise nor win)."""
+    names = list(dict.fromkeys(kinds))
+    code = np.array([names.index(k) for k in kinds]) if contact is not None else None
+    table = (np.array([[contact(a, b) for b in names] for a in names])
+             if contact is not None else None)
+    max_need = float(np.max(table)) if table is not None else 2 * float(np.max(radii))
+    reach = max_need - tol
+    if math.isnan(max_need):  # a NaN contact distance: compare every pair
+        reach = math.inf
+    elif not reach > 0:  # no pair can overlap by more than tol (or tol is NaN)
+        return
+    reach += 1e-9 * reach + 1e-12  # widened: a pair in too many is only compared, never lost
+    order = np.argsort(pos[:, 0], kind="stable")
+    xs = pos[order, 0]
+    best: tuple[float, int, int] | None = None  # (overlap, i, j)
+    n = len(pos)
+    for r0 in range(0, n, _TILE):
+        r1 = min(r0 + _TILE, n)
+        lo = int(np.searchsorted(xs, xs[r0] - reach, side="left"))
+        hi = int(np.searchsorted(xs, xs[r1 - 1] + reach, side="right"))
+        for c0 in range(lo, hi, _TILE):
+            cols = order[c0:min(c0 + _TILE, hi)]
+            found = _block_max(pos, radii, code, table, order[r0:r1], cols)
+            if math.isnan(found[0]):  # as np.argmax: the first NaN wins, and NaN > tol is false
+                return
+            if best is None or found[0] > best[0] or (found[0] == best[0] and found[1:] < best[1:]):
+                best = found
+    if best is not None and best[0] > tol:
+        _, i, j = best
+        need = table[code[i], code[j]] if table is not None else radii[i] + radii[j]
+        a, b = layout.pieces[i], layout.pieces[j]
+        raise LayoutError(
+            f"pieces {a.id!r} and {b.id!r} overlap by {best[0] * 1000:.3f} mm: centres "
+            f"must be at least {need * 1000:.2f} mm apart")
+
+
+def _block_max(pos: np.ndarray, radii: np.ndarray, code: np.ndarray | None,
+               table: np.ndarray | None, rows: np.ndarray,
+               cols: np.ndarray) -> tuple[float, int, int]:
+    """(overlap, i, j) of the largest overlap need - d among the pairs rows x cols (i != j),
+    the smallest (i, j) among equals; overlap -inf when every pair is a piece with itself."""
+    d = np.hypot(pos[rows, None, 0] - pos[None, cols, 0], pos[rows, None, 1] - pos[None, cols, 1])
+    if table is None:
+        need = radii[rows, None] + radii[None, cols]
+    else:
+        need = table[code[rows, None], code[None, cols]]
+    overlap = need - d
+    overlap[rows[:, None] == cols[None, :]] = -np.inf
+    top = overlap.max()
+    if math.isnan(top):
+        return math.nan, -1, -1
+    ri, ci = np.nonzero(overlap == top)
+    k = np.lexsort((cols[ci], rows[ri]))[0]  # smallest i, then smallest j
+    return float(top), int(rows[ri[k]]), int(cols[ci[k]])
