@@ -204,12 +204,37 @@ def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
     return game.play(parse_shot(step, where))
 
 
+def check_continues(before: Outcome | None, step: Any, where: str) -> None:
+    """A shot step goes on from the table the step before left (its outcome's `layout`): a
+    ball that step left off the table (pocketed and not spotted: only the games' spotting
+    rules, WPA 3.32, bring one back) cannot stand in this step's initial layout. The cue ball
+    may (ball in hand leaves it out of the layout), and so may every ball after a new rack
+    (`rack`). A ball a step leaves out of its layout is off the table from then on."""
+    if before is None or before.layout is None or before.rack is not None \
+            or not isinstance(step, dict) or step.get("request") is not None:
+        return
+    key = "initial" if "initial" in step else "before"
+    if key not in step:
+        return
+    left = set(before.layout.ids()) | {CUE}
+    back = [b for b in parse_layout(step[key], f"{where}.{key}").ids() if b not in left]
+    if back:
+        raise ScenarioError(f"{where}.{key}: ball {back[0]!r} is on the table, but the step "
+                            "before left it off (pocketed and not spotted): a pocketed ball "
+                            "comes back only by spotting (WPA 3.32) or a new rack")
+
+
 def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
     """Rule on every step of a scenario; returns {"game", "steps": [outcome, ...], "state",
     "layout"} (schema in README.md)."""
     game = make_game(data)
     steps, names = scenario_steps(data, TOP_SHOT_KEYS)
-    outs = [run_step(game, s, n).to_dict() for s, n in zip(steps, names, strict=True)]
+    outs, before = [], None
+    for step, name in zip(steps, names, strict=True):
+        check_continues(before, step, name)
+        out = run_step(game, step, name)
+        outs.append(out.to_dict())
+        before = out
     return {
         "game": game.name,
         "steps": outs,

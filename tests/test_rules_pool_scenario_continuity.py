@@ -1,0 +1,43 @@
+"""WPA 3.32: a pocketed ball comes back only by spotting (or a new rack). A scenario step
+whose table holds a ball the step before left off cannot have happened: refused."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from cuesim.cli import main
+from cuesim.rules.files import ScenarioError
+from cuesim.rules.pool.scenario import adjudicate_scenario
+
+SCENARIOS = Path(__file__).parent / "scenarios" / "pool"
+BREAK_AND_RUN = json.loads((SCENARIOS / "eight_ball_break_and_run.json").read_text())
+
+
+def test_wpa_3_32_a_pocketed_ball_not_spotted_cannot_come_back(tmp_path, capsys):
+    s = copy.deepcopy(BREAK_AND_RUN)
+    s["steps"][1]["initial"]["3"] = [0.2, 0.5]  # pocketed on the break, not spotted in 8-ball
+    with pytest.raises(ScenarioError, match=r"steps\[1\]\.initial: ball '3' is on the table, "
+                                            r"but the step before left it off"):
+        adjudicate_scenario(s)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s))
+    assert main(["adjudicate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "WPA 3.32" in err
+
+
+def test_a_ball_a_step_leaves_out_is_off_the_table_from_then_on():
+    s = copy.deepcopy(BREAK_AND_RUN)
+    del s["steps"][1]["initial"]["8"]
+    with pytest.raises(ScenarioError, match=r"steps\[2\]\.initial: ball '8' is on the table"):
+        adjudicate_scenario(s)
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.json")), ids=lambda p: p.stem)
+def test_the_shipped_scenarios_go_on_from_the_table_left(path):
+    """Re-racks (14.1), spotted balls and ball in hand all continue."""
+    adjudicate_scenario(json.loads(path.read_text()))
