@@ -16,7 +16,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import zipfile
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +29,27 @@ from cuesim.output import check_writable, write_atomic
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
-from cuesim.sim.state import N_SEG_COLUMNS, SEG_EVENT, SEG_OBJ, SEG_ON, SEG_T0, SEG_T1
+from cuesim.sim.state import (
+    N_SEG_COLUMNS,
+    SEG_AX,
+    SEG_AY,
+    SEG_EVENT,
+    SEG_OBJ,
+    SEG_ON,
+    SEG_SD,
+    SEG_T0,
+    SEG_T1,
+    SEG_VX,
+    SEG_VY,
+    SEG_W,
+    SEG_X,
+    SEG_Y,
+)
+from cuesim.tables.balls import GRAVITY
+from cuesim.tables.base import check_pieces
+from cuesim.tables.box import MAX_SIDE
 from cuesim.tables.jsonfile import read_json
-from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.layout import Layout, LayoutError, Piece
 
 FORMAT = "cuesim-shot"
 VERSION = 1
@@ -37,6 +58,42 @@ SEGMENT_COLUMNS = ("obj", "t0", "t1", "x", "y", "vx", "vy", "ax", "ay", "w0", "s
                    "event")
 SUFFIXES = (".json", ".npz")
 _NAMED = (EventKind.RAIL, EventKind.POCKET, EventKind.LINE, EventKind.CIRCLE)
+_NPZ_KEYS = ("meta", "events", "segments", "final_positions", "final_on")
+
+# What a shot file must hold, beyond each field's type (checked by `_build`):
+# - the initial layout legal on its table; events in time order naming pieces and features;
+#   every piece's segments starting at t = 0 and never coming back onto the table;
+# - every segment within the table's outline (rails, knuckles, pockets or holes, widened by
+#   _BOARD_MARGIN), its speed and spin within the energy a cue can give (`_limits`), its
+#   accelerations within _MAX_ACCELERATION;
+# - the final state the segments end in: `final_on` false exactly for the pieces a pocket event
+#   takes off; each piece's last segment ending at its `final_positions` (_FINAL_TOLERANCE)
+#   with its `final_on` flag; unless the shot is truncated, every piece at rest and those on the
+#   table legal on it (the table's own check; a novus puck or a felled pin is checked alone);
+# - an .npz is a zip whose array headers are read and checked against the file's own counts
+#   (pieces, events) and _MAX_ARRAY_BYTES before any array is allocated (`_load_npz`).
+_FINAL_TOLERANCE = 1e-9  # m: a last segment's end against final_positions (the simulator writes
+# both from one number; a segment evaluated at a finite end t1 only adds round-off)
+# m: how far a resting piece may sit into another or a rail in a final layout. The simulator
+# catches a contact TOUCH (1e-9 m) deep and a resting piece keeps that and its round-off
+# (tests/test_novus_properties.py), so the initial layouts' 1e-9 would refuse a shot it saved;
+# 1 µm, as rules.files.UNTOUCHED_TOLERANCE, is round-off to a layout and far below any real
+# overlap
+_FINAL_LAYOUT_TOLERANCE = 1e-6
+_BOARD_MARGIN = 0.1  # m: a centre leaves the table's outline by less than a piece's radius
+_MAX_ACCELERATION = 100.0 * GRAVITY  # m/s^2: cloth friction decelerates by mu g, mu < 1
+_SPEED_MARGIN = 2.0  # on the energy bounds of speed and spin: round-off, a felled pin's drop
+_SPIN_DECEL_FACTOR = 4.0  # spin deceleration <= this * _MAX_ACCELERATION / radius (a disc's
+# friction torque gives 4/3 a / R, a ball's 5/2 a / R)
+# a table cuesim does not know by name (a bench box): no piece, speed or spin to derive from
+_GENERIC_EXTENT = MAX_SIDE + _BOARD_MARGIN  # m: the largest box's side
+_GENERIC_MAX_SPEED = 1.0e3  # m/s
+_GENERIC_MAX_SPIN = 1.0e6  # rad/s
+_GENERIC_MAX_SPIN_DECEL = 1.0e8  # rad/s^2
+# .npz archives: what is read before any array is allocated
+_MAX_META_CHARS = 1 << 24  # the JSON string `meta` (a 10,000-piece layout is ~1.5 M characters)
+_MAX_ARRAY_BYTES = 1 << 30  # all arrays of one file (a 1,024-piece box to rest: ~3 MB)
+_DEFLATE_MAX_RATIO = 1032  # deflate expands a compressed byte into at most 1032 bytes
 assert len(EVENT_COLUMNS) == N_EVENT_COLUMNS and len(SEGMENT_COLUMNS) == N_SEG_COLUMNS
 
 
@@ -96,10 +153,21 @@ def _suffix(path: Path, what: str = "shot file") -> str:
     return suffix
 
 
+def _as_path(path: Any, what: str) -> Path:
+    """`path` (a str or os.PathLike) as a Path; ShotFileError naming `what` for anything else."""
+    if isinstance(path, str | os.PathLike):
+        try:
+            return Path(path)
+        except TypeError:  # an os.PathLike giving bytes
+            pass
+    raise ShotFileError(f"{what} must be a .json or .npz shot file's path (a str or "
+                        f"os.PathLike), got {type(path).__name__} {path!r}"[:300])
+
+
 def check_shot_path(path: str | Path, what: str = "shot file") -> Path:
     """`path` as a Path, after checking its suffix (ShotFileError) and that it can be written
     (OutputError); `what` names the option in messages."""
-    path = Path(path)
+    path = _as_path(path, what)
     _suffix(path, what)
     check_writable(path, what)
     return path
@@ -109,7 +177,7 @@ def save_result(result: ShotResult, path: str | Path) -> None:
     """Write `result` to `path`: `.json` (readable, exact) or `.npz` (compact, exact), whole or
     not at all. ShotFileError for another suffix or a shot that does not reload; an
     OutputError (cuesim.output) for a path that cannot be written."""
-    path = check_shot_path(path)
+    path = check_shot_path(_as_path(path, "ShotResult.save: path"))
     if path.suffix.lower() == ".json":
         data: bytes | str = json.dumps(to_exact_dict(result), allow_nan=False) + "\n"
     else:
@@ -118,6 +186,18 @@ def save_result(result: ShotResult, path: str | Path) -> None:
 
 
 # -- reading -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Meta:
+    """What a shot file holds besides the arrays, checked: the table, the truncated flag, the
+    initial layout, the feature names and the shot."""
+
+    table: str
+    truncated: bool
+    initial: Layout
+    names: dict[int, list[str]]
+    shot: NovusShot | CueShot | None
+
+
 def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
     """Rebuild a ShotResult from `ShotResult.to_dict(exact=True)` (JSON-parsed or not)."""
     if not isinstance(data, dict):
@@ -129,9 +209,9 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
                             "ShotResult.to_dict(exact=True) (the readable dict alone does not "
                             "reload exactly)")
     _header(exact, f"{source}: exact")
-    meta = {"table": data.get("table"), "shot": data.get("shot"),
-            "truncated": data.get("truncated"), "initial": data.get("initial"),
-            "feature_names": exact.get("feature_names")}
+    meta = _parse_meta({"table": data.get("table"), "shot": data.get("shot"),
+                        "truncated": data.get("truncated"), "initial": data.get("initial"),
+                        "feature_names": exact.get("feature_names")}, source)
     for key in ("event_columns", "segment_columns"):
         want = list(EVENT_COLUMNS if key == "event_columns" else SEGMENT_COLUMNS)
         if exact.get(key) != want:
@@ -148,44 +228,155 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
 
 def load_result(path: str | Path) -> ShotResult:
     """Read a shot file written by `save_result` (.json or .npz), checked field by field."""
-    path = Path(path)
+    path = _as_path(path, "ShotResult.load: path")
     if _suffix(path) == ".json":
         return from_exact_dict(read_json(path, "shot file", ShotFileError), source=str(path))
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ShotFileError(f"cannot read shot file {path}: {exc.strerror or exc}") from None
+    return _load_npz(raw, str(path))
+
+
+def _not_zip(raw: bytes, source: str) -> str:
+    """Why `raw` is no .npz archive, with what it seems to be instead."""
+    what = "it is empty" if not raw.strip() else "it is not a zip file"
+    if raw.startswith(b"\x93NUMPY"):
+        what = "it is a single .npy array, not a zip of the shot's arrays"
+    elif raw.lstrip()[:1] in (b"{", b"["):
+        try:
+            json.loads(raw.decode("utf-8-sig"))
+            what = ("it holds JSON text: a JSON shot file must be named .json (rename it to "
+                    "load it as one)")
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            pass
+    return (f"shot file {source} is not a readable .npz archive: {what} (an .npz shot file is "
+            "a zip of .npy arrays, as ShotResult.save writes it)")
+
+
+_ZIP_ERRORS = (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError,
+               NotImplementedError, KeyError)
+
+
+def _npy_header(zf: zipfile.ZipFile, info: zipfile.ZipInfo,
+                source: str) -> tuple[tuple[int, ...], np.dtype]:
+    """(shape, dtype) from the header of one archive member, read without its data."""
+    name = info.filename
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive: {name} is "
+                            f"compressed with zip method {info.compress_type}; expected stored "
+                            "or deflated (numpy.savez / savez_compressed)")
     try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-            stored = {k: npz[k] for k in npz.files}
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
-        raise ShotFileError(f"shot file {path} is not a readable .npz archive ({exc})") from None
-    source = str(path)
-    for key in ("meta", "events", "segments", "final_positions", "final_on"):
-        if key not in stored:
-            raise ShotFileError(f"{source}: the archive has no array {key!r}")
-    meta_raw = stored["meta"]
-    if meta_raw.dtype.kind != "U" or meta_raw.shape != ():
-        raise ShotFileError(f"{source}: 'meta' must be one JSON string")
+        with zf.open(info) as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise ValueError(f".npy format version {version[0]}.{version[1]} is not "
+                                 "supported; expected 1.0 or 2.0")
+    except _ZIP_ERRORS as exc:
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive ({name}: "
+                            f"{exc})") from None
+    if dtype.hasobject:
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive: {name} holds "
+                            "pickled Python objects, which are never loaded")
+    if any(d < 0 for d in shape):
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive: {name} has "
+                            f"the negative shape {shape}")
+    nbytes = math.prod(shape) * dtype.itemsize
+    # deflate writes at least one byte per _DEFLATE_MAX_RATIO: a header that declares more data
+    # than the member holds describes no real array (and would allocate it before failing)
+    room = info.compress_size * (_DEFLATE_MAX_RATIO if info.compress_type else 1)
+    if nbytes > info.file_size or info.file_size > room + 1024:
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive: {name} "
+                            f"declares a {dtype} array of shape {shape} ({nbytes} bytes), but "
+                            f"holds {info.file_size} bytes ({info.compress_size} compressed)")
+    return shape, dtype
+
+
+def _npy_data(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> np.ndarray:
+    """The array of one member whose header `_npy_header` checked."""
     try:
-        meta = json.loads(str(meta_raw), parse_constant=_no_constant)
-    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-        raise ShotFileError(f"{source}: 'meta' is not valid JSON ({exc})") from None
-    if not isinstance(meta, dict):
-        raise ShotFileError(f"{source}: 'meta' must be a JSON object")
-    _header(meta, f"{source}: meta")
-    arrays = {}
-    for key, cols, kind in (("events", N_EVENT_COLUMNS, "f"), ("segments", N_SEG_COLUMNS, "f"),
-                            ("final_positions", 2, "f"), ("final_on", 0, "b")):
-        a = stored[key]
-        want = "float64" if kind == "f" else "bool"
-        shape = f"(rows, {cols})" if cols else "(pieces,)"
-        if a.dtype != np.dtype(want) or a.ndim != (2 if cols else 1) or (cols and a.shape[1]
-                                                                         != cols):
-            raise ShotFileError(f"{source}: {key} must be a {want} array of shape {shape}, got "
-                                f"{a.dtype} {a.shape}")
-        arrays[key] = a
+        with zf.open(info) as f:
+            return np.lib.format.read_array(f, allow_pickle=False)
+    except _ZIP_ERRORS as exc:
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive "
+                            f"({info.filename}: {exc})") from None
+
+
+def _load_npz(raw: bytes, source: str) -> ShotResult:
+    """A ShotResult from the bytes of an .npz shot file: the members' headers are checked
+    against the file's own counts before any array is read."""
+    if not zipfile.is_zipfile(io.BytesIO(raw)):
+        raise ShotFileError(_not_zip(raw, source))
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+    except _ZIP_ERRORS as exc:
+        raise ShotFileError(f"shot file {source} is not a readable .npz archive ({exc})") from None
+    with zf:
+        infos = {}
+        for key in _NPZ_KEYS:
+            try:
+                infos[key] = zf.getinfo(f"{key}.npy")
+            except KeyError:
+                raise ShotFileError(f"{source}: the archive has no array {key!r}") from None
+        headers = {key: _npy_header(zf, info, source) for key, info in infos.items()}
+        shape, dtype = headers["meta"]
+        if dtype.kind != "U" or shape != ():
+            raise ShotFileError(f"{source}: 'meta' must be one JSON string")
+        if dtype.itemsize > 4 * _MAX_META_CHARS:
+            raise ShotFileError(f"{source}: 'meta' holds {dtype.itemsize // 4} characters; "
+                                f"expected at most {_MAX_META_CHARS}")
+        meta_raw = _npy_data(zf, infos["meta"], source)
+        try:
+            data = json.loads(str(meta_raw), parse_constant=_no_constant)
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            raise ShotFileError(f"{source}: 'meta' is not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise ShotFileError(f"{source}: 'meta' must be a JSON object")
+        _header(data, f"{source}: meta")
+        meta = _parse_meta(data, source)
+        shapes = {}
+        for key, cols, kind in (("events", N_EVENT_COLUMNS, "f"),
+                                ("segments", N_SEG_COLUMNS, "f"),
+                                ("final_positions", 2, "f"), ("final_on", 0, "b")):
+            shape, dtype = headers[key]
+            want = "float64" if kind == "f" else "bool"
+            form = f"(rows, {cols})" if cols else "(pieces,)"
+            if dtype != np.dtype(want) or len(shape) != (2 if cols else 1) or (
+                    cols and shape[1] != cols):
+                raise ShotFileError(f"{source}: {key} must be a {want} array of shape {form}, "
+                                    f"got {dtype} {shape}")
+            shapes[key] = shape
+        _check_sizes(shapes, len(meta.initial), source)
+        arrays = {key: _npy_data(zf, infos[key], source) for key in shapes}
     return _build(meta, arrays, source)
+
+
+def _check_sizes(shapes: dict[str, tuple[int, ...]], n: int, source: str) -> None:
+    """The arrays' shapes against the file's own counts: one final position and flag per
+    piece; at most as many segments as the simulator can write for n pieces and the events
+    (each pass of its loop opens at most n segments, and at most 4 n + 64 passes in a row log
+    no event: sim.loop); at most _MAX_ARRAY_BYTES in all."""
+    if shapes["final_positions"] != (n, 2):
+        raise ShotFileError(f"{source}: final_positions must be {n} finite (x, y) pairs, one per "
+                            f"piece of the initial layout, got shape {shapes['final_positions']}")
+    if shapes["final_on"] != (n,):
+        raise ShotFileError(f"{source}: final_on must have {n} flags, one per piece, got "
+                            f"{shapes['final_on'][0]}")
+    n_events, n_segments = shapes["events"][0], shapes["segments"][0]
+    most = n * (n_events + 1) * (4 * n + 65)
+    if n_segments > most:
+        raise ShotFileError(f"{source}: segments has {n_segments} rows; expected at most "
+                            f"{most}, what the simulator can write for {n} pieces and "
+                            f"{n_events} events")
+    size = 8 * (n_events * N_EVENT_COLUMNS + n_segments * N_SEG_COLUMNS)
+    if size > _MAX_ARRAY_BYTES:
+        raise ShotFileError(f"{source}: events and segments ({n_events} and {n_segments} rows) "
+                            f"take {size / 2**30:.3g} GiB; a shot file holds at most "
+                            f"{_MAX_ARRAY_BYTES / 2**30:.3g} GiB of arrays")
 
 
 def _no_constant(name: str) -> Any:
@@ -253,7 +444,8 @@ def _feature_names(data: Any, where: str) -> dict[int, list[str]]:
     return dict(sorted(out.items()))
 
 
-def _build(meta: dict[str, Any], arrays: dict[str, np.ndarray], source: str) -> ShotResult:
+def _parse_meta(meta: dict[str, Any], source: str) -> _Meta:
+    """The table, truncated flag, initial layout (legal on its table), feature names and shot."""
     table = meta.get("table")
     if not isinstance(table, str) or not table:
         raise ShotFileError(f"{source}: table must be a table name, got {table!r}")
@@ -269,7 +461,11 @@ def _build(meta: dict[str, Any], arrays: dict[str, np.ndarray], source: str) -> 
                             f"{table!r}")
     _check_layout(initial, f"{source}: initial")
     names = _feature_names(meta.get("feature_names"), f"{source}: feature_names")
-    n = len(initial)
+    return _Meta(table, truncated, initial, names, _shot(meta.get("shot"), f"{source}: shot"))
+
+
+def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResult:
+    n = len(meta.initial)
     final_positions, final_on = arrays["final_positions"], arrays["final_on"]
     if final_positions.shape != (n, 2) or not np.isfinite(final_positions).all():
         raise ShotFileError(f"{source}: final_positions must be {n} finite (x, y) pairs, one per "
@@ -277,11 +473,15 @@ def _build(meta: dict[str, Any], arrays: dict[str, np.ndarray], source: str) -> 
     if final_on.shape != (n,):
         raise ShotFileError(f"{source}: final_on must have {n} flags, one per piece, got "
                             f"{final_on.shape[0]}")
-    events = _check_events(arrays["events"], n, names, source)
+    events = _check_events(arrays["events"], n, meta.names, source)
+    _check_sizes({k: a.shape for k, a in arrays.items()}, n, source)
     segments = _check_segments(arrays["segments"], n, len(events), source)
-    return ShotResult(table=table, initial=initial, final_positions=final_positions,
-                      final_on=final_on, events=events, segments=segments, feature_names=names,
-                      truncated=truncated, shot=_shot(meta.get("shot"), f"{source}: shot"))
+    limits = _limits(meta.initial)
+    _check_motion(segments, limits, source)
+    _check_final(meta, final_positions, final_on, events, segments, limits, source)
+    return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
+                      final_on=final_on, events=events, segments=segments,
+                      feature_names=meta.names, truncated=meta.truncated, shot=meta.shot)
 
 
 def _check_layout(layout: Layout, where: str) -> None:
@@ -301,7 +501,7 @@ def _integral(col: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return np.flatnonzero((col != np.round(col)) | (col < lo) | (col > hi))
 
 
-def _fail(where: str, rows: np.ndarray, what: str, values: np.ndarray) -> None:
+def _fail(where: str, rows: np.ndarray, what: str, values: Any) -> None:
     if len(rows):
         k = int(rows[0])
         raise ShotFileError(f"{where}[{k}]: {what}, got {values[k]!r}")
@@ -353,3 +553,178 @@ def _check_segments(seg: np.ndarray, n: int, n_events: int, source: str) -> np.n
         if (np.diff(on) > 0).any():
             raise ShotFileError(f"{where}: piece {i} comes back onto the table after it left it")
     return seg
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """Where a piece's centre may be and how fast it may move on one table."""
+
+    x: tuple[float, float]  # m
+    y: tuple[float, float]  # m
+    outline: str  # what (x, y) bound, for messages
+    speed: np.ndarray  # (n,) m/s
+    spin: np.ndarray  # (n,) rad/s
+    spin_decel: np.ndarray  # (n,) rad/s^2
+    table: Any  # the table cuesim knows by this name, or None
+
+
+def _limits(initial: Layout) -> _Limits:
+    """The bounds of a shot's motion on its table (cuesim's table of that name):
+    - a centre lies within the table's outline (the playing surface, rails, knuckles and
+      pockets or holes) widened by _BOARD_MARGIN;
+    - energy: a cue gives a piece of kind k at most E_k = m v^2 / 2 + I w^2 / 2 (the speed and
+      spin bounds `motion_limits` holds every initial motion to); impacts and friction only
+      take energy away, so with n pieces set moving no piece ever carries more than n max E_k:
+      speed <= _SPEED_MARGIN sqrt(2 n E / m), spin <= _SPEED_MARGIN sqrt(2 n E / I);
+    - spin deceleration <= _SPIN_DECEL_FACTOR _MAX_ACCELERATION / radius.
+    A table cuesim does not know by name (a bench box) gets the GENERIC_* bounds."""
+    from cuesim.api import table_named
+    from cuesim.sim.engine import motion_limits, table_arrays
+
+    n = len(initial)
+    table = table_named(initial.table)
+    if table is None:
+        box = (-_GENERIC_EXTENT, _GENERIC_EXTENT)
+        return _Limits(box, box, f"a table {_GENERIC_EXTENT:g} m across at most",
+                       np.full(n, _GENERIC_MAX_SPEED), np.full(n, _GENERIC_MAX_SPIN),
+                       np.full(n, _GENERIC_MAX_SPIN_DECEL), None)
+    geo = table.geometry
+    xs, ys = [0.0, geo.width], [0.0, geo.length]
+    for r in geo.rails:
+        xs += [r.x0, r.x1]
+        ys += [r.y0, r.y1]
+    for c in (*geo.holes, *geo.knuckles):
+        xs += [c.x - c.radius, c.x + c.radius]
+        ys += [c.y - c.radius, c.y + c.radius]
+    arr = table_arrays(table)
+    kinds = initial.kinds()
+    specs = {k: table.piece_spec(k) for k in set(kinds)}
+    energy = 0.0
+    for k, spec in specs.items():
+        v, w, _ = motion_limits(arr, k)
+        energy = max(energy, 0.5 * spec.mass * v * v + 0.5 * spec.inertia * w * w)
+    mass = np.array([specs[k].mass for k in kinds])
+    inertia = np.array([specs[k].inertia for k in kinds])
+    radius = np.array([specs[k].radius for k in kinds])
+    return _Limits((min(xs) - _BOARD_MARGIN, max(xs) + _BOARD_MARGIN),
+                   (min(ys) - _BOARD_MARGIN, max(ys) + _BOARD_MARGIN),
+                   f"the outline of table {table.name!r}",
+                   _SPEED_MARGIN * np.sqrt(2 * n * energy / mass),
+                   _SPEED_MARGIN * np.sqrt(2 * n * energy / inertia),
+                   _SPIN_DECEL_FACTOR * _MAX_ACCELERATION / radius, table)
+
+
+def _off(x: np.ndarray, y: np.ndarray, limits: _Limits) -> np.ndarray:
+    """Whether each point (x, y) lies off the bounds (NaN included)."""
+    (x0, x1), (y0, y1) = limits.x, limits.y
+    return ~((x0 <= x) & (x <= x1) & (y0 <= y) & (y <= y1))
+
+
+def _where(limits: _Limits) -> str:
+    (x0, x1), (y0, y1) = limits.x, limits.y
+    return f"x in [{x0:.4g}, {x1:.4g}] and y in [{y0:.4g}, {y1:.4g}] m ({limits.outline})"
+
+
+def _check_motion(seg: np.ndarray, limits: _Limits, source: str) -> None:
+    """Every segment's speed, acceleration and spin within `limits` and on the table, where it
+    starts and, with a finite t1, where it ends."""
+    where = f"{source}: segments"
+    obj = seg[:, SEG_OBJ].astype(int)
+    n = len(seg)
+    for name, value, low, high, unit in (
+        ("the speed |(vx, vy)|", np.hypot(seg[:, SEG_VX], seg[:, SEG_VY]), 0.0,
+         limits.speed[obj], "m/s (the energy bound of its piece)"),
+        ("the acceleration |(ax, ay)|", np.hypot(seg[:, SEG_AX], seg[:, SEG_AY]), 0.0,
+         np.full(n, _MAX_ACCELERATION), "m/s^2"),
+        ("the spin |w0|", np.abs(seg[:, SEG_W]), 0.0, limits.spin[obj],
+         "rad/s (the energy bound of its piece)"),
+        ("spin_decel", seg[:, SEG_SD], 0.0, limits.spin_decel[obj], "rad/s^2"),
+    ):
+        bad = np.flatnonzero((value < low) | (value > high))
+        if len(bad):
+            k = int(bad[0])
+            _fail(where, bad, f"{name} must lie in [{low:g}, {high[k]:.4g}] {unit}",
+                  value.tolist())
+    _fail(where, np.flatnonzero(_off(seg[:, SEG_X], seg[:, SEG_Y], limits)),
+          f"(x, y) must lie on the table: {_where(limits)}", seg[:, [SEG_X, SEG_Y]].tolist())
+    ends = _ends(seg)
+    _fail(where, np.flatnonzero(_off(ends[:, 0], ends[:, 1], limits)),
+          f"the position at t1 must lie on the table: {_where(limits)}", ends.tolist())
+
+
+def _ends(seg: np.ndarray) -> np.ndarray:
+    """(n, 2): where each segment ends, at t1, or where it starts when t1 is infinite."""
+    t1 = seg[:, SEG_T1]
+    tau = np.where(np.isfinite(t1), t1 - seg[:, SEG_T0], 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = seg[:, SEG_X] + tau * (seg[:, SEG_VX] + 0.5 * tau * seg[:, SEG_AX])
+        y = seg[:, SEG_Y] + tau * (seg[:, SEG_VY] + 0.5 * tau * seg[:, SEG_AY])
+    return np.column_stack([x, y])
+
+
+def _check_final(meta: _Meta, final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray,
+                 seg: np.ndarray, limits: _Limits, source: str) -> None:
+    """The final positions and flags are where the segments end: on the table, `final_on`
+    false exactly for the pieces a pocket event takes off, each piece's last segment ending at
+    its final position with its flag; a shot that is not truncated has every piece at rest
+    and those on the table legal on it."""
+    ids = meta.initial.ids()
+    off = np.flatnonzero(_off(final_xy[:, 0], final_xy[:, 1], limits))
+    if len(off):
+        i = int(off[0])
+        raise ShotFileError(f"{source}: final_positions[{i}] (piece {ids[i]!r}) = "
+                            f"{tuple(final_xy[i].tolist())} is off the table; expected "
+                            f"{_where(limits)}")
+    pockets = np.flatnonzero(ev[:, 1] == int(EventKind.POCKET))
+    pocketed = np.zeros(len(ids), dtype=bool)
+    pocketed[ev[pockets, 2].astype(int)] = True
+    for i in np.flatnonzero(final_on & pocketed):
+        k = int(pockets[ev[pockets, 2] == i][0])
+        raise ShotFileError(f"{source}: final_on[{i}] is true (piece {ids[i]!r} on the table), "
+                            f"but events[{k}] pockets it; expected false")
+    for i in np.flatnonzero(~final_on & ~pocketed):
+        raise ShotFileError(f"{source}: final_on[{i}] is false (piece {ids[i]!r} off the "
+                            "table), but no pocket event takes it off; expected true")
+    order = np.lexsort((seg[:, SEG_T0], seg[:, SEG_OBJ]))  # stable: log order within a time
+    obj = seg[order, SEG_OBJ]
+    last = order[np.r_[obj[1:] != obj[:-1], True]]  # each piece's last segment, piece order
+    ends = _ends(seg[last])
+    for i, k in enumerate(last.tolist()):
+        s = seg[k]
+        if bool(s[SEG_ON]) != bool(final_on[i]):
+            raise ShotFileError(f"{source}: final_on[{i}] is {str(bool(final_on[i])).lower()}, "
+                                f"but piece {ids[i]!r}'s last segment (segments[{k}]) has on = "
+                                f"{int(s[SEG_ON])}; expected them to agree")
+        gap = float(np.max(np.abs(ends[i] - final_xy[i])))
+        if not gap <= _FINAL_TOLERANCE:
+            raise ShotFileError(f"{source}: final_positions[{i}] (piece {ids[i]!r}) = "
+                                f"{tuple(final_xy[i].tolist())} is not where its last segment "
+                                f"(segments[{k}]) ends, {tuple(ends[i].tolist())}; expected "
+                                f"them within {_FINAL_TOLERANCE:g} m")
+        if not meta.truncated and math.isinf(s[SEG_T1]) and (s[SEG_VX] or s[SEG_VY]):
+            raise ShotFileError(f"{source}: segments[{k}]: piece {ids[i]!r} still moves at "
+                                f"({s[SEG_VX]:g}, {s[SEG_VY]:g}) m/s at the end of its last "
+                                "segment, but truncated is false; expected it at rest")
+    if not meta.truncated and limits.table is not None:
+        _check_final_layout(meta, final_xy, final_on, ev, limits.table, source)
+
+
+def _check_final_layout(meta: _Meta, final_xy: np.ndarray, final_on: np.ndarray,
+                        ev: np.ndarray, table: Any, source: str) -> None:
+    """The pieces left on the table lie legally on it (the table's own check, as for the
+    initial layout); a novus puck may come to rest on another (novus 12) and a felled pin lies
+    where a standing one could not, so each of those is checked alone (on the bed, off the
+    holes)."""
+    felled = set(ev[ev[:, 1] == int(EventKind.PIN), 3].astype(int).tolist())
+    together, alone = [], []
+    for i, (p, xy) in enumerate(zip(meta.initial.pieces, final_xy.tolist(), strict=True)):
+        if final_on[i]:
+            piece = Piece(p.id, p.kind, xy[0], xy[1], p.group)
+            (alone if table.name == "novus" or i in felled else together).append(piece)
+    try:
+        for group in (tuple(together), *((piece,) for piece in alone)):
+            check_pieces(table, Layout(meta.table, group), tol=_FINAL_LAYOUT_TOLERANCE,
+                         contact=table.contact_distance)
+    except LayoutError as exc:
+        raise ShotFileError(f"{source}: final_positions: the pieces final_on keeps on the table "
+                            f"must lie legally on it: {exc}") from None
