@@ -22,7 +22,8 @@ import re
 import statistics
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from itertools import islice
 from typing import Any
 
 from cuesim.batch.job import Job, Payload, run_group
@@ -147,10 +148,11 @@ class TaskSizer:
         return max(1, min(size, cap, spread))
 
 
-def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
+def run_dask(job: Job, chunks: Collection[int], client: Any, sink: Any = None,
              bar: Progress | None = None) -> Iterator[tuple[int, Payload]]:
-    """Run `chunks` of `job` on the cluster of `client`; yields (chunk, arrays), or (chunk,
-    rows) with a `sink` (the workers then write the chunks themselves)."""
+    """Run `chunks` of `job` (a range or a Todo: read as they are submitted, never listed)
+    on the cluster of `client`; yields (chunk, arrays), or (chunk, rows) with a `sink` (the
+    workers then write the chunks themselves)."""
     import distributed
 
     if _threads(client) == 0:
@@ -159,7 +161,7 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
         except Exception:
             raise BatchError(f"the Dask cluster at {client.scheduler.address} has no workers "
                              f"(none joined within {CLUSTER_TIMEOUT:g} s)") from None
-    todo = deque(chunks)
+    todo, left = iter(chunks), len(chunks)
     sizer = TaskSizer(job.chunk_size)
     pending: dict[str, tuple[Any, list[int]]] = {}
     token = os.urandom(4).hex()
@@ -170,8 +172,9 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
         cap = min(cap, max(1, PAYLOAD // (8 * len(job.table) * job.chunk_size)))
 
     def submit() -> None:
-        size = sizer.group(len(todo), threads, cap)
-        group = [todo.popleft() for _ in range(min(size, len(todo)))]
+        nonlocal left
+        group = list(islice(todo, min(sizer.group(left, threads, cap), left)))
+        left -= len(group)
         parts = [job.task(c)[1:] for c in group]
         fut = client.submit(run_group, job.setup, parts, sink, job.threads, pure=False,
                             key=f"cuesim-batch-{token}-{group[0]}")
@@ -179,7 +182,7 @@ def run_dask(job: Job, chunks: list[int], client: Any, sink: Any = None,
         ac.add(fut)
 
     def fill() -> None:
-        while todo and len(pending) < IN_FLIGHT_PER_THREAD * threads:
+        while left and len(pending) < IN_FLIGHT_PER_THREAD * threads:
             submit()
 
     try:

@@ -25,12 +25,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cuesim.batch.chunks import ChunkRanges, Todo
 from cuesim.batch.params import BatchError
 from cuesim.batch.store import VOLATILE, arrow_arrays, arrow_table, write_chunk
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS
 from cuesim.tables.layout import Layout
+
+if TYPE_CHECKING:
+    from cuesim.batch.job import Job
 
 MANIFEST = "_cuesim.json"
 FLUSH_EVERY = 2.0  # s between rewrites of the manifest during a run
@@ -106,19 +110,15 @@ class PartWriter:
 
 
 # -- the manifest ---------------------------------------------------------------------------
-def _ranges(done: set[int]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for c in sorted(done):
-        if out and out[-1][1] == c:
-            out[-1][1] = c + 1
-        else:
-            out.append([c, c + 1])
-    return out
+def _ranges(done: ChunkRanges) -> list[list[int]]:
+    return done.ranges()
 
 
-def _chunks(ranges: Any) -> set[int]:
+def _chunks(ranges: Any) -> ChunkRanges:
+    """The chunks done, as the manifest's ranges (never one entry a chunk: a run may have
+    10^8 chunks)."""
     try:
-        return {c for a, b in ranges for c in range(int(a), int(b))}
+        return ChunkRanges((a, b) for a, b in ranges)
     except (TypeError, ValueError):
         raise BatchError(f"dataset manifest: 'done' must be ranges [a, b), got {ranges!r}"
                          ) from None
@@ -168,7 +168,7 @@ def _ours(name: str) -> bool:
         name.startswith(".part-")
 
 
-def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> set[int] | None:
+def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> ChunkRanges | None:
     """Make the folder ready: the chunks already done when the same run resumes, None when
     the complete result of the same run is there; refuse another run's or foreign folder.
     A run begun before the labels (no "status_labels") goes on without them: its parts stay
@@ -198,7 +198,7 @@ def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> set[int] 
                          "--overwrite to replace them")
     for name in names:
         _remove(target, name)
-    return set()
+    return ChunkRanges()
 
 
 def _listing(target: Target) -> list[str]:
@@ -257,8 +257,8 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
         return {**_settings(info), "already_complete": True}
     from cuesim.batch.progress import Progress
 
-    todo = [c for c in range(job.n_chunks) if c not in done]
-    bar = Progress(job.n, sum(job.rows(c) for c in done), enabled=progress)
+    todo = Todo(job.n_chunks, done)
+    bar = Progress(job.n, _rows_done(job, todo), enabled=progress)
     if done:
         bar.say(f"resuming, {len(done)} of {job.n_chunks} chunks already written")
     sink = PartWriter(target, tuple(info["ids"]), tuple(info["event_kinds"]),
@@ -277,7 +277,7 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
                 flushed = time.monotonic()
             if on_chunk is not None:
                 on_chunk(c)
-        info.update(done=_ranges(done), complete=len(done) == job.n_chunks)
+        info.update(done=_ranges(done), complete=not _chunks_left(job, done))
     except BatchError:
         if fresh and not done:  # nothing to resume from: leave no folder behind
             keep = False
@@ -298,6 +298,18 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
         for stale in Path(target.root).glob(".part-*.tmp-*"):
             stale.unlink(missing_ok=True)
     return json.loads(json.dumps(info))
+
+
+def _chunks_left(job: Job, done: ChunkRanges) -> int:
+    """How many chunks of the run are not done."""
+    return job.n_chunks - done.count_below(job.n_chunks)
+
+
+def _rows_done(job: Job, todo: Todo) -> int:
+    """The shots of the chunks done (all chunk_size shots but the last's)."""
+    last = job.n_chunks - 1
+    short = 0 if last in todo else job.chunk_size - job.rows(last)
+    return todo.n_done * job.chunk_size - short
 
 
 def read_dataset(out: str | os.PathLike[str]) -> Any:

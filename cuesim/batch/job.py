@@ -4,7 +4,6 @@ chunks, the manifest that describes it, and the task every worker runs on one ch
 from __future__ import annotations
 
 import hashlib
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from cuesim.batch.core import (
     piece_ids,
     prepare_chunk,
 )
+from cuesim.batch.limits import check_count
 from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
 from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
 from cuesim.shot import ShotError
@@ -52,7 +52,7 @@ class Job:
 
     @property
     def n_chunks(self) -> int:
-        return max(1, math.ceil(self.n / self.chunk_size))
+        return max(1, -(-self.n // self.chunk_size))  # in integers: exact past 2**53 shots
 
     def bounds(self, c: int) -> tuple[int, int]:
         return c * self.chunk_size, min(self.n, (c + 1) * self.chunk_size)
@@ -173,11 +173,13 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
     piece_ids(setup)  # checks the layout and the struck piece
     if isinstance(shots, ShotSampler | ShotGrid):
         shots.check(family)
+        check_count(int(shots.n), shots)
         probe(setup, shots)
         return Job(setup, int(shots.n), int(chunk_size), gen=shots)
     params = shot_table(family, shots)
     if n_rows(params) == 0:
         raise BatchError("shots: no shots given")
+    check_count(n_rows(params))
     return Job(setup, n_rows(params), int(chunk_size), table=params)
 
 

@@ -23,12 +23,14 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from cuesim.batch.chunks import Todo
 from cuesim.batch.cluster import connect, dashboard, run_dask
 from cuesim.batch.job import (
     Job,
@@ -39,6 +41,7 @@ from cuesim.batch.job import (
     run_group,
     run_task,
 )
+from cuesim.batch.limits import check_held, check_parquet_file
 from cuesim.batch.params import BatchError
 from cuesim.batch.progress import Progress
 from cuesim.batch.store import (
@@ -202,7 +205,7 @@ def _written(setup: Any, part: tuple[Any, int, int, int], sink: Any,
     return int(run_group(setup, [part], sink, threads)["chunks"][0][1])
 
 
-def _pipelined(job: Job, chunks: list[int], sink: Any = None
+def _pipelined(job: Job, chunks: Iterable[int], sink: Any = None
                ) -> Iterator[tuple[int, Payload]]:
     """The chunks in this process, in order, each chunk's Python work (its shots made and
     checked) done while the compiled loop of the chunk before runs on its threads in a helper
@@ -238,8 +241,10 @@ def _given(job: Job, c: int, out: dict[str, np.ndarray], sink: Any) -> tuple[int
     return c, job.rows(c)
 
 
-def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
+def _run_local(job: Job, chunks: Collection[int], workers: int, sink: Any = None
                ) -> Iterator[tuple[int, Payload]]:
+    """`chunks` (a range or a Todo: read as they are run, never listed) in this process or
+    a pool of `workers` processes."""
     if (workers <= 1 or len(chunks) <= 1) and len(chunks) > 1 and (job.threads or 1) > 1:
         yield from _pipelined(job, chunks, sink)
         return
@@ -250,14 +255,15 @@ def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
         return
     pool = _pool(workers, threaded=job.threads is None or job.threads > 1)
     pending: dict[cf.Future[Payload], int] = {}
-    todo = list(chunks)
+    todo = iter(chunks)
     clean = False
     try:
-        while todo or pending:
-            while todo and len(pending) < 2 * workers:
-                c = todo.pop(0)
+        while True:
+            for c in islice(todo, max(0, 2 * workers - len(pending))):
                 fn, args = _local_task(job, c, sink)
                 pending[pool.submit(fn, *args)] = c
+            if not pending:
+                break
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in sorted(finished, key=lambda f: pending[f]):
                 c = pending.pop(fut)
@@ -274,7 +280,7 @@ def _run_local(job: Job, chunks: list[int], workers: int, sink: Any = None
             _drop_pool()
 
 
-def _execute(job: Job, chunks: list[int], workers: int | None, client: Any, sink: Any = None,
+def _execute(job: Job, chunks: Collection[int], workers: int | None, client: Any, sink: Any = None,
              bar: Progress | None = None) -> Iterator[tuple[int, Payload]]:
     if client is not None:
         return run_dask(job, chunks, client, sink, bar)
@@ -359,27 +365,63 @@ def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = 
     played from the shooter's side, 5-pins shots strike the shooter's ball). events: keep
     every shot's event log (rows of cuesim.sim.events' 7 columns; BatchResult.events(k)).
     errors: 'raise' stops at the first shot that cannot be played, 'mark' gives it status 1.
+    The results are held in memory: more shots than it can hold are refused (a BatchError)
+    before anything runs; simulate_to_file (.parquet) and simulate_to_dataset stream them.
     """
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
     n_workers, n_threads = plan(job, workers, threads, cluster)
+    check_held(job, "held in memory by simulate_many",
+               "here (simulate_to_file to .parquet, or simulate_to_dataset, stream them)")
     info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     bar = Progress(job.n, 0, enabled=progress)
-    parts: dict[int, dict[str, np.ndarray]] = {}
+    whole = _Gathered(job)
     client, own = connect(cluster) if cluster is not None else (None, False)
     try:
         _announce(client, bar, n_workers, n_threads)
-        for c, arrays in _execute(job, list(range(job.n_chunks)), n_workers, client, None, bar):
+        for c, arrays in _execute(job, range(job.n_chunks), n_workers, client, None, bar):
             assert isinstance(arrays, dict)
-            parts[c] = arrays
+            whole.add(c, arrays)
             bar.update(len(arrays["shot"]))
     finally:
         if own:
             client.close()
     bar.close()
-    ordered = [parts[c] for c in range(job.n_chunks)]
-    arrays = {k: np.concatenate([p[k] for p in ordered]) for k in ordered[0]}
-    return BatchResult(arrays, info["ids"], info)
+    return BatchResult(whole.arrays(), info["ids"], info)
+
+
+class _Gathered:
+    """A run's chunks gathered into its arrays as they come, in any order: each fixed-width
+    array is allocated once and filled in place (memory: the result and the chunks in
+    flight); event logs and text (their widths vary) are joined at the end."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.names: list[str] = []
+        self.whole: dict[str, np.ndarray] = {}
+        self.ragged: dict[str, dict[int, np.ndarray]] = {}
+
+    def add(self, c: int, arrays: dict[str, np.ndarray]) -> None:
+        start, stop = self.job.bounds(c)
+        for name, a in arrays.items():
+            if name not in self.names:
+                self.names.append(name)
+            if name == "events" or a.dtype.kind in "OUS":
+                self.ragged.setdefault(name, {})[c] = a
+                continue
+            into = self.whole.get(name)
+            if into is None or np.result_type(into, a) != into.dtype:
+                grown = np.empty((self.job.n, *a.shape[1:]), a.dtype if into is None
+                                 else np.result_type(into, a))
+                if into is not None:
+                    grown[...] = into
+                into = self.whole[name] = grown
+            into[start:stop] = a
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        chunks = range(self.job.n_chunks)
+        return {name: self.whole[name] if name in self.whole else
+                np.concatenate([self.ragged[name][c] for c in chunks]) for name in self.names}
 
 
 def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathLike[str],
@@ -403,6 +445,7 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
     n_workers, n_threads = plan(job, workers, threads, cluster)
     info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     info["game"] = game
+    _check_output(job, out, info)
     if not overwrite and is_finished(out, info):
         done = read_manifest(out) or {}
         return {**json.loads(json.dumps(done)), "already_complete": True}
@@ -416,11 +459,20 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
     return json.loads(json.dumps(info))
 
 
+def _check_output(job: Job, out: str | os.PathLike[str], info: dict[str, Any]) -> None:
+    """Refuse more shots than the output can hold (see cuesim.batch.limits)."""
+    if out_format(out) == ".npz":
+        check_held(job, "in an .npz file, which is read back whole (its arrays cannot be read "
+                   "in parts)", "in an .npz here (Parquet files and datasets are read in parts)")
+    else:
+        check_parquet_file(job, info)
+
+
 def _stream(job: Job, out: str | os.PathLike[str], info: dict[str, Any], overwrite: bool,
             n_workers: int, client: Any, progress: bool,
             on_chunk: Callable[[int], None] | None) -> None:
     parts, done = open_run(out, info, overwrite)
-    todo = [c for c in range(job.n_chunks) if c not in done]
+    todo = Todo(job.n_chunks, done)
     fmt = Path(out).suffix.lower()
     bar = Progress(job.n, sum(job.rows(c) for c in done), enabled=progress)
     if done:
@@ -434,7 +486,7 @@ def _stream(job: Job, out: str | os.PathLike[str], info: dict[str, Any], overwri
             bar.update(len(arrays["shot"]))
             if on_chunk is not None:
                 on_chunk(c)
-    except BatchError:
+    except Exception:  # refused, out of memory or disk, ...
         if not done_chunks(parts, fmt):  # nothing to resume from: leave no folder behind
             shutil.rmtree(parts, ignore_errors=True)
         raise

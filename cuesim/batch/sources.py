@@ -2,7 +2,8 @@
 parameters (ShotGrid), a list of shot objects, and the referee's game state.
 
 The grid's shots are numbered in C order: the first axis named varies slowest. Shot k is
-computed from k alone, so any chunk of a grid of 10^9 shots is made without the others.
+computed from k alone, so any chunk of a grid of 10^9 shots is made without the others (and
+without any axis's whole list of values).
 """
 
 from __future__ import annotations
@@ -77,13 +78,27 @@ class ShotGrid:
             out[name] = np.full(count, float(value))
         idx = np.unravel_index(np.arange(start, stop, dtype=np.int64), self.shape)
         for (name, (lo, hi, n)), i in zip(self.axes.items(), idx, strict=True):
-            out[name] = np.linspace(float(lo), float(hi), int(n))[i]
+            out[name] = axis_values(float(lo), float(hi), int(n), i)
         return out
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "grid", "n": self.n,
                 "axes": {k: [float(a[0]), float(a[1]), int(a[2])] for k, a in self.axes.items()},
                 "fixed": {k: float(v) for k, v in self.fixed.items()}}
+
+
+def axis_values(lo: float, hi: float, count: int, i: np.ndarray) -> np.ndarray:
+    """`np.linspace(lo, hi, count)[i]` bit for bit, made for the indices `i` alone (an axis
+    of 10^9 values is never built): numpy's i * step + lo (i / div * delta where the step
+    underflows to 0), and hi itself at the last index."""
+    div = count - 1
+    delta = np.float64(hi) - np.float64(lo)
+    step = delta / div
+    x = i.astype(np.float64)
+    y = x / div * delta if step == 0 else x * step
+    y += np.float64(lo)
+    y[i == div] = hi
+    return y
 
 
 def shots_to_table(family: str, shots: Sequence[Any], struck: str | None

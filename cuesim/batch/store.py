@@ -34,7 +34,7 @@ import json
 import os
 import shutil
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -427,10 +427,10 @@ def finish_run(out: str | os.PathLike[str], parts: Path, manifest: dict[str, Any
     out = Path(out)
     fmt = out.suffix.lower()
     ids, kinds = manifest["ids"], tuple(manifest["event_kinds"])
-    paths = [chunk_path(parts, c, fmt) for c in range(manifest["n_chunks"])]
-    missing = [p.name for p in paths if not p.exists()]
-    if missing:
-        raise BatchError(f"cannot finish {os.fspath(out)!r}: chunks missing ({missing[0]}...)")
+    paths = _ChunkPaths(parts, manifest["n_chunks"], fmt)
+    missing = next((p.name for p in paths if not p.exists()), None)
+    if missing is not None:
+        raise BatchError(f"cannot finish {os.fspath(out)!r}: chunks missing ({missing}...)")
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
         if fmt == ".parquet":
@@ -449,10 +449,24 @@ def finish_run(out: str | os.PathLike[str], parts: Path, manifest: dict[str, Any
     shutil.rmtree(parts)
 
 
+class _ChunkPaths:
+    """The chunk files of a run in order, each path made as it is read (a run may have 10^8
+    chunks): iterable again and again."""
+
+    def __init__(self, parts: Path, n_chunks: int, fmt: str) -> None:
+        self.parts, self.n_chunks, self.fmt = parts, n_chunks, fmt
+
+    def __iter__(self) -> Iterator[Path]:
+        return (chunk_path(self.parts, c, self.fmt) for c in range(self.n_chunks))
+
+    def first(self) -> Path:
+        return chunk_path(self.parts, 0, self.fmt)
+
+
 ROW_GROUP = 16384  # rows per Parquet row group in the final file
 
 
-def _assemble_parquet(tmp: Path, paths: list[Path], manifest: dict[str, Any]) -> None:
+def _assemble_parquet(tmp: Path, paths: Iterable[Path], manifest: dict[str, Any]) -> None:
     """Chunks gathered into row groups of about ROW_GROUP rows: few row groups keep the
     file's metadata (held in memory until the file is closed) small; labelled (label_table)."""
     pa = _pyarrow()
@@ -485,30 +499,32 @@ def _assemble_parquet(tmp: Path, paths: list[Path], manifest: dict[str, Any]) ->
             writer.close()
 
 
-def _npz_members(paths: list[Path]) -> Iterator[tuple[str, list[tuple[int, ...]], np.dtype]]:
-    with np.load(paths[0]) as first:
+def _npz_members(paths: _ChunkPaths) -> Iterator[tuple[str, tuple[int, ...], np.dtype]]:
+    """Each member of the chunks: its name, its whole shape (the chunks' rows added up) and
+    the dtype that holds every chunk's."""
+    with np.load(paths.first()) as first:
         names = list(first.files)
     for name in names:
-        shapes, dtypes = [], []
+        rows, shape, dtype = 0, None, None
         for p in paths:
             with np.load(p) as data:
                 a = data[name]
-                shapes.append(a.shape)
-                dtypes.append(a.dtype)
-        yield name, shapes, np.result_type(*dtypes)
+                rows += a.shape[0]
+                shape = shape or a.shape[1:]
+                dtype = a.dtype if dtype is None else np.result_type(dtype, a.dtype)
+        yield name, (rows, *(shape or ())), np.dtype(dtype)
 
 
-def _assemble_npz(tmp: Path, paths: list[Path], manifest: dict[str, Any], ids: list[str],
+def _assemble_npz(tmp: Path, paths: _ChunkPaths, manifest: dict[str, Any], ids: list[str],
                   kinds: tuple[str, ...]) -> None:
     """Stream every array into the zip member it becomes, chunk after chunk; each angle's
     degrees (DEGREES) follow it."""
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
-        for name, shapes, dtype in _npz_members(paths):
+        for name, total, dtype in _npz_members(paths):
             members = [(name, dtype, None)]
             if name in DEGREES:
                 members.append((DEGREES[name], np.dtype(np.float64), np.degrees))
             for member, kind, convert in members:
-                total = (sum(s[0] for s in shapes), *shapes[0][1:])
                 with zf.open(f"{member}.npy", "w", force_zip64=True) as fh:
                     header = {"descr": np.lib.format.dtype_to_descr(kind),
                               "fortran_order": False, "shape": total}

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from cuesim.batch.limits import TooManyShots
 from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
 from cuesim.batch.sources import ShotGrid
 from cuesim.tables.layout import Layout, LayoutError
@@ -391,6 +392,37 @@ def _with_impact_steps(table: Any, text: str | None) -> Any:
         raise BatchError(f"--impact-steps: {exc}") from None
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (through links, `..` and relative paths)."""
+    a, b = os.path.expanduser(a), os.path.expanduser(b)
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _check_out_spares_inputs(args: argparse.Namespace) -> None:
+    """Refuse an --out that is one of the input files (--params, --state, --layout): writing
+    it would destroy the input it was made from."""
+    out = args.out[len("file://"):] if args.out.startswith("file://") else args.out
+    if "://" in out:
+        return
+    for opt in ("--params", "--state", "--layout"):
+        given = getattr(args, opt.strip("-"))
+        if given is not None and _same_file(out, given):
+            raise BatchError(f"--out {args.out!r} is the {opt} file: writing it would replace "
+                             "the input; give another name")
+
+
+def _shots_option(args: argparse.Namespace) -> str:
+    """The options that give the shots, as typed (named in a refusal of their number)."""
+    if args.params is not None:
+        return f"--params {args.params}"
+    if args.grid:
+        return " ".join(f"--grid {spec}" for spec in args.grid)
+    return f"--shots {args.shots}"
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     from cuesim.api import GAME_NAMES, game_table
     from cuesim.batch.cluster import check_address
@@ -403,6 +435,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.game not in GAME_NAMES:
         raise BatchError(f"unknown game {args.game!r}; games are {', '.join(GAME_NAMES)}")
     family = _family(args.game)
+    _check_out_spares_inputs(args)
     if args.dataset:
         _check_dataset_out(args.out)
     elif "://" in args.out:
@@ -438,6 +471,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             ruling=ruling, cluster=args.cluster, state=args.state, events=args.events,
             errors="mark" if args.skip_invalid else "raise", overwrite=args.overwrite,
             progress=not args.quiet, game=args.game)
+    except TooManyShots as exc:
+        raise BatchError(exc.describe(_shots_option(args))) from None
     except BatchError as exc:
         raise BatchError(_in_params_file(str(exc), args.params)) from None
     except KeyboardInterrupt:
