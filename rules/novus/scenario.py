@@ -92,6 +92,13 @@ def game_from_dict(state: Any) -> NovusGame:
                                  f" got {value!r}")
             getattr(g, key).update(value)
     _check_sets_won(g)
+    over = [p for p, n in g.warnings.items() if n >= 3]
+    if over:
+        raise ValueError(f"state.warnings: {over[0]} has {g.warnings[over[0]]}; the third "
+                         "warning ends the match (novus 15.3), so a match still on has at most 2")
+    if g.series[g.shooter] < 1:
+        raise ValueError(f"state.series: the shooter {g.shooter} is in his series, which counts "
+                         f"at least 1 shot, got {g.series[g.shooter]}")
     if "first_clear" in state:
         fc = state["first_clear"]
         if not isinstance(fc, dict) or not all(p in players and v in ("clean", "violated")
@@ -103,6 +110,7 @@ def game_from_dict(state: Any) -> NovusGame:
             if not isinstance(state[key], list):
                 raise ValueError(f"state.{key} must be a list")
             setattr(g, key, list(state[key]))
+    _check_turn_losses(g)
     if "time_warned" in state:
         warned = state["time_warned"]
         if not isinstance(warned, list) or not all(p in players for p in warned):
@@ -111,6 +119,20 @@ def game_from_dict(state: Any) -> NovusGame:
         g.time_warned = list(dict.fromkeys(warned))
     g.replays = _int(state, "replays", 0, 0)
     return g
+
+
+def _check_turn_losses(g: NovusGame) -> None:
+    """state.pending holds the 17.1.п penalties still to place ({"player", "article"}: a
+    player, 'novus 17.1.п') and state.skip the players who miss their next turn by it."""
+    for k, pend in enumerate(g.pending):
+        if not isinstance(pend, dict) or set(pend) != {"player", "article"} \
+                or pend["player"] not in g.players or pend["article"] != "novus 17.1.п":
+            raise ValueError(f"state.pending[{k}] must be {{'player': one of {g.players}, "
+                             f"'article': 'novus 17.1.п'}}, got {pend!r}")
+    for k, who in enumerate(g.skip):
+        if who not in g.players:
+            raise ValueError(f"state.skip[{k}] must be a player who misses a turn by 17.1.п, "
+                             f"one of {g.players}, got {who!r}")
 
 
 def _check_sets_won(g: NovusGame) -> None:
