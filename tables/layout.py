@@ -83,6 +83,19 @@ class Piece:
         return self  # immutable (frozen, plain fields): a copy would be the same piece
 
 
+# a layout's fields in JSON: a field it does not know is refused, not ignored (a piece's
+# "radius" would otherwise read as if it counted: a piece's size is its kind's)
+LAYOUT_FIELDS = ("table", "pieces")
+PIECE_FIELDS = ("id", "kind", "x", "y", "group")
+
+
+def _no_unknown(item: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    unknown = [key for key in item if key not in known]
+    if unknown:
+        raise LayoutError(f"{where}: unknown field {unknown[0]!r}; the fields are "
+                          f"{', '.join(known)}")
+
+
 @dataclass(frozen=True)
 class Layout:
     """The pieces of one table at one moment: `table` its name, `pieces` a tuple of Piece (a
@@ -221,11 +234,13 @@ class Layout:
                               f"{data['table']!r}")
         if not isinstance(data["pieces"], list):
             raise LayoutError(f"{source}: 'pieces' must be a list of objects")
+        _no_unknown(data, LAYOUT_FIELDS, source)
         pieces = []
         for k, item in enumerate(data["pieces"]):
             where = f"{source}: pieces[{k}]"
             if not isinstance(item, dict):
                 raise LayoutError(f"{where} must be an object with id, kind, x, y")
+            _no_unknown(item, PIECE_FIELDS, where)
             for key in ("id", "kind", "x", "y"):
                 if key not in item:
                     raise LayoutError(f"{where} is missing field {key!r}.\nSchema:\n{schema}")
