@@ -82,8 +82,9 @@ def scenario_steps(data: dict[str, Any], top_shot_keys: set[str]
         raise ValueError("scenario: give either 'shot' or 'steps', not both")
     if "steps" in data:
         steps = data["steps"]
-        if not isinstance(steps, list):
-            raise ValueError("scenario.steps must be a list")
+        if not isinstance(steps, list) or not steps:
+            raise ValueError("scenario.steps must be a list of at least one step (a shot, a "
+                             f"choice or a request), got {steps!r}")
         return steps, [f"steps[{k}]" for k in range(len(steps))]
     if "shot" in data:
         return [data["shot"]], ["shot"]

@@ -85,3 +85,13 @@ def test_cli_reports_errors(tmp_path, capsys):
     bad.write_text(json.dumps({"game": "five_pins", "steps": "x"}), encoding="utf-8")
     assert main(["adjudicate", str(bad)]) == 2
     assert "steps must be a list" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["five_pins", "nine_ball", "eight_ball"])
+def test_a_scenario_of_no_steps_is_refused(tmp_path, capsys, game):
+    """Nothing to rule on: 'rules on 0 steps' with exit 0 hid a file that lost its steps."""
+    bad = tmp_path / "empty.json"
+    bad.write_text(json.dumps({"game": game, "players": ["Ann", "Bob"], "steps": []}),
+                   encoding="utf-8")
+    assert main(["adjudicate", str(bad)]) == 2
+    assert "steps must be a list of at least one step" in capsys.readouterr().err
