@@ -223,7 +223,29 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
               "final_positions": _rows(exact.get("final_positions"), 2,
                                        f"{source}: exact.final_positions"),
               "final_on": _flags(exact.get("final_on"), f"{source}: exact.final_on")}
-    return _build(meta, arrays, source)
+    result = _build(meta, arrays, source)
+    _check_readable(data, result, source)
+    return result
+
+
+def _check_readable(data: dict[str, Any], result: ShotResult, source: str) -> None:
+    """The readable fields beside `exact` (the event log, layouts, pocketed, duration...) are
+    written from it: each one given must be what the exact block gives, or an edit of it would
+    be dropped without a word on reloading."""
+    readable = _plain(result.to_dict(trajectories="segments" in data))
+    for key, value in readable.items():
+        if key in data and _plain(data[key]) != value:
+            raise ShotFileError(f"{source}: {key} is not what the exact block gives (the "
+                                "readable fields are written from it and are not read back): "
+                                "edit the shot by simulating it again, not the file")
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON would give it back (lists for tuples, float keys as strings)."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return value
 
 
 def load_result(path: str | Path) -> ShotResult:

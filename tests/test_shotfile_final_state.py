@@ -337,3 +337,19 @@ def test_other_files_named_npz(raw: bytes, match: str, tmp_path: Path) -> None:
     path.write_bytes(raw)
     with pytest.raises(ShotFileError, match=rf"not a readable .npz archive: {match}"):
         ShotResult.load(path)
+
+
+@pytest.mark.parametrize("key, value", [("duration", 99.0), ("pocketed", ["1"]),
+                                        ("n_events", 1), ("final", None)])
+def test_an_edited_readable_field_is_refused_not_dropped(tmp_path: Path, key: str,
+                                                         value: Any) -> None:
+    """The readable fields are written from the exact block and not read back: an edit would
+    be lost on reloading, so a file whose readable part disagrees is refused."""
+    path = tmp_path / "shot.json"
+    nine_ball_break().save(path)
+    data = json.loads(path.read_text())
+    ShotResult.from_dict(data)  # as written: it reloads
+    data[key] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(ShotFileError, match=f"{key} is not what the exact block gives"):
+        ShotResult.load(path)
