@@ -194,6 +194,9 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
         except KeyError as exc:
             raise SimulationError(str(exc.args[0])) from None
         try:
+            if isinstance(given, str | bytes) or not all(
+                    isinstance(c, numbers.Real) and not isinstance(c, bool) for c in given):
+                raise TypeError  # '1' or True would read as a number
             value = tuple(map(float, given))
         except (TypeError, ValueError, OverflowError):
             raise SimulationError(f"initial motion of {pid!r} must be numbers, got "

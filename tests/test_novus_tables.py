@@ -160,3 +160,17 @@ def test_a_list_of_pieces_is_taken_as_a_tuple():
 
     layout = Layout("novus", [Piece("a", "puck", np.float32(0.5), np.int64(0))])
     assert isinstance(layout.pieces, tuple) and hash(layout) == hash(layout)
+
+
+@pytest.mark.parametrize("motion", [("1", 0, 0), (True, 0.0, 0.0), "abc", (1.0, None, 0.0)])
+def test_run_motion_takes_numbers_only(motion):
+    """A string or a bool would read as a number through float(); refused, naming the piece."""
+
+    from cuesim import novus_table, start_layout
+    from cuesim.sim import run_motion
+    from cuesim.sim.errors import SimulationError
+
+    table, layout = novus_table(), start_layout("novus")
+    with pytest.raises(SimulationError, match="initial motion of 'red1' must be numbers"):
+        run_motion(table, layout, {"red1": motion})
+    assert run_motion(table, layout, {"red1": np.array([1.0, 0.0, 0.0])}).n_events > 0
