@@ -41,3 +41,14 @@ def test_a_ball_a_step_leaves_out_is_off_the_table_from_then_on():
 def test_the_shipped_scenarios_go_on_from_the_table_left(path):
     """Re-racks (14.1), spotted balls and ball in hand all continue."""
     adjudicate_scenario(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize("game", ["eight_ball", "nine_ball"])
+def test_points_to_is_an_option_of_14_1_only(game):
+    """WPA 6.1: 14.1 is played to a number of points; 8-ball and 9-ball count racks, so
+    `points_to` there would be ignored: refused."""
+    s = {"game": game, "options": {"points_to": 50}, "steps": [{"declaration": {}}]}
+    with pytest.raises(ScenarioError, match=r"unknown option\(s\) \['points_to'\]"):
+        adjudicate_scenario(s)
+    adjudicate_scenario({"game": "straight_pool", "options": {"points_to": 50},
+                         "steps": copy.deepcopy(BREAK_AND_RUN["steps"][:1])})

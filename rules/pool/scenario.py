@@ -63,7 +63,9 @@ def make_game(data: dict[str, Any]) -> PoolGame:
         if state["game"] != name:
             raise ValueError(f"scenario.state.game {state['game']!r} differs from game {name!r}")
         return cls(state=PoolState.from_dict(state))
-    players, options = players_and_options(data, OPTION_KEYS, cls)
+    # 14.1 is played to a number of points (6.1); 8-ball and 9-ball to a number of racks
+    keys = OPTION_KEYS if name == "straight_pool" else OPTION_KEYS - {"points_to"}
+    players, options = players_and_options(data, keys, cls)
     return cls(players=players, **options)
 
 
