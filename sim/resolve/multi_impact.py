@@ -37,7 +37,12 @@ The impact ends when no contact is loaded and none closes faster than v_open, th
 floor of approach speeds (V_OPEN of the impact's fastest approach, or V_ROUND of the fastest
 piece's speed, whose ulps an approach speed inherits), or when none closes that fast and each
 loaded contact stores less energy than v_open carries (`_spent`): what is left is round-off,
-which can otherwise keep a lattice's contacts loaded by 1e-14 N for millions of steps.
+which can otherwise keep a lattice's contacts loaded by 1e-14 N for millions of steps. It also
+ends at its time bound (`impact_time_bound`: 64 contact time scales per contact, or the time
+the cloth takes to stop its fastest approach, whichever is longer), past which a frozen
+configuration without the cloth no longer holds: no impact of the fingerprint shots comes
+near it; in lattices of hundreds of touching pucks, spinning pucks wedging themselves against
+their neighbours by friction kept one going for millions of steps.
 
 Tangential friction (documented simplification of LZB 2009's frictional model): each step, the
 normal impulse increment dP_k = F_k dt bounds a Coulomb impulse against the current contact slip
@@ -70,6 +75,7 @@ from cuesim.sim.resolve.ball_ball import (
     slip_constant,
 )
 from cuesim.sim.state import (
+    DECEL,
     INERTIA,
     LAW,
     LAW_BALL,
@@ -107,6 +113,12 @@ SPENT_EVERY = 64
 # resolution of 20, ~320,000 at the finest (tables.contact IMPACT_STEPS_RANGE). A constant: the
 # bound computed from the resolution made the steps' loop 2 % slower on the 8-ball rack
 MAX_STEPS = 6_400_000
+# an impact is integrated for at most this many contact time scales per contact, or as long as
+# the cloth takes to stop its fastest approach, whichever is longer (`impact_time_bound`): the
+# impacts of shots end within a few per contact (the novus opening's first, 12 for 10
+# contacts; a wave along a row of n contacts takes ~(pi / 2) n); 10x fewer or more changes no
+# result of the fingerprint shots (tests/test_impact_lattices.py)
+IMPACT_TIMES = 64.0
 
 
 @njit_norc
@@ -405,6 +417,28 @@ def unfinished(steps: int) -> bool:
 
 
 @njit_norc
+def impact_time_bound(P: np.ndarray, objs: np.ndarray, n_obj: int, v_scale: float,
+                      t_own: float) -> float:
+    """How long an impact may be integrated: the longer of v_scale / a, the time the cloth (or
+    board), decelerating a sliding piece by a = mu g (the least of the impact's pieces,
+    P[DECEL]), takes to stop its fastest approach, and t_own = IMPACT_TIMES n_c tau, its n_c
+    contacts' times tau (the contact time scale) one after another, many times over. The
+    impact freezes the configuration and leaves the cloth out, which holds for its few contact
+    times: every impact of the fingerprint shots ends by itself well inside the bound. One that
+    runs past it (in a frictional lattice of hundreds of touching pucks, spinning pucks that
+    keep wedging themselves against their neighbours with micronewtons, the approach speeds
+    1e-7 of the impact's, for millions of steps) is no impact any more, and ends: what still
+    closes is the loop's next event, or a cluster (resolve.cluster). inf where a piece has no
+    such deceleration."""
+    a = math.inf
+    for m in range(n_obj):
+        a = min(a, P[objs[m], DECEL])
+    if not a > 0.0:
+        return math.inf
+    return max(v_scale / a, t_own)
+
+
+@njit_norc
 def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
     """delta*/v: the largest compression of a binary impact at speed v,
     delta* = ((eta + 1) m_eff v^2 / (2 K))^(1 / (eta + 1)), over v (the contact lasts ~3x it)."""
@@ -473,6 +507,9 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     for m in range(n_obj):
         v2_fastest = max(v2_fastest, S[objs[m], VX] ** 2 + S[objs[m], VY] ** 2)
     v_open = max(V_OPEN * v_scale, V_ROUND * math.sqrt(v2_fastest))
+    # the impact's own time, against the cloth's (`impact_time_bound`)
+    elapsed = 0.0
+    t_bound = impact_time_bound(P, objs, n_obj, v_scale, IMPACT_TIMES * n_c * dt * resolution)
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
@@ -502,7 +539,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                 vpeak[k] = vk
             # an open contact that still closes keeps the impact going
             approaching = approaching or vk > v_open
-        if not loaded and not approaching:
+        elapsed += dt
+        if not loaded and not approaching or elapsed >= t_bound:
             break
         if not approaching and steps % SPENT_EVERY == 0 \
                 and _spent(f, delta, dmax, e, expo, k_unload, inv_mi, inv_mj, n_c, v_open):
@@ -510,6 +548,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         if not loaded:  # free flight: jump to a step short of the first contact to load again
             skip = _free_flight(S, ci, cj, nx, ny, n_c, delta, dmax, e, v_open) - dt
             if skip > 0.0:
+                elapsed += skip
                 for k in range(n_c):
                     delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * skip
     # remove an integration surplus of energy (never a physical gain): scale the velocities
