@@ -545,6 +545,8 @@ def _check_events(ev: np.ndarray, n: int, names: dict[int, list[str]],
     _fail(where, _integral(ev[:, 3], -1, n - 1), f"b must be -1 or a piece index 0..{n - 1}",
           ev[:, 3])
     _fail(where, _integral(ev[:, 6], -1, 1), "direction must be -1, 0 or 1", ev[:, 6])
+    _fail(where, np.flatnonzero(ev[:, 5] < 0.0),
+          "speed must be >= 0 m/s (an approach or a piece's speed)", ev[:, 5])
     counts = np.array([len(names.get(k, [])) for k in range(max(EventKind) + 1)])
     _fail(where, _integral(ev[:, 4], -1, 1 << 30), "index must be -1 or a feature index", ev[:, 4])
     limit = counts[kind.astype(int)]

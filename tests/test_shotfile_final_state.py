@@ -353,3 +353,13 @@ def test_an_edited_readable_field_is_refused_not_dropped(tmp_path: Path, key: st
     path.write_text(json.dumps(data))
     with pytest.raises(ShotFileError, match=f"{key} is not what the exact block gives"):
         ShotResult.load(path)
+
+
+def test_a_negative_event_speed_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "shot.json"
+    nine_ball_break().save(path)
+    data = json.loads(path.read_text())
+    data["exact"]["events"][1][5] = -1.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(ShotFileError, match=r"events\[1\]: speed must be >= 0"):
+        ShotResult.load(path)
