@@ -75,3 +75,11 @@ def test_novus_10_a_side_has_8_pucks_in_singles_16_in_doubles() -> None:
     doubles = NovusGame(players=("A", "B", "C", "D"), doubles=True)
     assert doubles.pucks_per_team() == 16
     doubles.adjudicate(res)  # 11 red pucks are within a pair's 16
+
+
+def test_novus_12_a_puck_leaves_the_board_one_way(tmp_path, capsys):
+    """A puck a pocket event takes into a hole cannot also be declared over the rail."""
+    s = copy.deepcopy(SCENARIO)
+    s["infractions"] = [{"code": "puck_off_table", "pieces": ["red1"]}]
+    assert "names 'red1', which a pocket event takes into a hole" in _adjudicate(tmp_path, s,
+                                                                                capsys)

@@ -31,6 +31,10 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
     piece declared over the rail is taken off whatever `final` shows: the core keeps every piece
     on the board, so a declaration is how one leaves it.)"""
     over = {pid for i in infractions if i.code == "puck_off_table" for pid in i.pieces}
+    for pid in sorted(over):
+        if pid in record.pocketed:
+            raise ValueError(f"infraction puck_off_table names {pid!r}, which a pocket event "
+                             "takes into a hole: a puck leaves the board one way (novus 12)")
     if any(i.code == "striker_off_table" for i in infractions):
         over.add(STRIKER)
     after = set(record.final.ids())
