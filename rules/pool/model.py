@@ -209,6 +209,12 @@ def check_state(state: PoolState) -> None:
             if top:
                 raise ValueError(f"state.scores: {top[0]} has {state.scores[top[0]]} of "
                                  f"points_to {state.points_to}, so the game is over (WPA 6.1)")
+    if state.game != "straight_pool":
+        scored = [p for p, n in state.scores.items() if n]
+        if scored:
+            raise ValueError(f"state.scores: {scored[0]} has {state.scores[scored[0]]} points, "
+                             f"but {state.game} counts games won (frames_won), not points: "
+                             "only 14.1 scores points (WPA 6.1)")
     if state.game == "straight_pool" and state.ball_in_hand == "table":
         raise ValueError("state.ball_in_hand 'table': in 14.1 the cue ball in hand is always "
                          "behind the head string (WPA 6.10)")
