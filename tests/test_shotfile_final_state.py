@@ -18,7 +18,8 @@ import pytest
 
 from cuesim import CueShot, NovusShot, ShotResult, shotfile, simulate, start_layout
 from cuesim.api import GAME_NAMES, game_table
-from cuesim.shotfile import _FINAL_TOLERANCE, ShotFileError
+from cuesim.shotfile import ShotFileError
+from cuesim.shotfile_motion import _FINAL_TOLERANCE
 from cuesim.sim.events import EventKind
 from cuesim.sim.state import SEG_AX, SEG_OBJ, SEG_SD, SEG_T0, SEG_T1, SEG_VX, SEG_W, SEG_X
 from cuesim.tables.layout import LayoutError
