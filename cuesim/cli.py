@@ -285,6 +285,10 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     if args.trajectories and not args.json:
         raise CliError("--trajectories adds the motion segments to the --json output: use it "
                        "with --json")
+    foreign = [pid for pid in layout.ids() if pid not in getattr(ref, "ball_ids", layout.ids())]
+    if foreign:  # the pool referee knows its balls by id: ask before simulating, not after
+        raise CliError(f"--layout {args.layout}: ball {foreign[0]!r} is no ball of "
+                       f"{args.game}; with --rule its balls are {list(ref.ball_ids)}")
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)

@@ -185,3 +185,18 @@ def test_first_contact_of_no_piece_of_the_shot_is_an_error():
     assert res.first_contact("striker") is not None
     with pytest.raises(SimulationError, match="'zzz' is no piece of this shot"):
         res.first_contact("zzz")
+
+
+def test_shoot_rule_refuses_a_ball_the_game_does_not_have_before_simulating(tmp_path, capsys):
+    """With --rule the pool referee knows its balls by id: a layout ball '99' in 8-ball is
+    refused at once, not after the shot is simulated."""
+    from cuesim import start_layout
+
+    data = start_layout("8-ball").to_dict()
+    data["pieces"][1]["id"] = "99"
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(data))
+    assert main(["shoot", "8-ball", "--speed", "7", "--layout", str(path), "--rule"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "ball '99' is no ball of 8-ball" in captured.err
+    assert main(["shoot", "8-ball", "--speed", "7", "--layout", str(path)]) == 0  # no referee
