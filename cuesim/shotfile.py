@@ -453,6 +453,12 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     events = _check_events(arrays["events"], n, meta.names, source)
     _check_sizes({k: a.shape for k, a in arrays.items()}, n, source)
     segments = _check_segments(arrays["segments"], n, len(events), source)
+    if not meta.truncated and len(events) and len(segments):
+        # a shot that came to rest: every event happens by the time the last piece rests
+        rest = float(segments[:, SEG_T0].max())
+        _fail(f"{source}: events", np.flatnonzero(events[:, 0] > rest),
+              f"t must be by the time the last piece comes to rest ({rest:.6g} s, the last "
+              "segment's start)", events[:, 0])
     limits = _limits(meta.initial)
     _check_motion(segments, limits, source)
     _check_final(meta, final_positions, final_on, events, segments, limits, source)

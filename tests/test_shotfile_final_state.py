@@ -364,3 +364,16 @@ def test_a_negative_event_speed_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(ShotFileError, match=r"events\[1\]: speed must be >= 0"):
         ShotResult.load(path)
+
+
+def test_an_event_after_everything_rests_is_refused(tmp_path: Path) -> None:
+    """An event at t = 1e300 loaded, and `sample` then refused the shot with a 300-digit
+    count: a shot at rest has no event after its last piece stopped."""
+    path = tmp_path / "shot.json"
+    nine_ball_break().save(path)
+    data = json.loads(path.read_text())
+    data["exact"]["events"][-1][0] = 1e300
+    path.write_text(json.dumps(data))
+    with pytest.raises(ShotFileError, match="t must be by the time the last piece comes to "
+                                            "rest"):
+        ShotResult.load(path)
