@@ -144,6 +144,8 @@ def test_bad_dataset_outputs_give_one_line(tmp_path, capsys):
                                                           "a folder"),
         (["--dataset", "--out", str(tmp_path / "no" / "ds")], "does not exist"),
         (["--dataset", "--out", "nope://bucket/ds"], "Protocol not known: nope"),
+        (["--dataset", "--out", str(tmp_path / "b.npz")], "a dataset (--dataset) is a folder of "
+                                                          "Parquet parts, not an .npz file"),
         (["--out", "memory://bucket/ds.parquet"], "only a dataset (--dataset) is written"),
     ]
     for extra, message in cases:

@@ -376,6 +376,9 @@ def _check_dataset_out(out: str) -> None:
         Target.of(out)
         return
     path = Path(out[len("file://"):] if out.startswith("file://") else out)
+    if path.suffix.lower() == ".npz":
+        raise BatchError(f"--out {out!r}: a dataset (--dataset) is a folder of Parquet parts, "
+                         "not an .npz file; name a folder, or drop --dataset for one .npz file")
     if path.exists() and not path.is_dir():
         raise BatchError(f"--out {out!r} is a file; a dataset (--dataset) is a folder")
     check_writable(path / MANIFEST if path.is_dir() else path, "--out", BatchError)
