@@ -27,6 +27,7 @@ import numpy as np
 
 from cuesim.output import check_writable, write_atomic
 from cuesim.shot import CueShot, NovusShot, ShotError
+from cuesim.shotfile_events import check_event_roles
 from cuesim.shotfile_motion import ShotFileError, _check_final, _check_motion, _fail, _limits
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
@@ -451,6 +452,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
         raise ShotFileError(f"{source}: final_on must have {n} flags, one per piece, got "
                             f"{final_on.shape[0]}")
     events = _check_events(arrays["events"], n, meta.names, source)
+    check_event_roles(events, meta.initial, source)
     _check_sizes({k: a.shape for k, a in arrays.items()}, n, source)
     segments = _check_segments(arrays["segments"], n, len(events), source)
     if not meta.truncated and len(events) and len(segments):

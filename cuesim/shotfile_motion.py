@@ -76,7 +76,8 @@ _GENERIC_MAX_SPIN_DECEL = 1.0e8  # rad/s^2
 def _fail(where: str, rows: np.ndarray, what: str, values: Any) -> None:
     if len(rows):
         k = int(rows[0])
-        raise ShotFileError(f"{where}[{k}]: {what}, got {values[k]!r}")
+        value = values[k].item() if isinstance(values[k], np.generic) else values[k]
+        raise ShotFileError(f"{where}[{k}]: {what}, got {value!r}")
 
 
 @dataclass(frozen=True)

@@ -343,6 +343,23 @@ def test_fivepins_event_door_refuses_a_pin_event_on_a_ball():
         adjudicate(data)
 
 
+def test_fivepins_event_door_refuses_a_pin_knocked_down_twice_12_2():
+    """5-pins 12.2: a knocked pin counts as knocked once, even if it comes back to its spot;
+    the core fells a pin once a shot. A second `pin` event for it cannot have happened: it is
+    refused naming both events (was: ruled, the pin scored once)."""
+    data = _pins_scenario()
+    event, _ = _events_of(data, "b", "pin")
+    events = next(ev for ev in ([s.get("events", []) for s in data.get("steps", [])]
+                                + [data.get("shot", {}).get("events", []),
+                                   data.get("events", [])]) if event in ev)
+    k = events.index(event)
+    events.append({**event, "t": events[-1]["t"] + 0.1})
+    with pytest.raises(ScenarioError, match=rf"events\[{len(events) - 1}\]\.b: "
+                                            rf"{event['b']!r} is knocked down a second time; "
+                                            rf"events\[{k}\] knocked it already"):
+        adjudicate(data)
+
+
 def test_fivepins_event_door_refuses_a_strike_of_a_pin():
     """A strike is of a ball: a strike of a pin is refused, naming the event's `a`."""
     data = _pins_scenario()

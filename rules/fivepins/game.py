@@ -554,7 +554,10 @@ def check_carom_layouts(shot: FivePinsShot) -> None:
 def check_piece_kinds(events: list[Any], where: str) -> None:
     """Each event's pieces are of the kind the event takes: a cue strikes a ball (a wrong one
     is the 15.3.а foul), and a `pin` event knocks down a pin (`b`; `a` is the ball or a
-    thrown pin). Ids that are neither are refused as unknown elsewhere."""
+    thrown pin), each pin once a shot (5-pins 12.2: a knocked pin that comes back to its
+    spot still counts as knocked, once). Ids that are neither are refused as unknown
+    elsewhere."""
+    felled: dict[str, int] = {}
     for k, e in enumerate(events):
         if e.kind == EventKind.STRIKE and e.a in PINS:
             raise ValueError(f"{where}.events[{k}].a: a strike is of a ball {list(BALLS)}, "
@@ -562,3 +565,9 @@ def check_piece_kinds(events: list[Any], where: str) -> None:
         if e.kind == EventKind.PIN and e.b in BALLS:
             raise ValueError(f"{where}.events[{k}].b: a pin event knocks down a pin "
                              f"{list(PINS)}, not the ball {e.b!r}")
+        if e.kind == EventKind.PIN and e.b in felled:
+            raise ValueError(f"{where}.events[{k}].b: {e.b!r} is knocked down a second time; "
+                             f"events[{felled[e.b]}] knocked it already, and a pin is knocked "
+                             "once a shot (5-pins 12.2)")
+        if e.kind == EventKind.PIN:
+            felled[e.b] = k
