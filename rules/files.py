@@ -228,14 +228,15 @@ def _feature_names(table: Any) -> dict[Any, set[str]]:
 
 
 def check_event_log(events: list[Any], pieces: list[str], where: str,
-                    table: Any = None) -> None:
+                    table: Any = None, pins: bool | None = None) -> None:
     """Refuse an event log that cannot have happened: times not finite, negative or out of
     order; a piece that is not on the table before the shot; an event of a piece after it
     dropped into a pocket (but, on a pool table, being touched there by a piece still on the
     table, as in a crowded pocket: WPA 3.20); a cushion, pocket or line the table does not
-    have; a piece that collides with itself or is struck twice; an event of a piece that
-    nothing set in motion (`check_causes`). Several pieces may be struck: each player's ball
-    in a lag."""
+    have; a piece that collides with itself or is struck twice; a pin event where no pins
+    stand (pins: whether the game has them; None: the carom table has, the others not, and
+    with no table either may); an event of a piece that nothing set in motion
+    (`check_causes`). Several pieces may be struck: each player's ball in a lag."""
     from cuesim.sim.events import EventKind
 
     strike, collide, pocket = EventKind.STRIKE, EventKind.COLLIDE, EventKind.POCKET
@@ -247,6 +248,8 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
     # a ball that dropped may still be touched in a crowded pocket (WPA 3.20); a novus hole or
     # a pocketless table has none (table None: the pool referee's own check)
     crowded = table is None or hasattr(table, "pockets")
+    if pins is None:
+        pins = table is None or getattr(table, "name", None) == "carom"
     for k, e in enumerate(events):
         t, a, b = e.t, e.a, e.b
         if not (0.0 <= t < math.inf):  # NaN too
@@ -263,6 +266,11 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
             pid = a if a in gone else b
             raise ScenarioError(f"{where}.events[{k}]: {pid!r} has an event at {t} s after it "
                                 f"dropped into a pocket at {gone[pid]} s")
+        if e.kind == EventKind.PIN and not pins:
+            name = getattr(table, "name", None)
+            game = f"the {name} table" if name else "this game"
+            raise ScenarioError(f"{where}.events[{k}].kind: a pin event, but {game} has no "
+                                "pins (only 5-pins, on the carom table, has)")
         if b == a:
             raise ScenarioError(f"{where}.events[{k}]: {a!r} cannot "
                                 f"{e.kind.name.lower()} with itself")

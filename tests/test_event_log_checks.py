@@ -238,3 +238,31 @@ def test_a_hand_written_event_that_cannot_have_happened_is_refused(item, message
         parse_event(item, "steps[0].events[1]")
     good = {**item, "direction": 1 if item["kind"] == "line" else 0, "speed": 1.0}
     assert parse_event(good, "steps[0].events[1]").direction == good["direction"]
+
+
+def test_a_pin_event_where_no_pins_stand_is_refused():
+    """Only 5-pins has pins (5-pins 1): a `pin` event in a log of the novus or pool referee
+    cannot have happened and is refused by their own doors (was: ruled as a collision); the
+    5-pins referee takes one, and without a table the check allows either."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.shotlog import ShotRecord
+    from cuesim.rules.pool import NineBall, PoolShot
+
+    novus = start_layout("novus")
+    puck = next(p for p in novus.ids() if p != "striker")
+    with pytest.raises(ScenarioError, match=r"shot\.events\[1\]\.kind: a pin event, but this "
+                                            "game has no pins"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
+            novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
+                           Event(0.1, EventKind.PIN, "striker", puck)]))
+    start = start_layout("9-ball")
+    with pytest.raises(ScenarioError, match=r"shot\.events\[1\]\.kind: a pin event"):
+        NineBall(players=("Ann", "Bob")).play(PoolShot(
+            [Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.PIN, "cue", "9")],
+            start, start))
+    knock = [Event(0.0, EventKind.STRIKE, "white"),
+             Event(0.1, EventKind.PIN, "white", "pin_centre")]
+    check_event_log(knock, ["white", "pin_centre"], "shot", game_table("5-pins"))
+    check_event_log(knock, ["white", "pin_centre"], "shot")
+    with pytest.raises(ScenarioError, match="but the novus table has no pins"):
+        check_event_log(knock, ["white", "pin_centre"], "shot", game_table("novus"))

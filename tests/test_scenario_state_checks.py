@@ -394,3 +394,19 @@ def test_novus_event_fields_checked_by_type(change, message):
     event = {"t": 0.1, "kind": "collide", "a": "striker", "b": "red1", **change}
     with pytest.raises(ValueError, match=re.escape(message)):
         event_from_dict(event, 1)
+
+
+@pytest.mark.parametrize(("folder", "table"), [(NOVUS, "novus"),
+                                               (SCENARIOS / "pool", "pool_9ft")])
+def test_a_pin_event_where_no_pins_stand_is_refused(folder: Path, table: str):
+    """Only 5-pins has pins (5-pins 1): a `pin` event in a novus or pool scenario cannot have
+    happened and is refused, naming the event (was: ruled as a collision)."""
+    path = next(p for p in sorted(folder.glob("*.json"))
+                if '"collide"' in p.read_text(encoding="utf-8"))
+    data = _load(path)
+    event, where = _events_of(data, "b", "collide")
+    event["kind"] = "pin"
+    with pytest.raises(ScenarioError, match=where + r"\.kind: a pin event, but "
+                                                    rf"(the {table} table|this game) has no pins"):
+        adjudicate(data)
+

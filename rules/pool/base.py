@@ -214,7 +214,7 @@ class PoolGame:
             if len(strikes) > 1:
                 raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
                                  "that touches the ball again is the declared double_hit)")
-            check_event_log(shot.events, list(shot.initial.ids()), "shot")
+            check_event_log(shot.events, list(shot.initial.ids()), "shot", pins=False)
 
     # -- hooks for the games ---------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:
