@@ -291,6 +291,9 @@ def test_bad_actions_and_calls():
         env.step("fast")
     with pytest.raises(EnvError, match="unknown"):
         env.reset(options={"level": 3})
+    with pytest.raises(EnvError, match=r"\['race_to'\] set the match when the environment is "
+                                       r"made: gymnasium\.make\(id, options=\{\.\.\.\}\)"):
+        env.reset(options={"race_to": 3})  # the README's list of make() arguments has it
     with pytest.raises(EnvError, match="agent_first must be"):
         env.reset(options={"agent_first": "no"})
     assert cuesim.env.PLAYERS == ("player0", "player1")

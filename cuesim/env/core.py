@@ -131,6 +131,10 @@ class CueEnv(gymnasium.Env):
         first = self.agent_first
         if options:
             unknown = set(options) - {"agent_first"}
+            if unknown & set(OPTION_KEYS):
+                raise EnvError(f"reset options: {sorted(unknown & set(OPTION_KEYS))} set the "
+                               "match when the environment is made: gymnasium.make(id, "
+                               "options={...}); reset takes only agent_first")
             if unknown:
                 raise EnvError(f"reset options: unknown {sorted(unknown)}; known: agent_first")
             if not isinstance(options.get("agent_first", False), bool):
