@@ -1,7 +1,7 @@
 """Tunnel and runaway hunter: random shots per game, every trajectory checked for penetration.
 
     python bench/tunnels.py [--shots N] [--games novus,9-ball,...] [--seed S] [--workers W]
-                            [--json FILE]
+                            [--physics table|random] [--json FILE]
 
 For each game (novus, 9-ball, 8-ball, 14.1, 5-pins) N shots, each from its own seed: half from
 the game's opening layout (the cue ball anywhere in the kitchen, the striker anywhere in its
@@ -16,7 +16,11 @@ may be up to x_tip inside the pin's standing circle while the pin rocks, the dis
 lets the head give way, sim/resolve/pin.py). A shot is a TUNNEL when anything is deeper
 than DEPTH inside anything, a RUNAWAY when the core hit its event limit (ShotResult.truncated),
 an ERROR when it raised. Prints counts per game and the seeds of every failure; a seed replays
-with `shot_for(game, seed)`.
+with `shot_for(game, seed)`. With `--physics random` each seed also draws the table's
+coefficients (`random_physics`: friction, restitution 0 to 1, the impact's resolution, v_stick
+and g, log-uniform over wide ranges), the same layout and shot on other tables: a threshold or
+a coefficient at its extreme must not make the core tunnel, run away or fail either
+(`shot_for(game, seed, "random")` replays one).
 """
 
 from __future__ import annotations
@@ -56,8 +60,10 @@ from cuesim.tables import (
     novus_table,
     pool_table,
 )
+from cuesim.tables.balls import BallPhysics
 from cuesim.tables.carom import carom_table, five_pins_layout, pin_model
 from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.novus import NovusPhysics
 from cuesim.tables.racks import straight_pool_rack
 
 GAMES = ("novus", "9-ball", "8-ball", "14.1", "5-pins")
@@ -71,6 +77,21 @@ TIP = 0.5  # tip offset of the extreme shots, fraction of the radius (the miscue
 
 POOL, NOVUS, CAROM = pool_table(), novus_table(), carom_table()
 TABLES = {"novus": NOVUS, "9-ball": POOL, "8-ball": POOL, "14.1": POOL, "5-pins": CAROM}
+PHYSICS = ("table", "random")  # --physics: the tables' own coefficients, or drawn per seed
+# --physics random: log-uniform ranges, wide around the tables' values (tables/balls.py,
+# tables/novus.py), and restitutions 0, 1 or uniform between, a third each
+# cloth or board sliding friction (the tables: 0.2; novus 0.2-0.5) and g: their product at
+# the low end (0.06 m/s^2) still stops a piece at 15 m/s within 2 km of travel, so elastic
+# pieces on the slipperiest board end within the event limit (at 0.025 m/s^2 a novus opening
+# with e = 1 everywhere took 19,697 events: many, but physics, not a runaway)
+FRICTION = (0.02, 5.0)
+ROLLING = (1e-4, 1.0)  # ball rolling resistance (0.01)
+SPIN = (1e-3, 5.0)  # ball spin friction about the vertical (0.044)
+IMPACT_FRICTION = (1e-4, 2.0)  # ball-ball fit a and b, cushion and novus impact friction
+FRICTION_FALL = (1e-3, 50.0)  # s/m, the ball-ball fit's c
+STEPS = (2.0, 60.0)  # the multiple impact's resolution, uniform (tables.contact: 2-320, 20)
+V_STICK = (1e-4, 0.1)  # m/s, the model rule's sticking speed (0.01)
+G = (3.0, 30.0)  # m/s^2: a table on Mars to one on a fast lift
 
 
 @dataclass(frozen=True)
@@ -81,6 +102,40 @@ class Case:
     shot: Any
     kind: str  # "opening" or "random"
     extreme: bool
+    physics: BallPhysics | NovusPhysics | None = None  # None: the table's own (TABLES)
+
+    @property
+    def table(self) -> Any:
+        """The table the shot is played on: the game's, with this case's physics if drawn."""
+        if self.physics is None:
+            return TABLES[self.game]
+        if self.game == "novus":
+            return novus_table(self.physics)
+        return carom_table(self.physics) if self.game == "5-pins" else pool_table(
+            physics=self.physics)
+
+
+def random_physics(game: str, seed: int) -> BallPhysics | NovusPhysics:
+    """The coefficients of `--physics random` for one seed (its own stream: the seed's layout
+    and shot are those of `--physics table`)."""
+    rng = np.random.default_rng([seed, GAMES.index(game), 1])
+
+    def log(lo_hi: tuple[float, float]) -> float:
+        return float(np.exp(rng.uniform(math.log(lo_hi[0]), math.log(lo_hi[1]))))
+
+    def e() -> float:
+        return float(rng.choice([0.0, 1.0, rng.uniform(0.0, 1.0)]))
+
+    common = {"impact_steps": float(rng.uniform(*STEPS)), "v_stick": log(V_STICK), "g": log(G)}
+    if game == "novus":
+        return NovusPhysics(mu_puck=log(FRICTION), mu_striker=log(FRICTION), e_puck_puck=e(),
+                            e_striker_puck=e(), e_rail=e(), mu_impact=log(IMPACT_FRICTION),
+                            mu_rail_impact=log(IMPACT_FRICTION), **common)
+    return BallPhysics(mu_slide=log(FRICTION), mu_roll=log(ROLLING), mu_spin=log(SPIN),
+                       e_ball=e(), ball_friction_a=log(IMPACT_FRICTION),
+                       ball_friction_b=log(IMPACT_FRICTION),
+                       ball_friction_c=log(FRICTION_FALL), e_cushion=e(),
+                       mu_cushion=log(IMPACT_FRICTION), **common)
 
 
 # --- layouts ------------------------------------------------------------------------------------
@@ -193,8 +248,12 @@ def _carom_layout(rng: np.random.Generator, opening: bool) -> Layout:
     return Layout(CAROM.name, (*balls, *pins))
 
 
-def shot_for(game: str, seed: int) -> Case:
-    """The layout and shot of one hunter seed (deterministic)."""
+def shot_for(game: str, seed: int, physics: str = "table") -> Case:
+    """The layout and shot of one hunter seed (deterministic), on the table's own physics or
+    (physics "random") on the seed's `random_physics`."""
+    if physics not in PHYSICS:
+        raise ValueError(f"physics must be one of {', '.join(PHYSICS)}, got {physics!r}")
+    drawn = random_physics(game, seed) if physics == "random" else None
     rng = np.random.default_rng([seed, GAMES.index(game)])
     opening = bool(rng.random() < 0.5)
     extreme = bool(rng.random() < 1.0 / 3.0)
@@ -214,7 +273,8 @@ def shot_for(game: str, seed: int) -> Case:
                 break
             except ValueError:
                 continue
-        return Case(game, seed, layout, shot, "opening" if opening else "random", extreme)
+        return Case(game, seed, layout, shot, "opening" if opening else "random", extreme,
+                    drawn)
     layout = _carom_layout(rng, opening) if game == "5-pins" else _pool_layout(game, rng, opening)
     ball = "white" if game == "5-pins" else "cue"
     if ball not in layout.ids():
@@ -236,7 +296,7 @@ def shot_for(game: str, seed: int) -> Case:
         angle = rng.uniform(0.0, 2 * math.pi)
     shot = CueShot(angle=angle, speed=speed, side=side, height=height, elevation=elevation,
                    ball=ball)
-    return Case(game, seed, layout, shot, "opening" if opening else "random", extreme)
+    return Case(game, seed, layout, shot, "opening" if opening else "random", extreme, drawn)
 
 
 # --- the check ----------------------------------------------------------------------------------
@@ -361,7 +421,7 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
 
 
 def run_case(case: Case) -> dict[str, Any]:
-    table = TABLES[case.game]
+    table = case.table
     out: dict[str, Any] = {"game": case.game, "seed": case.seed, "kind": case.kind,
                            "extreme": case.extreme}
     try:
@@ -383,12 +443,12 @@ def run_case(case: Case) -> dict[str, Any]:
     return out
 
 
-def _run_seed(job: tuple[str, int]) -> dict[str, Any]:
+def _run_seed(job: tuple[str, int, str]) -> dict[str, Any]:
     return run_case(shot_for(*job))
 
 
 def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
-         workers: int = 1) -> dict[str, dict[str, Any]]:
+         workers: int = 1, physics: str = "table") -> dict[str, dict[str, Any]]:
     summary: dict[str, dict[str, Any]] = {}
     pool = None
     if workers > 1:
@@ -398,10 +458,10 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
     for game in games:
         t0 = time.perf_counter()
         tunnels, runaways, errors, skipped, max_ev = [], [], [], 0, 0
-        jobs = [(game, s) for s in range(seed0, seed0 + shots)]
+        jobs = [(game, s, physics) for s in range(seed0, seed0 + shots)]
         results = (pool.map(_run_seed, jobs, chunksize=8) if pool is not None
                    else map(_run_seed, jobs))
-        for (_, s), r in zip(jobs, results, strict=True):
+        for (_, s, _), r in zip(jobs, results, strict=True):
             if "skipped" in r:
                 skipped += 1
                 continue
@@ -422,8 +482,8 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
                     print(f"  {game} seed {s}: RUNAWAY, last {r['last_event']}"
                           f" ({r['kind']}{', extreme' if r['extreme'] else ''})", flush=True)
         dt = time.perf_counter() - t0
-        summary[game] = {"shots": shots, "skipped": skipped, "tunnels": len(tunnels),
-                         "runaways": len(runaways), "errors": len(errors),
+        summary[game] = {"shots": shots, "physics": physics, "skipped": skipped,
+                         "tunnels": len(tunnels), "runaways": len(runaways), "errors": len(errors),
                          "max_events": max_ev, "seconds": round(dt, 1),
                          "tunnel_seeds": [t[0] for t in tunnels],
                          "runaway_seeds": [t[0] for t in runaways],
@@ -448,12 +508,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--json", help="write the summary here")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--physics", choices=PHYSICS, default="table",
+                    help="the tables' own coefficients, or random ones drawn per seed")
     a = ap.parse_args(argv)
     games = tuple(g.strip() for g in a.games.split(",") if g.strip())
     for g in games:
         if g not in GAMES:
             ap.error(f"unknown game {g!r}; games are {', '.join(GAMES)}")
-    summary = hunt(games, a.shots, a.seed, workers=a.workers)
+    summary = hunt(games, a.shots, a.seed, workers=a.workers, physics=a.physics)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)
