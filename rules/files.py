@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import types
 import typing
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -360,10 +361,13 @@ def _unexplained(events: list[Any], k: int, where: str) -> None:
 
 
 def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
-                       where: str, names: tuple[str, str] = ("before", "after")) -> None:
+                       where: str, names: tuple[str, str] = ("before", "after"),
+                       by_hand: Collection[str] = ()) -> None:
     """The layouts of one shot are legal on its table (on the bed, no overlaps; after a novus
-    shot pucks may lie stacked), the pieces after it were there before it, and no piece that
-    dropped is still on the table."""
+    shot pucks may lie stacked), the pieces after it were there before it, no piece that
+    dropped is still on the table, and a piece lies elsewhere after the shot only if an event
+    touches it or a declared infraction moved it by hand (`by_hand`: the pieces it names,
+    `hand_moved`)."""
     from cuesim.sim.events import EventKind
     from cuesim.tables.layout import Layout, LayoutError
 
@@ -392,10 +396,18 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
                             "events pocket them")
     touched = {e.a for e in events} | {e.b for e in events if e.b is not None}
     was = {p.id: p for p in before.pieces}
-    moved = sorted(p.id for p in after.pieces if p.id not in touched
+    moved = sorted(p.id for p in after.pieces if p.id not in touched and p.id not in by_hand
                    and math.hypot(p.x - was[p.id].x, p.y - was[p.id].y) > UNTOUCHED_TOLERANCE)
     if moved:
-        raise ScenarioError(f"{where}.{names[1]} moves {moved}, which no event touches")
+        raise ScenarioError(f"{where}.{names[1]} moves {moved}, which no event touches and no "
+                            "declared infraction moves by hand")
+
+
+def hand_moved(infractions: Iterable[Any], codes: Collection[str]) -> set[str]:
+    """The pieces the declared infractions of these codes name: moved by a hand, a cue, the
+    chalk or a shaken table, not by the shot (pool 3.21, novus 16.1.д, 5-pins 15.3.к ...), so
+    they may lie elsewhere after it with no event of theirs."""
+    return {p for i in infractions if i.code in codes for p in i.pieces}
 
 
 def table_of(layout: Any, where: str) -> Any:
@@ -419,9 +431,11 @@ def table_of(layout: Any, where: str) -> Any:
 
 
 def check_shot(events: list[Any], before: Any, after: Any, where: str,
-               names: tuple[str, str] = ("before", "after")) -> None:
+               names: tuple[str, str] = ("before", "after"),
+               by_hand: Collection[str] = ()) -> None:
     """check_event_log and check_shot_layouts on the table `before` names; `names` are the
-    scenario's own keys for the two layouts, for the messages."""
+    scenario's own keys for the two layouts, for the messages; `by_hand` the pieces declared
+    infractions moved (`hand_moved`)."""
     if before is None:
         return
     table = table_of(before, f"{where}.{names[0]}")
@@ -429,7 +443,7 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str,
         raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
                             f"for {before.table!r}")
     check_event_log(events, before.ids(), where, table)
-    check_shot_layouts(table, before, after, events, where, names)
+    check_shot_layouts(table, before, after, events, where, names, by_hand)
 
 
 COUNTS = {"race_to", "points_to", "games", "sets", "inning", "frame", "game", "shot",

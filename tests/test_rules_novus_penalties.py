@@ -321,6 +321,21 @@ def test_16_1_d_touching_two_pucks_while_placing_loses_the_set():
     assert articles(out) == ["novus 16.1.д"] and out["ruling"]["winner"] == "B"
 
 
+def test_17_1_o_a_puck_moved_by_hand_may_lie_elsewhere_after_the_shot():
+    """novus 17.1.о: a puck the player touched and moved has no event of its own; the layout
+    after the shot may show it where the hand left it when the declared infraction names it
+    (was: refused as a puck moved with nothing touching it). Not named, it is refused."""
+    after = moved(drop(BASE, "red1"), "black2", 0.60, 0.35)
+    events = [hit(0.1, "red1"), pocket(0.3, "red1")]
+    out = rule(BASE, after, events, state={"sets": 3},
+               infractions=[{"code": "touched_puck", "pieces": ["black2"]}])
+    assert articles(out) == ["novus 17.1.о"]
+    with pytest.raises(ValueError, match=r"scenario\.after moves \['black2'\], which no "
+                                         "event touches and no declared infraction moves by "
+                                         "hand"):
+        rule(BASE, after, events, state={"sets": 3})
+
+
 def test_17_1_o_16_1_d_touched_pucks_are_pucks_on_the_board():
     """novus 17.1.о / 16.1.д: the pucks named as touched or moved were on the board; a puck
     that is not (nor the striker, which is no puck) is refused, not ruled as a lost set."""

@@ -272,6 +272,23 @@ def test_3_21_a_touched_ball_was_on_the_table():
                                      infractions=[foul("touched_ball", "9")]))
 
 
+def test_3_21_a_ball_touched_by_hand_may_lie_elsewhere_after_the_shot():
+    """3.21: a ball moved by hand has no event of its own; the layout after the shot may show
+    it where the hand left it when the declared infraction names it (was: refused as a ball
+    that moved with nothing touching it). Not named, it is still refused."""
+    before = layout(spread(NINE))
+    pushed = spread(NINE)
+    pushed["7"] = (pushed["7"][0] + 0.05, pushed["7"][1])
+    after = layout(pushed)
+    events = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    out = nine_in_play().play(PoolShot(events, before, after,
+                                       infractions=[foul("touched_ball", "7")]))
+    assert articles(out) == ["WPA 3.21"]
+    with pytest.raises(ValueError, match=r"shot\.final moves \['7'\], which no event touches "
+                                         "and no declared infraction moves by hand"):
+        nine_in_play().play(PoolShot(events, before, after))
+
+
 def test_3_4_3_33_3_38_a_declaration_names_balls_on_the_table():
     """A called ball (3.4: an object ball, on the table before the shot), balls announced
     frozen to a cushion (3.38: on the table before it) and a ball jammed in a pocket's jaws

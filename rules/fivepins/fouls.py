@@ -19,6 +19,9 @@ from cuesim.rules.ruling import Infraction, Violation
 from cuesim.sim.events import EventKind
 
 BALL_IN_HAND = "ball_in_hand"  # 15.3: 2 points and ball in hand for the opponent
+# infractions whose pieces were moved by the player, not by the shot (15.3.и cleaning, 15.3.к
+# moved, 15.3.п touched): after it they may lie elsewhere with no event of theirs
+HAND_MOVES = ("cleaning_touch", "moved_piece", "touched_piece")
 POINTS_ONLY = "points"  # 15.2: 2 points (and the shot's points) only
 LOSS_OF_GAME = "loss_of_game"  # 9.1
 LOSS_OF_MATCH = "loss_of_match"  # 9.2

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import check_args, check_fields, require
-from cuesim.rules.files import check_event_log, check_shot_layouts
+from cuesim.rules.files import check_event_log, check_shot_layouts, hand_moved
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     AT_PLACED_SHOT,
     BALL_IN_HAND,
     BETWEEN_SHOTS,
     FORFEITS,
+    HAND_MOVES,
     INFRACTIONS,
     LAG_CODES,
     WITH_BALL_IN_HAND,
@@ -548,7 +549,7 @@ def check_carom_layouts(shot: FivePinsShot) -> None:
             raise ValueError(f"{name} layout is for table {layout.table!r}; 5-pins is played on "
                              "the carom table ('carom')")
     check_shot_layouts(CaromTable(), shot.initial, shot.final, shot.events, "shot",
-                       ("initial", "final"))
+                       ("initial", "final"), hand_moved(shot.infractions, HAND_MOVES))
 
 
 def check_piece_kinds(events: list[Any], where: str) -> None:

@@ -122,7 +122,8 @@ def _ball_pin_reach() -> float:
 
 def reset_pins(layout: Layout, before: Layout | None = None, moved: Iterable[str] = (),
                knocked: Iterable[str] = ()) -> tuple[Layout, list[dict[str, Any]], list[str]]:
-    """Set every pin back on its mark (knocked pins 12.1, moved pins 12.4) except the pins
+    """Set every pin back on its mark (knocked pins 12.1, pins moved but standing 12.4: by the
+    shot, `moved`, or by a hand, 15.3.к) except the pins
     whose mark a ball occupies wholly or partly: those are removed until the mark is free
     (12.7). "Partly occupied" = a pin on its mark would touch the ball. Returns the layout,
     the pins put back on their marks and the pins removed."""
@@ -144,7 +145,10 @@ def reset_pins(layout: Layout, before: Layout | None = None, moved: Iterable[str
             spotted.append({"id": pid, "x": x, "y": y, "article": article("12.7")})
         elif (p is None or math.hypot(p.x - x, p.y - y) > 1e-9 or pid in moved
               or pid in knocked):
-            art = article("12.4") if pid in moved else article("12.1")
+            # only moved off its mark (12.4: by the shot, as the referee judges, or by a hand,
+            # 15.3.к), else knocked down (12.1)
+            moved_only = pid in moved or (p is not None and pid not in knocked)
+            art = article("12.4") if moved_only else article("12.1")
             spotted.append({"id": pid, "x": x, "y": y, "article": art})
     return Layout(TABLE, tuple(out)), spotted, removed
 

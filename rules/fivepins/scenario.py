@@ -13,11 +13,13 @@ from cuesim.rules.files import (
     check_scenario_fields,
     check_shot,
     check_types,
+    hand_moved,
     parse_event,
     players_and_options,
     read_json,
     scenario_steps,
 )
+from cuesim.rules.fivepins.fouls import HAND_MOVES
 from cuesim.rules.fivepins.game import FivePinsGame, check_piece_kinds
 from cuesim.rules.fivepins.model import (
     BALLS,
@@ -149,7 +151,8 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
         infractions.append(Infraction.from_dict(item))
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
     check_piece_kinds(events, where)
-    check_shot(events, initial, final, where, (named["initial"], named["final"]))
+    check_shot(events, initial, final, where, (named["initial"], named["final"]),
+               hand_moved(infractions, HAND_MOVES))
     return FivePinsShot(events, initial, final, decl, infractions)
 
 

@@ -68,9 +68,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cuesim.rules.api_checks import hints, require
-from cuesim.rules.files import check_event_log
+from cuesim.rules.files import check_event_log, hand_moved
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
-from cuesim.rules.novus.infractions import DURING_MOTION, PLACING_TOUCH, STROKE_ONLY, lookup
+from cuesim.rules.novus.infractions import (
+    DURING_MOTION,
+    HAND_MOVES,
+    PLACING_TOUCH,
+    STROKE_ONLY,
+    lookup,
+)
 from cuesim.rules.novus.placement import start_row
 from cuesim.rules.novus.shotlog import (
     STRIKER,
@@ -320,7 +326,7 @@ class NovusGame:
         if record is not None and record.result is None:  # a hand-written log that cannot
             # have happened is refused (the board has no pins)
             check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
-            check_novus_layouts(record)
+            check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
         if record is not None:
             check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)

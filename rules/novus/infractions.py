@@ -81,6 +81,10 @@ INFRACTIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# Infractions whose pieces a shaken table, a hand or a cue moved, not the shot (16.1.б, д, м;
+# 17.1.л, н, о): after the shot they may lie elsewhere with no event of theirs
+HAND_MOVES = ("shook_table", "moved_pucks", "touched_moving_deliberately",
+              "striker_touched_puck_placing", "touched_moving", "touched_puck")
 # Infractions that describe a stroke (17.1.к a double hit, 17.1.у the side or butt of the cue)
 # or what a stroke did (17.1.д the striker over the rail, 17.1.с broken): declared with that
 # shot, never with none. The others can happen between shots (17.1.п: any of them by the player

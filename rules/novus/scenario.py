@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.files import check_shot, read_json
+from cuesim.rules.files import check_shot, hand_moved, read_json
 from cuesim.rules.novus.game import NovusGame
+from cuesim.rules.novus.infractions import HAND_MOVES
 from cuesim.rules.novus.shotlog import ShotRecord, event_from_dict
 from cuesim.rules.novus.terms import SIDES
 from cuesim.rules.ruling import Infraction
@@ -200,7 +201,7 @@ def load_scenario(data: Any) -> tuple[NovusGame, ShotRecord | None, list[Infract
     if pocketed is not None and not (isinstance(pocketed, list)
                                      and all(isinstance(p, str) for p in pocketed)):
         raise ValueError("scenario 'pocketed' must be a list of piece ids")
-    check_shot(events, before, after, "scenario")
+    check_shot(events, before, after, "scenario", by_hand=hand_moved(infractions, HAND_MOVES))
     record = ShotRecord.from_parts(before, after, events, pocketed)
     return game, record, infractions
 

@@ -7,7 +7,7 @@ events, and the striker's `line` crossings of its own zone line (for 18.1.д).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,10 +45,12 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
                              "over the rail (infraction puck_off_table, novus 12)")
 
 
-def check_novus_layouts(record: ShotRecord) -> None:
+def check_novus_layouts(record: ShotRecord, by_hand: Collection[str] = ()) -> None:
     """A hand-written record's layouts are for the novus board and legal on it (each piece on
     the board, off the holes, no two overlapping before the shot; after it a puck may rest on
-    another, novus 12), as the scenario loader requires: ValueError naming the piece."""
+    another, novus 12), as the scenario loader requires: ValueError naming the piece; a piece
+    lies elsewhere after it only if an event touches it or it is in `by_hand` (moved by a
+    declared infraction, infractions.HAND_MOVES)."""
     from cuesim.rules.files import check_shot_layouts
     from cuesim.tables.novus import NovusTable
 
@@ -58,7 +60,7 @@ def check_novus_layouts(record: ShotRecord) -> None:
             raise ValueError(f"shot.{name}: the layout is for table {table!r}; novus is played "
                              "on the novus board ('novus')")
     check_shot_layouts(NovusTable(), record.initial, record.final, record.events, "shot",
-                       ("initial", "final"))
+                       ("initial", "final"), by_hand)
 
 
 def check_match_pieces(record: ShotRecord, colours: tuple[str, str], per_side: int) -> None:

@@ -6,7 +6,8 @@ failure is a ValueError naming the field and the ball."""
 
 from __future__ import annotations
 
-from cuesim.rules.files import check_shot_layouts, table_of
+from cuesim.rules.files import check_shot_layouts, hand_moved, table_of
+from cuesim.rules.pool.general import HAND_MOVES
 from cuesim.rules.pool.model import CUE, PoolShot
 from cuesim.tables.pool import PoolTable
 from cuesim.tables.pool_spots import FROZEN_TOLERANCE
@@ -57,7 +58,7 @@ def check_layouts(shot: PoolShot, table: PoolTable) -> None:
     """Hand-written layouts lie on the table's bed (or in a pocket's throat), no two balls
     overlap, and no ball a pocket event pockets is still on the table after the shot."""
     check_shot_layouts(table, shot.initial, shot.final, shot.events, "shot",
-                       ("initial", "final"))
+                       ("initial", "final"), hand_moved(shot.infractions, HAND_MOVES))
 
 
 def check_frozen(shot: PoolShot, table: PoolTable) -> None:

@@ -57,6 +57,10 @@ INFRACTIONS: dict[str, tuple[str, str]] = {
     "deliberate_interference": ("WPA 6.7.5", "a ball moving toward a pocket or the rack area "
                                 "was caught or deflected"),
 }
+# Infractions whose balls a hand, cue, dropped object or device moved, not the stroke (3.21,
+# 3.22, 3.25, 3.41, 3.42, 1.16.2, 6.7.5): after the shot they may lie elsewhere with no event
+HAND_MOVES = ("touched_ball", "touched_ball_placing", "dropped_object", "interference",
+              "measuring_device", "jump_masse_moved_ball", "deliberate_interference")
 # Infractions that can be committed between shots, with no stroke (an empty event log): the
 # others describe a stroke (its tip, foot, timing, jump or a ball it sent) and are declared
 # with that shot's events. 1.11 the time limit; 3.21, 3.22 touching a ball; 3.25 a dropped

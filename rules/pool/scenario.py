@@ -12,6 +12,7 @@ from cuesim.rules.files import (
     check_scenario_fields,
     check_shot,
     check_types,
+    hand_moved,
     parse_event,
     players_and_options,
     read_json,
@@ -19,6 +20,7 @@ from cuesim.rules.files import (
 )
 from cuesim.rules.pool.base import PoolGame
 from cuesim.rules.pool.eight_ball import EightBall
+from cuesim.rules.pool.general import HAND_MOVES
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
 from cuesim.rules.pool.nine_ball import NineBall
 from cuesim.rules.pool.straight_pool import StraightPool
@@ -152,7 +154,8 @@ def parse_shot(step: Any, where: str) -> PoolShot:
         final = initial.without(gone)
     else:
         final = None
-    check_shot(events, initial, final, where, (named["initial"], named["final"]))
+    check_shot(events, initial, final, where, (named["initial"], named["final"]),
+               hand_moved(infractions, HAND_MOVES))
     return PoolShot(events, initial, final, decl, infractions)
 
 
