@@ -40,6 +40,7 @@ def test_14_2_14_3_second_loss_for_unsporting_or_no_show_excludes(code, article)
     r = out["ruling"]
     assert articles(out) == [f"novus {article}"]
     assert "excluded" in violation(out, article)["text"]
+    assert violation(out, article)["consequence"] == "disqualification"  # not only the match
     assert r["match_over"] and r["frame_over"] and r["winner"] == "B" and r["next_player"] == ""
     assert r["legal"] and f"match won by B (novus {article})" in r["notes"]
     assert out["state"]["match_over"] and out["state"]["winner"] == "B"

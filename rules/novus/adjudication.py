@@ -149,7 +149,7 @@ class ShotAdjudication:
             if inf.code == PLACING_TOUCH and inf.pieces:
                 text = f"{text} ({', '.join(inf.pieces)})"
             if consequence in ("disqualification", "loss_of_match"):
-                return self.finish_match(g.team_of(who), article, text)
+                return self.finish_match(g.team_of(who), article, text, kind=consequence)
             if consequence == "loss_of_turn" and g.team_of(who) != self.team:
                 raise ValueError(f"infraction {inf.code!r} ({art(article)}) costs the turn of "
                                  f"the player who has it (18.1); {who} does not have the turn")
@@ -559,10 +559,13 @@ class ShotAdjudication:
         return NovusOutcome(ruling, g.layout, None, g.to_dict())
 
     def finish_match(self, loser: str, article: str, text: str,
-                     remaining: bool = False) -> NovusOutcome:
+                     remaining: bool = False, kind: str = "loss_of_match") -> NovusOutcome:
+        """The match lost by `loser`: the violation's consequence `kind` ('loss_of_match', or
+        'disqualification' for an exclusion, 14.1-14.4), or with `remaining` the sets not yet
+        played (15.3, 'loss_of_sets')."""
         g = self.g
         other = g.other_team(loser)
-        consequence = "loss_of_sets" if remaining else "loss_of_match"
+        consequence = "loss_of_sets" if remaining else kind
         v = Violation(art(article), text, consequence)
         self.violations.append(v)
         if loser != self.team:
