@@ -601,8 +601,10 @@ def test_foot_spot_constant_used_for_spotting_layouts():
 
 
 @pytest.mark.parametrize("game,change,message", [
-    ("nine_ball", {"frames_won": {"Ann": 3, "Bob": 0}, "race_to": 3},
+    ("nine_ball", {"frames_won": {"Ann": 3, "Bob": 0}, "race_to": 3, "frame": 4},
      "state.frames_won: Ann has 3 of race_to 3, so the match is over"),
+    ("nine_ball", {"frames_won": {"Ann": 2, "Bob": 1}, "race_to": 5, "frame": 3},
+     r"state.frame 3 with 3 frames already won .* so the frame is at least 4"),
     ("nine_ball", {"fouls": {"Ann": 3}}, "state.fouls: Ann on 3 consecutive fouls"),
     ("straight_pool", {"scores": {"Ann": 150, "Bob": 0}},
      "state.scores: Ann has 150 of points_to 150"),
@@ -620,7 +622,8 @@ def test_foot_spot_constant_used_for_spotting_layouts():
      "before the opening break: the table is open"),
 ])
 def test_a_resumed_state_is_one_a_match_can_reach(game, change, message):
-    """A resumed state past the race (race_to frames), past 14.1's points_to (6.1), on a third
+    """A resumed state past the race (race_to frames), a frame number before the frames won,
+    past 14.1's points_to (6.1), on a third
     foul that was never ruled (5.13, 6.12), with an unknown phase, groups that are not one each
     of solids and stripes (4.10), or a winner while the match is on cannot have happened: it
     is refused, naming the field, by `PoolState.from_dict` and by a referee given it."""

@@ -155,7 +155,8 @@ def _whole(value: Any) -> bool:
 
 def check_state(state: PoolState) -> None:
     """A state that a match can reach, or ValueError naming the first field that says
-    otherwise: a phase of PHASES; whole counts, per player; at most two consecutive fouls
+    otherwise: a phase of PHASES; whole counts, per player; a frame number past the frames
+    won (frame n follows n - 1 frames, n when the match is over); at most two consecutive fouls
     (the third is ruled at once: 5.13, 6.12); while the match is on, no winner, every player
     short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
     (4.10) given to both players, one each, and none in 9-ball or 14.1; `warned` and
@@ -183,6 +184,13 @@ def check_state(state: PoolState) -> None:
                 fits(v) for v in table.values()):
             raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
                              f"got {table!r}")
+    played = sum(state.frames_won.values())
+    done = state.frame if state.phase == "match_over" else state.frame - 1
+    if played > done:
+        raise ValueError(f"state.frame {state.frame} with {played} frames already won "
+                         f"({state.frames_won}): frame n follows n - 1 frames played (n when "
+                         f"the match is over), so the frame is at least "
+                         f"{played + (state.phase != 'match_over')}")
     if state.rack_inning > state.inning:
         raise ValueError(f"state.rack_inning {state.rack_inning} is after state.inning "
                          f"{state.inning}: the rack was broken in an inning already played")
