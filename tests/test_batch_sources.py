@@ -11,7 +11,7 @@ import pytest
 
 from cuesim import CueShot, NovusShot, simulate
 from cuesim.api import game_table, start_layout
-from cuesim.batch import BatchError, ShotGrid, read_results, simulate_many
+from cuesim.batch import BatchError, ShotGrid, ShotSampler, read_results, simulate_many
 from cuesim.batch.store import parts_dir
 from cuesim.cli import main
 from cuesim.tables.layout import Layout
@@ -274,3 +274,28 @@ def test_straight_pool_points_in_a_game_state_third_foul():
         assert res["points"][k] == ruling.points.get("B", 0)
         assert res["points_opponent"][k] == ruling.points.get("A", 0) == 0
     assert res["legal"][1] and res["points"][1] == 0  # the rack hit, nothing called or made
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: ShotGrid({"speed": (1.0, 2.0)}), r"grid axis 'speed' must be \(lo, hi, count\)"),
+    (lambda: ShotGrid({"speed": (1.0, 2.0, 1)}), "the count must be a whole number >= 2"),
+    (lambda: ShotGrid({"speed": (2.0, 1.0, 3)}), "lo must be below hi"),
+    (lambda: ShotGrid({}), "a grid needs at least one axis"),
+    (lambda: ShotGrid({"speed": (1.0, 2.0, 3)}, fixed=[("x", 0.5)]), "fixed must be a dict"),
+    (lambda: ShotSampler(0), "the number of shots must be a positive integer, got 0"),
+    (lambda: ShotSampler(True), "the number of shots must be a positive integer, got True"),
+    (lambda: ShotSampler(5, seed=-1), "the seed must be a non-negative integer"),
+    (lambda: ShotSampler(5, vary={"speed": (3.0, 1.0)}), "range of 'speed' is reversed"),
+    (lambda: ShotSampler(5, vary={"speed": (1.0, math.inf)}), "range of 'speed' must be finite"),
+    (lambda: ShotSampler(5, vary=[("speed", 1.0, 2.0)]), "vary must be a dict"),
+])
+def test_a_sampler_or_grid_is_checked_when_it_is_made(make, message):
+    """What needs no game (counts, seeds, ranges, axes) is refused when the sampler or grid
+    is made, not first by simulate_many (was: `ShotGrid({"speed": (1, 2)}).n` an IndexError);
+    the names and the values each parameter allows wait for the batch's game."""
+    with pytest.raises(BatchError, match=message):
+        make()
+    assert ShotGrid({"bogus": (1.0, 2.0, 3)}).n == 3  # names are the game's to judge
+    with pytest.raises(BatchError, match="bogus"):
+        simulate_many(game_table("9-ball"), start_layout("9-ball"), ShotGrid(
+            {"bogus": (1.0, 2.0, 3)}))

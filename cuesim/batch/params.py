@@ -129,16 +129,36 @@ class ShotSampler:
     fixed: dict[str, float] = field(default_factory=dict)
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        """What needs no game is checked when the sampler is made (the count, the seed, each
+        range); the parameter names and what each allows, by `check` for the batch's game."""
+        self._check_counts_and_ranges()
+
     def check(self, family: str) -> None:
-        if not isinstance(self.n, int | np.integer) or self.n < 1:
-            raise BatchError(f"the number of shots must be a positive integer, got {self.n!r}")
-        if not isinstance(self.seed, int | np.integer) or self.seed < 0:
-            raise BatchError(f"the seed must be a non-negative integer, got {self.seed!r}")
+        self._check_counts_and_ranges()
         check_names(family, list(self.vary), "vary")
         check_names(family, list(self.fixed), "fixed")
         both = sorted(set(self.vary) & set(self.fixed))
         if both:
             raise BatchError(f"parameter {both[0]!r} is both varied and fixed")
+        for name, value in self.fixed.items():
+            if not isinstance(value, int | float | np.number) or (
+                    not math.isfinite(float(value))
+                    and not (math.isnan(float(value))
+                             and name in NAN_ALLOWED["novus" if family == "novus" else "ball"])):
+                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
+                                 f"{value!r}")
+
+    def _check_counts_and_ranges(self) -> None:
+        if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer) or self.n < 1:
+            raise BatchError(f"the number of shots must be a positive integer, got {self.n!r}")
+        if (isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer)
+                or self.seed < 0):
+            raise BatchError(f"the seed must be a non-negative integer, got {self.seed!r}")
+        for name, table in (("vary", self.vary), ("fixed", self.fixed)):
+            if not isinstance(table, dict):
+                raise BatchError(f"{name} must be a dict of parameter -> "
+                                 f"{'(lo, hi)' if name == 'vary' else 'value'}, got {table!r}")
         for name, rng in self.vary.items():
             try:
                 lo, hi = (float(v) for v in rng)
@@ -153,13 +173,6 @@ class ShotSampler:
             if hi == lo:
                 raise BatchError(f"range of {name!r} is empty: {lo:g}:{hi:g} (use a fixed "
                                  "value for a constant parameter)")
-        for name, value in self.fixed.items():
-            if not isinstance(value, int | float | np.number) or (
-                    not math.isfinite(float(value))
-                    and not (math.isnan(float(value))
-                             and name in NAN_ALLOWED["novus" if family == "novus" else "ball"])):
-                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{value!r}")
 
     def chunk(self, family: str, index: int, start: int, stop: int) -> dict[str, np.ndarray]:
         """The parameters of shots start..stop-1, which form chunk `index` of the run."""

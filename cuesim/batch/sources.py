@@ -29,6 +29,13 @@ class ShotGrid:
     axes: dict[str, tuple[float, float, int]]
     fixed: dict[str, float] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """What needs no game is checked when the grid is made (its axes, counts and ends);
+        the parameter names and what each allows, by `check` for the batch's game."""
+        self._check_axes()
+        if not isinstance(self.fixed, dict):
+            raise BatchError(f"fixed must be a dict of parameter -> value, got {self.fixed!r}")
+
     @property
     def shape(self) -> tuple[int, ...]:
         return tuple(int(a[2]) for a in self.axes.values())
@@ -42,13 +49,22 @@ class ShotGrid:
         return {k: (float(a[0]), float(a[1])) for k, a in self.axes.items()}
 
     def check(self, family: str) -> None:
-        if not isinstance(self.axes, dict) or not self.axes:
-            raise BatchError("a grid needs at least one axis: name -> (lo, hi, count)")
+        self._check_axes()
         check_names(family, list(self.axes), "grid")
         check_names(family, list(self.fixed), "fixed")
         both = sorted(set(self.axes) & set(self.fixed))
         if both:
             raise BatchError(f"parameter {both[0]!r} is both on the grid and fixed")
+        for name, value in self.fixed.items():
+            ok_nan = name in NAN_ALLOWED["novus" if family == "novus" else "ball"]
+            if not isinstance(value, int | float | np.number) or (
+                    not math.isfinite(float(value)) and not (ok_nan and math.isnan(value))):
+                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
+                                 f"{value!r}")
+
+    def _check_axes(self) -> None:
+        if not isinstance(self.axes, dict) or not self.axes:
+            raise BatchError("a grid needs at least one axis: name -> (lo, hi, count)")
         for name, axis in self.axes.items():
             try:
                 lo, hi, count = axis
@@ -63,12 +79,6 @@ class ShotGrid:
                 raise BatchError(f"grid axis {name!r} must have finite ends, got {lo}:{hi}")
             if hi <= lo:
                 raise BatchError(f"grid axis {name!r}: lo must be below hi, got {lo:g}:{hi:g}")
-        for name, value in self.fixed.items():
-            ok_nan = name in NAN_ALLOWED["novus" if family == "novus" else "ball"]
-            if not isinstance(value, int | float | np.number) or (
-                    not math.isfinite(float(value)) and not (ok_nan and math.isnan(value))):
-                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{value!r}")
 
     def chunk(self, family: str, index: int, start: int, stop: int) -> dict[str, np.ndarray]:
         """The parameters of shots start..stop-1 (`index` is unused: a grid needs no seed)."""
