@@ -1,0 +1,411 @@
+"""cuesim's ball physics against pooltool's, event by event (optional: needs pooltool).
+
+    python bench/pooltool_replay.py [--shots 300] [--seed 1] [--json FILE]
+
+pooltool (`pooltool-billiards`) is an independent implementation of the same ball models:
+sliding, rolling and spinning on the cloth (Alciatore's closed forms), the ball-ball impact
+with Alciatore's friction fit (TP A-14; its `FrictionalInelastic`) and Han's cushion (2005;
+its `han2005`). Each random shot here is simulated by cuesim on the carom table (no pockets,
+four straight cushions: `carom_table()`, its coefficients), one to three balls, the first one
+moving with a random velocity and spin (half of them aimed at another ball). The shot is then
+replayed through pooltool's own functions: between two of cuesim's events every ball moves by
+pooltool's `evolve_ball_motion`, and at each of cuesim's impacts pooltool resolves it with its
+model. At each event this checks, against cuesim's segments (`cuesim.trajectory.sample`):
+- **state**: every ball's position, velocity and vertical spin just after the event, and at
+  the midpoint before it (the motion between events);
+- **transitions**: a ball starts rolling (ROLL) and comes to rest (STOP) when pooltool's
+  `get_slide_time` and `get_roll_time` say;
+- **contact**: two balls that collide are 2R apart in pooltool's positions, a ball on a
+  cushion is R from its nose line;
+- **missed contacts**: pooltool's balls, sampled 32 times between consecutive events, never
+  overlap each other or cross a cushion's nose line (an impact cuesim did not see).
+
+The ball-ball friction. pooltool bounds the friction impulse by mu m |e v_n| (the speed the
+balls part with), cuesim by mu J_n = mu m (1 + e) v_n / 2 (Coulomb's law on the normal
+impulse, Alciatore TP A-14). The two agree at e = 1 and differ by (1 + e) / (2 e) = 1.026 at
+the carom's e = 0.95 while the surfaces slide through the impact. The run replays every shot
+twice: with pooltool's model as it is, and with its friction coefficient scaled by
+(1 + e) / (2 e), which makes its bound cuesim's; the second is expected to agree to round-off.
+
+A replay stops (counted, not an error) at an impact cuesim resolves as a multiple impact (a
+ball touching two others or a ball and a cushion at the same instant: sequential binary models
+are another model) and at one slower than v_stick (cuesim's plastic slow contact).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cuesim import EventKind, Layout, Piece  # noqa: E402
+from cuesim.commands import positive_int  # noqa: E402
+from cuesim.sim import run_motion  # noqa: E402
+from cuesim.sim.result import ShotResult  # noqa: E402
+from cuesim.tables.carom import CaromTable, carom_table  # noqa: E402
+from cuesim.trajectory import sample  # noqa: E402
+
+BALLS = ("white", "yellow", "red")
+LATER = 1e-6  # s: an impact's pieces, touching, are solved for their next impact from this later
+SAMPLES_BETWEEN = 32  # pooltool positions checked for overlaps between two events
+# the agreement asked of the scaled replay (round-off of two closed-form implementations;
+# measured: at most 9e-11 over 3,000 shots, bench/README.md)
+PUBLISHED = "as published, to the first ball-ball impact"
+SCALED = "friction on the normal impulse, whole shots"
+TOLERANCE = {"position_m": 1e-9, "velocity_m_s": 1e-9, "spin_rad_s": 1e-7, "time_s": 1e-9,
+             "contact_gap_m": 1e-9, "detection_s": 1e-9}
+
+
+def import_pooltool() -> tuple[Any, str | None]:
+    """(a namespace of the pooltool functions used here, None) or (None, why not)."""
+    try:
+        import pooltool.constants as const
+        import pooltool.ptmath as ptmath
+        from pooltool.evolution.event_based import solve
+        from pooltool.objects.ball.datatypes import Ball
+        from pooltool.objects.table.components import CushionDirection, LinearCushionSegment
+        from pooltool.physics.evolve import evolve_ball_motion
+        from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
+        from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
+        from pooltool.physics.resolve.ball_cushion.han_2005.model import han2005
+    except Exception as exc:  # noqa: BLE001  (any reason it cannot be used is reported)
+        return None, f"{type(exc).__name__}: {exc}"
+    return SimpleNamespace(const=const, ptmath=ptmath, Ball=Ball, evolve=evolve_ball_motion,
+                           Friction=AlciatoreBallBallFriction, BallBall=FrictionalInelastic,
+                           han2005=han2005, solve=solve, Segment=LinearCushionSegment,
+                           both_sides=CushionDirection.BOTH), None
+
+
+# -- the shots -------------------------------------------------------------------------------
+def random_shot(table: CaromTable, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
+    """One to three balls anywhere on the carom table (1 mm apart at least, off the cushions)
+    and the first one's initial (vx, vy, wx, wy, wz): 0.2-5 m/s, aimed at another ball half
+    of the time, each spin component's surface speed R w up to the ball's speed."""
+    r = table.piece_spec("ball").radius
+    n = int(rng.integers(1, 4))
+    xy: list[np.ndarray] = []
+    while len(xy) < n:
+        p = rng.uniform([r + 1e-3, r + 1e-3], [table.geometry.width - r - 1e-3,
+                                                  table.geometry.length - r - 1e-3])
+        if all(np.hypot(*(p - q)) > 2 * r + 1e-3 for q in xy):
+            xy.append(p)
+    speed = float(rng.uniform(0.2, 5.0))
+    if n > 1 and rng.random() < 0.5:
+        d = xy[1] - xy[0]
+        heading = math.atan2(d[1], d[0]) + float(rng.uniform(-1.0, 1.0)) * math.asin(
+            min(1.0, 2 * r / float(np.hypot(*d))))
+    else:
+        heading = float(rng.uniform(0.0, 2 * math.pi))
+    vx, vy = speed * math.cos(heading), speed * math.sin(heading)
+    wx, wy, wz = (float(s) * speed / r for s in rng.uniform(-1.0, 1.0, 3))
+    layout = Layout(table.name, tuple(Piece(b, "ball", float(p[0]), float(p[1]))
+                                      for b, p in zip(BALLS, xy, strict=False)))
+    return layout, {BALLS[0]: (vx, vy, wx, wy, wz)}
+
+
+# -- the replay ------------------------------------------------------------------------------
+@dataclass
+class Replay:
+    """The largest differences of one replay, and how it ended."""
+
+    position_m: float = 0.0
+    velocity_m_s: float = 0.0
+    spin_rad_s: float = 0.0
+    time_s: float = 0.0
+    contact_gap_m: float = 0.0
+    detection_s: float = 0.0
+    missed: int = 0
+    events: int = 0
+    stopped: str = ""  # "" (replayed to the end), "multiple impact" or "slow contact"
+    worst: dict[str, str] = field(default_factory=dict)
+
+    def note(self, key: str, value: float, where: str) -> None:
+        if value > getattr(self, key):
+            setattr(self, key, value)
+            self.worst[key] = where
+
+
+class PooltoolBalls:
+    """The shot's balls as pooltool states, moved and resolved by pooltool's functions."""
+
+    def __init__(self, pt: Any, table: CaromTable, layout: Layout,
+                 initial: dict[str, tuple], friction_scale: float) -> None:
+        spec, phys = table.piece_spec("ball"), table.physics
+        self.pt, self.table, self.R, self.m = pt, table, spec.radius, spec.mass
+        self.phys, self.ids = phys, [p.id for p in layout.pieces]
+        self.rvw, self.state, self.t0 = {}, {}, {}
+        for p in layout.pieces:
+            vx, vy, wx, wy, wz = initial.get(p.id, (0.0,) * 5)
+            self.rvw[p.id] = np.array([[p.x, p.y, spec.radius], [vx, vy, 0.0], [wx, wy, wz]])
+            moving = any(c != 0.0 for c in (vx, vy, wx, wy, wz))
+            self.state[p.id] = pt.const.sliding if moving else pt.const.stationary
+            self.t0[p.id] = 0.0
+        fit = pt.Friction(a=phys.ball_friction_a * friction_scale,
+                          b=phys.ball_friction_b * friction_scale, c=phys.ball_friction_c)
+        self.ball_ball = pt.BallBall(friction=fit)
+
+    def at(self, ball: str, t: float) -> tuple[np.ndarray, int]:
+        """pooltool's state of a ball at time t (not stored)."""
+        p = self.phys
+        return self.pt.evolve(self.state[ball], self.rvw[ball], self.R, self.m, p.mu_slide,
+                              p.mu_spin, p.mu_roll, p.g, t - self.t0[ball])
+
+    def move_to(self, t: float) -> None:
+        for b in self.ids:
+            self.rvw[b], self.state[b] = self.at(b, t)
+            self.t0[b] = t
+
+    def transition_time(self, ball: str, kind: EventKind) -> float:
+        """When pooltool's ball starts rolling (ROLL) or comes to rest (STOP): its slide time,
+        then its roll time (a ball moved to a ROLL event may still slide for a few ulps)."""
+        ptm, rvw, state, p = self.pt.ptmath, self.rvw[ball], self.state[ball], self.phys
+        t = self.t0[ball]
+        if state == self.pt.const.sliding:
+            slide = ptm.get_slide_time(rvw, self.R, p.mu_slide, p.g)
+            if kind == EventKind.ROLL:
+                return t + slide
+            rvw, state = self.pt.evolve(state, rvw, self.R, self.m, p.mu_slide, p.mu_spin,
+                                        p.mu_roll, p.g, slide)
+            t += slide
+        if kind == EventKind.STOP and state == self.pt.const.rolling:
+            return t + ptm.get_roll_time(rvw, p.mu_roll, p.g)
+        return math.inf
+
+    def finish_transition(self, ball: str, kind: EventKind) -> None:
+        """At cuesim's ROLL or STOP: pooltool's ball, moved to the same instant, may still
+        slide or roll for a few ulps of time; take it through its transition."""
+        ptm, p, rvw, state = self.pt.ptmath, self.phys, self.rvw[ball], self.state[ball]
+        if kind == EventKind.ROLL and state == self.pt.const.sliding:
+            dt = ptm.get_slide_time(rvw, self.R, p.mu_slide, p.g)
+        elif kind == EventKind.STOP and state == self.pt.const.rolling:
+            dt = ptm.get_roll_time(rvw, p.mu_roll, p.g)
+        else:
+            return
+        self.rvw[ball], self.state[ball] = self.pt.evolve(state, rvw, self.R, self.m,
+                                                          p.mu_slide, p.mu_spin, p.mu_roll,
+                                                          p.g, dt)
+
+    def _mu_of(self, state: int) -> float:
+        """The cloth friction of a motion state, as pooltool's engine passes it."""
+        return self.phys.mu_slide if state == self.pt.const.sliding else self.phys.mu_roll
+
+    def next_impacts(self, cushions: dict[str, Any], last: tuple[str, str] | None = None
+                     ) -> dict[tuple[str, str], float]:
+        """pooltool's own collision times from now (its quartic and quadratic solvers):
+        {(ball, other ball or cushion): time}. For `last`, the impact just resolved, whose
+        pieces touch now, the time is solved from a microsecond later (else a root at now,
+        off by round-off, hides a later one: a cue ball that catches the object ball again)."""
+        out: dict[tuple[str, str], float] = {}
+        pt, p, nontranslating = self.pt, self.phys, self.pt.const.nontranslating
+        for i, a in enumerate(self.ids):
+            others = [(b, None) for b in self.ids[i + 1:]] + list(cushions.items())
+            for b, seg in others:
+                if self.state[a] in nontranslating and (
+                        seg is not None or self.state[b] in nontranslating):
+                    continue
+                later = LATER if (a, b) == last else 0.0
+                ra, sa = self.at(a, self.t0[a] + later)
+                if seg is None:
+                    rb, sb = self.at(b, self.t0[b] + later)
+                    dt = pt.solve.ball_ball_collision_time(
+                        ra, rb, sa, sb, self._mu_of(sa), self._mu_of(sb), self.m, self.m, p.g,
+                        p.g, self.R)
+                else:
+                    dt = pt.solve.ball_linear_cushion_collision_time(
+                        ra, sa, seg.lx, seg.ly, seg.l0, seg.p1, seg.p2, seg.direction,
+                        self._mu_of(sa), self.m, p.g, self.R)
+                out[(a, b)] = self.t0[a] + later + dt
+        return out
+
+    def collide(self, a: str, b: str) -> None:
+        """pooltool's FrictionalInelastic ball-ball impact (its Alciatore friction fit)."""
+        balls = []
+        for k in (a, b):
+            ball = self.pt.Ball.create(k, xy=self.rvw[k][0, :2], m=self.m, R=self.R,
+                                       e_b=self.phys.e_ball)
+            ball.state.rvw = self.rvw[k].copy()
+            ball.state.s = self.state[k]
+            balls.append(ball)
+        one, two = self.ball_ball.solve(*balls)
+        for k, ball in ((a, one), (b, two)):
+            self.rvw[k], self.state[k] = ball.state.rvw.copy(), self.pt.const.sliding
+
+    def cushion(self, a: str, inward: np.ndarray) -> None:
+        """pooltool's han2005 with the normal along the ball's motion into the cushion."""
+        self.rvw[a] = self.pt.han2005(self.rvw[a], np.array([-inward[0], -inward[1], 0.0]),
+                                      self.R, self.m, self.table.cushion_height,
+                                      self.phys.e_cushion, self.phys.mu_cushion)
+        self.state[a] = self.pt.const.sliding
+
+
+def _rails(table: CaromTable) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{cushion: (a point of its nose line, its inward unit normal)}: the surface is on the
+    left of each rail (tables.carom)."""
+    out = {}
+    for rail in table.geometry.rails:
+        p0, p1 = np.array([rail.x0, rail.y0]), np.array([rail.x1, rail.y1])
+        d = (p1 - p0) / np.hypot(*(p1 - p0))
+        out[rail.name] = (p0, np.array([-d[1], d[0]]))
+    return out
+
+
+def replay(pt: Any, table: CaromTable, layout: Layout, initial: dict[str, tuple],
+           result: ShotResult, friction_scale: float = 1.0, first_collision_only: bool = False
+           ) -> Replay:
+    """Replay one cuesim shot through pooltool's models (see the module docstring); with
+    `first_collision_only`, up to just after its first ball-ball impact."""
+    balls = PooltoolBalls(pt, table, layout, initial, friction_scale)
+    rails, R, h = _rails(table), balls.R, table.cushion_height
+    cushions = {r.name: pt.Segment(r.name, p1=np.array([r.x0, r.y0, h]),
+                                   p2=np.array([r.x1, r.y1, h]), direction=pt.both_sides)
+                for r in table.geometry.rails}
+    rep = Replay()
+    log = [e for e in result.event_log() if e.kind not in (EventKind.LINE, EventKind.CIRCLE)]
+    impacts = [e for e in log if e.kind in (EventKind.COLLIDE, EventKind.RAIL)]
+    t_prev = 0.0
+    pending = balls.next_impacts(cushions)
+    for k, ev in enumerate(log):
+        where = f"event {k} ({ev.kind.name} {ev.a} at t = {ev.t:.6f} s)"
+        expected = None
+        if ev.kind in (EventKind.COLLIDE, EventKind.RAIL):
+            pieces = {ev.a} | ({ev.b} if ev.b else set())
+            shared = [o for o in impacts if o is not ev and o.t == ev.t
+                      and pieces & ({o.a} | ({o.b} if o.b else set()))]
+            if shared:
+                rep.stopped = "multiple impact"
+                break
+            if ev.speed < table.physics.v_stick:
+                rep.stopped = "slow contact"
+                break
+            expected = ((ev.a, ev.b) if balls.ids.index(ev.a) < balls.ids.index(ev.b)
+                        else (ev.b, ev.a)) if ev.kind == EventKind.COLLIDE else (ev.a, ev.feature)
+            rep.note("detection_s", abs(pending.get(expected, math.inf) - ev.t), where)
+        for key, t_hit in pending.items():
+            if key != expected and t_hit < ev.t - TOLERANCE["detection_s"]:
+                rep.missed += 1
+                rep.worst.setdefault("missed", f"{key} at t = {t_hit:.9f} s, before {where}")
+        _check_between(balls, rails, t_prev, ev.t, rep, where)
+        # the motion before the event, at the midpoint since the last one
+        _compare(balls, result, 0.5 * (t_prev + ev.t), rep, f"before {where}")
+        if ev.kind in (EventKind.ROLL, EventKind.STOP):
+            rep.note("time_s", abs(balls.transition_time(ev.a, ev.kind) - ev.t), where)
+        balls.move_to(ev.t)
+        if ev.kind == EventKind.COLLIDE:
+            d = float(np.hypot(*(balls.rvw[ev.a][0, :2] - balls.rvw[ev.b][0, :2])))
+            rep.note("contact_gap_m", abs(d - 2 * R), where)
+            balls.collide(ev.a, ev.b)
+        elif ev.kind == EventKind.RAIL:
+            p0, inward = rails[ev.feature]
+            rep.note("contact_gap_m", abs(float((balls.rvw[ev.a][0, :2] - p0) @ inward) - R),
+                     where)
+            balls.cushion(ev.a, inward)
+        else:
+            balls.finish_transition(ev.a, ev.kind)
+        _compare(balls, result, ev.t, rep, f"after {where}")
+        rep.events += 1
+        t_prev = ev.t
+        if first_collision_only and ev.kind == EventKind.COLLIDE:
+            break
+        pending = balls.next_impacts(cushions, expected)
+    return rep
+
+
+def _compare(balls: PooltoolBalls, result: ShotResult, t: float, rep: Replay, where: str) -> None:
+    s = sample(result, [t])
+    for i, b in enumerate(s.ids):
+        rvw, _ = balls.at(b, t)
+        rep.note("position_m", float(np.max(np.abs(rvw[0, :2] - s.positions[0, i]))), where)
+        rep.note("velocity_m_s", float(np.max(np.abs(rvw[1, :2] - s.velocities[0, i]))), where)
+        rep.note("spin_rad_s", abs(float(rvw[2, 2] - s.spin[0, i])), where)
+
+
+def _check_between(balls: PooltoolBalls, rails: dict, t0: float, t1: float, rep: Replay,
+                   where: str) -> None:
+    """pooltool's balls between two events: no overlap, no cushion crossed (beyond 1e-9 m)."""
+    if t1 <= t0:
+        return
+    R = balls.R
+    for t in np.linspace(t0, t1, SAMPLES_BETWEEN + 2)[1:-1]:
+        xy = {b: balls.at(b, float(t))[0][0, :2] for b in balls.ids}
+        bad = any(float((p - p0) @ n) < R - 1e-9 for p in xy.values() for p0, n in rails.values())
+        bad |= any(np.hypot(*(xy[a] - xy[b])) < 2 * R - 1e-9
+                   for i, a in enumerate(balls.ids) for b in balls.ids[i + 1:])
+        if bad:
+            rep.missed += 1
+            rep.worst.setdefault("missed", f"between t = {t0:.6f} and {where}")
+            return
+
+
+# -- the run ---------------------------------------------------------------------------------
+def run(pt: Any, shots: int, seed: int, table: CaromTable | None = None) -> dict[str, Any]:
+    """Every shot replayed as pooltool has it (to its first ball-ball impact) and, whole, with
+    pooltool's friction bound made cuesim's. `table`: the carom table by default."""
+    table = carom_table() if table is None else table
+    rng = np.random.default_rng(seed)
+    e = table.physics.e_ball
+    out: dict[str, Any] = {"shots": shots, "seed": seed, "e_ball": e, "modes": {}}
+    cases = []
+    for _ in range(shots):
+        layout, initial = random_shot(table, rng)
+        cases.append((layout, initial, run_motion(table, layout, initial)))
+    for mode, scale, first in ((PUBLISHED, 1.0, True), (SCALED, (1 + e) / (2 * e), False)):
+        worst = Replay()
+        stopped: dict[str, int] = {}
+        for n, (layout, initial, res) in enumerate(cases):
+            rep = replay(pt, table, layout, initial, res, scale, first)
+            for key in TOLERANCE:
+                worst.note(key, getattr(rep, key), f"shot {n}: {rep.worst.get(key, '')}")
+            worst.missed += rep.missed
+            worst.events += rep.events
+            if rep.stopped:
+                stopped[rep.stopped] = stopped.get(rep.stopped, 0) + 1
+        out["modes"][mode] = {"friction_scale": scale, "events": worst.events,
+                              "missed": worst.missed, "stopped": stopped,
+                              **{k: getattr(worst, k) for k in TOLERANCE},
+                              "worst": worst.worst}
+    return out
+
+
+def report(out: dict[str, Any]) -> None:
+    print(f"cuesim against pooltool's models: {out['shots']} random shots on the carom table "
+          f"(seed {out['seed']}, e_ball {out['e_ball']})")
+    for mode, m in out["modes"].items():
+        stopped = ", ".join(f"{n} at a {why}" for why, n in m["stopped"].items()) or "none"
+        print(f"  {mode} (pooltool's friction x {m['friction_scale']:.4f}): {m['events']} "
+              f"events replayed; replays stopped early: {stopped}")
+        for key, tol in TOLERANCE.items():
+            bound = f"round-off: < {tol:g}" if mode == SCALED else "round-off, or the law"
+            print(f"    {key:14s} largest difference {m[key]:.3g} ({bound})"
+                  f"  [{m['worst'].get(key, '-')}]")
+        print(f"    missed contacts: {m['missed']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--shots", type=positive_int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+    pt, why = import_pooltool()
+    if pt is None:
+        print(f"pooltool: not installed ({why}); nothing to compare")
+        return 0
+    out = run(pt, args.shots, args.seed)
+    report(out)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""The ball physics against pooltool, an independent implementation of the same models
+(bench/pooltool_replay.py): each cuesim shot replayed event by event through pooltool's own
+evolution and impact functions. pooltool is optional (never installed by the project): these
+tests skip without it, except the one that checks the bench says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import pooltool_replay as replay
+from cuesim.tables.balls import BallPhysics
+from cuesim.tables.carom import carom_table
+
+PT, WHY = replay.import_pooltool()
+needs_pooltool = pytest.mark.skipif(PT is None, reason=f"pooltool not installed ({WHY})")
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    return replay.run(PT, 40, 11)
+
+
+@needs_pooltool
+def test_every_event_agrees_with_pooltool_to_round_off(default_run):
+    """Sliding, rolling, spin decay (Alciatore TP A-4), Han's cushion (2005) and the ball-ball
+    impact with the TP A-14 friction fit, with pooltool's friction bound put on the normal
+    impulse as cuesim's is: states, transition times and contact gaps agree to round-off, and
+    pooltool's balls, between cuesim's events, never touch anything cuesim did not see."""
+    m = default_run["modes"][replay.SCALED]
+    assert m["events"] > 200 and not m["stopped"]
+    for key, tol in replay.TOLERANCE.items():
+        assert m[key] < tol, (key, m[key], m["worst"][key])
+    assert m["missed"] == 0
+
+
+@needs_pooltool
+def test_the_friction_bound_is_the_only_difference_from_pooltool(default_run):
+    """As published, pooltool bounds the ball-ball friction by mu m e v_n, cuesim by mu J_n =
+    mu m (1 + e) v_n / 2: the outgoing spins and velocities of a sliding impact differ (by up
+    to 0.25 rad/s and 2.6 mm/s over 300 shots at e = 0.95) and nothing else does."""
+    m = default_run["modes"][replay.PUBLISHED]
+    assert m["velocity_m_s"] > 1e-4 and "COLLIDE" in m["worst"]["velocity_m_s"]
+    assert m["spin_rad_s"] > 1e-2 and "COLLIDE" in m["worst"]["spin_rad_s"]
+    for key in ("position_m", "time_s", "contact_gap_m"):  # up to and at the first impact
+        assert m[key] < replay.TOLERANCE[key]
+
+
+@needs_pooltool
+def test_perfectly_elastic_balls_agree_with_pooltool_as_published():
+    """At e = 1 the two friction bounds are the same (mu m v_n): pooltool's model as published
+    replays whole cuesim shots to round-off."""
+    out = replay.run(PT, 20, 5, carom_table(BallPhysics(e_ball=1.0)))
+    m = out["modes"][replay.SCALED]
+    assert m["friction_scale"] == 1.0 and m["events"] > 100
+    for key, tol in replay.TOLERANCE.items():
+        assert m[key] < tol, (key, m[key], m["worst"][key])
+    assert m["missed"] == 0
+
+
+def test_the_bench_says_when_pooltool_is_missing(monkeypatch, capsys):
+    monkeypatch.setattr(replay, "import_pooltool", lambda: (None, "ModuleNotFoundError: x"))
+    assert replay.main(["--shots", "3"]) == 0
+    assert "pooltool: not installed (ModuleNotFoundError: x)" in capsys.readouterr().out
+
+
+def test_random_shots_are_legal_layouts_and_reproducible():
+    """The bench's shots: one to three balls inside the cushions, not overlapping, the same
+    for the same seed."""
+    import numpy as np
+
+    table = carom_table()
+    a = [replay.random_shot(table, np.random.default_rng(4)) for _ in range(2)]
+    assert a[0] == a[1]
+    rng = np.random.default_rng(4)
+    sizes = {len(replay.random_shot(table, rng)[0].pieces) for _ in range(60)}
+    assert sizes == {1, 2, 3}
+
+
+@needs_pooltool
+def test_the_replay_sees_an_impact_cuesim_did_not_log():
+    """The check has teeth: replayed with a ball on the path that cuesim's shot did not have,
+    pooltool's solvers find an impact before cuesim's next event."""
+    from cuesim import Layout, Piece
+    from cuesim.sim import run_motion
+
+    table = carom_table()
+    alone = Layout(table.name, (Piece("white", "ball", 0.71, 0.5),))
+    initial = {"white": (0.0, 1.5, 0.0, 0.0, 0.0)}
+    result = run_motion(table, alone, initial)
+    blocked = Layout(table.name, alone.pieces + (Piece("yellow", "ball", 0.72, 1.0),))
+    rep = replay.replay(PT, table, blocked, initial, result)
+    assert rep.missed >= 1 and "('white', 'yellow')" in rep.worst["missed"]
+    assert replay.replay(PT, table, alone, initial, result).missed == 0
