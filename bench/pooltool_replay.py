@@ -1,35 +1,43 @@
 """cuesim's ball physics against pooltool's, event by event (optional: needs pooltool).
 
-    python bench/pooltool_replay.py [--shots 300] [--seed 1] [--json FILE]
+    python bench/pooltool_replay.py [--shots 300] [--seed 1] [--table carom|pool|both]
+                                    [--json FILE]
 
 pooltool (`pooltool-billiards`) is an independent implementation of the same ball models:
 sliding, rolling and spinning on the cloth (Alciatore's closed forms), the ball-ball impact
 with Alciatore's friction fit (TP A-14; its `FrictionalInelastic`) and Han's cushion (2005;
-its `han2005`). Each random shot here is simulated by cuesim on the carom table (no pockets,
-four straight cushions: `carom_table()`, its coefficients), one to three balls, the first one
-moving with a random velocity and spin (half of them aimed at another ball). The shot is then
+its `han2005`). Each random shot is simulated by cuesim on the carom table (four straight
+cushions) or the WPA 9 ft table (its noses, the jaws and the knuckles rounding the lips, the
+pockets' fall lines), with the table's coefficients: one to three balls, the first moving
+with a random velocity and spin (half of them aimed at another ball). The shot is then
 replayed through pooltool's own functions: between two of cuesim's events every ball moves by
 pooltool's `evolve_ball_motion`, and at each of cuesim's impacts pooltool resolves it with its
-model. At each event this checks, against cuesim's segments (`cuesim.trajectory.sample`):
+model (`han2005` on a nose, a jaw, or a knuckle with the normal through its centre); a ball
+the core pockets leaves the replay. At each event this checks, against cuesim's segments
+(`cuesim.trajectory.sample`):
 - **state**: every ball's position, velocity and vertical spin just after the event, and at
   the midpoint before it (the motion between events);
 - **transitions**: a ball starts rolling (ROLL) and comes to rest (STOP) when pooltool's
   `get_slide_time` and `get_roll_time` say;
 - **contact**: two balls that collide are 2R apart in pooltool's positions, a ball on a
-  cushion is R from its nose line;
-- **missed contacts**: pooltool's balls, sampled 32 times between consecutive events, never
-  overlap each other or cross a cushion's nose line (an impact cuesim did not see).
+  cushion is R from its nose line (R + r from a knuckle's centre);
+- **detection**: pooltool's own collision-time solvers (two balls, a ball and a linear or
+  circular cushion segment), run from each event, give cuesim's next impact at its time and
+  find none before it ("missed contacts"); pooltool's balls, sampled 32 times between events,
+  never overlap (nor, on the carom table, cross a nose line).
 
 The ball-ball friction. pooltool bounds the friction impulse by mu m |e v_n| (the speed the
 balls part with), cuesim by mu J_n = mu m (1 + e) v_n / 2 (Coulomb's law on the normal
 impulse, Alciatore TP A-14). The two agree at e = 1 and differ by (1 + e) / (2 e) = 1.026 at
-the carom's e = 0.95 while the surfaces slide through the impact. The run replays every shot
-twice: with pooltool's model as it is, and with its friction coefficient scaled by
-(1 + e) / (2 e), which makes its bound cuesim's; the second is expected to agree to round-off.
+e = 0.95 while the surfaces slide through the impact. The run replays every shot twice: with
+pooltool's model as it is, up to the first ball-ball impact, and whole with its friction
+coefficient scaled by (1 + e) / (2 e), which makes its bound cuesim's; the second is expected
+to agree to round-off.
 
 A replay stops (counted, not an error) at an impact cuesim resolves as a multiple impact (a
 ball touching two others or a ball and a cushion at the same instant: sequential binary models
-are another model) and at one slower than v_stick (cuesim's plastic slow contact).
+are another model) and at one slower than v_stick (cuesim's plastic slow contact). The pockets
+are not compared: pooltool's capture circle is another model than the core's fall line.
 """
 
 from __future__ import annotations
@@ -50,20 +58,26 @@ if __package__ in (None, ""):
 
 from cuesim import EventKind, Layout, Piece  # noqa: E402
 from cuesim.commands import positive_int  # noqa: E402
+from cuesim.output import OutputError, check_writable, write_atomic  # noqa: E402
 from cuesim.sim import run_motion  # noqa: E402
 from cuesim.sim.result import ShotResult  # noqa: E402
 from cuesim.tables.carom import CaromTable, carom_table  # noqa: E402
+from cuesim.tables.pool import PoolTable, pool_table  # noqa: E402
 from cuesim.trajectory import sample  # noqa: E402
 
 BALLS = ("white", "yellow", "red")
+Table = CaromTable | PoolTable
+TABLES = {"carom": carom_table, "pool": pool_table}
 LATER = 1e-6  # s: an impact's pieces, touching, are solved for their next impact from this later
 SAMPLES_BETWEEN = 32  # pooltool positions checked for overlaps between two events
-# the agreement asked of the scaled replay (round-off of two closed-form implementations;
-# measured: at most 9e-11 over 3,000 shots, bench/README.md)
+# the agreement asked of the scaled replay: round-off of two closed-form implementations, which
+# grows at each ball-ball and knuckle impact (measured over 3,000 shots a table, bench/README.md:
+# at most 6.4e-11 m, 5.7e-11 m/s, 1.2e-9 rad/s, 1.6e-11 m of gap, 3.3e-10 s; a missed or
+# misplaced impact is off by millimetres and milliseconds)
 PUBLISHED = "as published, to the first ball-ball impact"
 SCALED = "friction on the normal impulse, whole shots"
-TOLERANCE = {"position_m": 1e-9, "velocity_m_s": 1e-9, "spin_rad_s": 1e-7, "time_s": 1e-9,
-             "contact_gap_m": 1e-9, "detection_s": 1e-9}
+TOLERANCE = {"position_m": 1e-9, "velocity_m_s": 1e-9, "spin_rad_s": 1e-7, "time_s": 1e-8,
+             "contact_gap_m": 1e-9, "detection_s": 1e-8}
 
 
 def import_pooltool() -> tuple[Any, str | None]:
@@ -73,7 +87,11 @@ def import_pooltool() -> tuple[Any, str | None]:
         import pooltool.ptmath as ptmath
         from pooltool.evolution.event_based import solve
         from pooltool.objects.ball.datatypes import Ball
-        from pooltool.objects.table.components import CushionDirection, LinearCushionSegment
+        from pooltool.objects.table.components import (
+            CircularCushionSegment,
+            CushionDirection,
+            LinearCushionSegment,
+        )
         from pooltool.physics.evolve import evolve_ball_motion
         from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
         from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
@@ -83,12 +101,13 @@ def import_pooltool() -> tuple[Any, str | None]:
     return SimpleNamespace(const=const, ptmath=ptmath, Ball=Ball, evolve=evolve_ball_motion,
                            Friction=AlciatoreBallBallFriction, BallBall=FrictionalInelastic,
                            han2005=han2005, solve=solve, Segment=LinearCushionSegment,
+                           Circle=CircularCushionSegment,
                            both_sides=CushionDirection.BOTH), None
 
 
 # -- the shots -------------------------------------------------------------------------------
-def random_shot(table: CaromTable, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
-    """One to three balls anywhere on the carom table (1 mm apart at least, off the cushions)
+def random_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
+    """One to three balls anywhere on the table (1 mm apart at least, inside the noses)
     and the first one's initial (vx, vy, wx, wy, wz): 0.2-5 m/s, aimed at another ball half
     of the time, each spin component's surface speed R w up to the ball's speed."""
     r = table.piece_spec("ball").radius
@@ -127,6 +146,7 @@ class Replay:
     missed: int = 0
     events: int = 0
     stopped: str = ""  # "" (replayed to the end), "multiple impact" or "slow contact"
+    kinds: dict[str, int] = field(default_factory=dict)  # events replayed, by what they are
     worst: dict[str, str] = field(default_factory=dict)
 
     def note(self, key: str, value: float, where: str) -> None:
@@ -138,7 +158,7 @@ class Replay:
 class PooltoolBalls:
     """The shot's balls as pooltool states, moved and resolved by pooltool's functions."""
 
-    def __init__(self, pt: Any, table: CaromTable, layout: Layout,
+    def __init__(self, pt: Any, table: Table, layout: Layout,
                  initial: dict[str, tuple], friction_scale: float) -> None:
         spec, phys = table.piece_spec("ball"), table.physics
         self.pt, self.table, self.R, self.m = pt, table, spec.radius, spec.mass
@@ -207,22 +227,28 @@ class PooltoolBalls:
         off by round-off, hides a later one: a cue ball that catches the object ball again)."""
         out: dict[tuple[str, str], float] = {}
         pt, p, nontranslating = self.pt, self.phys, self.pt.const.nontranslating
-        for i, a in enumerate(self.ids):
-            others = [(b, None) for b in self.ids[i + 1:]] + list(cushions.items())
-            for b, seg in others:
+        on = [b for b in self.ids if self.state[b] != pt.const.pocketed]
+        for i, a in enumerate(on):
+            others = [(b, None) for b in on[i + 1:]] + list(cushions.items())
+            for b, cushion in others:
                 if self.state[a] in nontranslating and (
-                        seg is not None or self.state[b] in nontranslating):
+                        cushion is not None or self.state[b] in nontranslating):
                     continue
                 later = LATER if (a, b) == last else 0.0
                 ra, sa = self.at(a, self.t0[a] + later)
-                if seg is None:
+                if cushion is None:
                     rb, sb = self.at(b, self.t0[b] + later)
                     dt = pt.solve.ball_ball_collision_time(
                         ra, rb, sa, sb, self._mu_of(sa), self._mu_of(sb), self.m, self.m, p.g,
                         p.g, self.R)
-                else:
+                elif cushion.normal is not None:
+                    seg = cushion.segment
                     dt = pt.solve.ball_linear_cushion_collision_time(
                         ra, sa, seg.lx, seg.ly, seg.l0, seg.p1, seg.p2, seg.direction,
+                        self._mu_of(sa), self.m, p.g, self.R)
+                else:
+                    dt = pt.solve.ball_circular_cushion_collision_time(
+                        ra, sa, cushion.point[0], cushion.point[1], cushion.radius,
                         self._mu_of(sa), self.m, p.g, self.R)
                 out[(a, b)] = self.t0[a] + later + dt
         return out
@@ -240,35 +266,65 @@ class PooltoolBalls:
         for k, ball in ((a, one), (b, two)):
             self.rvw[k], self.state[k] = ball.state.rvw.copy(), self.pt.const.sliding
 
-    def cushion(self, a: str, inward: np.ndarray) -> None:
-        """pooltool's han2005 with the normal along the ball's motion into the cushion."""
-        self.rvw[a] = self.pt.han2005(self.rvw[a], np.array([-inward[0], -inward[1], 0.0]),
-                                      self.R, self.m, self.table.cushion_height,
-                                      self.phys.e_cushion, self.phys.mu_cushion)
+    def cushion(self, a: str, cushion: Cushion) -> None:
+        """pooltool's han2005, its normal into the cushion (a knuckle's through its centre)."""
+        n = cushion.into(self.rvw[a][0, :2], self.rvw[a][1, :2])
+        self.rvw[a] = self.pt.han2005(self.rvw[a], np.array([n[0], n[1], 0.0]), self.R, self.m,
+                                      self.table.cushion_height, self.phys.e_cushion,
+                                      self.phys.mu_cushion)
         self.state[a] = self.pt.const.sliding
 
+    def pocket(self, a: str) -> None:
+        """The core captured the ball (its centre crossed the pocket's fall line)."""
+        self.state[a] = self.pt.const.pocketed
 
-def _rails(table: CaromTable) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """{cushion: (a point of its nose line, its inward unit normal)}: the surface is on the
-    left of each rail (tables.carom)."""
-    out = {}
-    for rail in table.geometry.rails:
-        p0, p1 = np.array([rail.x0, rail.y0]), np.array([rail.x1, rail.y1])
+
+@dataclass(frozen=True)
+class Cushion:
+    """A cushion as both simulators see it: a straight nose (`point`, unit `normal`) or a
+    jaw's knuckle (`point` its centre, `radius`), and pooltool's segment for it."""
+
+    point: np.ndarray
+    normal: np.ndarray | None
+    radius: float
+    segment: Any
+
+    def gap(self, xy: np.ndarray, R: float) -> float:
+        """How far a ball centred at xy is from touching it."""
+        if self.normal is not None:
+            return abs(abs(float((xy - self.point) @ self.normal)) - R)
+        return abs(float(np.hypot(*(xy - self.point))) - self.radius - R)
+
+    def into(self, xy: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The unit normal at the contact pointing into the cushion (han2005's frame)."""
+        n = self.normal if self.normal is not None else (self.point - xy) / np.hypot(
+            *(self.point - xy))
+        return n if float(n @ v) > 0.0 else -n
+
+
+def _cushions(pt: Any, table: Table) -> dict[str, Cushion]:
+    """{name: Cushion} of the table's rails (and jaws) and knuckles, as the core's events
+    name them."""
+    h, out = table.cushion_height, {}
+    for r in table.geometry.rails:
+        p0, p1 = np.array([r.x0, r.y0]), np.array([r.x1, r.y1])
         d = (p1 - p0) / np.hypot(*(p1 - p0))
-        out[rail.name] = (p0, np.array([-d[1], d[0]]))
+        seg = pt.Segment(r.name, p1=np.array([r.x0, r.y0, h]), p2=np.array([r.x1, r.y1, h]),
+                         direction=pt.both_sides)
+        out[r.name] = Cushion(p0, np.array([-d[1], d[0]]), 0.0, seg)
+    for k in table.geometry.knuckles:
+        seg = pt.Circle(k.name, center=np.array([k.x, k.y, h]), radius=k.radius)
+        out[k.name] = Cushion(np.array([k.x, k.y]), None, k.radius, seg)
     return out
 
 
-def replay(pt: Any, table: CaromTable, layout: Layout, initial: dict[str, tuple],
+def replay(pt: Any, table: Table, layout: Layout, initial: dict[str, tuple],
            result: ShotResult, friction_scale: float = 1.0, first_collision_only: bool = False
            ) -> Replay:
     """Replay one cuesim shot through pooltool's models (see the module docstring); with
     `first_collision_only`, up to just after its first ball-ball impact."""
     balls = PooltoolBalls(pt, table, layout, initial, friction_scale)
-    rails, R, h = _rails(table), balls.R, table.cushion_height
-    cushions = {r.name: pt.Segment(r.name, p1=np.array([r.x0, r.y0, h]),
-                                   p2=np.array([r.x1, r.y1, h]), direction=pt.both_sides)
-                for r in table.geometry.rails}
+    cushions, R = _cushions(pt, table), balls.R
     rep = Replay()
     log = [e for e in result.event_log() if e.kind not in (EventKind.LINE, EventKind.CIRCLE)]
     impacts = [e for e in log if e.kind in (EventKind.COLLIDE, EventKind.RAIL)]
@@ -294,7 +350,7 @@ def replay(pt: Any, table: CaromTable, layout: Layout, initial: dict[str, tuple]
             if key != expected and t_hit < ev.t - TOLERANCE["detection_s"]:
                 rep.missed += 1
                 rep.worst.setdefault("missed", f"{key} at t = {t_hit:.9f} s, before {where}")
-        _check_between(balls, rails, t_prev, ev.t, rep, where)
+        _check_between(balls, table, t_prev, ev.t, rep, where)
         # the motion before the event, at the midpoint since the last one
         _compare(balls, result, 0.5 * (t_prev + ev.t), rep, f"before {where}")
         if ev.kind in (EventKind.ROLL, EventKind.STOP):
@@ -305,14 +361,17 @@ def replay(pt: Any, table: CaromTable, layout: Layout, initial: dict[str, tuple]
             rep.note("contact_gap_m", abs(d - 2 * R), where)
             balls.collide(ev.a, ev.b)
         elif ev.kind == EventKind.RAIL:
-            p0, inward = rails[ev.feature]
-            rep.note("contact_gap_m", abs(float((balls.rvw[ev.a][0, :2] - p0) @ inward) - R),
-                     where)
-            balls.cushion(ev.a, inward)
+            cushion = cushions[ev.feature]
+            rep.note("contact_gap_m", cushion.gap(balls.rvw[ev.a][0, :2], R), where)
+            balls.cushion(ev.a, cushion)
+        elif ev.kind == EventKind.POCKET:
+            balls.pocket(ev.a)
         else:
             balls.finish_transition(ev.a, ev.kind)
         _compare(balls, result, ev.t, rep, f"after {where}")
         rep.events += 1
+        what = _what(ev, cushions)
+        rep.kinds[what] = rep.kinds.get(what, 0) + 1
         t_prev = ev.t
         if first_collision_only and ev.kind == EventKind.COLLIDE:
             break
@@ -320,26 +379,41 @@ def replay(pt: Any, table: CaromTable, layout: Layout, initial: dict[str, tuple]
     return rep
 
 
+def _what(ev: Any, cushions: dict[str, Cushion]) -> str:
+    """An event's kind for the counts: a RAIL is a cushion, a jaw or a knuckle."""
+    if ev.kind != EventKind.RAIL:
+        return ev.kind.name.lower()
+    if cushions[ev.feature].normal is None:
+        return "knuckle"
+    return "jaw" if "jaw" in ev.feature else "cushion"
+
+
 def _compare(balls: PooltoolBalls, result: ShotResult, t: float, rep: Replay, where: str) -> None:
     s = sample(result, [t])
     for i, b in enumerate(s.ids):
+        if not s.on_table[0, i] or balls.state[b] == balls.pt.const.pocketed:
+            continue
         rvw, _ = balls.at(b, t)
         rep.note("position_m", float(np.max(np.abs(rvw[0, :2] - s.positions[0, i]))), where)
         rep.note("velocity_m_s", float(np.max(np.abs(rvw[1, :2] - s.velocities[0, i]))), where)
         rep.note("spin_rad_s", abs(float(rvw[2, 2] - s.spin[0, i])), where)
 
 
-def _check_between(balls: PooltoolBalls, rails: dict, t0: float, t1: float, rep: Replay,
+def _check_between(balls: PooltoolBalls, table: Table, t0: float, t1: float, rep: Replay,
                    where: str) -> None:
-    """pooltool's balls between two events: no overlap, no cushion crossed (beyond 1e-9 m)."""
+    """pooltool's balls between two events, sampled: no two overlap, and on a table without
+    pockets none crosses a cushion's nose line (beyond 1e-9 m)."""
     if t1 <= t0:
         return
     R = balls.R
+    on = [b for b in balls.ids if balls.state[b] != balls.pt.const.pocketed]
+    lines = [] if table.geometry.holes else [c for c in _cushions(balls.pt, table).values()
+                                             if c.normal is not None]
     for t in np.linspace(t0, t1, SAMPLES_BETWEEN + 2)[1:-1]:
-        xy = {b: balls.at(b, float(t))[0][0, :2] for b in balls.ids}
-        bad = any(float((p - p0) @ n) < R - 1e-9 for p in xy.values() for p0, n in rails.values())
+        xy = {b: balls.at(b, float(t))[0][0, :2] for b in on}
+        bad = any(float((p - c.point) @ c.normal) < R - 1e-9 for p in xy.values() for c in lines)
         bad |= any(np.hypot(*(xy[a] - xy[b])) < 2 * R - 1e-9
-                   for i, a in enumerate(balls.ids) for b in balls.ids[i + 1:])
+                   for i, a in enumerate(on) for b in on[i + 1:])
         if bad:
             rep.missed += 1
             rep.worst.setdefault("missed", f"between t = {t0:.6f} and {where}")
@@ -347,13 +421,14 @@ def _check_between(balls: PooltoolBalls, rails: dict, t0: float, t1: float, rep:
 
 
 # -- the run ---------------------------------------------------------------------------------
-def run(pt: Any, shots: int, seed: int, table: CaromTable | None = None) -> dict[str, Any]:
+def run(pt: Any, shots: int, seed: int, table: Table | None = None) -> dict[str, Any]:
     """Every shot replayed as pooltool has it (to its first ball-ball impact) and, whole, with
     pooltool's friction bound made cuesim's. `table`: the carom table by default."""
     table = carom_table() if table is None else table
     rng = np.random.default_rng(seed)
     e = table.physics.e_ball
-    out: dict[str, Any] = {"shots": shots, "seed": seed, "e_ball": e, "modes": {}}
+    out: dict[str, Any] = {"table": table.name, "shots": shots, "seed": seed, "e_ball": e,
+                           "modes": {}}
     cases = []
     for _ in range(shots):
         layout, initial = random_shot(table, rng)
@@ -367,9 +442,12 @@ def run(pt: Any, shots: int, seed: int, table: CaromTable | None = None) -> dict
                 worst.note(key, getattr(rep, key), f"shot {n}: {rep.worst.get(key, '')}")
             worst.missed += rep.missed
             worst.events += rep.events
+            for what, n_what in rep.kinds.items():
+                worst.kinds[what] = worst.kinds.get(what, 0) + n_what
             if rep.stopped:
                 stopped[rep.stopped] = stopped.get(rep.stopped, 0) + 1
         out["modes"][mode] = {"friction_scale": scale, "events": worst.events,
+                              "kinds": dict(sorted(worst.kinds.items())),
                               "missed": worst.missed, "stopped": stopped,
                               **{k: getattr(worst, k) for k in TOLERANCE},
                               "worst": worst.worst}
@@ -377,12 +455,13 @@ def run(pt: Any, shots: int, seed: int, table: CaromTable | None = None) -> dict
 
 
 def report(out: dict[str, Any]) -> None:
-    print(f"cuesim against pooltool's models: {out['shots']} random shots on the carom table "
-          f"(seed {out['seed']}, e_ball {out['e_ball']})")
+    print(f"cuesim against pooltool's models: {out['shots']} random shots on the {out['table']} "
+          f"table (seed {out['seed']}, e_ball {out['e_ball']})")
     for mode, m in out["modes"].items():
         stopped = ", ".join(f"{n} at a {why}" for why, n in m["stopped"].items()) or "none"
+        kinds = ", ".join(f"{n} {what}" for what, n in m["kinds"].items())
         print(f"  {mode} (pooltool's friction x {m['friction_scale']:.4f}): {m['events']} "
-              f"events replayed; replays stopped early: {stopped}")
+              f"events replayed ({kinds}); replays stopped early: {stopped}")
         for key, tol in TOLERANCE.items():
             bound = f"round-off: < {tol:g}" if mode == SCALED else "round-off, or the law"
             print(f"    {key:14s} largest difference {m[key]:.3g} ({bound})"
@@ -392,18 +471,26 @@ def report(out: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shots", type=positive_int, default=300)
+    ap.add_argument("--shots", type=positive_int, default=300, help="shots per table")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--table", choices=("carom", "pool", "both"), default="both")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
+    try:
+        json_path = check_writable(args.json, "--json") if args.json else None
+    except OutputError as exc:
+        ap.exit(2, f"{ap.prog}: {exc}\n")
     pt, why = import_pooltool()
     if pt is None:
         print(f"pooltool: not installed ({why}); nothing to compare")
         return 0
-    out = run(pt, args.shots, args.seed)
-    report(out)
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=2))
+    names = ("carom", "pool") if args.table == "both" else (args.table,)
+    outs = {}
+    for name in names:
+        outs[name] = run(pt, args.shots, args.seed, TABLES[name]())
+        report(outs[name])
+    if json_path:
+        write_atomic(json_path, json.dumps(outs, indent=2))
     return 0
 
 

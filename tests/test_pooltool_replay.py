@@ -10,6 +10,7 @@ import pytest
 from bench import pooltool_replay as replay
 from cuesim.tables.balls import BallPhysics
 from cuesim.tables.carom import carom_table
+from cuesim.tables.pool import pool_table
 
 PT, WHY = replay.import_pooltool()
 needs_pooltool = pytest.mark.skipif(PT is None, reason=f"pooltool not installed ({WHY})")
@@ -46,6 +47,20 @@ def test_the_friction_bound_is_the_only_difference_from_pooltool(default_run):
 
 
 @needs_pooltool
+def test_pool_cushions_jaws_and_knuckles_agree_with_pooltool():
+    """The WPA table: its straight noses and jaws (pooltool's linear cushion segments) and the
+    knuckles rounding its lips (its circular segments), Han's model on each, balls dropping at
+    the fall lines: every replayed event agrees to round-off, and pooltool's solvers find no
+    cushion, jaw or knuckle the core missed."""
+    out = replay.run(PT, 60, 2, pool_table())
+    m = out["modes"][replay.SCALED]
+    assert all(m["kinds"].get(k, 0) > 0 for k in ("jaw", "knuckle", "pocket", "collide"))
+    for key, tol in replay.TOLERANCE.items():
+        assert m[key] < tol, (key, m[key], m["worst"][key])
+    assert m["missed"] == 0
+
+
+@needs_pooltool
 def test_perfectly_elastic_balls_agree_with_pooltool_as_published():
     """At e = 1 the two friction bounds are the same (mu m v_n): pooltool's model as published
     replays whole cuesim shots to round-off."""
@@ -61,6 +76,14 @@ def test_the_bench_says_when_pooltool_is_missing(monkeypatch, capsys):
     monkeypatch.setattr(replay, "import_pooltool", lambda: (None, "ModuleNotFoundError: x"))
     assert replay.main(["--shots", "3"]) == 0
     assert "pooltool: not installed (ModuleNotFoundError: x)" in capsys.readouterr().out
+
+
+def test_the_bench_refuses_an_unwritable_json_before_it_runs(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        replay.main(["--json", str(tmp_path / "missing" / "out.json")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--json" in err and "does not exist" in err and "Traceback" not in err
 
 
 def test_random_shots_are_legal_layouts_and_reproducible():
