@@ -84,6 +84,10 @@ PIN_MU_CLOTH = 0.3  # estimate, no measurement found: dry hardwood sliding on wo
 #                     a ball's hit on the head slips the base (the rim would need 0.43 to stick)
 PIN_CLOTH_RESTITUTION = 0.2  # estimate: a light wooden pin landing on cloth over slate (it
 #                              only bounds the landing's friction impulse, mu (1 + e) v_z)
+# a lying pin spinning about the vertical (a thrown pin glancing off a cushion or a pin) stops as
+# a rod of length PIN_HEIGHT pressed evenly on the cloth: friction torque mu m g L / 4 against
+# I = m L^2 / 12, so w falls at 3 mu g / L (353 rad/s^2); with none it spun forever at rest
+PIN_SPIN_DECEL_PER_G = 3.0 * PIN_MU_CLOTH / PIN_HEIGHT  # 1/m: times g gives rad/s^2
 E_BALL_PIN = 0.7  # estimate: hardwood pin against a phenolic ball
 E_PIN_PIN = 0.5  # estimate: wood on wood, glancing
 E_PIN_CUSHION = 0.5  # estimate
@@ -275,7 +279,7 @@ class CaromTable(PieceTable):
             balls,
             kinds=("ball", "pin"),
             decel=(*balls.decel, PIN_MU_CLOTH * p.g),
-            spin_decel=(*balls.spin_decel, 0.0),
+            spin_decel=(*balls.spin_decel, PIN_SPIN_DECEL_PER_G * p.g),
             e_pair=((p.e_ball, e_bp), (e_bp, E_PIN_PIN)),
             mu_pair=((mu_bp, mu_bp), (mu_bp, mu_bp)),
             e_rail=(p.e_cushion, E_PIN_CUSHION),

@@ -212,6 +212,29 @@ def test_cue_strike_speed_and_spin_directions(pool):
     assert wz > 0  # right english: counter-clockwise from above
 
 
+def test_squirt_sends_the_ball_off_the_aim_away_from_the_side_struck(pool):
+    """Squirt (Shepard 2001, Alciatore TP A-31): side english sends the cue ball off the cue
+    line by tan(alpha) = (5/2) s sqrt(1 - s^2) / (1 + m/m_e + (5/2)(1 - s^2)), s = a / R, away
+    from the side struck (right english: to the left), at the speed and spin of the point
+    contact; no side, or a cue without end mass, no squirt."""
+    from cuesim.sim.cue import CUE_END_MASS, squirt_angle
+
+    ball = pool.piece_spec("ball")
+    r, m = ball.radius, ball.mass
+    for s in (0.1, 0.3, 0.5):
+        tan = 2.5 * s * math.sqrt(1 - s * s) / (1 + m / CUE_END_MASS + 2.5 * (1 - s * s))
+        assert squirt_angle(ball, s * r) == pytest.approx(math.atan(tan), rel=1e-12)
+        assert squirt_angle(ball, -s * r) == pytest.approx(-math.atan(tan), rel=1e-12)
+        vx, vy, *w = strike(ball, 3.0, math.pi / 2, a=s * r)
+        plain = strike(ball, 3.0, math.pi / 2, a=s * r, end_mass=0.0)
+        assert math.atan2(-vx, vy) == pytest.approx(math.atan(tan), rel=1e-9)  # left of +y
+        assert math.hypot(vx, vy) == pytest.approx(plain[1], rel=1e-12) and w == list(plain[2:])
+    assert 1.9 < math.degrees(squirt_angle(ball, 0.5 * r)) < 2.1  # half-tip english: 2 deg
+    assert strike(ball, 3.0, 0.7, b=0.3 * r) == strike(ball, 3.0, 0.7, b=0.3 * r, end_mass=0.0)
+    with pytest.raises(ValueError, match="end mass"):
+        strike(ball, 3.0, 0.7, a=0.1 * r, end_mass=-0.001)
+
+
 def test_miscue_is_an_error_not_a_clamp(pool):
     lay = one_ball(pool)
     with pytest.raises(ShotError, match="miscue limit"):

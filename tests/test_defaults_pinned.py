@@ -163,7 +163,7 @@ KIND_COEFFICIENTS = {
     },
     "carom": {
         "kinds": ("ball", "pin"), "decel": (1.96133, 2.941995),
-        "spin_decel": (35.080699186991865, 0.0),
+        "spin_decel": (35.080699186991865, 353.0393999999999),
         "e_pair": ((0.95, 0.7), (0.7, 0.5)),
         "mu_pair": ((0.117951, 0.117951), (0.117951, 0.117951)),
         "e_rail": (0.85, 0.5), "mu_rail": (0.2, 0.2), "v_stick": 0.005, "law": (1, 2),
@@ -238,7 +238,8 @@ def test_core_constants():
     from cuesim.tables.contact import IMPACT_STEPS
     from cuesim.tables.novus import NovusPhysics
 
-    assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION) == (0.5, 0.54, 0.81)
+    assert (cue.MISCUE_LIMIT, cue.CUE_MASS, cue.TIP_RESTITUTION, cue.CUE_END_MASS) == (
+        0.5, 0.54, 0.81, 0.0057)
     assert engine.DEFAULT_MAX_EVENTS == 20_000 and predict.SIMULTANEOUS == 1e-12
     assert (TOUCH, V_TOUCH, EXTENT_TOL, U_ROLL) == (1e-9, 1e-10, 1e-9, 1e-9)
     assert (IMPACT_STEPS, STICK_TIME, MAX_STEPS) == (20.0, 0.2, 6_400_000)

@@ -53,8 +53,8 @@ def test_every_simulated_log_passes_the_checks(game):
         if final is not None:  # every piece that moved is named by an event
             check_shot_layouts(table, layout, final, log, "shot", ("initial", "final"))
         checked += 1
-        pieces_hit += sum(e.kind == EventKind.COLLIDE and STRUCK[game] not in (e.a, e.b)
-                          for e in log)
+        pieces_hit += sum(e.kind in (EventKind.COLLIDE, EventKind.PIN)  # 5-pins: pins knocked
+                          and STRUCK[game] not in (e.a, e.b) for e in log)  # by other pieces
         if final is None or STRUCK[game] not in final.ids() or len(final.pieces) < 3:
             layout, first = start_layout(game, table), True
         else:

@@ -397,3 +397,21 @@ def test_felled_pins_do_not_follow_the_detection_tolerances():
     assert any(sets["1.0"])
     assert sets["10.0"] == sets["1.0"] and sets["0.1"] == sets["1.0"]
     assert sets["100000000.0"] != sets["1.0"]
+
+
+def test_a_spinning_thrown_pin_stops_spinning():
+    """A thrown pin that glances off a cushion takes spin about the vertical (the cushion's
+    friction) and loses it as a lying rod on the cloth, at 3 mu g / L (tables.carom
+    PIN_SPIN_DECEL_PER_G): before, it spun on for ever after it came to rest."""
+    from cuesim.sim.state import SEG_OBJ, SEG_SD, SEG_W
+    from tests.shot_fixtures import five_pins_shot
+
+    result = five_pins_shot()
+    pins = [k for k, p in enumerate(result.initial.pieces) if p.kind == "pin"]
+    segs = result.segments[np.isin(result.segments[:, SEG_OBJ], pins)]
+    spinning = segs[segs[:, SEG_W] != 0.0]
+    assert len(spinning) > 0  # the premise: a pin took spin in this shot
+    decel = 3 * PIN_MU_CLOTH * carom_table().physics.g / PIN_HEIGHT
+    np.testing.assert_allclose(spinning[:, SEG_SD], decel, rtol=1e-12)
+    end = result.sample([result.duration, result.duration + 10.0])
+    assert not end.spin[:, pins].any()

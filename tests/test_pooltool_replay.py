@@ -114,3 +114,13 @@ def test_the_replay_sees_an_impact_cuesim_did_not_log():
     rep = replay.replay(PT, table, blocked, initial, result)
     assert rep.missed >= 1 and "('white', 'yellow')" in rep.worst["missed"]
     assert replay.replay(PT, table, alone, initial, result).missed == 0
+
+
+@needs_pooltool
+def test_the_cue_strike_and_its_squirt_agree_with_pooltool(default_run):
+    """The cue strike (Alciatore TP A-30, the point contact) and its squirt (TP A-31, the cue's
+    end mass) against pooltool's InstantaneousPoint, with its perfectly elastic tip: any aim,
+    elevation and tip offset within the miscue limit, to round-off."""
+    st = default_run["strikes"]
+    assert st["strikes"] == 40
+    assert st["velocity_m_s"] < 1e-12 and st["spin_rad_s"] < 1e-9

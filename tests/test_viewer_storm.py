@@ -273,7 +273,9 @@ def test_a_finished_five_pins_match_whose_fallen_pins_overlap_saves_and_loads():
     they lie where they fell, some overlapping (a knocked pin is out of play: the physics lets
     it slide under other pieces). The finished match was saved but could not be loaded again
     ('pieces overlap'): the saved layout's overlaps are now checked after the replay, leaving
-    out the pins the replayed game has lying knocked down (`Session.fallen_pins`)."""
+    out the pins the replayed game has lying knocked down (`Session.fallen_pins`). The file is
+    such a match of random shots, made by `python -m tests.saves.regenerate` (again after a
+    change of the physics: a save is replayed through it)."""
     from pathlib import Path
 
     from cuesim.api import game_table

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--quick", action="store_true", help="a small run (seconds)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    iterations, population, tests = (3, 16, 24) if args.quick else (12, 60, 200)
+    iterations, population, tests = (4, 16, 24) if args.quick else (12, 60, 200)
     rng = np.random.default_rng(args.seed)
     env = CueEnv("9-ball", opponent="self", agent_first=True)
     n = env.action_space.shape[0]
