@@ -4,9 +4,9 @@ Execution error (every shot the computer plays; independent Gaussian draws from 
 
 | level    | aim σ  | speed σ    | tip σ     | break speed | candidates | finalists × samples |
 |----------|--------|------------|-----------|-------------|------------|---------------------|
-| beginner | 0.50°  | 12 % of v  | 0.15 R    | 7.0 m/s     | 60         | 3 × 3               |
-| club     | 0.20°  | 6 % of v   | 0.08 R    | 9.0 m/s     | 150        | 6 × 6               |
-| strong   | 0.08°  | 3 % of v   | 0.03 R    | 10.5 m/s    | 300        | 10 × 8              |
+| beginner | 0.50°  | 12 % of v  | 0.072 R   | 7.0 m/s     | 60         | 3 × 3               |
+| club     | 0.20°  | 6 % of v   | 0.036 R   | 9.0 m/s     | 150        | 6 × 6               |
+| strong   | 0.08°  | 3 % of v   | 0.018 R   | 10.5 m/s    | 300        | 10 × 8              |
 
 Sources and reasoning, figure by figure:
 
@@ -16,10 +16,11 @@ Sources and reasoning, figure by figure:
   w·2R/(d1·d2), w the pocket's half-margin for the object ball's centre. For a straight-in
   shot with 0.9 m cue ball to object ball and 0.9 m to a corner pocket (w ≈ 28 mm on a WPA
   4.5 in corner, R = 28.6 mm) that is ±0.11°. A strong player makes that shot most of the
-  time, a club player about every other time, a beginner now and then; with the σ above the
-  model makes it 84 %, 43 % and 18 % of the time (Gaussian, |e| < 0.11°);
-  `bench/ai_levels.py` measures it through the simulator, whose corner accepts a little
-  more: 97 %, 57 % and 27 % (bench/README.md). For scale: the noise model of the
+  time, a club player about every other time, a beginner now and then; with the aim σ above
+  alone the model makes it 84 %, 43 % and 18 % of the time (Gaussian, |e| < 0.11°); the tip
+  error adds its squirt (about 0.08° at the strong level's 0.018 R, `cuesim.sim.cue`), and
+  `bench/ai_levels.py` measures the whole through the simulator, whose corner accepts a
+  little more (bench/README.md). For scale: the noise model of the
   ICGA computational-pool tournaments (Archibald, Altman & Shoham, "Analysis of a winning
   computational billiards player", IJCAI 2009; Leckie & Greenspan, ICGA Journal 2006) draws
   the cue direction with σ = 0.125°, the cue speed with σ = 0.075 m/s and the tip offsets with
@@ -28,9 +29,11 @@ Sources and reasoning, figure by figure:
 - **Speed.** Relative, since people misjudge a soft shot by less in m/s than a hard one. The
   strong level's 3 % is the ICGA σ of 0.075 m/s at a typical 2.5 m/s pot; no published
   amateur figure was found, so club and beginner double and quadruple it.
-- **Tip.** As a fraction of the ball radius R. The ICGA 0.5 mm is 0.018 R; a human's stroke
-  is less exact than that tournament's, so strong 0.03 R (0.9 mm), club 0.08 R (2.3 mm),
-  beginner 0.15 R (4.3 mm): a beginner's centre-ball hit can carry a visible side spin.
+- **Tip.** As a fraction of the ball radius R: the strong level the ICGA's 0.5 mm (0.018 R),
+  club and beginner double and quadruple it as for the speed (1.0 and 2.1 mm). A side error
+  also sends the ball off the line by its squirt (2° at half a tip), so the tip error adds to
+  the aim's: the earlier 0.03 / 0.08 / 0.15 R, set before the cue strike had squirt, brought the
+  strong level's make rate on the reference shot down from 97 % to 76 %.
   The error never takes the tip past the miscue limit the widget keeps (0.5 R for balls,
   0.9 of the striker's radius in novus).
 - **Break speed.** Alciatore's FAQ "break/speed" (billiards.colostate.edu/faq/break/speed/):
@@ -83,9 +86,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "beginner": Level("beginner", 0.50, 0.12, 0.15, 7.0, 60, 3, 3),
-    "club": Level("club", 0.20, 0.06, 0.08, 9.0, 150, 6, 6),
-    "strong": Level("strong", 0.08, 0.03, 0.03, 10.5, 300, 10, 8),
+    "beginner": Level("beginner", 0.50, 0.12, 0.072, 7.0, 60, 3, 3),
+    "club": Level("club", 0.20, 0.06, 0.036, 9.0, 150, 6, 6),
+    "strong": Level("strong", 0.08, 0.03, 0.018, 10.5, 300, 10, 8),
 }
 DEFAULT_LEVEL = "club"
 
