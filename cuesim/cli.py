@@ -18,6 +18,7 @@ from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, SimulationError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
+from cuesim.tables.balls import CUE_END_MASS, CUE_MASS
 from cuesim.tables.layout import Layout, LayoutError, one_line
 from cuesim.tables.novus import NOVUS_SIDES
 
@@ -85,6 +86,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "(+ follow, - draw); |(english, height)| <= 0.5")
     shoot.add_argument("--elevation", type=_finite, default=None,
                        help="ball games: cue elevation in degrees")
+    shoot.add_argument("--end-mass", type=_finite, default=None, metavar="GRAMS",
+                       help="ball games: the cue's effective end mass in grams, which sets the "
+                            "squirt of side english (default 5.7, a standard shaft; 0: none)")
     shoot.add_argument("--layout", help="layout JSON file (default: the game's start)")
     shoot.add_argument("--json", action="store_true", help="print the result as JSON")
     shoot.add_argument("--trajectories", action="store_true",
@@ -226,7 +230,12 @@ def _referee(args: argparse.Namespace) -> object | None:
 
 
 NOVUS_ONLY = ("offset", "side")  # shoot's options that only a novus shot has
-BALL_ONLY = ("ball", "english", "height", "elevation")  # and those only a cue-ball shot has
+BALL_ONLY = ("ball", "english", "height", "elevation", "end_mass")  # only a cue-ball shot's
+
+
+def _flag(dest: str) -> str:
+    """The command-line spelling of an option's attribute name ('end_mass' -> 'end-mass')."""
+    return dest.replace("_", "-")
 
 
 def cmd_shoot(args: argparse.Namespace) -> int:
@@ -240,9 +249,10 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     novus = args.game.startswith("novus")
     for opt in NOVUS_ONLY if not novus else BALL_ONLY:
         if getattr(args, opt) is not None:
-            raise CliError(f"--{opt} is an option of {'ball games' if novus else 'novus'}, not "
-                           f"of {args.game} (its shot takes "
-                           f"{', '.join('--' + o for o in (NOVUS_ONLY if novus else BALL_ONLY))})")
+            takes = ", ".join("--" + _flag(o) for o in (NOVUS_ONLY if novus else BALL_ONLY))
+            raise CliError(f"--{_flag(opt)} is an option of "
+                           f"{'ball games' if novus else 'novus'}, not of {args.game} (its shot "
+                           f"takes {takes})")
     ref = _referee(args)
     if novus:
         from cuesim.rulings import shooter_side
@@ -268,10 +278,14 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
+        if args.end_mass is not None and not 0.0 <= args.end_mass <= CUE_MASS * 1000:
+            raise CliError(f"--end-mass must lie in [0, {CUE_MASS * 1000:g}] grams (0: a cue "
+                           f"without squirt; at most the cue's mass), got {args.end_mass:g}")
         shot = CueShot(angle=math.radians(args.angle), speed=args.speed,
                        side=args.english or 0.0, height=args.height or 0.0,
                        elevation=math.radians(args.elevation or 0.0),
-                       ball=struck, position=position)
+                       ball=struck, position=position,
+                       end_mass=CUE_END_MASS if args.end_mass is None else args.end_mass / 1000)
     if args.max_events < 1:
         raise CliError(f"--max-events must be at least 1, got {args.max_events}")
     _check_outputs_spare_inputs(args)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.tables.balls import MAX_CUE_SPEED
+from cuesim.tables.balls import CUE_END_MASS, CUE_MASS, MAX_CUE_SPEED
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, STRIKER_TOUCH_GAP, NovusTable
 from cuesim.tables.numbers import finite_real
@@ -179,7 +179,10 @@ class CueShot:
     side, height: tip offsets right of and above the ball's centre, as fractions of its
     radius (|(side, height)| <= 0.5: beyond that the cue miscues);
     elevation: the cue's elevation (rad, butt raised);
-    position: (x, y) to place the ball first (ball in hand), or None to play it where it lies.
+    position: (x, y) to place the ball first (ball in hand), or None to play it where it lies;
+    end_mass: the cue's effective end mass (kg), which sets its squirt: a standard shaft's
+    5.7 g by default (tables.balls.CUE_END_MASS), less for a low-deflection shaft, 0 for a cue
+    without squirt; at most the cue's mass.
     """
 
     angle: float
@@ -189,12 +192,16 @@ class CueShot:
     elevation: float = 0.0
     ball: str = "cue"
     position: tuple[float, float] | None = None
+    end_mass: float = CUE_END_MASS
 
     def __post_init__(self) -> None:
         """What needs no table is checked here (ShotError naming the field); the miscue
         limit and the ball's place when it is played. A position is kept as a tuple of two
         floats (a numpy pair is taken)."""
-        _check_numbers(self, ("angle", "speed", "side", "height", "elevation"))
+        _check_numbers(self, ("angle", "speed", "side", "height", "elevation", "end_mass"))
+        if not 0.0 <= self.end_mass <= CUE_MASS:
+            raise ShotError(f"shot end_mass must lie in [0, {CUE_MASS}] kg (0: a cue without "
+                            f"squirt; at most the cue's mass), got {self.end_mass!r}")
         if not isinstance(self.ball, str) or not self.ball:
             raise ShotError(f"shot ball must be the id of the struck ball, got {self.ball!r}")
         pos = self.position
@@ -207,16 +214,22 @@ class CueShot:
         _check_speed("cue", self.speed, MAX_CUE_SPEED, "a human stroke")
 
     def to_dict(self) -> dict[str, Any]:
-        """The shot as plain JSON types (`CueShot.from_dict` reads it back)."""
-        return {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
-                "height": self.height, "elevation": self.elevation,
-                "position": list(self.position) if self.position else None}
+        """The shot as plain JSON types (`CueShot.from_dict` reads it back); `end_mass` only
+        when it is not the standard cue's."""
+        out = {"ball": self.ball, "angle": self.angle, "speed": self.speed, "side": self.side,
+               "height": self.height, "elevation": self.elevation,
+               "position": list(self.position) if self.position else None}
+        if self.end_mass != CUE_END_MASS:
+            out["end_mass"] = self.end_mass
+        return out
 
     @staticmethod
     def from_dict(data: Any, source: str = "shot") -> CueShot:
         """The shot of `to_dict`, checked: ShotError naming `source` and the field."""
-        fields = _fields(data, source, ("angle", "speed"), ("side", "height", "elevation"),
-                         "angle, speed; optional side, height, elevation, ball, position")
+        fields = _fields(data, source, ("angle", "speed"),
+                         ("side", "height", "elevation", "end_mass"),
+                         "angle, speed; optional side, height, elevation, ball, position, "
+                         "end_mass")
         ball = data.get("ball", "cue")
         if not isinstance(ball, str) or not ball:
             raise ShotError(f"{source}.ball must be the id of the struck ball, got {ball!r}")
@@ -229,7 +242,8 @@ class CueShot:
             position = (float(position[0]), float(position[1]))
         return CueShot(angle=fields["angle"], speed=fields["speed"],
                        side=fields.get("side", 0.0), height=fields.get("height", 0.0),
-                       elevation=fields.get("elevation", 0.0), ball=ball, position=position)
+                       elevation=fields.get("elevation", 0.0), ball=ball, position=position,
+                       end_mass=fields.get("end_mass", CUE_END_MASS))
 
     def ball_motion(self, table: Any) -> tuple[float, float, float, float, float]:
         """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""
@@ -238,7 +252,7 @@ class CueShot:
         spec = table.piece_spec("ball")
         try:
             return strike(spec, self.speed, self.angle, self.side * spec.radius,
-                          self.height * spec.radius, self.elevation)
+                          self.height * spec.radius, self.elevation, end_mass=self.end_mass)
         except (MiscueError, ValueError) as exc:
             raise ShotError(str(exc)) from None
 

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import math
 
+from cuesim.tables.balls import CUE_END_MASS, CUE_MASS, TIP_RESTITUTION
 from cuesim.tables.pieces import PieceSpec
 
+__all__ = ["CUE_END_MASS", "CUE_MASS", "MISCUE_LIMIT", "TIP_RESTITUTION", "MiscueError",
+           "squirt_angle", "strike"]
+
 MISCUE_LIMIT = 0.5  # fraction of R: offsets farther from the centre miscue (Alciatore)
-CUE_MASS = 0.54  # kg, a typical 19 oz cue (estimate; WPA does not limit cue weight)
-TIP_RESTITUTION = 0.81  # Alciatore TP A-30 estimate for a leather tip (e of cue and ball)
-# kg, the effective end mass of a standard shaft (estimate: a ball's mass / 30, pooltool's
-# default; squirt 2.0 deg for a pool ball at half-tip english, 0.5 R, 1.6 deg for a carom ball)
-CUE_END_MASS = 0.0057
 
 
 class MiscueError(ValueError):

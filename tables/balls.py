@@ -32,6 +32,13 @@ from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 GRAVITY = 9.80665  # m/s^2, standard gravity
 MAX_CUE_SPEED = 15.0  # m/s, sanity bound (estimate: a hard break is 8-12 m/s of cue speed)
+# the cue (cuesim.sim.cue: the strike and its squirt)
+CUE_MASS = 0.54  # kg, a typical 19 oz cue (estimate; WPA does not limit cue weight)
+TIP_RESTITUTION = 0.81  # Alciatore TP A-30 estimate for a leather tip (e of cue and ball)
+# kg, the effective end mass of a standard shaft, which sets its squirt (Shepard 2001; estimate:
+# a ball's mass / 30, pooltool's default; squirt 2.0 deg for a pool ball at half-tip english,
+# 0.5 R, 1.6 deg for a carom ball; low-deflection shafts have less)
+CUE_END_MASS = 0.0057
 
 
 @lru_cache(maxsize=32)

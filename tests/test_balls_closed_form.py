@@ -358,3 +358,28 @@ def test_a_ball_resting_in_a_pocket_throat_is_still_on_the_table(pool):
                                    pocket.lip_a[1] + 0.01 * pocket.axis[1]),))
     with pytest.raises(LayoutError, match="not wholly"):
         pool.check_layout(jaw)
+
+
+def test_a_cue_shot_carries_its_cue_s_end_mass(pool):
+    """CueShot.end_mass: the standard shaft's by default, 0 for no squirt, a lighter
+    (low-deflection) shaft squirts less; kept by to_dict / from_dict (left out at the default,
+    so shot files of the standard cue read as before); out of [0, the cue's mass] refused."""
+    from cuesim.sim.cue import CUE_END_MASS, CUE_MASS
+
+    def heading(shot: CueShot) -> float:
+        vx, vy, *_ = shot.ball_motion(pool)
+        return math.atan2(-vx, vy)  # left of the +y aim
+
+    shots = [CueShot(angle=math.pi / 2, speed=3.0, side=0.4, end_mass=m)
+             for m in (CUE_END_MASS, 0.003, 0.0)]
+    assert shots[0] == CueShot(angle=math.pi / 2, speed=3.0, side=0.4)
+    turns = [heading(s) for s in shots]
+    assert turns[0] > turns[1] > 1e-6 and abs(turns[2]) < 1e-15
+    assert "end_mass" not in shots[0].to_dict()
+    for s in shots:
+        assert CueShot.from_dict(s.to_dict()) == s
+    for bad in (-0.001, CUE_MASS + 0.01, math.nan, "5"):
+        with pytest.raises(ShotError, match="end_mass"):
+            CueShot(angle=1.0, speed=3.0, end_mass=bad)
+    with pytest.raises(ShotError, match="shot.end_mass must be a finite number"):
+        CueShot.from_dict({"angle": 1.0, "speed": 3.0, "end_mass": "heavy"})

@@ -148,6 +148,9 @@ def test_shoot_output_over_its_own_input_is_refused(tmp_path, capsys, option):
     (["novus", "--elevation", "5"], "--elevation is an option of ball games"),
     (["9-ball", "--offset", "0.01"], "--offset is an option of novus, not of 9-ball"),
     (["5-pins", "--side", "north"], "--side is an option of novus, not of 5-pins"),
+    (["novus", "--end-mass", "3"], "--end-mass is an option of ball games, not of novus"),
+    (["9-ball", "--end-mass", "600"], "--end-mass must lie in [0, 540] grams"),
+    (["9-ball", "--end-mass", "-1"], "--end-mass must lie in [0, 540] grams"),
 ])
 def test_shoot_refuses_the_other_family_s_options(capsys, args, option):
     """They were ignored: a novus shot 'with English' was played without it."""
