@@ -74,6 +74,28 @@ def test_a_list_of_shot_objects(table, singles, pool_table, pool_layout):
     assert np.isnan(res["param.x"][1]) and res["param.x"][0] == 0.6
 
 
+def test_a_batch_plays_each_shot_s_cue_end_mass(pool_table, pool_layout):
+    """end_mass, the cue's squirt, is a ball-game parameter like the others: from shot
+    objects, sampled, and the standard shaft's by default; the shots equal `simulate`'s."""
+    from cuesim.tables.balls import CUE_END_MASS
+
+    cue = [CueShot(angle=math.pi / 2, speed=2.0, side=0.4, end_mass=m)
+           for m in (CUE_END_MASS, 0.002, 0.0)]
+    res = simulate_many(pool_table, pool_layout, cue, workers=1)
+    assert list(res["param.end_mass"]) == [CUE_END_MASS, 0.002, 0.0]
+    for k, shot in enumerate(cue):
+        assert np.array_equal(res["final_xy"][k],
+                              simulate(pool_table, pool_layout, shot).final_positions), k
+    assert not np.array_equal(res["final_xy"][0], res["final_xy"][2])  # squirt shows
+    sampled = simulate_many(pool_table, pool_layout,
+                            ShotSampler(3, {"end_mass": (0.0, 0.008), "side": (0.3, 0.4)},
+                                        seed=2), workers=1)
+    assert ((0.0 <= sampled["param.end_mass"]) & (sampled["param.end_mass"] <= 0.008)).all()
+    plain = simulate_many(pool_table, pool_layout, ShotSampler(2, {"side": (0.3, 0.4)}, seed=2),
+                          workers=1)
+    assert (plain["param.end_mass"] == CUE_END_MASS).all()
+
+
 @pytest.mark.parametrize("shots, message", [
     ([], "no shots given"),
     ([NovusShot(x=0.5, angle=1.5, speed=3.0), CueShot(angle=1.0, speed=2.0)],

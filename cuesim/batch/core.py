@@ -169,7 +169,8 @@ def make_shot(setup: Setup, params: dict[str, np.ndarray], k: int) -> NovusShot 
     return CueShot(angle=float(params["angle"][k]), speed=float(params["speed"][k]),
                    side=float(params["side"][k]), height=float(params["height"][k]),
                    elevation=float(params["elevation"][k]), ball=setup.struck,
-                   position=None if math.isnan(x) else (x, y))
+                   position=None if math.isnan(x) else (x, y),
+                   end_mass=float(params["end_mass"][k]))
 
 
 def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False,

@@ -3,8 +3,9 @@ parameters, and the seeded sampler.
 
 Novus shots take x, y, angle, speed, offset (NovusShot, from the south player's seat; y = NaN
 puts the striker in the middle of the zone). Ball games take angle, speed, side, height,
-elevation and optionally x, y: where the struck ball is placed first (ball in hand; NaN plays
-it where it lies). SI units and radians here; the CLI converts degrees at its edge.
+elevation, end_mass (the cue's, kg: its squirt; the standard shaft's by default) and
+optionally x, y: where the struck ball is placed first (ball in hand; NaN plays it where it
+lies). SI units and radians here; the CLI converts degrees at its edge.
 
 The sampler draws chunk c of a run from its own generator, seeded by
 `SeedSequence(seed, spawn_key=(c,))`: chunk c holds the same shots whichever worker or
@@ -20,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from cuesim.tables.balls import CUE_END_MASS
+
 
 class BatchError(ValueError):
     """Bad input to a batch run (the message names the problem)."""
@@ -30,7 +33,7 @@ NOVUS_PARAMS: dict[str, float] = {
 }
 BALL_PARAMS: dict[str, float] = {
     "angle": math.pi / 2, "speed": 8.0, "side": 0.0, "height": 0.0, "elevation": 0.0,
-    "x": math.nan, "y": math.nan,
+    "end_mass": CUE_END_MASS, "x": math.nan, "y": math.nan,
 }
 NOVUS_REQUIRED = ("x", "angle", "speed")
 BALL_REQUIRED = ("angle", "speed")

@@ -351,7 +351,8 @@ def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = 
 
     shots: a numpy structured array, a dict of arrays or a pyarrow table of shot parameters
     (novus: x, angle, speed, optional y, offset; ball games: angle, speed, optional side,
-    height, elevation, and x, y to place the struck ball), SI units and radians; a list of
+    height, elevation, end_mass (the cue's, kg), and x, y to place the struck ball), SI units
+    and radians; a list of
     NovusShot / CueShot objects; a ShotSampler or a ShotGrid. threads: threads per
     process, running each chunk's shots in parallel in one compiled call; workers: local
     processes. Default: one process whose threads take every core (numba's number:

@@ -142,6 +142,7 @@ def shots_to_table(family: str, shots: Sequence[Any], struck: str | None
     cols = {"angle": [s.angle for s in shots], "speed": [s.speed for s in shots],
             "side": [s.side for s in shots], "height": [s.height for s in shots],
             "elevation": [s.elevation for s in shots],
+            "end_mass": [s.end_mass for s in shots],
             "x": [math.nan if s.position is None else s.position[0] for s in shots],
             "y": [math.nan if s.position is None else s.position[1] for s in shots]}
     return _floats(cols), balls.pop(), "south"

@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "the same command is run again. Shots are "
                     "sampled (--shots, --vary), a grid (--grid) or read (--params). Novus "
                     "parameters: x, y, angle, speed, offset; ball games: angle, speed, side, "
-                    "height, elevation, x, y. Angles in degrees.")
+                    "height, elevation, end_mass (the cue's, kg: its squirt), x, y. Angles in "
+                    "degrees.")
     p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("--shots", type=int, default=None, help="number of shots to sample")
     p.add_argument("--vary", action="append", default=[], metavar="NAME=LO:HI",
