@@ -177,6 +177,9 @@ def saved():
     (lambda d: d["actions"][0].update(player="Mallory"),
      r"actions\[0\]\.player must be one of the players"),
     (lambda d: d.update(players=["Boris", "Anna"]), "is not the shooter at that point"),
+    (lambda d: d["actions"][0].update(x=0.9),  # the striker's centre past the zone's end
+     r"actions\[0\] cannot be replayed: .* \(a game saved by a version of cuesim with other "
+     r"physics or rules replays differently from some shot on\)"),
     (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number >= 1"),
     (lambda d: d.update(game="chess"), "game must be one of"),
     # the saved layout, checked like every layout (types, the game's table, the bed, overlaps)

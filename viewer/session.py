@@ -454,7 +454,9 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
         try:
             session.apply(action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
-            raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc}") from None
+            raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc} (a game "
+                                "saved by a version of cuesim with other physics or rules "
+                                "replays differently from some shot on)") from None
     saved = saved_layout(data, source)
     check_replayed_layout(saved, session.layout(), source, session.table, session.fallen_pins())
     notes = [replay_drift(saved, session.layout(), source, session.fallen_pins()),
