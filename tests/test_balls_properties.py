@@ -175,3 +175,29 @@ def test_frozen_rack_breaks_never_run_away():
         check_invariants(res)
         counts.append(res.n_events)
     assert max(counts) < 1000
+
+
+@SETTINGS
+@given(phi=st.floats(0.0, 2 * math.pi), speed=st.floats(0.2, 12.0),
+       side=st.floats(0.0, 0.5), height=st.floats(-0.5, 0.5), theta=st.floats(0.0, 1.4),
+       end_mass=st.floats(0.0, 0.02))
+def test_a_strike_with_english_mirrors_the_one_with_the_opposite_english(phi, speed, side,
+                                                                         height, theta,
+                                                                         end_mass):
+    """Symmetry of the cue strike and its squirt: english on the other side gives the mirror
+    image about the aim line (the same speed, the squirt and the side spin reversed), and the
+    cue's speed comes out whole, whatever the squirt (it only turns the velocity)."""
+    if math.hypot(side, height) > 0.5:
+        return
+    spec = POOL.piece_spec("ball")
+    a = strike(spec, speed, phi, side * R, height * R, theta, end_mass=end_mass)
+    b = strike(spec, speed, phi, -side * R, height * R, theta, end_mass=end_mass)
+    plain = strike(spec, speed, phi, side * R, height * R, theta, end_mass=0.0)
+    d = np.array([math.cos(phi), math.sin(phi)])
+    n = np.array([-d[1], d[0]])  # left of the aim
+    va, vb = np.array(a[:2]), np.array(b[:2])
+    assert math.isclose(va @ d, vb @ d, rel_tol=1e-12, abs_tol=1e-12)
+    assert math.isclose(va @ n, -(vb @ n), rel_tol=1e-12, abs_tol=1e-12)
+    assert math.isclose(math.hypot(*va), math.hypot(*plain[:2]), rel_tol=1e-12)
+    assert math.isclose(a[4], -b[4], rel_tol=1e-12, abs_tol=1e-12)  # side spin reversed
+    assert (va @ n) >= -1e-12  # right english (side > 0): the ball goes left, or straight
