@@ -177,9 +177,9 @@ def saved():
     (lambda d: d["actions"][0].update(player="Mallory"),
      r"actions\[0\]\.player must be one of the players"),
     (lambda d: d.update(players=["Boris", "Anna"]), "is not the shooter at that point"),
-    (lambda d: d["actions"][0].update(x=0.9),  # the striker's centre past the zone's end
-     r"actions\[0\] cannot be replayed: .* \(a game saved by a version of cuesim with other "
-     r"physics or rules replays differently from some shot on\)"),
+    (lambda d: d.update(base={"layout": d["layout"]}), "base must be an object with the layout"),
+    (lambda d: d.update(base={"layout": dict(d["layout"], table="carom"), "state": {}}),
+     "base: layout is for table 'carom'"),
     (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number >= 1"),
     (lambda d: d.update(game="chess"), "game must be one of"),
     # the saved layout, checked like every layout (types, the game's table, the bed, overlaps)
@@ -522,3 +522,59 @@ def test_a_replay_that_drifts_from_the_saved_layout_is_reported_not_refused(save
     assert f"the replay leaves {pid!r} 50.0 mm from where the saved layout has it" in \
         session.load_note and session.load_note.startswith("game.json: ")
     assert (session.layout().get(pid).x, session.layout().get(pid).y) == (x0, y0)  # replayed
+
+
+def _unreplayable(data: dict) -> dict:
+    """The saved game as another version's physics would leave it: its second shot played by
+    the other player (the turn went the other way), the saved table and state untouched."""
+    data = copy.deepcopy(data)
+    k = [i for i, a in enumerate(data["actions"]) if a["kind"] == "shot"][1]
+    action = data["actions"][k]
+    action["player"] = next(p for p in data["players"] if p != action["player"])
+    return data
+
+
+@pytest.mark.parametrize("game", ["novus", "novus-doubles", "9-ball", "14.1", "5-pins"])
+def test_a_game_that_no_longer_replays_carries_on_from_its_saved_table(game, tmp_path):
+    """A game saved by a version of cuesim with other physics (squirt, say) can reach a shot
+    the replay refuses or a turn that went the other way. It used to be refused; it now carries
+    on from the table and referee state it was saved with, says so, keeps that as its base
+    through save and load, plays on from it, and undo goes back to it and no further."""
+    data = _unreplayable(_played(game, shots=4))
+    session = session_from_dict(copy.deepcopy(data), "game.json")
+    note = session.load_note or ""
+    assert "is not the shooter at that point" in note and "carries on from the table" in note
+    assert session.layout().to_dict() == data["layout"]
+    assert session.state_dict() == data["state"] and session.actions == []
+    path = tmp_path / "again.json"
+    session.save(path)
+    again = load_session(path)
+    assert again.load_note is None and again.base == session.base
+    assert again.layout() == session.layout() and again.state_dict() == session.state_dict()
+    if not again.over():
+        pending = again.pending()
+        if pending:
+            again.choose(pending[2][0])
+        else:
+            x, y = again.struck_position()
+            tx, ty = again.targets()[0]
+            again.play((x, y), math.atan2(ty - y, tx - x), 3.0)
+        again.save(path)
+        later = load_session(path)
+        assert later.load_note is None and later.layout() == again.layout()
+        assert later.state_dict() == again.state_dict() and len(later.actions) == 1
+        assert later.undo() and later.layout() == session.layout()
+        assert later.state_dict() == session.state_dict()
+    assert not session.undo()
+
+
+def test_a_game_whose_saved_table_does_not_fit_either_is_refused(saved):
+    """The carry-on needs the saved table and state to fit the game: players swapped in the
+    file make the replay's turn and the state's players wrong at once, and it is refused in
+    one line that names both."""
+    data = copy.deepcopy(saved)
+    data["players"] = list(reversed(data["players"]))
+    with pytest.raises(SaveFileError, match=r"is not the shooter at that point .* other physics "
+                       r"or rules replays differently from some shot on\); nor does its saved "
+                       r"table and state fit: the saved referee state's players"):
+        session_from_dict(data, "game.json")

@@ -39,6 +39,12 @@ class FivePinsRefereeSession(StateRefereeSession):
     def shooter(self) -> str:
         return self.ref.state.shooter
 
+    def _resume_layout(self, layout: Layout) -> None:
+        """The referee's table for the next shot and the session's; no pin lies fallen."""
+        self._layout = layout
+        self.ref.layout = layout
+        self._fallen = {}
+
     def struck_id(self) -> str:
         return self.ref.state.ball_of(self.ref.state.shooter)
 

@@ -32,6 +32,12 @@ class NovusSession(Session):
     def shooter(self) -> str:
         return self.ref.shooter
 
+    def _resume_layout(self, layout: Layout) -> None:
+        """The referee keeps the board (the striker taken up); a finished match shows it."""
+        self.ref.layout = layout.without(["striker"]) if "striker" in layout.ids() else layout
+        if self.ref.match_over:
+            self._final = self.ref.layout
+
     def side(self) -> str:
         return self.ref.side_of(self.ref.shooter)
 

@@ -39,6 +39,9 @@ class PoolSession(StateRefereeSession):
     def shooter(self) -> str:
         return self.ref.state.shooter
 
+    def _resume_layout(self, layout: Layout) -> None:
+        self._layout = layout
+
     def layout(self) -> Layout:
         return self._layout
 

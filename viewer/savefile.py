@@ -89,6 +89,13 @@ def check_save(data: Any, source: str = "saved game") -> None:
                    data["state"])
     if "layout" in data:
         saved_layout(data, source)
+    if "base" in data:  # the table and state a game carried on from (Session.resume)
+        base = data["base"]
+        if not (isinstance(base, dict) and set(base) == {"layout", "state"}
+                and isinstance(base["state"], dict)):
+            raise fail("base", "an object with the layout and the referee state the game "
+                               "carried on from", base)
+        saved_layout({"game": game, "layout": base["layout"]}, f"{source}: base")
 
 
 def _layout_error(exc: LayoutError, source: str) -> SaveFileError:

@@ -4,9 +4,12 @@ struck piece may be placed, the shot, the ruling and the scoreboard.
 Every change goes through an *action* (a shot with its declaration and declared infractions,
 an answer to a pending choice, or an infraction ruled between shots), kept in `actions`. A
 saved game is the list of actions (JSON); loading replays them through the simulator and the
-referee, and undo replays all but the last. Shots are stored in the table frame: the struck
-piece's centre (x, y), the direction (rad), the speed (m/s) and the tip offsets as fractions
-of the radius (side to the right, height above the centre).
+referee, and undo replays all but the last. A saved game that this version's physics or rules
+cannot replay (a shot refused, a turn that went to the other player) carries on from the table
+and the referee state it was saved with (`resume`), without the shots before them: its `base`,
+kept in the file when it is saved again, from which later actions replay. Shots are stored
+in the table frame: the struck piece's centre (x, y), the direction (rad), the speed (m/s) and
+the tip offsets as fractions of the radius (side to the right, height above the centre).
 
 The games: `novus_session`, `pool_session`, `fivepins_session` (chosen by `new_session`); the
 saved-game file's checks: `savefile`.
@@ -76,6 +79,8 @@ class Session:
             self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
         self.ref: Any = None
         self.load_note: str | None = None  # session_from_dict: how the replay differs from the file
+        # the table and referee state the game carried on from (`resume`), or None: its start
+        self.base: dict[str, Any] | None = None
 
     # -- to be provided by each game -------------------------------------------------------
     def shooter(self) -> str:
@@ -343,8 +348,32 @@ class Session:
         return self.apply({"kind": "infraction", "code": code, "player": player})
 
     # -- undo, save, load --------------------------------------------------------------
+    def resume(self, layout: Layout, state: dict[str, Any]) -> None:
+        """Carry on from a table and a referee state, without the shots that led there: the
+        referee resumed from `state` (`cuesim.rulings.referee`, its players this game's), the
+        pieces where `layout` has them (checked as every layout is: on the bed, none
+        overlapping). It becomes the game's `base`: undo goes back to it, not further.
+        ValueError or LayoutError naming what does not fit."""
+        from cuesim.rulings import referee
+
+        self.table.check_layout(layout)
+        ref = referee(self.game, state)
+        players = list(ref.players if hasattr(ref, "players") else ref.state.players)
+        if players != self.players:
+            raise ValueError(f"the saved referee state's players {players} are not the game's "
+                             f"{self.players}")
+        self.ref = ref
+        self._resume_layout(layout)
+        self.base = {"layout": layout.to_dict(), "state": copy.deepcopy(state)}
+
+    def _resume_layout(self, layout: Layout) -> None:
+        """Put the pieces where `layout` has them (`resume`)."""
+        raise NotImplementedError
+
     def _rebuild(self, actions: list[dict[str, Any]]) -> None:
         fresh = new_session(self.game, self.players, self.computer, self.options)
+        if self.base is not None:
+            fresh.resume(Layout.from_dict(self.base["layout"]), self.base["state"])
         for a in actions:
             fresh.apply(a)
         self.__dict__.update(fresh.__dict__)
@@ -359,10 +388,13 @@ class Session:
         return True
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "version": 1, "game": self.game,
-                "players": list(self.players), "computer": list(self.computer),
-                "options": dict(self.options), "actions": copy.deepcopy(self.actions),
-                "layout": self.layout().to_dict(), "state": self.state_dict()}
+        out = {"format": SAVE_FORMAT, "version": 1, "game": self.game,
+               "players": list(self.players), "computer": list(self.computer),
+               "options": dict(self.options), "actions": copy.deepcopy(self.actions),
+               "layout": self.layout().to_dict(), "state": self.state_dict()}
+        if self.base is not None:
+            out["base"] = copy.deepcopy(self.base)
+        return out
 
     def state_dict(self) -> dict[str, Any]:
         return {}
@@ -439,24 +471,58 @@ def load_session(path: str | Path) -> Session:
     return session_from_dict(data, str(path))
 
 
-def session_from_dict(data: Any, source: str = "saved game") -> Session:
-    """A session replayed from a saved game's JSON, checked first (check_save); an action
-    that cannot be replayed (not the shooter's turn, a refused shot) or a saved layout with
-    pieces the replayed game does not have on the table (or lacking some) is a SaveFileError
-    too."""
-    check_save(data, source)
+def _fresh_session(data: dict[str, Any], source: str) -> Session:
+    """The saved game's session before its actions: its start, or its `base`."""
     session = new_session(str(data["game"]), list(data["players"]),
                           tuple(data.get("computer", ())), data.get("options") or {})
+    if "base" in data:
+        try:
+            session.resume(Layout.from_dict(data["base"]["layout"]), data["base"]["state"])
+        except (LayoutError, ValueError, KeyError, TypeError) as exc:
+            raise SaveFileError(f"{source}: base does not fit the game: "
+                                f"{str(exc).splitlines()[0]}") from None
+    return session
+
+
+def _carry_on(data: dict[str, Any], source: str, problem: str) -> Session:
+    """The saved game carried on from the table and referee state it was saved with, when
+    its actions cannot be replayed (`problem`: the first that cannot); SaveFileError naming
+    `problem` when the file's table and state cannot be carried on from either."""
+    hint = (f"{source}: {problem} (a game saved by a version of cuesim with other physics or "
+            "rules replays differently from some shot on)")
+    layout = saved_layout(data, source)
+    if layout is None or not data.get("state"):
+        raise SaveFileError(hint)
+    session = new_session(str(data["game"]), list(data["players"]),
+                          tuple(data.get("computer", ())), data.get("options") or {})
+    try:
+        session.resume(layout, data["state"])
+    except (LayoutError, ValueError, KeyError, TypeError) as exc:
+        raise SaveFileError(f"{hint}; nor does its saved table and state fit: "
+                            f"{str(exc).splitlines()[0]}") from None
+    session.load_note = (f"{problem}: this version's physics or rules replay the saved game "
+                         "differently, so it carries on from the table and score it was saved "
+                         "with; the shots before them are not kept (undo goes back to here)")
+    return session
+
+
+def session_from_dict(data: Any, source: str = "saved game") -> Session:
+    """A session replayed from a saved game's JSON, checked first (check_save). When an
+    action cannot be replayed (a shot refused, not the shooter's turn: a file saved with other
+    physics or rules), the game carries on from the table and referee state it was saved with
+    (`Session.resume`, with a `load_note`); a SaveFileError when those do not fit either, or
+    when the saved layout has pieces the replayed game does not have on the table (or lacks
+    some)."""
+    check_save(data, source)
+    session = _fresh_session(data, source)
     for k, action in enumerate(data["actions"]):
         if action["kind"] == "shot" and action["player"] != session.shooter():
-            raise SaveFileError(f"{source}: actions[{k}].player {action['player']!r} is not "
-                                f"the shooter at that point ({session.shooter()!r})")
+            return _carry_on(data, source, f"actions[{k}].player {action['player']!r} is not "
+                                           f"the shooter at that point ({session.shooter()!r})")
         try:
             session.apply(action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
-            raise SaveFileError(f"{source}: actions[{k}] cannot be replayed: {exc} (a game "
-                                "saved by a version of cuesim with other physics or rules "
-                                "replays differently from some shot on)") from None
+            return _carry_on(data, source, f"actions[{k}] cannot be replayed: {exc}")
     saved = saved_layout(data, source)
     check_replayed_layout(saved, session.layout(), source, session.table, session.fallen_pins())
     notes = [replay_drift(saved, session.layout(), source, session.fallen_pins()),
