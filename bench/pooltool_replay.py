@@ -359,7 +359,7 @@ def replay(pt: Any, table: Table, layout: Layout, initial: dict[str, tuple],
             if key != expected and t_hit < ev.t - TOLERANCE["detection_s"]:
                 rep.missed += 1
                 rep.worst.setdefault("missed", f"{key} at t = {t_hit:.9f} s, before {where}")
-        _check_between(balls, table, t_prev, ev.t, rep, where)
+        _check_between(balls, table, cushions, t_prev, ev.t, rep, where)
         # the motion before the event, at the midpoint since the last one
         _compare(balls, result, 0.5 * (t_prev + ev.t), rep, f"before {where}")
         if ev.kind in (EventKind.ROLL, EventKind.STOP):
@@ -408,15 +408,15 @@ def _compare(balls: PooltoolBalls, result: ShotResult, t: float, rep: Replay, wh
         rep.note("spin_rad_s", abs(float(rvw[2, 2] - s.spin[0, i])), where)
 
 
-def _check_between(balls: PooltoolBalls, table: Table, t0: float, t1: float, rep: Replay,
-                   where: str) -> None:
+def _check_between(balls: PooltoolBalls, table: Table, cushions: dict[str, Cushion], t0: float,
+                   t1: float, rep: Replay, where: str) -> None:
     """pooltool's balls between two events, sampled: no two overlap, and on a table without
     pockets none crosses a cushion's nose line (beyond 1e-9 m)."""
     if t1 <= t0:
         return
     R = balls.R
     on = [b for b in balls.ids if balls.state[b] != balls.pt.const.pocketed]
-    lines = [] if table.geometry.holes else [c for c in _cushions(balls.pt, table).values()
+    lines = [] if table.geometry.holes else [c for c in cushions.values()
                                              if c.normal is not None]
     for t in np.linspace(t0, t1, SAMPLES_BETWEEN + 2)[1:-1]:
         xy = {b: balls.at(b, float(t))[0][0, :2] for b in on}

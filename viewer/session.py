@@ -471,10 +471,15 @@ def load_session(path: str | Path) -> Session:
     return session_from_dict(data, str(path))
 
 
+def _saved_start(data: dict[str, Any]) -> Session:
+    """A new game with the saved game's name, players, computer players and options."""
+    return new_session(str(data["game"]), list(data["players"]),
+                       tuple(data.get("computer", ())), data.get("options") or {})
+
+
 def _fresh_session(data: dict[str, Any], source: str) -> Session:
     """The saved game's session before its actions: its start, or its `base`."""
-    session = new_session(str(data["game"]), list(data["players"]),
-                          tuple(data.get("computer", ())), data.get("options") or {})
+    session = _saved_start(data)
     if "base" in data:
         try:
             session.resume(Layout.from_dict(data["base"]["layout"]), data["base"]["state"])
@@ -493,8 +498,7 @@ def _carry_on(data: dict[str, Any], source: str, problem: str) -> Session:
     layout = saved_layout(data, source)
     if layout is None or not data.get("state"):
         raise SaveFileError(hint)
-    session = new_session(str(data["game"]), list(data["players"]),
-                          tuple(data.get("computer", ())), data.get("options") or {})
+    session = _saved_start(data)
     try:
         session.resume(layout, data["state"])
     except (LayoutError, ValueError, KeyError, TypeError) as exc:
