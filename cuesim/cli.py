@@ -21,6 +21,7 @@ from cuesim.sim.result import ShotResult
 from cuesim.tables.balls import CUE_END_MASS, CUE_MASS
 from cuesim.tables.layout import Layout, LayoutError, one_line
 from cuesim.tables.novus import NOVUS_SIDES
+from cuesim.tables.numbers import MAX_AIM_ANGLE
 
 GAMES = GAME_NAMES
 
@@ -36,6 +37,16 @@ def _finite(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _aim_degrees(text: str) -> float:
+    """--angle: a finite number of degrees within a thousand turns (MAX_AIM_ANGLE)."""
+    value = _finite(text)
+    limit = math.degrees(MAX_AIM_ANGLE)
+    if abs(value) > limit:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} degrees is more than a thousand turns (at most {limit:.0f} either way)")
     return value
 
 
@@ -66,7 +77,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shoot.add_argument("--y", type=_finite, default=None,
                        help="novus: striker distance from the player's rail (m; default "
                             "mid-zone); ball games: with --x, where the ball is placed")
-    shoot.add_argument("--angle", type=_finite, default=90.0,
+    shoot.add_argument("--angle", type=_aim_degrees, default=90.0,
                        help="shot direction in degrees; novus: 90 = straight ahead, 0 = to the "
                             "right; ball games: in the table frame, 90 = toward the far rail")
     shoot.add_argument("--speed", type=_finite, required=True,

@@ -11,7 +11,7 @@ import numpy as np
 from cuesim.tables.balls import CUE_END_MASS, CUE_MASS, MAX_CUE_SPEED
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_SIDES, STRIKER_TOUCH_GAP, NovusTable
-from cuesim.tables.numbers import finite_real
+from cuesim.tables.numbers import MAX_AIM_ANGLE, finite_real
 
 
 class ShotError(ValueError):
@@ -27,6 +27,13 @@ def _check_numbers(shot: Any, names: tuple[str, ...]) -> None:
         if not _finite_real(value):
             raise ShotError(f"shot {name} must be a finite number, got {value!r}")
         object.__setattr__(shot, name, float(value))
+
+
+def _check_angle(angle: float) -> None:
+    if abs(angle) > MAX_AIM_ANGLE:
+        raise ShotError(f"shot angle {angle!r} rad is more than a thousand turns; give the aim "
+                        f"within [-{MAX_AIM_ANGLE:.1f}, {MAX_AIM_ANGLE:.1f}] rad (one turn is "
+                        "2 pi)")
 
 
 def _check_speed(what: str, speed: float, limit: float, beyond: str) -> None:
@@ -69,7 +76,8 @@ class NovusShot:
 
     x: where the striker's centre stands along the player's rail, from his left corner (m);
     y: its distance from his rail (m); None puts it in the middle of the legal strip;
-    angle: direction of the shot (rad), 0 = to the player's right, pi/2 = straight ahead;
+    angle: direction of the shot (rad), 0 = to the player's right, pi/2 = straight ahead
+        (within a thousand turns either way, tables.numbers.MAX_AIM_ANGLE);
     speed: the striker's speed just after the cue (m/s);
     offset: where the cue meets the striker, to the right of its centre line (m); it gives
     the spin w = m v offset / I (counter-clockwise for a positive offset).
@@ -86,6 +94,7 @@ class NovusShot:
         """What needs no table is checked here (ShotError naming the field); the striker's
         place in the zone and the tip offset against its radius when it is played."""
         _check_numbers(self, ("x", "angle", "speed", "offset"))
+        _check_angle(self.angle)
         if self.y is not None:
             _check_numbers(self, ("y",))
         if not isinstance(self.side, str) or self.side not in NOVUS_SIDES:
@@ -172,8 +181,8 @@ class CueShot:
     """A cue shot on a ball table (pool, carom).
 
     ball: the id of the struck ball ('cue' in pool, 'white' or 'yellow' in carom);
-    angle: aim direction in the table frame (rad, 0 = +x, pi/2 = toward the foot rail): the
-    cue's line; with side english the ball leaves off it by the squirt angle, away from the
+    angle: aim direction in the table frame (rad, 0 = +x, pi/2 = toward the foot rail; within
+    a thousand turns either way): the cue's line; with side english the ball leaves off it by the squirt angle, away from the
     side struck (about 2 degrees on a pool ball at side 0.5: `cuesim.sim.cue.squirt_angle`);
     speed: the cue's speed at impact (m/s);
     side, height: tip offsets right of and above the ball's centre, as fractions of its
@@ -199,6 +208,7 @@ class CueShot:
         limit and the ball's place when it is played. A position is kept as a tuple of two
         floats (a numpy pair is taken)."""
         _check_numbers(self, ("angle", "speed", "side", "height", "elevation", "end_mass"))
+        _check_angle(self.angle)
         if not 0.0 <= self.end_mass <= CUE_MASS:
             raise ShotError(f"shot end_mass must lie in [0, {CUE_MASS}] kg (0: a cue without "
                             f"squirt; at most the cue's mass), got {self.end_mass!r}")

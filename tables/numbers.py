@@ -1,13 +1,20 @@
 """Whether a value handed in at a door is a finite real number.
 
 `math.isfinite` raises OverflowError on a Python int past the largest float (10**400), so a
-door that called it directly ended in a traceback instead of its own message."""
+door that called it directly ended in a traceback instead of its own message. An aim angle
+is a finite number within MAX_AIM_ANGLE of zero."""
 
 from __future__ import annotations
 
 import math
 from numbers import Real
 from typing import Any
+
+# rad: a thousand turns either way. A shot's direction is taken modulo a turn, so any finite
+# angle names one; but no aim is written as more than a few turns, and from 2**53 rad on a
+# float has no fractional turn left: the direction it names is an accident of rounding (a
+# degrees value read as an exponent, "1e300", is the usual cause). Beyond this is refused.
+MAX_AIM_ANGLE = 2000.0 * math.pi
 
 
 def finite_real(value: Any) -> bool:

@@ -5,10 +5,12 @@ block. Each gives an exception or one line on stderr with exit status 2 naming w
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import pytest
 
-from cuesim import CueShot, Layout, NovusShot, Piece, ShotError, novus_table, start_layout
+from cuesim import CueShot, Layout, NovusShot, Piece, ShotError, novus_table, simulate, start_layout
 from cuesim.cli import main
 from cuesim.sim import SimulationError
 from cuesim.tables.layout import LayoutError
@@ -67,6 +69,22 @@ def test_api_integers_too_large_for_a_float_are_refused():
         CueShot(angle=0.0, speed=10**400)
     with pytest.raises(LayoutError, match="non-finite position"):
         Layout("novus", (Piece("a", "puck", 10**400, 0.5, "red"),))
+
+
+def test_aim_angles_past_a_thousand_turns_are_refused():
+    """A float of 1e300 rad has no fractional turn left: the direction would be rounding's
+    accident. A thousand turns either way is accepted; a shot a turn apart is the same shot."""
+    for make in (lambda a: NovusShot(x=0.5, angle=a, speed=2.0),
+                 lambda a: CueShot(angle=a, speed=2.0)):
+        for angle in (1e300, -1e300, 2001 * math.pi):
+            with pytest.raises(ShotError, match="more than a thousand turns"):
+                make(angle)
+        assert make(-2000 * math.pi).angle == -2000 * math.pi
+    table = novus_table()
+    layout = start_layout("novus", table)
+    once, again = (simulate(table, layout, NovusShot(x=0.5, angle=a, speed=4.0))
+                   for a in (1.4, 1.4 + 2 * math.pi))
+    assert np.allclose(once.final_positions, again.final_positions, atol=1e-9)
 
 
 def test_positions_at_wants_a_number_of_seconds():
@@ -161,6 +179,8 @@ def test_shoot_refuses_the_other_family_s_options(capsys, args, option):
 @pytest.mark.parametrize("args, message", [
     (["shoot", "novus", "--speed", "abc"], "argument --speed: 'abc' is not a number"),
     (["shoot", "novus"], "the following arguments are required: --speed"),
+    (["shoot", "novus", "--speed", "3", "--angle", "1e300"],
+     "argument --angle: '1e300' degrees is more than a thousand turns"),
     (["batch", "9-ball", "--seed", "1e3"], "argument --seed"),
     (["play", "9-ball", "--race-to", "0"], "argument --race-to"),
 ])
