@@ -182,8 +182,9 @@ class CueShot:
 
     ball: the id of the struck ball ('cue' in pool, 'white' or 'yellow' in carom);
     angle: aim direction in the table frame (rad, 0 = +x, pi/2 = toward the foot rail; within
-    a thousand turns either way): the cue's line; with side english the ball leaves off it by the squirt angle, away from the
-    side struck (about 2 degrees on a pool ball at side 0.5: `cuesim.sim.cue.squirt_angle`);
+    a thousand turns either way): the cue's line; with side english the ball leaves off it by
+    the squirt angle, away from the side struck (about 2 degrees on a pool ball at side 0.5:
+    `cuesim.sim.cue.squirt_angle`);
     speed: the cue's speed at impact (m/s);
     side, height: tip offsets right of and above the ball's centre, as fractions of its
     radius (|(side, height)| <= 0.5: beyond that the cue miscues);

@@ -5,6 +5,7 @@ bad arguments with an EnvError naming them."""
 from __future__ import annotations
 
 import os
+import re
 
 import gymnasium
 import numpy as np
@@ -91,6 +92,30 @@ def test_impact_steps_sets_the_resolution_of_the_games_table(game):
     plain = CueEnv(game, level=2, agent_first=True)
     plain.reset(seed=3)
     assert plain.session.table.physics.impact_steps == 20.0
+
+
+def test_end_mass_sets_the_cue_of_every_shot_of_the_episode():
+    """end_mass reaches the session every shot of the episode is simulated through (the
+    agent's and the computer's); the novus striker has no cue ball to squirt, and a mass the
+    cue cannot have is refused naming the argument."""
+    env = CueEnv("9-ball", end_mass=0.0, level=2, agent_first=True)
+    env.reset(seed=3)
+    env.action_space.seed(3)
+    assert env.session.cue_end_mass() == 0.0
+    for _ in range(3):
+        obs, _, done, truncated, _ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs)
+        assert all(r.shot.end_mass == 0.0 for r in [env.session.last_result] if r is not None)
+        if done or truncated:
+            break
+    plain = CueEnv("9-ball", level=2, agent_first=True)
+    plain.reset(seed=3)
+    assert plain.session.cue_end_mass() == pytest.approx(0.0057)
+    for game, mass, message in (("novus", 0.003, "an option of 8-ball, 9-ball, 14.1, 5-pins"),
+                                ("9-ball", -0.001, "a mass in [0, 0.54] kg"),
+                                ("5-pins", "heavy", "a mass in [0, 0.54] kg")):
+        with pytest.raises(EnvError, match=re.escape(f"end_mass must be {message}")):
+            CueEnv(game, end_mass=mass)
 
 
 def test_seeds_draw_who_breaks_and_agent_first_fixes_it():

@@ -3,7 +3,9 @@ message without a display, and loading a saved game."""
 
 from __future__ import annotations
 
+import json
 import math
+import re
 
 import pygame
 import pytest
@@ -107,3 +109,67 @@ def test_impact_steps_on_the_command_line(tmp_path, capsys):
                  "--screenshot", str(out)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "saved game" in err
+
+
+# -- the cue's end mass (its squirt) at every door of a game ---------------------------------
+@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
+def test_end_mass_sets_the_cue_of_the_games_shots_and_survives_a_save(tmp_path, game):
+    """`cuesim play --end-mass G` plays every shot of the game (the computer's trials simulate
+    through the same session) with that cue: a shot with side english leaves as
+    `CueShot(end_mass=...)` says, and the save keeps the cue."""
+    from cuesim import CueShot
+    from cuesim.viewer.app import caption
+    from cuesim.viewer.session import load_session
+
+    plain, stiff = new_session(game), new_session(game, options={"end_mass": 0.0})
+    assert plain.cue_end_mass() == CueShot(angle=0.0, speed=1.0).end_mass
+    assert caption(stiff) == f"cuesim: {game} (cue end mass 0 g)" and caption(plain) == \
+        f"cuesim: {game}"
+    action = plain.shot_action(plain.struck_position(), math.pi / 2, 3.0, side=0.4)
+    a, b = plain.simulate(action), stiff.simulate(action)
+    assert b.shot.end_mass == 0.0 and a.shot.end_mass == pytest.approx(0.0057)
+    ball, (x0, _) = a.shot.ball, plain.struck_position()
+    # side english right of centre: the standard cue sends the ball left of the aim (-x here),
+    # the cue without end mass straight along it; before any contact the path is straight
+    xa, xb = (r.positions_at(0.01)[0][r.initial.index(ball)][0] for r in (a, b))
+    assert xb == pytest.approx(x0, abs=1e-12) and xa < x0 - 1e-5
+    stiff.apply(action)
+    stiff.save(tmp_path / "game.json")
+    loaded = load_session(tmp_path / "game.json")
+    assert loaded.cue_end_mass() == 0.0 and loaded.layout() == stiff.layout()
+
+
+def test_end_mass_is_refused_where_there_is_no_cue_ball_or_no_such_cue(tmp_path, capsys):
+    from cuesim.viewer.app import App
+    from cuesim.viewer.session import SaveFileError, load_session
+
+    with pytest.raises(ValueError, match="options.end_mass must be an option of 8-ball"):
+        new_session("novus", options={"end_mass": 0.003})
+    with pytest.raises(ValueError, match=r"options.end_mass must be a mass in \[0, 0.54\] kg"):
+        new_session("9-ball", options={"end_mass": -0.001})
+    out = tmp_path / "x.png"
+    assert main(["play", "novus", "--end-mass", "3", "--screenshot", str(out)]) == 2
+    assert "--end-mass is an option of 8-ball, 9-ball, 14.1, 5-pins, not of novus" in \
+        capsys.readouterr().err
+    for bad in ("-1", "541", "nan", "heavy"):
+        with pytest.raises(SystemExit) as stop:
+            main(["play", "9-ball", "--end-mass", bad, "--screenshot", str(out)])
+        assert stop.value.code == 2 and "--end-mass" in capsys.readouterr().err
+    s = new_session("9-ball")
+    s.save(tmp_path / "game.json")
+    assert main(["play", "9-ball", "--load", str(tmp_path / "game.json"), "--end-mass", "3",
+                 "--screenshot", str(out)]) == 2
+    assert "saved game" in capsys.readouterr().err
+    for game, mass, message in (("novus", 0.003, "an option of 8-ball"),
+                                ("9-ball", 1.0, "a mass in [0, 0.54] kg")):
+        data = new_session(game).to_dict()
+        data["options"]["end_mass"] = mass
+        bad = tmp_path / f"bad-{game}.json"
+        bad.write_text(json.dumps(data))
+        with pytest.raises(SaveFileError, match=re.escape(f"options.end_mass must be {message}")):
+            load_session(bad)
+    assert main(["play", "9-ball", "--end-mass", "3", "--screenshot", str(out)]) == 0
+    app = App(new_session("9-ball", options={"end_mass": 0.003}), save_path=tmp_path / "s")
+    assert "Cue end mass 3 g (standard 5.7 g): less squirt" in app.screen_text()
+    app = App(new_session("9-ball"), save_path=tmp_path / "s")
+    assert "Cue end mass" not in app.screen_text()

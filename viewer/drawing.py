@@ -8,6 +8,7 @@ import math
 
 import pygame
 
+from cuesim.tables.balls import CUE_END_MASS
 from cuesim.tables.carom import pin_spots
 from cuesim.tables.contact import IMPACT_STEPS
 from cuesim.tables.layout import Layout, Piece
@@ -208,6 +209,12 @@ class Drawing:
         if steps is not None:  # `cuesim play --impact-steps`: not the default physics
             lines.append(Line(f"Multiple impact at {steps:g} steps (default "
                               f"{IMPACT_STEPS:g})", V.DIM, 17))
+        end_mass = s.options.get("end_mass")
+        if end_mass is not None:  # `cuesim play --end-mass`: not a standard shaft
+            squirt = ("no squirt" if end_mass == 0 else "less squirt" if end_mass < CUE_END_MASS
+                      else "more squirt" if end_mass > CUE_END_MASS else "standard squirt")
+            lines.append(Line(f"Cue end mass {end_mass * 1000:g} g (standard "
+                              f"{CUE_END_MASS * 1000:g} g): {squirt}", V.DIM, 17))
         animating = self.mode == "animate" and self.playback is not None
         shown = self.before if animating and self.before is not None else s
         if self.mode in ("intermission", "over", "pick_game"):

@@ -81,7 +81,7 @@ class FivePinsRefereeSession(StateRefereeSession):
     def _shot(self, action: dict[str, Any]) -> CueShot:
         return CueShot(angle=action["angle"], speed=action["speed"],
                        side=action.get("side", 0.0), height=action.get("height", 0.0),
-                       ball=self.struck_id())
+                       ball=self.struck_id(), end_mass=self.cue_end_mass())
 
     def _shot_layout(self, action: dict[str, Any]) -> Layout:
         ball = self.struck_id()

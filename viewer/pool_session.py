@@ -64,7 +64,8 @@ class PoolSession(StateRefereeSession):
 
     def _shot(self, action: dict[str, Any]) -> CueShot:
         return CueShot(angle=action["angle"], speed=action["speed"],
-                       side=action.get("side", 0.0), height=action.get("height", 0.0))
+                       side=action.get("side", 0.0), height=action.get("height", 0.0),
+                       end_mass=self.cue_end_mass())
 
     def _shot_layout(self, action: dict[str, Any]) -> Layout:
         cue = Piece("cue", "ball", action["x"], action["y"], "cue")

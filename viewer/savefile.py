@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from cuesim.tables.balls import CUE_MASS
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
 from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.numbers import finite_real
@@ -30,9 +31,26 @@ class SaveFileError(ValueError):
 
 
 WHOLE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
-# the table's physics: the multiple impact's resolution (tables.contact.IMPACT_STEPS_RANGE)
-PHYSICS_OPTIONS = ("impact_steps",)
+# the physics: the multiple impact's resolution (tables.contact.IMPACT_STEPS_RANGE) and, in
+# the ball games, the cue's effective end mass in kg (its squirt, tables.balls.CUE_END_MASS)
+PHYSICS_OPTIONS = ("impact_steps", "end_mass")
 SAVE_OPTIONS = WHOLE_OPTIONS + PHYSICS_OPTIONS
+CUE_GAMES = ("8-ball", "9-ball", "14.1", "5-pins")  # the games played with a cue on a ball
+
+
+def physics_option_problem(game: str, key: str, value: Any) -> str | None:
+    """What is wrong with a physics option of a game (None: nothing): 'expected ..., got'
+    wording, so that each door can name its own field."""
+    if key == "end_mass":
+        if game not in CUE_GAMES:
+            return f"an option of {', '.join(CUE_GAMES)} only, not of {game}"
+        if not _number(value) or not 0.0 <= value <= CUE_MASS:
+            return f"a mass in [0, {CUE_MASS:g}] kg (the cue's end mass; 0: no squirt)"
+        return None
+    low, high = IMPACT_STEPS_RANGE
+    if not _number(value) or not low <= value <= high:
+        return f"a number in [{low:g}, {high:g}]"
+    return None
 SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
 
 
@@ -74,9 +92,9 @@ def check_save(data: Any, source: str = "saved game") -> None:
         if key not in SAVE_OPTIONS:
             raise fail(f"options.{key}", f"one of the options {list(SAVE_OPTIONS)}", key)
         if key in PHYSICS_OPTIONS:
-            low, high = IMPACT_STEPS_RANGE
-            if not _number(value) or not low <= value <= high:
-                raise fail(f"options.{key}", f"a number in [{low:g}, {high:g}]", value)
+            problem = physics_option_problem(game, key, value)
+            if problem:
+                raise fail(f"options.{key}", problem, value)
         elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise fail(f"options.{key}", "a whole number >= 1", value)
     actions = data["actions"]

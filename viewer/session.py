@@ -30,15 +30,18 @@ from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot, ShotError
 from cuesim.sim.engine import run_motion
 from cuesim.sim.result import ShotResult
+from cuesim.tables.balls import CUE_END_MASS
 from cuesim.tables.jsonfile import read_json
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.viewer import panel_text
 from cuesim.viewer.savefile import (
+    PHYSICS_OPTIONS,
     SAVE_FORMAT,
     SESSION_GAMES,
     SaveFileError,
     check_replayed_layout,
     check_save,
+    physics_option_problem,
     replay_drift,
     saved_layout,
     state_drift,
@@ -75,12 +78,22 @@ class Session:
         # (the frame's final score, only on an action that ended a frame)} (the score sheet)
         self.history: list[dict[str, Any]] = []
         self.table = game_table(self.game)
+        for key, value in self.options.items():
+            problem = physics_option_problem(self.game, key, value) \
+                if key in PHYSICS_OPTIONS else None
+            if problem:
+                raise ValueError(f"options.{key} must be {problem}, got {value!r}")
         if "impact_steps" in self.options:  # the multiple impact's resolution (cuesim play)
             self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
         self.ref: Any = None
         self.load_note: str | None = None  # session_from_dict: how the replay differs from the file
         # the table and referee state the game carried on from (`resume`), or None: its start
         self.base: dict[str, Any] | None = None
+
+    def cue_end_mass(self) -> float:
+        """The cue's effective end mass in kg, which sets the squirt of side english: the
+        'end_mass' option (cuesim play --end-mass), else a standard shaft's."""
+        return float(self.options.get("end_mass", CUE_END_MASS))
 
     # -- to be provided by each game -------------------------------------------------------
     def shooter(self) -> str:

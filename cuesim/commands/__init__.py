@@ -40,6 +40,21 @@ def impact_steps(text: str) -> float:
     return value
 
 
+def end_mass_grams(text: str) -> float:
+    """argparse type: a cue's effective end mass in grams, 0 (no squirt) up to the cue's mass
+    (tables.balls.CUE_MASS)."""
+    from cuesim.tables.balls import CUE_MASS
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= CUE_MASS * 1000:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a mass in [0, {CUE_MASS * 1000:g}] "
+                                         "grams (0: a cue without squirt)")
+    return value
+
+
 def register_all(subparsers: argparse._SubParsersAction) -> None:
     """Let every module of this package add its subcommand."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

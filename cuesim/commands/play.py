@@ -8,9 +8,10 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import impact_steps, positive_int
+from cuesim.commands import end_mass_grams, impact_steps, positive_int
 from cuesim.output import OutputError, check_writable, remove_partial
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
+from cuesim.viewer.savefile import CUE_GAMES
 
 NO_DISPLAY = (
     "cuesim play: no display found (DISPLAY / WAYLAND_DISPLAY are unset), so no window can "
@@ -52,6 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the multiple impact's resolution in steps per contact time scale, "
                         "for the game's shots and the computer's (default 20; a new game "
                         "only: a saved game keeps its own)")
+    p.add_argument("--end-mass", type=end_mass_grams, default=None, metavar="GRAMS",
+                   help="ball games: the cue's effective end mass in grams, which sets the "
+                        "squirt of side english, for the game's shots and the computer's "
+                        "(default 5.7, a standard shaft; 0: none; a new game only)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
@@ -59,8 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # the options of a new match, and the games that have them
 MATCH_OPTIONS = {"sets": ("novus", "novus-doubles"), "race_to": ("8-ball", "9-ball", "14.1"),
-                 "points_to": ("14.1", "5-pins")}
-NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "impact_steps")
+                 "points_to": ("14.1", "5-pins"), "end_mass": CUE_GAMES}
+NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "impact_steps",
+                 "end_mass")
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -145,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
                                      "points_to": points}
         if args.impact_steps is not None:
             options["impact_steps"] = args.impact_steps
+        if args.end_mass is not None:
+            options["end_mass"] = args.end_mass / 1000.0  # grams -> kg
         session = new_session(args.game, players, computer, options)
     try:
         app = App(session, candidates=args.candidates, level=args.level, seed=args.seed,

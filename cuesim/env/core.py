@@ -66,7 +66,9 @@ class CueEnv(gymnasium.Env):
     turn are not) before the episode is truncated; agent_first: who breaks (None: drawn from the
     seed); flatten: a flat Box observation instead of the Dict; options: the match (race_to,
     points_to, sets, games); render_mode: 'rgb_array' or 'human'; impact_steps: the multiple
-    impact's resolution of the game's table (None: its default, 20; tables/contact.py).
+    impact's resolution of the game's table (None: its default, 20; tables/contact.py);
+    end_mass: the ball games' cue, its effective end mass in kg, which sets the squirt of side
+    english for both players (None: a standard shaft's 0.0057; 0: no squirt).
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 2}
@@ -76,7 +78,7 @@ class CueEnv(gymnasium.Env):
                  reward_weights: rewards.RewardWeights | dict[str, float] | None = None,
                  max_shots: int = 200, agent_first: bool | None = None, flatten: bool = False,
                  options: dict[str, int] | None = None, render_mode: str | None = None,
-                 impact_steps: float | None = None) -> None:
+                 impact_steps: float | None = None, end_mass: float | None = None) -> None:
         if game not in SPECS:
             raise EnvError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
         if not (callable(opponent) or opponent in ("computer", "self")):
@@ -100,7 +102,9 @@ class CueEnv(gymnasium.Env):
         self.max_shots = _positive_int("max_shots", max_shots)
         self.agent_first = agent_first
         self.flatten = flatten
-        self.session_options = _options(options)
+        self.session_options: dict[str, float] = dict(_options(options))
+        if end_mass is not None:
+            self.session_options["end_mass"] = _end_mass(game, end_mass)
         self.table = _table(game, impact_steps)  # None: the game table, as the session makes it
         self.render_mode = render_mode
         self.dict_space = _observation_space(self.spec_game)
@@ -358,6 +362,16 @@ def _table(game: str, impact_steps: Any) -> Any:
         return game_table(game).with_physics(impact_steps=impact_steps)
     except ValueError as exc:
         raise EnvError(f"impact_steps: {exc}") from None
+
+
+def _end_mass(game: str, value: Any) -> float:
+    """The cue's end mass in kg, checked as a saved game's option is."""
+    from cuesim.viewer.savefile import physics_option_problem
+
+    problem = physics_option_problem(game, "end_mass", value)
+    if problem:
+        raise EnvError(f"end_mass must be {problem}, got {value!r}")
+    return float(value)
 
 
 def _weights(value: Any) -> rewards.RewardWeights:
