@@ -36,6 +36,7 @@ WHOLE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
 PHYSICS_OPTIONS = ("impact_steps", "end_mass")
 SAVE_OPTIONS = WHOLE_OPTIONS + PHYSICS_OPTIONS
 CUE_GAMES = ("8-ball", "9-ball", "14.1", "5-pins")  # the games played with a cue on a ball
+SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
 
 
 def physics_option_problem(game: str, key: str, value: Any) -> str | None:
@@ -43,7 +44,7 @@ def physics_option_problem(game: str, key: str, value: Any) -> str | None:
     wording, so that each door can name its own field."""
     if key == "end_mass":
         if game not in CUE_GAMES:
-            return f"an option of {', '.join(CUE_GAMES)} only, not of {game}"
+            return f"absent in {game} (an option of {', '.join(CUE_GAMES)} only)"
         if not _number(value) or not 0.0 <= value <= CUE_MASS:
             return f"a mass in [0, {CUE_MASS:g}] kg (the cue's end mass; 0: no squirt)"
         return None
@@ -51,7 +52,6 @@ def physics_option_problem(game: str, key: str, value: Any) -> str | None:
     if not _number(value) or not low <= value <= high:
         return f"a number in [{low:g}, {high:g}]"
     return None
-SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
 
 
 def _number(value: Any) -> bool:
