@@ -122,6 +122,8 @@ class Layout:
                     raise LayoutError(f"piece {p.id!r}: id, kind and group must be strings, "
                                       f"got {p.id!r}, {p.kind!r}, {p.group!r}")
             x, y = p.x, p.y
+            if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
+                continue  # the common case, two finite floats (inf - inf and nan are nan)
             if (type(x) is not float and not _real(x)) or (type(y) is not float
                                                            and not _real(y)):
                 raise LayoutError(f"piece {p.id!r}: x and y must be numbers in metres, got "

@@ -247,18 +247,12 @@ class NovusTable(PieceTable):
     def to_table(self, side: str, u: float, w: float) -> tuple[float, float]:
         """A point given in the frame of the player on `side` (u to his right, w away from his
         rail) in the table frame."""
-        rot = _side_rotation(side)
-        s = BOARD_SIZE
-        c, sn = math.cos(math.radians(rot)), math.sin(math.radians(rot))
-        ox, oy = {"south": (0, 0), "east": (s, 0), "north": (s, s), "west": (0, s)}[side]
+        c, sn, ox, oy = _side_frame(side)
         return ox + c * u - sn * w, oy + sn * u + c * w
 
     def from_table(self, side: str, x: float, y: float) -> tuple[float, float]:
         """Inverse of to_table."""
-        rot = _side_rotation(side)
-        s = BOARD_SIZE
-        c, sn = math.cos(math.radians(rot)), math.sin(math.radians(rot))
-        ox, oy = {"south": (0, 0), "east": (s, 0), "north": (s, s), "west": (0, s)}[side]
+        c, sn, ox, oy = _side_frame(side)
         dx, dy = x - ox, y - oy
         return c * dx + sn * dy, -sn * dx + c * dy
 
@@ -272,6 +266,25 @@ class NovusTable(PieceTable):
         wholly inside the own rail zone between the side zone lines, no line showing through
         it, and the striker on the board. Returns ((u_min, u_max), (w_min, w_max))."""
         return _striker_strip()
+
+def _frame_of(side: str) -> tuple[float, float, float, float]:
+    """(cos, sin) of the side's rotation and its frame's origin, the board corner at the
+    player's left."""
+    rot, s = NOVUS_SIDES[side], BOARD_SIZE
+    ox, oy = {"south": (0, 0), "east": (s, 0), "north": (s, s), "west": (0, s)}[side]
+    return math.cos(math.radians(rot)), math.sin(math.radians(rot)), ox, oy
+
+
+_SIDE_FRAMES = {side: _frame_of(side) for side in NOVUS_SIDES}  # made once: a referee's
+# zone checks turn every puck into each player's frame, several thousand times a second
+
+
+def _side_frame(side: str) -> tuple[float, float, float, float]:
+    try:
+        return _SIDE_FRAMES[side]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown novus side {side!r}; sides are {list(NOVUS_SIDES)}") from None
+
 
 def _side_rotation(side: str) -> int:
     try:

@@ -20,6 +20,8 @@ MAX_AIM_ANGLE = 2000.0 * math.pi
 def finite_real(value: Any) -> bool:
     """A finite real number of any numeric type (numpy's too), not a bool; False for an int
     too large for a float."""
+    if type(value) is float:  # the common case, without the abstract class's check
+        return value - value == 0.0  # inf - inf and nan - nan are nan
     if isinstance(value, bool) or not isinstance(value, Real):
         return False
     try:

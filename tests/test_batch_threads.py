@@ -109,6 +109,7 @@ def test_worker_processes_with_threads_give_the_same_numbers(table, singles):
     """Two processes of two threads each, after this process has run threads (when numba's
     threading layer was started here, by numba.get_num_threads in these tests, and is GNU
     OpenMP, the pool is spawned, not forked: a forked child could not run numba's threads)."""
+    numba.get_num_threads()  # starts the layer here, also when this test runs alone
     sampler = ShotSampler(24, VARY, seed=2)
     here = simulate_many(table, singles, sampler, threads=2, chunk_size=6)
     unsafe = fork_unsafe()

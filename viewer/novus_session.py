@@ -28,6 +28,7 @@ class NovusSession(Session):
         self.ref = NovusGame(list(players), doubles=game == "novus-doubles",
                              sets=int(self.options.get("sets", 1)))
         self._final: Layout | None = None  # the board as the match's last shot left it
+        self._board: tuple[Layout, Layout] | None = None  # (referee's layout, it without striker)
 
     def shooter(self) -> str:
         return self.ref.shooter
@@ -45,7 +46,12 @@ class NovusSession(Session):
         if self.ref.match_over and self._final is not None:
             return self._final
         layout = self.ref.layout
-        return layout.without(["striker"]) if "striker" in layout.ids() else layout
+        cached = self._board
+        if cached is not None and cached[0] is layout:  # layouts are immutable: the same
+            return cached[1]  # board asked again (every candidate of the computer's search)
+        board = layout.without(["striker"]) if "striker" in layout.ids() else layout
+        self._board = (layout, board)
+        return board
 
     def struck_position(self) -> tuple[float, float]:
         layout = self.ref.layout
