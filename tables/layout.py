@@ -190,23 +190,34 @@ class Layout:
             kinds = self.__dict__["_kinds"] = tuple(p.kind for p in self.pieces)
         return kinds
 
-    # -- edits (each returns a new layout) ---------------------------------------------------
+    # -- edits (each returns a new layout; only what is new in it is checked) ---------------
+    @classmethod
+    def _of_checked(cls, table: str, pieces: tuple[Piece, ...]) -> Layout:
+        """A layout of checked pieces with distinct ids, made without checking them again
+        (a referee makes several a shot: 16 us each for a novus board)."""
+        layout = object.__new__(cls)
+        object.__setattr__(layout, "table", table)
+        object.__setattr__(layout, "pieces", pieces)
+        return layout
+
     def moved(self, piece_id: str, x: float, y: float) -> Layout:
         """A copy with the piece `piece_id` moved to (x, y)."""
         k = self.index(piece_id)
         pieces = list(self.pieces)
         pieces[k] = replace(pieces[k], x=float(x), y=float(y))
-        return Layout(self.table, tuple(pieces))
+        Layout(self.table, (pieces[k],))  # its new place checked
+        return Layout._of_checked(self.table, tuple(pieces))
 
     def with_piece(self, piece: Piece) -> Layout:
         """Add a piece, or replace the one with the same id."""
+        Layout(self.table, (piece,))  # the new piece checked
         pieces = [p for p in self.pieces if p.id != piece.id]
-        return Layout(self.table, (*pieces, piece))
+        return Layout._of_checked(self.table, (*pieces, piece))
 
     def without(self, piece_ids: Iterable[str]) -> Layout:
         """A copy without the pieces with these ids (e.g. the pocketed ones)."""
         drop = set(piece_ids)
-        return Layout(self.table, tuple(p for p in self.pieces if p.id not in drop))
+        return Layout._of_checked(self.table, tuple(p for p in self.pieces if p.id not in drop))
 
     # -- JSON ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
