@@ -498,11 +498,13 @@ def test_novus_referee_refuses_a_truncated_result():
 @pytest.mark.truncation
 @pytest.mark.parametrize("game", ["9-ball", "5-pins", "novus"])
 def test_viewer_takes_a_truncated_shot_back(game, monkeypatch):
+    import cuesim.viewer.novus_session as novus_mod
     import cuesim.viewer.session as session_mod
     from cuesim.viewer.session import new_session
 
     monkeypatch.setattr(session_mod, "run_motion", partial(run_motion, max_events=3))
     monkeypatch.setattr(session_mod, "simulate", partial(simulate, max_events=3))
+    monkeypatch.setattr(novus_mod, "simulate", partial(simulate, max_events=3))
     s = new_session(game)
     before = s.layout()
     action = s.shot_action(s.struck_position(), math.pi / 2, 3.0)

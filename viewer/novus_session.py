@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuesim.api import simulate
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import NovusShot, ShotError
 from cuesim.sim.result import ShotResult
@@ -78,6 +79,12 @@ class NovusSession(Session):
         except (ShotError, LayoutError) as exc:
             return str(exc)
         return None
+
+    def simulate(self, action: dict[str, Any]) -> ShotResult:
+        """As `Session.simulate`, without placing the striker twice: the shot places it itself
+        (`NovusShot.place`, the arithmetic and the refusals of `check_place`, which the
+        computer's search would otherwise pay again for every candidate)."""
+        return simulate(self.table, self._shot_layout(action), self._shot(action))
 
     def _shot(self, action: dict[str, Any]) -> NovusShot:
         side = self.side()
