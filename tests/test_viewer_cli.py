@@ -173,3 +173,18 @@ def test_end_mass_is_refused_where_there_is_no_cue_ball_or_no_such_cue(tmp_path,
     assert "Cue end mass 3 g (standard 5.7 g): less squirt" in app.screen_text()
     app = App(new_session("9-ball"), save_path=tmp_path / "s")
     assert "Cue end mass" not in app.screen_text()
+
+
+def test_a_new_game_of_another_game_keeps_the_cue_where_it_has_one(tmp_path):
+    """The viewer's "N: a new game" passes the sitting's options on: the cue's end mass goes to
+    another ball game and is left out of novus, which has no cue ball (before, novus refused
+    it and the window ended in a traceback)."""
+    from cuesim.viewer.app import App
+
+    app = App(new_session("9-ball", options={"end_mass": 0.0, "race_to": 2}),
+              save_path=tmp_path / "s")
+    app.new_game("5-pins", rematch=False)
+    assert app.session.game == "5-pins" and app.session.cue_end_mass() == 0.0
+    app.new_game("novus", rematch=False)
+    assert app.session.game == "novus" and "end_mass" not in app.session.options
+    assert app.session.options["race_to"] == 2  # the match options stay, as before

@@ -41,6 +41,7 @@ from cuesim.viewer.drawing import Drawing
 from cuesim.viewer.hud import Line, Panel
 from cuesim.viewer.input import InputHandlers
 from cuesim.viewer.layout import DEFAULT_SIZE, MIN_SIZE, ScreenLayout
+from cuesim.viewer.savefile import options_for
 from cuesim.viewer.session import (
     COMPUTER,
     SESSION_GAMES,
@@ -323,7 +324,7 @@ class App(InputHandlers, Drawing):
                 players, computer = ["You", COMPUTER], (COMPUTER,)
             if len(s.players) == n and not s.computer:
                 players = list(s.players)
-        self.set_session(new_session(game, players, computer, s.options))
+        self.set_session(new_session(game, players, computer, options_for(game, s.options)))
         self.say(f"A {'rematch' if rematch else 'new game'} of "
                  f"{panel_text.TITLES[game]} begins.")
 

@@ -54,6 +54,14 @@ def physics_option_problem(game: str, key: str, value: Any) -> str | None:
     return None
 
 
+def options_for(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options of one game that another game of the same sitting keeps (the viewer's
+    new game): all but a physics option the new game does not have (a cue's end mass in
+    novus)."""
+    return {k: v for k, v in options.items()
+            if k not in PHYSICS_OPTIONS or physics_option_problem(game, k, v) is None}
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and finite_real(value)
 
