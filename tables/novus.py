@@ -267,6 +267,7 @@ class NovusTable(PieceTable):
         it, and the striker on the board. Returns ((u_min, u_max), (w_min, w_max))."""
         return _striker_strip()
 
+
 def _frame_of(side: str) -> tuple[float, float, float, float]:
     """(cos, sin) of the side's rotation and its frame's origin, the board corner at the
     player's left."""
