@@ -17,8 +17,12 @@ pushes the tip sideways during the contact, and the lateral momentum the tip's e
 mass m_e takes sends the ball off the cue line, away from the side struck, by
   tan(alpha) = (5/2) s sqrt(1 - s^2) / (1 + m/m_e + (5/2)(1 - s^2)),   s = a / R,
 so right english (a > 0) sends the ball left of the aim (counter-clockwise seen from above).
-The velocity is turned by alpha; the spin is the point-contact model's. m_e = 0 is a cue
-without squirt.
+The velocity is turned by alpha; the spin is the point-contact model's (as pooltool's
+InstantaneousPoint has it). m_e = 0 is a cue without squirt. Left out, for a decision against
+measured spin/speed ratios: the end condition that gives TP A-31's formula (the tip and the
+ball's contact point leave together) also gives less side spin per forward speed, rho / (rho +
+(5/2)(1 - s^2)) of the point model's with rho = 1 + m/m_e (5.7 % less at half a tip with a
+standard shaft), and a shaft deflects the same way under follow and draw.
 """
 
 from __future__ import annotations
