@@ -18,10 +18,10 @@ from cuesim.cli import main
 from cuesim.rules.files import ScenarioError, adjudicate
 from cuesim.rules.novus.__main__ import main as novus_main
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.viewer.placing import free_spot
 from cuesim.viewer.savefile import state_drift
 from cuesim.viewer.session import (
     SaveFileError,
-    free_spot,
     load_session,
     new_session,
     session_from_dict,

@@ -353,7 +353,7 @@ def test_ball_in_hand_starts_a_diameter_clear_of_every_piece_5_pins_13_3(tmp_pat
     default place, the middle of the half, is the red's spot: the ball goes to the first legal
     place outwards that stands a diameter clear (before, the first legal one, 3 mm from the red,
     looked as if the shot had rolled the ball there)."""
-    from cuesim.viewer.session import clearance
+    from cuesim.viewer.placing import clearance
 
     app = make_app("5-pins", tmp_path)
     s = app.session
@@ -369,13 +369,13 @@ def test_ball_in_hand_default_is_the_first_legal_place_when_none_is_clear(tmp_pa
                                                                           monkeypatch):
     """When no legal place stands a diameter clear, the default is the first legal one from
     the middle outwards (5-pins 13.3): crowding is played by a clearance of nothing."""
-    import cuesim.viewer.session as session_module
+    import cuesim.viewer.placing as placing
 
     app = make_app("5-pins", tmp_path)
     s = app.session
     s.play((0.71, 0.71), 2.2124865340221604, 2.1818181818181817)
     clear = s.default_place()
-    monkeypatch.setattr(session_module, "clearance", lambda *a: 0.0)
+    monkeypatch.setattr(placing, "clearance", lambda *a: 0.0)
     crowded = s.default_place()
     assert s.check_place(*crowded) is None and crowded != clear
     assert abs(crowded[0] - 0.71) < 1e-9 and 2.13 < crowded[1] < clear[1]  # next to the red

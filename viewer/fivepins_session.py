@@ -12,7 +12,8 @@ from cuesim.sim.engine import SimulationError
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.viewer.anim import pin_fall_angles
-from cuesim.viewer.session import StateRefereeSession, free_spot
+from cuesim.viewer.placing import free_spot
+from cuesim.viewer.session import StateRefereeSession
 
 # the 10.4 judgement: shots tried from the position as it lies before a reset is granted
 CONTACT_DIRECTIONS = 72  # every 5 degrees

@@ -9,7 +9,8 @@ from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.shot import CueShot
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
-from cuesim.viewer.session import StateRefereeSession, free_spot
+from cuesim.viewer.placing import free_spot
+from cuesim.viewer.session import StateRefereeSession
 
 _POOL_REFEREES = {"8-ball": "EightBall", "9-ball": "NineBall", "14.1": "StraightPool"}
 # the article that defines a legal opening break in each game (rulebooks/pool_wpa_ru.txt)

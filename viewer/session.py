@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +30,8 @@ from cuesim.sim.engine import run_motion
 from cuesim.sim.result import ShotResult
 from cuesim.tables.balls import CUE_END_MASS
 from cuesim.tables.jsonfile import read_json
-from cuesim.tables.layout import Layout, LayoutError, Piece
-from cuesim.viewer import panel_text
+from cuesim.tables.layout import Layout, LayoutError
+from cuesim.viewer import panel_text, placing
 from cuesim.viewer.savefile import (
     PHYSICS_OPTIONS,
     SAVE_FORMAT,
@@ -227,26 +225,8 @@ class Session:
         """The first legal place from the middle of the area outwards, along its longer side,
         that stands at least a diameter clear of every other piece; the first legal one if
         none does (a piece put down touching another looks as if the shot had moved it there,
-        and in 5-pins touching balls change the next shot's rules)."""
-        area = self.place_area()
-        if not area:
-            return (self.table.geometry.width / 2, self.table.geometry.length / 2)
-        xs, ys = [p[0] for p in area], [p[1] for p in area]
-        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        want, kind = 2.0 * self.radius(), self.kind_of()
-        legal: tuple[float, float] | None = None
-        for k in range(200):  # from the middle of the area outwards
-            for sign in (1, -1):
-                f = sign * k / 200
-                if max(xs) - min(xs) >= max(ys) - min(ys):
-                    x, y = cx + f * (max(xs) - min(xs)) / 2, cy
-                else:
-                    x, y = cx, cy + f * (max(ys) - min(ys)) / 2
-                if self.check_place(x, y) is None:
-                    if clearance(self.table, self.layout(), self.struck_id(), kind, x, y) >= want:
-                        return x, y
-                    legal = legal or (x, y)
-        return legal or (cx, cy)
+        and in 5-pins touching balls change the next shot's rules): `placing.default_place`."""
+        return placing.default_place(self)
 
     def kind_of(self, piece_id: str | None = None) -> str:
         """The kind of a piece (default: the struck one), also when it is off the table."""
@@ -438,43 +418,6 @@ class Session:
     def targets(self) -> list[tuple[float, float]]:
         """Where pieces are pocketed (holes, pockets); empty on a carom table."""
         return [(h.x, h.y) for h in self.table.geometry.holes]
-
-
-def _gaps(table: Any, layout: Layout, piece_id: str, kind: str, x: float,
-          y: float) -> Iterator[tuple[str, float]]:
-    """(id, gap in m) of every other piece of `layout` from a piece of `kind` put at (x, y):
-    the centre distance less the distance at which the two touch."""
-    contact = getattr(table, "contact_distance", None)
-    for other in layout.pieces:
-        if other.id == piece_id:
-            continue
-        if contact is not None:
-            need = contact(kind, other.kind)
-        else:
-            need = table.piece_spec(kind).radius + table.piece_spec(other.kind).radius
-        yield other.id, math.hypot(other.x - x, other.y - y) - need
-
-
-def clearance(table: Any, layout: Layout, piece_id: str, kind: str, x: float,
-              y: float) -> float:
-    """The gap (m) between a piece of `kind` put down at (x, y) and the nearest other piece of
-    `layout` (inf when there is none)."""
-    return min((gap for _, gap in _gaps(table, layout, piece_id, kind, x, y)), default=math.inf)
-
-
-def free_spot(table: Any, layout: Layout, piece: Piece) -> str | None:
-    """Why `piece` cannot be put down among the other pieces of `layout` (off the surface, over
-    a pocket, touching another piece), or None. Only the placed piece is checked: the others
-    may lie where the last shot left them (in a pocket's jaws, say)."""
-    try:
-        table.check_layout(Layout(layout.table, (piece,)))
-    except LayoutError as exc:
-        return str(exc)
-    for other_id, gap in _gaps(table, layout, piece.id, piece.kind, piece.x, piece.y):
-        if gap <= 1e-9:
-            return (f"it would touch {other_id!r} (overlap {max(-gap, 0.0) * 1000:.1f} mm): "
-                    "choose a free place")
-    return None
 
 
 def load_session(path: str | Path) -> Session:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, TypeVar
 
 import gymnasium
@@ -247,14 +247,11 @@ class CueEnv(gymnasium.Env):
         """Play a shot action; one the simulator cannot play (a placement refused, a shot
         stopped at the event limit) is tried again gentler, then from the default place."""
         player = self.session.shooter()
-        tries = [dict(shot, speed=shot["speed"] * f) for f in (1.0, 0.5, 0.25)]
-        x, y = self.session.default_place() if self.session.placement() else (shot["x"],
-                                                                              shot["y"])
-        tries.append(dict(shot, x=x, y=y, speed=shot["speed"] * 0.25))
-        if not self.session.simulate.has(tries[0]):
-            yield [tries[0]]
+        first = dict(shot, speed=shot["speed"] * 1.0)
+        if not self.session.simulate.has(first):
+            yield [first]
         error: Exception | None = None
-        for attempt in tries:
+        for attempt in self._tries(shot):
             try:
                 ruling = self.session.apply(attempt)
             except (ShotError, SimulationError, TruncatedShotError, LayoutError) as exc:
@@ -264,6 +261,15 @@ class CueEnv(gymnasium.Env):
             self._record(log, player, ruling, self.session.last_result)
             return
         raise EnvError(f"the shot could not be played: {error}")
+
+    def _tries(self, shot: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """The shot, then gentler, then gentle from the default place (looked for only when
+        the others fail: it scans the placing area)."""
+        for f in (1.0, 0.5, 0.25):
+            yield dict(shot, speed=shot["speed"] * f)
+        x, y = self.session.default_place() if self.session.placement() else (shot["x"],
+                                                                              shot["y"])
+        yield dict(shot, x=x, y=y, speed=shot["speed"] * 0.25)
 
     def _settle(self, log: list[dict[str, Any]]) -> None:
         """Answer pending choices by the default policy."""
