@@ -89,3 +89,28 @@ def test_the_env_looks_for_the_default_place_only_when_a_shot_needs_it(monkeypat
     action = env.action_space.sample()
     _, _, _, _, info = env.step(action)
     assert info["shots"]
+
+
+def test_the_env_plays_from_the_default_place_when_the_shot_fails_three_times(monkeypatch):
+    """A shot refused at full, half and quarter speed is played at a quarter speed from the
+    default place (the env's last fallback), which is looked for then."""
+    from cuesim.shot import ShotError
+
+    env = CueEnv("novus", opponent="self")
+    env.reset(seed=3)
+    session = env.session
+    place = session.default_place()
+    tried = []
+    apply = session.apply
+
+    def refuse_three(action):
+        tried.append(action)
+        if len(tried) <= 3:
+            raise ShotError("refused for the test")
+        return apply(action)
+
+    monkeypatch.setattr(session, "apply", refuse_three)
+    env.step(env.action_space.sample())
+    speeds = [a["speed"] for a in tried]
+    assert speeds[1:] == [speeds[0] * 0.5, speeds[0] * 0.25, speeds[0] * 0.25]
+    assert (tried[3]["x"], tried[3]["y"]) == place
