@@ -4,6 +4,7 @@ bad arguments with an EnvError naming them."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -259,6 +260,27 @@ def test_shaped_reward_terms():
     assert gain("shaped", w, Session(), "A", legal, None, "A", True) == 4.0 + 10.0
     assert gain("sparse", w, Session(), "A", legal, None, "B", True) == -1.0
     assert gain("sparse", w, Session(), "A", legal, None, None, True) == 0.0
+
+
+@pytest.mark.parametrize("game, place, degrees, speed, made", [
+    ("novus", (0.3, 0.07335), 85.0, 5.0, ["red8"]),   # the opener's own puck (novus 16.1)
+    ("9-ball", (0.635, 0.606425), 89.0, 5.0, ["5", "1"]),  # any ball on a legal break
+])
+def test_shaped_reward_counts_what_a_legal_shot_pockets(game, place, degrees, speed, made):
+    """Where the referee scores no points (novus, 8-ball, 9-ball) the shaped reward's point
+    term is the pieces a legal shot pockets: in novus the shooter's own colour only."""
+    from cuesim.viewer.session import new_session
+
+    s = new_session(game)
+    shooter = s.shooter()
+    ruling = s.apply(s.shot_action(place, math.radians(degrees), speed))
+    result = s.last_result
+    assert ruling.legal and not ruling.points and sorted(result.pocketed) == sorted(made)
+    w = RewardWeights(point=2.0, foul=-3.0, win=10.0)
+    assert gain("shaped", w, s, shooter, ruling, result, None, False) == 2.0 * len(made)
+    if game == "novus":  # the other player's colour: none of them
+        other = next(p for p in s.ref.players if p != shooter)
+        assert gain("shaped", w, s, other, ruling, result, None, False) == 0.0
 
 
 def test_render_human_with_the_dummy_driver():

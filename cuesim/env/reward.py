@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cuesim.rules.ruling import Ruling
+from cuesim.sim.events import COL_A
 from cuesim.sim.result import ShotResult
 
 REWARDS = ("sparse", "shaped")
@@ -42,7 +43,7 @@ def _points(session: Any, shooter: str, ruling: Ruling, result: ShotResult | Non
         return 0.0
     struck = result.events[0] if len(result.events) else None
     pocketed = [p for p in result.pocketed
-                if struck is None or p != result.initial.pieces[int(struck[2])].id]
+                if struck is None or p != result.initial.pieces[int(struck[COL_A])].id]
     if session.game == "novus":
         colour = session.ref.colour_of(shooter)
         groups = {p.id: p.group for p in result.initial.pieces}
