@@ -14,6 +14,7 @@ lets a slow spell decide a figure. The rooms of the suite:
 - bench/suite_memory.py: peak memory per scenario (tracemalloc, peak RSS), in the first pass;
 - bench/suite_startup.py: fresh processes, cache warm (cached start) and empty (cold compile);
 - bench/impact_alone.py: the openings' and breaks' multiple impacts timed alone;
+- bench/suite_python.py: the Python around the core (env steps, viewer frames, a turn);
 - bench/suite_report.py: the targets, the box series' slopes and the text report.
 """
 
@@ -34,7 +35,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
 import numpy as np  # noqa: E402
 
 import cuesim  # noqa: E402
-from bench import impact_alone, suite_startup  # noqa: E402
+from bench import impact_alone, suite_python, suite_startup  # noqa: E402
 from bench.suite_baselines import (  # noqa: E402
     pooltool_backend,
     pooltool_figures,
@@ -144,6 +145,11 @@ def run_suite(cfg: Config) -> dict[str, Any]:
     results["scaling"] = scaling(out)
 
     results["impacts"] = impacts_alone(cfg)
+    if cfg.python_repeats > 0:
+        log("the Python around the core: env steps, viewer frames, the computer's turn...")
+        results["python"] = suite_python.measure(cfg.python_repeats)
+    else:
+        results["python"] = None
     log("start-up: fresh processes with the numba cache warm...")
     results["cached_start"] = suite_startup.fresh_process(dict(os.environ), cfg.startup_repeats)
     results["targets"] = targets(results, cfg)

@@ -38,6 +38,9 @@ class Config:
     # the openings' and breaks' multiple impacts timed alone (bench/impact_alone.py: a child
     # process records them), repeats of each; 0: not measured
     impact_repeats: int = 200
+    # the Python around the core (bench/suite_python.py): env steps and viewer frames per
+    # game, and a computer turn per 20 of them; 0: not measured
+    python_repeats: int = 100
     only: tuple[str, ...] = field(default_factory=tuple)  # scenario names (tests, debugging)
 
     @staticmethod
@@ -51,7 +54,8 @@ class Config:
                 box_ns=(16, 32, 64, 128, 256, 512), min_time=0.01, max_repeats=11, passes=1,
                 pymunk_dts=(2e-3, 1e-3, 5e-4), pymunk_cases=5, pymunk_box_max_n=64,
                 pooltool_cases=2, pooltool_budget_s=20.0, pooltool_repeats=1,
-                startup_repeats=2, cold=False, memory_subprocess=False, impact_repeats=50)
+                startup_repeats=2, cold=False, memory_subprocess=False, impact_repeats=50,
+                python_repeats=40)
         else:
             cfg = Config(
                 quick=False,
@@ -70,7 +74,7 @@ class Config:
                       min_time=0.0, min_repeats=1, max_repeats=1, passes=1, pymunk_dts=(2e-3,),
                       pymunk_cases=1, pymunk_box_max_n=16, pooltool_cases=1, pooltool_budget_s=5.0,
                       pooltool_repeats=1, startup_repeats=1, cold=False,
-                      memory_subprocess=False, impact_repeats=0)
+                      memory_subprocess=False, impact_repeats=0, python_repeats=0)
 
 
 def build_scenarios(cfg: Config) -> list[sc.Scenario]:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bench.suite_python import report_lines
+
 if TYPE_CHECKING:
     from bench.suite_config import Config
 
@@ -339,6 +341,8 @@ def format_report(results: dict[str, Any]) -> str:
                          f"({r['frictionless_us']:.1f} without friction) of {r['shot_us']:.1f} us,"
                          f" {100 * r['share']:.0f} %; {r['ns_per_contact_step']:.1f} ns per "
                          "contact and step")
+
+    lines += report_lines(results.get("python"))
 
     lines.append("")
     cold = results.get("cold_compile")

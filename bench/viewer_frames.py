@@ -46,6 +46,17 @@ def frame_times(app: App, frames: int, animate: bool) -> list[float]:
     return out
 
 
+def opening_app(game: str) -> App:
+    """The viewer at a game's opening, aimed (8-ball: at the 1 ball), its first frame drawn
+    (sprites, fonts and the shot preview are built on the first frame)."""
+    app = App(new_session(game))
+    if game == "8-ball":
+        app.angle = math.atan2(app.session.layout().get("1").y - app.pos[1],
+                               app.session.layout().get("1").x - app.pos[0])
+    app.render()
+    return app
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--frames", type=int, default=300)
@@ -53,11 +64,7 @@ def main() -> None:
     print(f"{'case':48s} {'median ms':>10s} {'p95 ms':>8s} {'max fps':>8s}")
     for game, label in (("novus-doubles", "novus doubles, 33 discs"),
                         ("8-ball", "8-ball, 15-ball rack + cue")):
-        app = App(new_session(game))
-        if game == "8-ball":
-            app.angle = math.atan2(app.session.layout().get("1").y - app.pos[1],
-                                   app.session.layout().get("1").x - app.pos[0])
-        app.render()  # sprites, fonts and the preview are built on the first frame
+        app = opening_app(game)
         for animate, what in ((False, "at rest, aim line"), (True, "animating a shot")):
             ms = frame_times(app, args.frames, animate)
             med = statistics.median(ms)

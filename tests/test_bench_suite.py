@@ -163,6 +163,29 @@ def test_suite_json_has_the_expected_keys(tmp_path, no_subprocess, capsys):
         assert set(t) == {"target", "measured", "met"}
         assert t["met"] in (True, False, None)
     assert data["cold_compile"] is None  # not measured on the tiny run
+    assert data["python"] is None and "the Python around the core" not in text  # nor this
+
+
+def test_the_suite_times_the_python_around_the_core(monkeypatch):
+    """`cuesim bench` prints the env steps, the viewer's frame at rest and the computer's turn
+    of the same run (bench/suite_python.py), and says which part could not run and why."""
+    from bench import suite_python
+
+    figures = suite_python.measure(2)
+    assert set(figures) == {"env_steps_per_s", "frame_ms", "turn_ms"}
+    assert set(figures["env_steps_per_s"]) == set(suite_python.ENV_GAMES)
+    assert set(figures["frame_ms"]) == set(suite_python.FRAME_GAMES)
+    assert set(figures["turn_ms"]) == set(suite_python.TURN_GAMES)
+    assert all(v > 0 for part in figures.values() for v in part.values())
+    text = "\n".join(suite_python.report_lines(figures))
+    assert "env steps/s, one CueEnv against itself: novus " in text and " ms" in text
+
+    def no_gymnasium(repeats):
+        raise ModuleNotFoundError("No module named 'gymnasium'")
+
+    monkeypatch.setattr(suite_python, "_env_steps", no_gymnasium)
+    text = "\n".join(suite_python.report_lines(suite_python.measure(2)))
+    assert "env steps/s, one CueEnv against itself: not measured: ModuleNotFoundError" in text
 
 
 def test_suite_times_the_cold_compile_with_and_without_the_helper(tmp_path, capsys,
