@@ -64,10 +64,10 @@ def test_default_place_is_the_scans_spot_after_random_shots(game, slack, monkeyp
 
 
 def test_a_novus_turn_checks_one_spot_not_the_strip(monkeypatch):
-    """In the novus opening the player's own row of pucks on his rail keeps the middle of the
-    striker's strip (novus 12) within a diameter: the default place is the first spot
-    outwards that stands a diameter clear, found by checking that spot alone (the plain scan
-    checked the 180 spots before it too)."""
+    """In the novus opening the row of pucks on the player's rail (the opponent's, novus 10)
+    keeps the middle of the striker's strip (novus 12) within a diameter: the default place is
+    the first spot outwards that stands a diameter clear, found by checking that spot alone
+    (the plain scan checked the 180 spots before it too)."""
     session = new_session("novus")
     checked = []
     check = session.check_place
