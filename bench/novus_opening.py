@@ -169,15 +169,13 @@ def fresh_process(env: dict[str, str], repeats: int) -> dict[str, float]:
 def warm_starts(repeats: int) -> dict[str, dict[str, float]]:
     """Fresh processes with the numba cache warm: as this environment runs Python, and, where
     PYTHONDONTWRITEBYTECODE is set (then every import compiles its module's source again), also
-    with Python's bytecode cache, as a normal install has it (kept in a temporary
-    PYTHONPYCACHEPREFIX, so nothing is written beside the sources; filled by one untimed run)."""
+    with Python's bytecode cache, as a normal install has it (`suite_startup.bytecode_cached`)."""
     out = {"as_run": fresh_process(dict(os.environ), repeats)}
-    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        with tempfile.TemporaryDirectory() as pyc:
-            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-            env["PYTHONPYCACHEPREFIX"] = pyc
-            fresh_process(env, 1)
-            out["bytecode_cached"] = fresh_process(env, repeats)
+    cached = suite_startup.bytecode_cached(repeats)
+    if cached is not None:
+        out["bytecode_cached"] = {"to_shot_s": cached["wall_to_first_shot_s"],
+                                  "wall_s": cached["wall_s"], "import_s": cached["import_s"],
+                                  "first_shot_s": cached["first_shot_s"]}
     return out
 
 

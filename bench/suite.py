@@ -152,6 +152,8 @@ def run_suite(cfg: Config) -> dict[str, Any]:
         results["python"] = None
     log("start-up: fresh processes with the numba cache warm...")
     results["cached_start"] = suite_startup.fresh_process(dict(os.environ), cfg.startup_repeats)
+    # where this environment runs Python without its bytecode cache: also as an install has it
+    results["cached_start_bytecode"] = suite_startup.bytecode_cached(cfg.startup_repeats)
     results["targets"] = targets(results, cfg)
     results["targets_16"] = speed_targets(results)
     results["meta"]["suite_s"] = time.perf_counter() - t_start

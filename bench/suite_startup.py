@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -59,3 +60,19 @@ def fresh_process(env: dict[str, str], repeats: int, empty_cache: bool = False
     out["to_first_shot_range_s"] = [min(each), max(each)]
     out["repeats"] = repeats
     return out
+
+
+def bytecode_cached(repeats: int) -> dict[str, Any] | None:
+    """`fresh_process` with Python's bytecode cache, as an installed package has it (pip
+    compiles it at install, an editable checkout writes it on first import), where this
+    environment switches it off (PYTHONDONTWRITEBYTECODE: every import then compiles its
+    module's source again); None where it is on, since the plain figure is that already. The
+    cache is kept in a temporary PYTHONPYCACHEPREFIX, so nothing is written beside the
+    sources, and filled by one untimed process."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return None
+    with tempfile.TemporaryDirectory() as pyc:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = pyc
+        fresh_process(env, 1)
+        return fresh_process(env, repeats)
