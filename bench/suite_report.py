@@ -260,7 +260,7 @@ def format_report(results: dict[str, Any]) -> str:
     lines = [f"cuesim {m['cuesim']} | Python {m['python']} | numba {m['numba']} | pymunk "
              f"{m.get('pymunk')} | {m['machine']} | {m['cpus_visible']} CPUs visible, every "
              f"timing single-threaded on one core{' | --quick' if m['quick'] else ''}", ""]
-    head = (f"{'scenario':<16}{'pieces':>8}{'shots':>6}{'ev med/p99/max':>16}{'ms/shot':>9}"
+    head = (f"{'scenario':<16}{'pieces':>8}{'shots':>6}{'ev med/p99/max':>18}{'ms/shot':>9}"
             f"{'shots/s':>9}{'events/s':>9}{'us/ev':>7}{'loop':>6}{'tm MB':>7}{'RSS+':>6}"
             f"{'pymunk':>8}{'pooltool':>9}")
     lines += ["cuesim core per scenario (run_motion, check=False; ms/shot: median; us/ev: whole "
@@ -279,7 +279,7 @@ def format_report(results: dict[str, Any]) -> str:
         mem_s = "-" if mem is None else f"{mem:.1f}"
         tm_s = "-" if tm is None else f"{tm:.2f}"
         lines.append(
-            f"{s['name']:<16}{pieces:>8}{c['shots']:>6}{dist:>16}{c['median_ms']:>9.3f}"
+            f"{s['name']:<16}{pieces:>8}{c['shots']:>6}{dist:>18}{c['median_ms']:>9.3f}"
             f"{_eng(c['shots_per_s']):>9}{_eng(c['events_per_s']):>9}{c['us_per_event']:>7.2f}"
             f"{c['loop_us_per_event']:>6.2f}{tm_s:>7}{mem_s:>6}"
             f"{_ratio(pm['ratio'] if pm else None):>8}{_ratio(pt.get('ratio')):>9}")
