@@ -23,6 +23,7 @@ import argparse
 import math
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -89,8 +90,9 @@ def face_friction(face: Face, eps: float, cells: int = 1) -> tuple[float, float,
     return phi, lateral, tau
 
 
+@lru_cache(maxsize=8)
 def tabulate(face: Face) -> tuple[np.ndarray, np.ndarray]:
-    """phi and tau of `face` on EPS_TABLE."""
+    """phi and tau of `face` on EPS_TABLE (made once per face: 401 quadratures)."""
     rows = [face_friction(face, e) for e in EPS_TABLE]
     return np.array([r[0] for r in rows]), np.array([r[2] for r in rows])
 
