@@ -1,6 +1,6 @@
 """Measurement: what the disc law's uncoupled sliding and spinning leave out, on novus shots.
 
-    python bench/disc_spin.py [--shots 200] [--seed 1] [--plot FILE]
+    python bench/disc_spin.py [--shots 200] [--seed 1] [--plot FILE] [--soft N]
 
 cuesim's disc law (sim/motion/disc.py, DESIGN.md) slows a novus disc at mu g along its velocity
 and its spin at the full friction torque mu m g r_f / I, each as if the other motion were absent.
@@ -14,7 +14,9 @@ at the same moment. This script measures how much that changes, without changing
 2. how much spin the discs carry in real shots: eps at the start of every moving segment that an
    event opened, over random novus opening shots simulated by the core;
 3. the coupled motion against the uncoupled law, from the same start: the sliding distance and
-   how long the spin lasts.
+   how long the spin lasts;
+4. with --soft N, whole shots: N random mid-game shots played by the soft-contact reference
+   with either law (`soft_simulate(spin_coupling=...)`), and how often they end otherwise.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +33,14 @@ if __package__ in (None, ""):
 
 from cuesim.api import game_table, start_layout  # noqa: E402
 from cuesim.commands import positive_int  # noqa: E402
+from cuesim.sim.soft import SoftResult, soft_simulate  # noqa: E402
+from cuesim.sim.soft.disc_face import (  # noqa: E402
+    EPS_TABLE,
+    Face,
+    face_friction,
+    fixed_point,
+    tabulate,
+)
 from cuesim.sim.state import (  # noqa: E402
     SEG_AX,
     SEG_AY,
@@ -45,64 +53,8 @@ from cuesim.sim.state import (  # noqa: E402
     SEG_VY,
     SEG_W,
 )
-from cuesim.tables.pieces import PieceSpec  # noqa: E402
 
-RADIAL, ANGULAR = 160, 320  # quadrature cells over the face (doubling both moves the figures
-# below by less than 1e-3: `face_friction(..., cells=2)` in tests/test_bench_disc_spin.py)
-EPS_TABLE = np.concatenate([[0.0], np.geomspace(1e-3, 1e3, 400)])  # where phi, tau are tabulated
 EPS_STARTS = (0.1, 0.3, 0.5, 1.0, 1.5)  # eps of the compared starts (section 3)
-
-
-@dataclass(frozen=True)
-class Face:
-    """A disc's annular face: outer radius R, hole radius r, and c = R r_f m / I, the ratio of
-    the full friction torque's spin-down of w R to the full force's slow-down of v."""
-
-    radius: float
-    hole: float
-    c: float
-
-    @classmethod
-    def of(cls, spec: PieceSpec) -> Face:
-        return cls(spec.radius, spec.hole_radius,
-                   spec.radius * spec.friction_arm() * spec.mass / spec.inertia)
-
-
-def face_friction(face: Face, eps: float, cells: int = 1) -> tuple[float, float, float]:
-    """(phi, lateral, tau): the friction force along -v in units of mu m g, its part across v,
-    and the torque against w in units of mu m g r_f, of a face sliding at v = 1 (along x) and
-    spinning at w = eps / R, under uniform pressure (midpoint quadrature in polar cells)."""
-    nr, nt = RADIAL * cells, ANGULAR * cells
-    dr = (face.radius - face.hole) / nr
-    r = face.hole + (np.arange(nr) + 0.5) * dr
-    th = (np.arange(nt) + 0.5) * (2.0 * math.pi / nt)
-    rr, tt = np.meshgrid(r, th, indexing="ij")
-    x, y = rr * np.cos(tt), rr * np.sin(tt)
-    w = eps / face.radius
-    ux, uy = 1.0 - w * y, w * x  # slip of each face element
-    s = np.hypot(ux, uy)
-    s[s == 0.0] = 1.0
-    weight = rr / rr.sum()  # area of each cell over the face's
-    r_f = (2.0 / 3.0) * (face.radius**3 - face.hole**3) / (face.radius**2 - face.hole**2)
-    phi = float((ux / s * weight).sum())
-    lateral = float((uy / s * weight).sum())
-    tau = float(((x * uy - y * ux) / s * weight).sum()) / r_f
-    return phi, lateral, tau
-
-
-@lru_cache(maxsize=8)
-def tabulate(face: Face) -> tuple[np.ndarray, np.ndarray]:
-    """phi and tau of `face` on EPS_TABLE (made once per face: 401 quadratures)."""
-    rows = [face_friction(face, e) for e in EPS_TABLE]
-    return np.array([r[0] for r in rows]), np.array([r[2] for r in rows])
-
-
-def fixed_point(face: Face, phi: np.ndarray, tau: np.ndarray) -> float:
-    """The eps both motions approach: eps phi(eps) = c tau(eps), where d eps / ds (below)
-    turns from growing to shrinking (eps = 0 is the other, unstable, root)."""
-    g = EPS_TABLE * phi - face.c * tau
-    k = int(np.nonzero((g[:-1] > 0.0) & (g[1:] <= 0.0))[0][0])
-    return float(EPS_TABLE[k] - g[k] * (EPS_TABLE[k + 1] - EPS_TABLE[k]) / (g[k + 1] - g[k]))
 
 
 def coupled_motion(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: np.ndarray,
@@ -168,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=positive_int, default=200, help="random opening shots")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plot", type=Path, help="write the distance and spin-time ratios here")
+    ap.add_argument("--soft", type=int, default=0, metavar="N",
+                    help="also play N random novus mid-game shots in the soft-contact reference "
+                         "with each law (section 4; 400 take about a minute)")
     args = ap.parse_args(argv)
     table = game_table("novus")
     faces = {kind: Face.of(table.piece_spec(kind)) for kind in ("puck", "striker")}
@@ -198,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         for e0, far, spin, slide in compare(face, *tables[kind], EPS_STARTS):
             print(f"   {kind:7s} eps {e0:3g}: slides {far:.3f}x as far and {slide:.3f}x as long; "
                   f"spins {spin:.1f}x as long")
+    if args.soft > 0:
+        soft_outcomes(args.soft, args.seed)
     if args.plot:
         _plot(args.plot, compare(faces["puck"], *tables["puck"], np.linspace(0.05, 1.5, 30)),
               eps)
@@ -216,6 +173,47 @@ def _print_shifts(face: Face, table: tuple[np.ndarray, np.ndarray], rests: np.nd
           f"the coupled law would stop them further by {q[0]:.1f} mm median, {q[1]:.1f} mm "
           f"(90 %), {q[2]:.1f} mm (99 %), {shift.max():.1f} mm at most; over 5 mm: "
           f"{np.mean(shift > 5.0):.0%}")
+
+
+def soft_outcomes(n: int, seed: int) -> None:
+    """Section 4: n random novus mid-game shots (bench/scenarios.py: 4-24 pucks, the striker
+    anywhere in its zone, struck off its centre line up to 10 mm) played to rest by the
+    soft-contact reference with the uncoupled law, with the coupled one, and, as a yardstick of
+    what any small change does to these chaotic shots, with the uncoupled law at 1 % less
+    sliding friction; each against the first."""
+    from bench import scenarios as sc
+
+    cases = sc.novus_midgame(n, seed).cases
+    table = cases[0].table
+    p = table.physics
+    softer = table.with_physics(mu_puck=0.99 * p.mu_puck, mu_striker=0.99 * p.mu_striker)
+    runs = {"uncoupled": [], "coupled": [], "uncoupled, mu -1 %": []}
+    for case in cases:
+        for name, tab, coupled in (("uncoupled", table, False), ("coupled", table, True),
+                                   ("uncoupled, mu -1 %", softer, False)):
+            runs[name].append(soft_simulate(tab, case.layout, case.initial, check=False,
+                                            spin_coupling=coupled))
+    print(f"4. {n} random novus mid-game shots in the soft-contact reference, against the "
+          "uncoupled law:")
+    base = runs["uncoupled"]
+    for name in ("coupled", "uncoupled, mu -1 %"):
+        other = runs[name]
+        differ = np.mean([a.pocketed_ids() != b.pocketed_ids() for a, b in zip(base, other,
+                                                                               strict=True)])
+        shift = np.array([_largest_shift(a, b) for a, b in zip(base, other, strict=True)])
+        print(f"   {name:18s}: another set pocketed in {differ:.1%} of the shots; the piece "
+              f"that moved most, per shot, {np.median(shift):.1f} mm median, "
+              f"{np.percentile(shift, 90):.0f} mm (90 %); shots with one over 5 mm "
+              f"{np.mean(shift > 5):.0%}, over 20 mm {np.mean(shift > 20):.0%}")
+
+
+def _largest_shift(a: SoftResult, b: SoftResult) -> float:
+    """The largest distance, mm, between where a piece on the board in both runs rests."""
+    both = a.final_on & b.final_on
+    if not both.any():
+        return 0.0
+    d = np.hypot(*(a.final_positions - b.final_positions).T)
+    return float(d[both].max() * 1e3)
 
 
 def compare(face: Face, phi: np.ndarray, tau: np.ndarray,

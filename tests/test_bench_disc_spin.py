@@ -11,40 +11,41 @@ import pytest
 
 from bench import disc_spin as ds
 from cuesim.api import game_table
+from cuesim.sim.soft import disc_face as df
 
-PUCK = ds.Face.of(game_table("novus").piece_spec("puck"))
-HOMOGENEOUS = ds.Face(1.0, 0.0, 4.0 / 3.0)  # r_f = 2R/3, I = m R^2 / 2
+PUCK = df.Face.of(game_table("novus").piece_spec("puck"))
+HOMOGENEOUS = df.Face(1.0, 0.0, 4.0 / 3.0)  # r_f = 2R/3, I = m R^2 / 2
 
 
 @pytest.fixture(scope="module")
 def puck_table() -> tuple[np.ndarray, np.ndarray]:
-    return ds.tabulate(PUCK)
+    return df.tabulate(PUCK)
 
 
 def test_homogeneous_disc_reaches_the_papers_fixed_point() -> None:
     """Farkas et al.: a homogeneous disc's v / (w R) tends to 0.653 as it slows."""
-    star = ds.fixed_point(HOMOGENEOUS, *ds.tabulate(HOMOGENEOUS))
+    star = df.fixed_point(HOMOGENEOUS, *df.tabulate(HOMOGENEOUS))
     assert 1.0 / star == pytest.approx(0.653, abs=0.002)
 
 
 @pytest.mark.parametrize("eps", [0.05, 0.3, 1.0, 3.0])
 def test_friction_has_no_part_across_the_velocity(eps: float) -> None:
     """Uniform pressure on an axisymmetric face: the lateral force cancels (a straight path)."""
-    assert abs(ds.face_friction(PUCK, eps)[1]) < 1e-12
+    assert abs(df.face_friction(PUCK, eps)[1]) < 1e-12
 
 
 def test_friction_limits_are_the_uncoupled_law() -> None:
     """No spin: the full sliding force and no torque; spin alone: the full torque mu m g r_f."""
-    phi, _, tau = ds.face_friction(PUCK, 0.0)
+    phi, _, tau = df.face_friction(PUCK, 0.0)
     assert (phi, tau) == (pytest.approx(1.0, abs=1e-12), pytest.approx(0.0, abs=1e-12))
-    phi, _, tau = ds.face_friction(PUCK, 1e4)
+    phi, _, tau = df.face_friction(PUCK, 1e4)
     assert phi < 1e-3 and tau == pytest.approx(1.0, abs=1e-4)
 
 
 @pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
 def test_quadrature_is_converged(eps: float) -> None:
     """Twice the cells each way moves force and torque by under 1e-3 of the uncoupled law's."""
-    coarse, fine = ds.face_friction(PUCK, eps), ds.face_friction(PUCK, eps, cells=2)
+    coarse, fine = df.face_friction(PUCK, eps), df.face_friction(PUCK, eps, cells=2)
     assert abs(coarse[0] - fine[0]) < 1e-3 and abs(coarse[2] - fine[2]) < 1e-3
 
 
@@ -68,8 +69,8 @@ def test_coupled_slide_matches_an_integration_in_time(
         if v <= 1e-12:
             return np.array([0.0, -PUCK.c if u > 0.0 else 0.0, v])
         e = u / v
-        return np.array([-np.interp(e, ds.EPS_TABLE, phi),
-                         -PUCK.c * np.interp(e, ds.EPS_TABLE, tau), v])
+        return np.array([-np.interp(e, df.EPS_TABLE, phi),
+                         -PUCK.c * np.interp(e, df.EPS_TABLE, tau), v])
 
     y, t, h = np.array([1.0, eps0, 0.0]), 0.0, 2e-5
     while y[0] > 1e-9 or y[1] > 1e-9:
@@ -92,6 +93,7 @@ def test_a_spinning_puck_slides_further_and_spins_longer(
 
 
 def test_script_runs_on_a_few_shots(capsys: pytest.CaptureFixture[str]) -> None:
-    assert ds.main(["--shots", "10"]) == 0
+    assert ds.main(["--shots", "10", "--soft", "3"]) == 0
     out = capsys.readouterr().out
     assert "0.653 (Farkas" in out and "slide to rest" in out and "striker eps 1.5" in out
+    assert "4. 3 random novus mid-game shots" in out and "uncoupled, mu -1 %" in out

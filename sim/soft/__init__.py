@@ -32,6 +32,7 @@ from cuesim.sim.soft.damping import (  # compiled code caches in the user's cach
     damping_ratio,
     time_scale,
 )
+from cuesim.sim.soft.disc_face import EPS_TABLE, Face, tabulate
 from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
 from cuesim.tables.layout import Layout
 
@@ -75,16 +76,33 @@ def _cushion_sin(height: float, r: float) -> float:
     return min(max((height - r) / r, -1.0), 1.0)
 
 
+def _bed_tables(kinds: list[str], laws: list[int], specs: dict[str, Any],
+                coupled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(eps, phi, tau) of the coupled bed law, a row of phi and tau per kind (ones for balls,
+    which keep their own law), or an empty eps table for the uncoupled law."""
+    if not coupled:
+        return np.zeros(0), np.zeros((len(kinds), 0)), np.zeros((len(kinds), 0))
+    phi = np.ones((len(kinds), EPS_TABLE.size))
+    tau = np.ones((len(kinds), EPS_TABLE.size))
+    for k, name in enumerate(kinds):
+        if laws[k] == 0:
+            phi[k], tau[k] = tabulate(Face.of(specs[name]))
+    return EPS_TABLE.copy(), phi, tau
+
+
 def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float, ...]], *,
                   t_max: float = T_MAX, sample_dt: float | None = None,
                   steps_per_contact: int = STEPS_PER_CONTACT, stiffness_scale: float = 1.0,
                   dt: float | None = None, bed_friction: bool = True,
-                  check: bool = True) -> SoftResult:
+                  spin_coupling: bool = False, check: bool = True) -> SoftResult:
     """Run the soft-contact reference from `layout` with the initial motions `initial` (as
     `cuesim.sim.run_motion`: (vx, vy, w) or, for balls, (vx, vy, wx, wy, wz)) until every
     piece rests or `t_max` s. `sample_dt` records positions every so often; `dt` overrides the
     contact step; `stiffness_scale` multiplies every contact stiffness (same exponents and
-    ratios); `bed_friction=False` switches off the cloth (for closed-form checks)."""
+    ratios); `bed_friction=False` switches off the cloth (for closed-form checks).
+    `spin_coupling=True` slows the discs by the coupled bed law of their faces
+    (`sim.soft.disc_face`: a spinning disc slides further, and both motions stop together)
+    instead of the core's uncoupled one; `bench/disc_spin.py --soft N` compares the two."""
     if check:
         table.check_layout(layout)
     c = table.kind_coefficients()
@@ -116,6 +134,7 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     decel = np.array([c.decel[k] for k in kind])
     sdecel = np.array([c.spin_decel[k] for k in kind])
     rdecel = np.array([(c.roll_decel[k] if c.roll_decel else 0.0) for k in kind])
+    eps_t, phi_t, tau_t = _bed_tables(kinds, laws, specs, spin_coupling)
 
     nk = len(kinds)
     present = sorted(set(int(k) for k in kind))
@@ -174,7 +193,7 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
         status = run_soft(X, V, W, Z, on, rad, mass, inertia, law, kind, decel, sdecel, rdecel,
                           kp, ep, cp, mup, kr, er, cr, mur, sinr, fit, rails, knuckles, holes,
                           F, T, cap_t, cap_hole, clock, dt, FREE_STEP_MAX, FREE_TRAVEL,
-                          min(until, t_max), t_max, bed_friction)
+                          min(until, t_max), t_max, bed_friction, eps_t, phi_t, tau_t)
         if status != STATUS_PAUSED or clock[0] >= t_max:
             break
     if sample_dt is not None:

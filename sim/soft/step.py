@@ -66,13 +66,34 @@ STATUS_TIME_LIMIT = 2
 
 
 @njit_core
+def face_factors(vx: float, vy: float, wz: float, r: float, eps_t: np.ndarray,
+                 phi_t: np.ndarray, tau_t: np.ndarray) -> tuple[float, float]:
+    """(phi, tau) of a disc's coupled bed law (sim.soft.disc_face) at eps = |w| r / |v|, by
+    linear interpolation in its tables: the fractions of the full sliding force and of the full
+    torque. Sliding alone: (1, 0); spinning alone: (1, 1)."""
+    v = math.sqrt(vx * vx + vy * vy)
+    if v == 0.0:
+        return 1.0, 1.0
+    if wz == 0.0:
+        return 1.0, 0.0
+    eps = abs(wz) * r / v
+    return np.interp(eps, eps_t, phi_t), np.interp(eps, eps_t, tau_t)
+
+
+@njit_core
 def _bed(V: np.ndarray, W: np.ndarray, i: int, law: int, r: float, decel: float,
-         sdecel: float, rdecel: float, hb: float) -> None:
-    """Bed friction on piece i over the time hb (see the module docstring)."""
+         sdecel: float, rdecel: float, hb: float, eps_t: np.ndarray, phi_t: np.ndarray,
+         tau_t: np.ndarray) -> None:
+    """Bed friction on piece i over the time hb (see the module docstring); a disc with
+    tables (eps_t not empty) takes the coupled law: decel phi and sdecel tau (`face_factors`)."""
     wz = W[i, 2]
+    vx, vy = V[i, 0], V[i, 1]
+    if law == LAW_DISC and eps_t.shape[0] > 0:
+        phi, tau = face_factors(vx, vy, wz, r, eps_t, phi_t, tau_t)
+        decel *= phi
+        sdecel *= tau
     left = abs(wz) - sdecel * hb
     W[i, 2] = math.copysign(left, wz) if left > 0.0 else 0.0
-    vx, vy = V[i, 0], V[i, 1]
     if law == LAW_DISC:
         v = math.sqrt(vx * vx + vy * vy)
         if v <= decel * hb:
@@ -105,14 +126,18 @@ def _bed(V: np.ndarray, W: np.ndarray, i: int, law: int, r: float, decel: float,
 
 @njit_core
 def _bed_acceleration(V: np.ndarray, W: np.ndarray, A: np.ndarray, i: int, law: int, r: float,
-                      decel: float, rdecel: float, bed: bool) -> None:
-    """The bed's acceleration of piece i now: -decel v/|v| (disc), -mu_s g u/|u| (sliding
-    ball), -mu_r g v/|v| (rolling ball); zero at rest or without bed friction."""
+                      decel: float, rdecel: float, bed: bool, eps_t: np.ndarray,
+                      phi_t: np.ndarray, tau_t: np.ndarray) -> None:
+    """The bed's acceleration of piece i now: -decel v/|v| (disc; times phi under the coupled
+    law), -mu_s g u/|u| (sliding ball), -mu_r g v/|v| (rolling ball); zero at rest or without
+    bed friction."""
     A[i, 0] = A[i, 1] = 0.0
     vx, vy = V[i, 0], V[i, 1]
     if not bed:
         return
     k = decel
+    if law == LAW_DISC and eps_t.shape[0] > 0:
+        k *= face_factors(vx, vy, W[i, 2], r, eps_t, phi_t, tau_t)[0]
     if law == LAW_BALL:
         ux, uy = vx - r * W[i, 1], vy + r * W[i, 0]
         u = math.sqrt(ux * ux + uy * uy)
@@ -378,7 +403,8 @@ def _kick(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndar
           on: np.ndarray,
           rad: np.ndarray, mass: np.ndarray, inertia: np.ndarray, law: np.ndarray,
           decel: np.ndarray, sdecel: np.ndarray, rdecel: np.ndarray, hb: float,
-          bed: bool) -> None:
+          bed: bool, kind: np.ndarray, eps_t: np.ndarray, phi_t: np.ndarray,
+          tau_t: np.ndarray) -> None:
     for i in range(V.shape[0]):
         if on[i] == 0.0:
             continue
@@ -390,7 +416,8 @@ def _kick(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndar
             W[i, 1] += T[i, 1] * hb / inertia[i]
             Z[i, 1] += F[i, 2] * hb / mass[i]
         if bed:
-            _bed(V, W, i, law[i], rad[i], decel[i], sdecel[i], rdecel[i], hb)
+            _bed(V, W, i, law[i], rad[i], decel[i], sdecel[i], rdecel[i], hb, eps_t,
+                 phi_t[kind[i]], tau_t[kind[i]])
 
 
 @njit_core
@@ -403,11 +430,13 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
              rails: np.ndarray, knuckles: np.ndarray, holes: np.ndarray, F: np.ndarray,
              T: np.ndarray, cap_t: np.ndarray, cap_hole: np.ndarray, clock: np.ndarray,
              dt: float, hf_max: float, travel: float, t_until: float, t_max: float,
-             bed: bool) -> int:
+             bed: bool, eps_t: np.ndarray, phi_t: np.ndarray, tau_t: np.ndarray) -> int:
     """Advance the pieces from clock[0] until they all rest (STATUS_REST), clock[0] reaches
     t_until (STATUS_PAUSED) or t_max (STATUS_TIME_LIMIT). clock = (t, near, free step, steps);
     F (n, 3), T (n, 3) hold the forces of the last step (all zero before the first); Z (n, 2)
-    the height offset and vertical velocity of a ball on a cushion nose (zero elsewhere)."""
+    the height offset and vertical velocity of a ball on a cushion nose (zero elsewhere).
+    eps_t, phi_t[kind], tau_t[kind]: the discs' coupled bed law (`face_factors`), or eps_t
+    empty for the uncoupled one."""
     n = X.shape[0]
     incush = np.zeros(n, dtype=np.bool_)
     reach = np.zeros(n)
@@ -423,7 +452,8 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
     status = STATUS_PAUSED
     while t < t_until:
         h = dt if near else max(hf, dt)
-        _kick(V, W, Z, F, T, on, rad, mass, inertia, law, decel, sdecel, rdecel, 0.5 * h, bed)
+        _kick(V, W, Z, F, T, on, rad, mass, inertia, law, decel, sdecel, rdecel, 0.5 * h, bed,
+              kind, eps_t, phi_t, tau_t)
         for i in range(n):
             if on[i] == 0.0:
                 continue
@@ -455,7 +485,8 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
         hf = hf_max if vmax * hf_max <= travel else travel / vmax
         for i in range(n):
             resting[i] = on[i] != 0.0 and _at_rest(V, W, i, law[i], rad[i])
-            _bed_acceleration(V, W, A, i, law[i], rad[i], decel[i], rdecel[i], bed)
+            _bed_acceleration(V, W, A, i, law[i], rad[i], decel[i], rdecel[i], bed, eps_t,
+                              phi_t[kind[i]], tau_t[kind[i]])
             if resting[i] or on[i] == 0.0:
                 reach[i] = 0.0
             else:
@@ -478,7 +509,8 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
         for i in range(n):
             if not incush[i]:  # off the nose the slate takes the vertical motion (Han)
                 Z[i, 0] = Z[i, 1] = 0.0
-        _kick(V, W, Z, F, T, on, rad, mass, inertia, law, decel, sdecel, rdecel, 0.5 * h, bed)
+        _kick(V, W, Z, F, T, on, rad, mass, inertia, law, decel, sdecel, rdecel, 0.5 * h, bed,
+              kind, eps_t, phi_t, tau_t)
         rest = True
         for i in range(n):
             if on[i] != 0.0 and not _at_rest(V, W, i, law[i], rad[i]):
