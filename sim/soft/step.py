@@ -9,9 +9,10 @@ velocities predicted with the previous step's forces (v + F h/(2m)), which keeps
 of the second order for them. h is the contact step `dt`
 (>= 30 steps per contact duration) whenever a contact is active or could begin within a free
 step; otherwise the free step `hf` (at most `hf_max`, and no piece travels more than `travel`
-in it). Between contacts the bed law has piecewise-constant accelerations, which velocity
-Verlet integrates exactly, so the free step changes nothing but where a centre is tested
-against a hole circle: a capture is tested on the whole straight path of the step.
+in it). Between contacts the bed law has piecewise-constant accelerations (the core's, not the
+coupled law below), which velocity Verlet integrates exactly, so the free step changes nothing
+but where a centre is tested against a hole circle: a capture is tested on the whole straight
+path of the step.
 
 Normal force of a contact with overlap delta (tables.contact, sim.soft.damping):
     F_n = max(0, k delta^eta + c delta^((eta-1)/2) d(delta)/dt w),
@@ -45,7 +46,12 @@ u = (v_x - R w_y, v_y + R w_x) != 0: v -= mu_s g u/|u| dt, w_xy += 5/2 mu_s g/R 
 until the slip one step would remove is less than what remains, then the slip is removed
 exactly (rolling), and a rolling ball decelerates at mu_r g with w_xy = (-v_y, v_x)/R; the
 spin about the vertical decays at spin_decel. A velocity that one step of friction would
-reverse becomes zero (static friction), so pieces come exactly to rest.
+reverse becomes zero (static friction), so pieces come exactly to rest. On request
+(`soft_simulate(spin_coupling=True)`) a disc takes the coupled law of its face instead:
+decel phi(eps) and spin_decel tau(eps), eps = |w| R / |v| (sim.soft.disc_face), each half kick
+at its start's eps. Its accelerations are then not piecewise constant, and the free step
+(at most 1 ms) bounds the error: a lone spinning puck's slide is within 2e-5 of the exact one
+(tests/test_soft_spin_coupling.py).
 """
 
 from __future__ import annotations
