@@ -50,7 +50,7 @@ reverse becomes zero (static friction), so pieces come exactly to rest. On reque
 (`soft_simulate(spin_coupling=True)`) a disc takes the coupled law of its face instead:
 decel phi(eps) and spin_decel tau(eps), eps = |w| R / |v| (sim.soft.disc_face), each half kick
 at its start's eps. Its accelerations are then not piecewise constant, and the free step
-(at most 1 ms) bounds the error: a lone spinning puck's slide is within 2e-5 of the exact one
+(at most 1 ms) bounds the error: a lone spinning puck's slide is within 3e-5 of the exact one
 (tests/test_soft_spin_coupling.py).
 """
 
