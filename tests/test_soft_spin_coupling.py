@@ -50,3 +50,15 @@ def test_spinning_puck_slides_as_the_coupled_law_says(eps0: float) -> None:
     assert plain.final_positions[0, 0] - 0.3 == pytest.approx(v0**2 / (2 * MU_G), rel=1e-3)
     assert travelled > plain.final_positions[0, 0] - 0.3
     assert abs(coupled.final_positions[0, 1] - 0.5) < 1e-9  # no force across the path
+
+
+def test_balls_keep_their_own_law() -> None:
+    """The coupled law is the discs': a ball table runs bit for bit as without it."""
+    from bench.agreement import cradle
+
+    case = cradle(3, balls=True)
+    plain = soft_simulate(case.table, case.layout, case.initial, check=False)
+    coupled = soft_simulate(case.table, case.layout, case.initial, check=False,
+                            spin_coupling=True)
+    assert np.array_equal(plain.final_positions, coupled.final_positions)
+    assert plain.steps == coupled.steps
