@@ -16,7 +16,9 @@ at the same moment. This script measures how much that changes, without changing
 3. the coupled motion against the uncoupled law, from the same start: the sliding distance and
    how long the spin lasts;
 4. with --soft N, whole shots: N random mid-game shots played by the soft-contact reference
-   with either law (`soft_simulate(spin_coupling=...)`), and how often they end otherwise.
+   with either law (`soft_simulate(spin_coupling=...)`), and how often they end otherwise;
+5. what taking the coupled law into the event core would cost: the slide cut into pieces of
+   constant deceleration, how many pieces a slide needs for how small an error.
 """
 
 from __future__ import annotations
@@ -153,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         for e0, far, spin, slide in compare(face, *tables[kind], EPS_STARTS):
             print(f"   {kind:7s} eps {e0:3g}: slides {far:.3f}x as far and {slide:.3f}x as long; "
                   f"spins {spin:.1f}x as long")
+    print("5. the coupled slide cut into pieces of constant deceleration (an event core's "
+          "way), a 2 m/s slide:")
+    for q, e0, pieces, err in piece_errors(faces["puck"], *tables["puck"]):
+        print(f"   each piece to {q:g} of its start speed, eps {e0:g}: {pieces} pieces, "
+              f"distance off by {err:.3f} mm")
     if args.soft > 0:
         soft_outcomes(args.soft, args.seed)
     if args.plot:
@@ -214,6 +221,59 @@ def _largest_shift(a: SoftResult, b: SoftResult) -> float:
         return 0.0
     d = np.hypot(*(a.final_positions - b.final_positions).T)
     return float(d[both].max() * 1e3)
+
+
+def piecewise_slide(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: float, q: float,
+                    v_end: float) -> tuple[float, int]:
+    """(distance in v0^2 / (mu g), pieces) of the coupled slide from v0 = 1 and eps0 cut into
+    pieces of constant deceleration, as an event core could take it: each piece ends when v has
+    fallen to q times its start (the last, from v_end, runs to rest) and slows v and w R at the
+    rates of its predicted middle (second order). If the spin stops within a piece, the piece
+    goes on sliding alone."""
+    def rates(v: float, u: float) -> tuple[float, float]:  # u = w R; mu g = 1
+        if v <= 0.0:
+            return 0.0, face.c
+        if u <= 0.0:
+            return 1.0, 0.0
+        return (float(np.interp(u / v, EPS_TABLE, phi)),
+                face.c * float(np.interp(u / v, EPS_TABLE, tau)))
+
+    v, u, x, pieces = 1.0, eps0, 0.0, 0
+    while v > 0.0:
+        pieces += 1
+        last = v <= v_end
+        a0, b0 = rates(v, u)
+        h = v / a0 if last else v * (1.0 - q) / a0
+        a, b = rates(v - 0.5 * a0 * h, max(u - 0.5 * b0 * h, 0.0))
+        h = v / a if last else v * (1.0 - q) / a
+        v_next = 0.0 if last else q * v
+        if b > 0.0 and u / b < h:  # the spin stops first: slide alone from there
+            t1 = u / b
+            x += v * t1 - 0.5 * a * t1 * t1
+            v1 = v - a * t1
+            x += 0.5 * (v1 * v1 - v_next * v_next)
+            v, u = v_next, 0.0
+            continue
+        x += v * h - 0.5 * a * h * h
+        v, u = v_next, u - b * h
+    return x, pieces
+
+
+def piece_errors(face: Face, phi: np.ndarray, tau: np.ndarray, v0: float = 2.0,
+                 tolerance: float = 1e-5) -> list[tuple[float, float, int, float]]:
+    """Section 5: (q, eps0, pieces, error in mm) of `piecewise_slide` against the coupled slide,
+    for a v0 m/s slide (the last piece from the speed whose remaining slide is under
+    `tolerance` m)."""
+    mu_g = game_table("novus").physics.mu_puck * game_table("novus").physics.g
+    v_end = math.sqrt(2.0 * mu_g * tolerance) / v0
+    starts = (0.3, 1.0)
+    exact, _ = coupled_motion(face, phi, tau, np.array(starts))
+    rows = []
+    for q in (0.5, 0.7, 0.8, 0.9, 0.95):
+        for e0, ex in zip(starts, exact, strict=True):
+            x, pieces = piecewise_slide(face, phi, tau, e0, q, v_end)
+            rows.append((q, e0, pieces, abs(x - ex) * v0 * v0 / mu_g * 1e3))
+    return rows
 
 
 def compare(face: Face, phi: np.ndarray, tau: np.ndarray,
