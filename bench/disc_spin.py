@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -66,11 +67,30 @@ def coupled_motion(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: np.ndarra
     phi, dt = v ds / (mu g phi), dx = v dt (RK4 in s; t and x step by step with the step's
     mean 1 / phi, exact where phi is constant; up to v = e^-30 v0; w R falls with v, so both
     motions stop together)."""
+    e = np.asarray(eps0, dtype=np.float64).copy()
+    last = (0.0, e, np.zeros_like(e), np.zeros_like(e))
+    for last in _coupled_steps(face, phi, tau, e, s_end, n):  # noqa: B007 (the last step's)
+        pass
+    return last[2], last[3]
+
+
+def coupled_path(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: float,
+                 s_end: float = 30.0, n: int = 6_000) -> np.ndarray:
+    """Rows (s, eps, t, x) along the coupled slide from eps0, every step of `coupled_motion`
+    (v = e^-s, w R = eps v; units v0, v0 / (mu g), v0^2 / (mu g))."""
+    rows = [(0.0, eps0, 0.0, 0.0)]
+    for s, e, x, t in _coupled_steps(face, phi, tau, np.array([eps0]), s_end, n):
+        rows.append((s, float(e[0]), float(t[0]), float(x[0])))
+    return np.array(rows)
+
+
+def _coupled_steps(face: Face, phi: np.ndarray, tau: np.ndarray, e: np.ndarray, s_end: float,
+                   n: int) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+    """`coupled_motion`'s steps: (s, eps, distance, time) after each."""
     def rate(e: np.ndarray) -> np.ndarray:
         return e - face.c * np.interp(e, EPS_TABLE, tau) / np.interp(e, EPS_TABLE, phi)
 
     h = s_end / n
-    e = np.asarray(eps0, dtype=np.float64).copy()
     dist, time = np.zeros_like(e), np.zeros_like(e)
     p0 = np.interp(e, EPS_TABLE, phi)
     for k in range(n):
@@ -82,10 +102,10 @@ def coupled_motion(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: np.ndarra
         e = e + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6.0
         p1 = np.interp(e, EPS_TABLE, phi)
         mean = 0.5 * (1.0 / p0 + 1.0 / p1)  # 1 / phi over the step, the rest exact in s
-        time += mean * math.exp(-s) * -math.expm1(-h)
-        dist += mean * 0.5 * math.exp(-2 * s) * -math.expm1(-2 * h)
+        time = time + mean * math.exp(-s) * -math.expm1(-h)
+        dist = dist + mean * 0.5 * math.exp(-2 * s) * -math.expm1(-2 * h)
         p0 = p1
-    return dist, time
+        yield s + h, e, dist, time
 
 
 def shot_spins(n_shots: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -157,9 +177,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"spins {spin:.1f}x as long")
     print("5. the coupled slide cut into pieces of constant deceleration (an event core's "
           "way), a 2 m/s slide:")
-    for q, e0, pieces, err in piece_errors(faces["puck"], *tables["puck"]):
-        print(f"   each piece to {q:g} of its start speed, eps {e0:g}: {pieces} pieces, "
-              f"distance off by {err:.3f} mm")
+    for q, e0, pieces, err, n_end, departure, jump in piece_errors(faces["puck"],
+                                                                   *tables["puck"]):
+        print(f"   each piece to {q:g} of its start speed, eps {e0:g}: rates at the middle "
+              f"{pieces} pieces, the slide's length off by {err:.3f} mm; ends on the exact "
+              f"slide {n_end} pieces, within {departure:.3f} mm of it, speed jumps up to "
+              f"{jump:.2f} mm/s")
     if args.soft > 0:
         soft_outcomes(args.soft, args.seed)
     if args.plot:
@@ -259,20 +282,53 @@ def piecewise_slide(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: float, q
     return x, pieces
 
 
+def exact_end_pieces(path: np.ndarray, q: float, v_end: float) -> tuple[int, float, float]:
+    """The other way for an event core: pieces of constant deceleration whose ends lie on the
+    exact slide (`coupled_path`: each piece runs from one point of it to the next in the same
+    time, the speed falling to q of its start; the last from v_end to rest). (pieces, the
+    largest distance of a piece's quadratic from the exact slide within it, the largest jump
+    of the speed at a piece's end), in v0^2 / (mu g) and v0."""
+    s, t, x = path[:, 0], path[:, 2], path[:, 3]
+    cuts = [0]
+    step = math.log(1.0 / q)
+    while math.exp(-s[cuts[-1]]) > v_end:
+        cuts.append(min(int(np.searchsorted(s, s[cuts[-1]] + step)), len(s) - 1))
+        if cuts[-1] == len(s) - 1:
+            break
+    if cuts[-1] != len(s) - 1:
+        cuts.append(len(s) - 1)
+    departure = jump = 0.0
+    for ia, ib in zip(cuts[:-1], cuts[1:], strict=True):
+        va, dt = math.exp(-s[ia]), t[ib] - t[ia]
+        acc = 2.0 * (x[ib] - x[ia] - va * dt) / (dt * dt)
+        tau_ = t[ia:ib + 1] - t[ia]
+        quad = x[ia] + va * tau_ + 0.5 * acc * tau_ * tau_
+        departure = max(departure, float(np.abs(quad - x[ia:ib + 1]).max()))
+        jump = max(jump, abs(va + acc * dt - math.exp(-s[ib])))
+    return len(cuts) - 1, departure, jump
+
+
 def piece_errors(face: Face, phi: np.ndarray, tau: np.ndarray, v0: float = 2.0,
-                 tolerance: float = 1e-5) -> list[tuple[float, float, int, float]]:
+                 tolerance: float = 1e-5) -> list[tuple[float, float, int, float, int, float,
+                                                        float]]:
     """Section 5: (q, eps0, pieces, error in mm) of `piecewise_slide` against the coupled slide,
+    and (pieces, largest departure in mm, largest speed jump in mm/s) of `exact_end_pieces`,
     for a v0 m/s slide (the last piece from the speed whose remaining slide is under
     `tolerance` m)."""
-    mu_g = game_table("novus").physics.mu_puck * game_table("novus").physics.g
+    physics = game_table("novus").physics
+    mu_g = physics.mu_puck * physics.g
     v_end = math.sqrt(2.0 * mu_g * tolerance) / v0
     starts = (0.3, 1.0)
     exact, _ = coupled_motion(face, phi, tau, np.array(starts))
+    paths = [coupled_path(face, phi, tau, e0, n=30_000) for e0 in starts]
+    mm = v0 * v0 / mu_g * 1e3
     rows = []
     for q in (0.5, 0.7, 0.8, 0.9, 0.95):
-        for e0, ex in zip(starts, exact, strict=True):
+        for e0, ex, path in zip(starts, exact, paths, strict=True):
             x, pieces = piecewise_slide(face, phi, tau, e0, q, v_end)
-            rows.append((q, e0, pieces, abs(x - ex) * v0 * v0 / mu_g * 1e3))
+            n_end, departure, jump = exact_end_pieces(path, q, v_end)
+            rows.append((q, e0, pieces, abs(x - ex) * mm, n_end, departure * mm,
+                         jump * v0 * 1e3))
     return rows
 
 

@@ -102,10 +102,14 @@ def test_script_runs_on_a_few_shots(capsys: pytest.CaptureFixture[str]) -> None:
 def test_pieces_of_constant_deceleration_converge_to_second_order(
         puck_table: tuple[np.ndarray, np.ndarray]) -> None:
     """Section 5: halving each piece's share of the speed (q 0.9 -> 0.95) doubles the pieces
-    and cuts the distance error about 4x; without spin one piece is exact."""
-    rows = {(q, e0): (pieces, err) for q, e0, pieces, err in ds.piece_errors(PUCK, *puck_table)}
+    and cuts the distance error about 4x; pieces whose ends lie on the exact slide stay closer
+    to it than the whole slide's error, and closer still with more pieces; without spin one
+    piece is exact."""
+    rows = {(q, e0): rest for q, e0, *rest in ds.piece_errors(PUCK, *puck_table)}
     for e0 in (0.3, 1.0):
-        (n9, err9), (n95, err95) = rows[(0.9, e0)], rows[(0.95, e0)]
+        (n9, err9, _, dep9, jump9), (n95, err95, _, dep95, jump95) = (rows[(0.9, e0)],
+                                                                       rows[(0.95, e0)])
         assert n95 > 1.8 * n9 and 3.0 < err9 / err95 < 5.0
+        assert dep95 < dep9 < err9 and jump95 < jump9
     x, pieces = ds.piecewise_slide(PUCK, *puck_table, 0.0, 0.9, 1e-3)
     assert x == pytest.approx(0.5, abs=1e-12)
