@@ -24,7 +24,9 @@ at the same moment. This script measures how much that changes, without changing
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,10 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=positive_int, default=200, help="random opening shots")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plot", type=Path, help="write the distance and spin-time ratios here")
-    ap.add_argument("--soft", type=int, default=0, metavar="N",
+    ap.add_argument("--soft", type=positive_int, metavar="N",
                     help="also play N random novus mid-game shots in the soft-contact reference "
                          "with each law (section 4; 400 take about a minute)")
     args = ap.parse_args(argv)
+    if args.plot is not None:
+        folder = args.plot.parent
+        if not os.access(folder, os.W_OK):
+            ap.error(f"argument --plot: cannot write {args.plot}: its folder {folder} is missing "
+                     "or read-only")
+        if importlib.util.find_spec("matplotlib") is None:
+            ap.error("argument --plot: needs matplotlib (pip install -e '.[bench]')")
     table = game_table("novus")
     faces = {kind: Face.of(table.piece_spec(kind)) for kind in ("puck", "striker")}
     tables = {kind: tabulate(face) for kind, face in faces.items()}
@@ -175,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         for e0, far, spin, slide in compare(face, *tables[kind], EPS_STARTS):
             print(f"   {kind:7s} eps {e0:3g}: slides {far:.3f}x as far and {slide:.3f}x as long; "
                   f"spins {spin:.1f}x as long")
+    if args.soft:
+        soft_outcomes(args.soft, args.seed)
     print("5. the coupled slide cut into pieces of constant deceleration (an event core's "
           "way), a 2 m/s slide:")
     for q, e0, pieces, err, n_end, departure, jump in piece_errors(faces["puck"],
@@ -183,8 +194,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{pieces} pieces, the slide's length off by {err:.3f} mm; ends on the exact "
               f"slide {n_end} pieces, within {departure:.3f} mm of it, speed jumps up to "
               f"{jump:.2f} mm/s")
-    if args.soft > 0:
-        soft_outcomes(args.soft, args.seed)
     if args.plot:
         _plot(args.plot, compare(faces["puck"], *tables["puck"], np.linspace(0.05, 1.5, 30)),
               eps)

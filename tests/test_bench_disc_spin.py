@@ -113,3 +113,10 @@ def test_pieces_of_constant_deceleration_converge_to_second_order(
         assert dep95 < dep9 < err9 and jump95 < jump9
     x, pieces = ds.piecewise_slide(PUCK, *puck_table, 0.0, 0.9, 1e-3)
     assert x == pytest.approx(0.5, abs=1e-12)
+
+
+def test_unwritable_plot_is_refused_before_the_work(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        ds.main(["--plot", "/nonexistent-folder/disc_spin.png"])
+    assert exit_info.value.code == 2
+    assert "cannot write /nonexistent-folder/disc_spin.png" in capsys.readouterr().err
