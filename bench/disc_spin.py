@@ -194,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{pieces} pieces, the slide's length off by {err:.3f} mm; ends on the exact "
               f"slide {n_end} pieces, within {departure:.3f} mm of it, speed jumps up to "
               f"{jump:.2f} mm/s")
+    for delta, e0, pieces, departure, jump in rate_piece_errors(faces["puck"], *tables["puck"]):
+        print(f"   each piece until phi or tau has changed by {delta:g}, eps {e0:g}: ends on the "
+              f"exact slide {pieces} pieces, within {departure:.3f} mm of it, speed jumps up "
+              f"to {jump:.2f} mm/s")
     if args.plot:
         _plot(args.plot, compare(faces["puck"], *tables["puck"], np.linspace(0.05, 1.5, 30)),
               eps)
@@ -291,21 +295,40 @@ def piecewise_slide(face: Face, phi: np.ndarray, tau: np.ndarray, eps0: float, q
     return x, pieces
 
 
-def exact_end_pieces(path: np.ndarray, q: float, v_end: float) -> tuple[int, float, float]:
-    """The other way for an event core: pieces of constant deceleration whose ends lie on the
-    exact slide (`coupled_path`: each piece runs from one point of it to the next in the same
-    time, the speed falling to q of its start; the last from v_end to rest). (pieces, the
-    largest distance of a piece's quadratic from the exact slide within it, the largest jump
-    of the speed at a piece's end), in v0^2 / (mu g) and v0."""
-    s, t, x = path[:, 0], path[:, 2], path[:, 3]
-    cuts = [0]
-    step = math.log(1.0 / q)
-    while math.exp(-s[cuts[-1]]) > v_end:
+def speed_cuts(path: np.ndarray, q: float, v_end: float) -> list[int]:
+    """Rows of `coupled_path` where pieces end: each when the speed has fallen to q of its
+    start; the last from v_end to rest (the path's end)."""
+    s = path[:, 0]
+    cuts, step = [0], math.log(1.0 / q)
+    while math.exp(-s[cuts[-1]]) > v_end and cuts[-1] < len(s) - 1:
         cuts.append(min(int(np.searchsorted(s, s[cuts[-1]] + step)), len(s) - 1))
-        if cuts[-1] == len(s) - 1:
-            break
     if cuts[-1] != len(s) - 1:
         cuts.append(len(s) - 1)
+    return cuts
+
+
+def rate_cuts(path: np.ndarray, face: Face, phi: np.ndarray, tau: np.ndarray,
+              delta: float) -> list[int]:
+    """Rows of `coupled_path` where pieces end: each when phi or tau has changed by delta since
+    its start (a piece at constant rates is exact however long)."""
+    f = np.interp(path[:, 1], EPS_TABLE, phi)
+    g = np.interp(path[:, 1], EPS_TABLE, tau)
+    cuts = [0]
+    for k in range(1, len(path)):
+        if abs(f[k] - f[cuts[-1]]) > delta or abs(g[k] - g[cuts[-1]]) > delta:
+            cuts.append(k)
+    if cuts[-1] != len(path) - 1:
+        cuts.append(len(path) - 1)
+    return cuts
+
+
+def exact_end_pieces(path: np.ndarray, cuts: list[int]) -> tuple[int, float, float]:
+    """The other way for an event core: pieces of constant deceleration whose ends lie on the
+    exact slide (`coupled_path`, cut at the rows `cuts`: each piece runs from one point of it
+    to the next in the same time). (pieces, the largest distance of a piece's quadratic from
+    the exact slide within it, the largest jump of the speed at a piece's end), in
+    v0^2 / (mu g) and v0."""
+    s, t, x = path[:, 0], path[:, 2], path[:, 3]
     departure = jump = 0.0
     for ia, ib in zip(cuts[:-1], cuts[1:], strict=True):
         va, dt = math.exp(-s[ia]), t[ib] - t[ia]
@@ -335,9 +358,26 @@ def piece_errors(face: Face, phi: np.ndarray, tau: np.ndarray, v0: float = 2.0,
     for q in (0.5, 0.7, 0.8, 0.9, 0.95):
         for e0, ex, path in zip(starts, exact, paths, strict=True):
             x, pieces = piecewise_slide(face, phi, tau, e0, q, v_end)
-            n_end, departure, jump = exact_end_pieces(path, q, v_end)
+            n_end, departure, jump = exact_end_pieces(path, speed_cuts(path, q, v_end))
             rows.append((q, e0, pieces, abs(x - ex) * mm, n_end, departure * mm,
                          jump * v0 * 1e3))
+    return rows
+
+
+def rate_piece_errors(face: Face, phi: np.ndarray, tau: np.ndarray,
+                      v0: float = 2.0) -> list[tuple[float, float, int, float, float]]:
+    """Section 5, the pieces cut where phi or tau has changed by delta (`rate_cuts`), ends on
+    the exact slide: (delta, eps0, pieces, largest departure in mm, largest speed jump in
+    mm/s) for a v0 m/s slide."""
+    physics = game_table("novus").physics
+    mm = v0 * v0 / (physics.mu_puck * physics.g) * 1e3
+    rows = []
+    for e0 in (0.3, 1.0):
+        path = coupled_path(face, phi, tau, e0, n=30_000)
+        for delta in (0.05, 0.02, 0.01):
+            pieces, departure, jump = exact_end_pieces(path, rate_cuts(path, face, phi, tau,
+                                                                       delta))
+            rows.append((delta, e0, pieces, departure * mm, jump * v0 * 1e3))
     return rows
 
 

@@ -120,3 +120,16 @@ def test_unwritable_plot_is_refused_before_the_work(capsys: pytest.CaptureFixtur
         ds.main(["--plot", "/nonexistent-folder/disc_spin.png"])
     assert exit_info.value.code == 2
     assert "cannot write /nonexistent-folder/disc_spin.png" in capsys.readouterr().err
+
+
+def test_pieces_cut_by_the_rates_converge(puck_table: tuple[np.ndarray, np.ndarray]) -> None:
+    """Section 5: cut where phi or tau has changed by less, more pieces and a closer fit; a
+    slide without spin is one exact piece."""
+    rows = ds.rate_piece_errors(PUCK, *puck_table)
+    for e0 in (0.3, 1.0):
+        mine = sorted((r for r in rows if r[1] == e0), reverse=True)  # delta 0.05, 0.02, 0.01
+        assert [r[2] for r in mine] == sorted(r[2] for r in mine)
+        assert mine[0][3] > mine[1][3] > mine[2][3]
+    path = ds.coupled_path(PUCK, *puck_table, 0.0, n=3000)
+    pieces, departure, _ = ds.exact_end_pieces(path, ds.rate_cuts(path, PUCK, *puck_table, 0.01))
+    assert pieces == 1 and departure < 1e-9
