@@ -3,7 +3,8 @@ the same tables and pieces, the ground truth for touching contacts (issue 12, it
 
 Every contact is compliant, F = k delta^eta with the stiffness of tables.contact, damped so
 that each pair's binary impact has the table's restitution (sim.soft.damping), with Coulomb
-friction at the contact point; the bed laws are the core's; rails are segments of their real
+friction at the contact point; the bed laws are the core's (or, with `spin_coupling=True`, the
+discs' coupled law of sim.soft.disc_face); rails are segments of their real
 extent plus the jaw knuckles; a piece is captured when its centre enters a hole circle.
 Nothing here uses the event core (sim/loop.py, sim/detect, sim/resolve). The kernel and its
 integration scheme are described in sim.soft.step.
