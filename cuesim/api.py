@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import numbers
-
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim.engine import DEFAULT_MAX_EVENTS, MotionInput, motion_input, run_input
+from cuesim.sim.engine import (
+    DEFAULT_MAX_EVENTS,
+    MAX_EVENTS_EXPECTED,
+    MotionInput,
+    max_events_ok,
+    motion_input,
+    run_input,
+)
 from cuesim.sim.result import ShotResult
 from cuesim.tables.carom import CaromTable
 from cuesim.tables.layout import Layout
 from cuesim.tables.novus import NovusTable, novus_doubles_layout, novus_singles_layout
+from cuesim.tables.numbers import shown
 from cuesim.tables.pool import PoolTable
 
 GAMES = ("novus", "pool", "5-pins")
@@ -31,9 +37,8 @@ def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
         raise ShotError(f"simulate needs a Layout of the pieces on the table (e.g. "
                         f"start_layout(game, table) or Layout.load(path)), got "
                         f"{type(layout).__name__}")
-    if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
-            or max_events < 1:
-        raise ShotError(f"max_events must be a whole number >= 1, got {max_events!r}")
+    if not max_events_ok(max_events):
+        raise ShotError(f"max_events must be {MAX_EVENTS_EXPECTED}, got {shown(max_events)}")
     return run_input(simulate_input(table, layout, shot, max_events))
 
 

@@ -15,13 +15,18 @@ from typing import NoReturn
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
 from cuesim.shot import CueShot, NovusShot, ShotError
-from cuesim.sim.engine import DEFAULT_MAX_EVENTS, SimulationError
+from cuesim.sim.engine import (
+    DEFAULT_MAX_EVENTS,
+    MAX_EVENTS_EXPECTED,
+    SimulationError,
+    max_events_ok,
+)
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.balls import CUE_END_MASS, CUE_MASS
 from cuesim.tables.layout import Layout, LayoutError, one_line
 from cuesim.tables.novus import NOVUS_SIDES
-from cuesim.tables.numbers import MAX_AIM_ANGLE
+from cuesim.tables.numbers import MAX_AIM_ANGLE, shown
 
 GAMES = GAME_NAMES
 
@@ -297,8 +302,8 @@ def cmd_shoot(args: argparse.Namespace) -> int:
                        elevation=math.radians(args.elevation or 0.0),
                        ball=struck, position=position,
                        end_mass=CUE_END_MASS if args.end_mass is None else args.end_mass / 1000)
-    if args.max_events < 1:
-        raise CliError(f"--max-events must be at least 1, got {args.max_events}")
+    if not max_events_ok(args.max_events):
+        raise CliError(f"--max-events must be {MAX_EVENTS_EXPECTED}, got {shown(args.max_events)}")
     _check_outputs_spare_inputs(args)
     if args.save is not None:
         from cuesim.shotfile import check_shot_path

@@ -16,6 +16,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from cuesim.tables.jsonfile import file_path
+
 
 class OutputError(ValueError):
     """An output file that cannot be written (the message names the option and the path)."""
@@ -25,7 +27,7 @@ def check_writable(path: str | os.PathLike[str], what: str,
                    error: type[ValueError] = OutputError) -> Path:
     """`path` as a Path, after checking that a file can be written there; `what` names the
     option (e.g. '--screenshot') in the message. Raises `error` (an OutputError by default)."""
-    p = Path(path).expanduser()
+    p = file_path(path, what, error).expanduser()
     shown = os.fspath(path)
     if p.is_dir():
         raise error(f"{what} {shown!r} is a folder; give a file name")
@@ -56,7 +58,7 @@ def check_folder_writable(path: str | os.PathLike[str], what: str,
                           error: type[ValueError] = OutputError) -> Path:
     """`path` as a Path, after checking that it is (or can be made, with its parents) a folder
     files can be written in."""
-    p = Path(path).expanduser()
+    p = file_path(path, what, error).expanduser()
     shown = os.fspath(path)
     existing = p
     while not existing.exists() and existing != existing.parent:

@@ -15,7 +15,6 @@ import io
 import math
 import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from cuesim.sim.events import COL_A, COL_B, COL_INDEX, COL_KIND, COL_T, EventKin
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import SEG_T0
 from cuesim.tables.carom import PIN_HEIGHT, PIN_WIDEST_DIAMETER, CaromTable
+from cuesim.tables.jsonfile import file_path
 from cuesim.tables.novus import NovusTable
 from cuesim.tables.pool import PoolTable
 
@@ -330,7 +330,7 @@ def save_plot(result: ShotResult, path: str | os.PathLike[str], *, table: Any = 
     cannot write; OutputError (cuesim.output) for a path that cannot be written."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    p = Path(path)
+    p = file_path(path, what, PlotError)
     fmt = check_plot_path(p, what)
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 10 <= dpi <= 1200:
         raise PlotError(f"dpi must be a whole number in 10..1200, got {dpi!r}")
@@ -347,7 +347,7 @@ def check_plot_path(path: str | os.PathLike[str], what: str = "plot file") -> st
     (PlotError) and that the file can be written (OutputError)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    p = Path(path)
+    p = file_path(path, what, PlotError)
     fmt = p.suffix.lower().lstrip(".")
     supported = FigureCanvasAgg(Figure()).get_supported_filetypes()
     if fmt not in supported:

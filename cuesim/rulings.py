@@ -25,6 +25,8 @@ GAME_WORDS = {"novus": "novus", "eight_ball": "8-ball", "nine_ball": "9-ball",
 def referee(game: str, state: dict[str, Any] | None = None) -> Any:
     """The referee of `game` (a cuesim game name) at the start of a match, or resumed from
     `state`; a ValueError naming the field when the state does not fit."""
+    if not isinstance(game, str):
+        raise ValueError(f"no referee for game {game!r}: a game's name is a string")
     if game in ("novus", "novus-doubles"):
         from cuesim.rules.novus.scenario import game_from_dict
 

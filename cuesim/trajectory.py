@@ -12,7 +12,6 @@ hole) stays where it was captured with zero velocity and spin.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from cuesim.sim.state import (
     SEG_X,
     SEG_Y,
 )
+from cuesim.tables.numbers import finite_real, shown
 
 MAX_SAMPLES = 10_000_000  # times x pieces: a grid beyond this is almost surely a unit mistake
 
@@ -66,9 +66,9 @@ class Samples:
 def time_grid(duration: float, dt: Any) -> np.ndarray:
     """0, dt, 2 dt, ... up to the first multiple of dt at or after `duration` (so the last
     sample shows everything at rest)."""
-    if isinstance(dt, bool) or not isinstance(dt, numbers.Real) or not math.isfinite(dt) \
-            or dt <= 0.0:
-        raise SimulationError(f"sample: dt must be a finite number of seconds > 0, got {dt!r}")
+    if not finite_real(dt) or dt <= 0.0:
+        raise SimulationError(f"sample: dt must be a finite number of seconds > 0, got "
+                              f"{shown(dt)}")
     steps = math.ceil(duration / float(dt) - 1e-9) if duration > 0.0 else 0
     if steps + 1 > MAX_SAMPLES:
         raise SimulationError(f"sample: dt = {dt} s gives {steps + 1} samples over "

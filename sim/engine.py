@@ -37,9 +37,19 @@ from cuesim.sim.state import (
 )
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout
+from cuesim.tables.numbers import shown
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 DEFAULT_MAX_EVENTS = 20_000
+# the largest max_events: the compiled loop counts events in a signed 64-bit integer
+MAX_EVENTS_LIMIT = 2**63 - 1
+MAX_EVENTS_EXPECTED = "a whole number in [1, 2**63 - 1]"
+
+
+def max_events_ok(value: object) -> bool:
+    """Whether `value` can bound a shot's events: an int (not a bool) in [1, MAX_EVENTS_LIMIT]."""
+    return (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and 1 <= value <= MAX_EVENTS_LIMIT)
 
 
 class Table(Protocol):
@@ -165,9 +175,9 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if not isinstance(initial, Mapping):
         raise SimulationError("initial must map piece ids to (vx, vy, w) or (vx, vy, wx, wy, "
                               f"wz), got {type(initial).__name__}")
-    if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
-            or max_events < 1:
-        raise SimulationError(f"max_events must be a whole number >= 1, got {max_events!r}")
+    if not max_events_ok(max_events):
+        raise SimulationError(f"max_events must be {MAX_EVENTS_EXPECTED}, got "
+                              f"{shown(max_events)}")
     struck_index = -1
     if struck is not None:
         try:

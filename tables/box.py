@@ -18,6 +18,7 @@ Frame: metres, origin at a corner of the playing surface, x along the width, y a
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +35,7 @@ from cuesim.tables.novus import (
     NovusPhysics,
     NovusTable,
 )
+from cuesim.tables.numbers import finite_real, shown
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 from cuesim.tables.pool import BALL_DIAMETER, BALL_MASS
 from cuesim.tables.pool import CUSHION_HEIGHT as POOL_CUSHION_HEIGHT
@@ -119,11 +121,13 @@ class BoxTable(PieceTable):
 def box_for(n: int, piece: str = "puck", area_fraction: float = 0.10) -> BoxTable:
     """A square box whose n pieces cover `area_fraction` of its floor (the same density for
     every n, so each piece meets as many others whatever n is)."""
-    if n < 1:
-        raise ValueError(f"a box needs at least one piece, got n = {n}")
-    if not 0.0 < area_fraction <= 0.5:
-        raise ValueError(f"area_fraction must lie in (0, 0.5], got {area_fraction}")
+    if not finite_real(area_fraction) or not 0.0 < area_fraction <= 0.5:
+        raise ValueError(f"area_fraction must lie in (0, 0.5], got {shown(area_fraction)}")
     r = BoxTable(1.0, 1.0, piece).radius
+    most = int(MAX_SIDE * MAX_SIDE * area_fraction / (math.pi * r * r))  # within MAX_SIDE
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= most:
+        raise ValueError(f"a box of {piece}s covering {area_fraction:g} of its floor holds 1 to "
+                         f"{most:,} pieces, got n = {shown(n)}")
     side = max(MIN_SIDE, math.sqrt(n * math.pi * r * r / area_fraction))
     return BoxTable(side, side, piece)
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields, replace
 from numbers import Real
 from typing import Any
 
+from cuesim.tables.numbers import finite_real, shown
+
 INF = math.inf
 
 
@@ -70,7 +72,7 @@ def check_coefficients(obj: object, ranges: dict[str, Range]) -> None:
         value = getattr(obj, name)
         expected = f"a real number in {rng.text()}" + (f" ({rng.why})" if rng.why else "")
         if isinstance(value, bool) or not isinstance(value, Real):
-            raise ValueError(f"{owner}.{name} must be {expected}, got {value!r} "
+            raise ValueError(f"{owner}.{name} must be {expected}, got {shown(value)} "
                              f"({type(value).__name__})")
-        if not rng.holds(float(value)):
-            raise ValueError(f"{owner}.{name} must be {expected}, got {value!r}")
+        if not finite_real(value) or not rng.holds(float(value)):  # 10**400: no float
+            raise ValueError(f"{owner}.{name} must be {expected}, got {shown(value)}")

@@ -12,6 +12,7 @@ than MAX_DEPTH (Python's parser would otherwise hit its recursion limit).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,18 @@ def _depth_ok(text: str, limit: int) -> bool:
     return True
 
 
+def file_path(path: object, what: str, error: type[ValueError] = ValueError) -> Path:
+    """`path` as a Path, or `error` naming `what` when it is no file name (a str or an
+    os.PathLike: Path() of anything else is a TypeError, of bytes too)."""
+    if not isinstance(path, str | os.PathLike):
+        raise error(f"{what} must be a file name (a str or a path), got {path!r}")
+    return Path(path)
+
+
 def read_json(path: str | Path, what: str, error: type[ValueError] = ValueError) -> Any:
     """The parsed content of the JSON file `path` (`what` names its kind in messages), or
     `error` saying what is wrong with it."""
-    path = Path(path)
+    path = file_path(path, what, error)
     try:
         raw = path.read_bytes()
     except OSError as exc:

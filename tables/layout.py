@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.tables.numbers import finite_real
+from cuesim.tables.numbers import finite_real, shown
 
 _FRAME = "x, y in metres in the table frame; ids unique; kind one of the table's piece kinds."
 LAYOUT_SCHEMA = f"""\
@@ -203,6 +203,9 @@ class Layout:
     def moved(self, piece_id: str, x: float, y: float) -> Layout:
         """A copy with the piece `piece_id` moved to (x, y)."""
         k = self.index(piece_id)
+        if not (finite_real(x) and finite_real(y)):
+            raise LayoutError(f"moved: piece {piece_id!r} needs finite coordinates in m, got "
+                              f"({shown(x)}, {shown(y)})")
         pieces = list(self.pieces)
         pieces[k] = replace(pieces[k], x=float(x), y=float(y))
         Layout(self.table, (pieces[k],))  # its new place checked
@@ -216,7 +219,13 @@ class Layout:
 
     def without(self, piece_ids: Iterable[str]) -> Layout:
         """A copy without the pieces with these ids (e.g. the pocketed ones)."""
-        drop = set(piece_ids)
+        try:
+            if isinstance(piece_ids, str):
+                raise TypeError
+            drop = set(piece_ids)
+        except TypeError:  # a string (a set of its letters), no iterable, unhashable ids
+            raise LayoutError(f"without takes the ids to leave out as a list (['red1']), got "
+                              f"{piece_ids!r}") from None
         return Layout._of_checked(self.table, tuple(p for p in self.pieces if p.id not in drop))
 
     # -- JSON ----------------------------------------------------------------------------------
@@ -281,12 +290,15 @@ class Layout:
     @staticmethod
     def load(path: str | Path) -> Layout:
         """Read a layout JSON file; a clear LayoutError if it is missing, not JSON or malformed."""
-        from cuesim.tables.jsonfile import read_json
+        from cuesim.tables.jsonfile import file_path, read_json
 
-        path = Path(path)
+        path = file_path(path, "layout file", LayoutError)
         data = read_json(path, "layout file", LayoutError)
         return Layout.from_dict(data, source=str(path))
 
     def save(self, path: str | Path) -> None:
-        """Write the layout as JSON to `path` (`Layout.load` reads it back)."""
-        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+        """Write the layout as JSON to `path` (`Layout.load` reads it back), whole or not at all
+        (as ShotResult.save: an OutputError, cuesim.output, for a path that cannot be written)."""
+        from cuesim.output import check_writable, write_atomic
+
+        write_atomic(check_writable(path, "layout file"), self.to_json() + "\n")

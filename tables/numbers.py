@@ -28,3 +28,11 @@ def finite_real(value: Any) -> bool:
         return math.isfinite(value)
     except OverflowError:
         return False
+
+
+def shown(value: Any) -> str:
+    """repr(value) for a message, an int past a float's range as its count of digits (10**400
+    would otherwise fill the line with 401 of them)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**20:
+        return f"an integer of {len(str(abs(value)))} digits"
+    return repr(value)

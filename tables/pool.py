@@ -304,7 +304,7 @@ class PoolTable(PieceTable):
         if not isinstance(self.physics, BallPhysics):
             raise ValueError(f"PoolTable.physics must be a BallPhysics, got "
                              f"{type(self.physics).__name__}")
-        if self.size not in PLAYING_SURFACES:
+        if not isinstance(self.size, str) or self.size not in PLAYING_SURFACES:
             raise ValueError(f"unknown pool table size {self.size!r}; sizes are "
                              f"{list(PLAYING_SURFACES)}")
         if self.kinds != ("ball",):

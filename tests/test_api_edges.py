@@ -121,9 +121,10 @@ def test_simulate_says_a_layout_is_expected(table, layout):
         simulate(table, layout, NovusShot(x=0.5, angle=1.5, speed=2.0))
 
 
-@pytest.mark.parametrize("max_events", [0, -5, 2.5, True])
+@pytest.mark.parametrize("max_events", [0, -5, 2.5, True, 2**63, 10**400])
 def test_simulate_refuses_a_meaningless_event_limit(table, max_events):
-    with pytest.raises(ShotError, match="max_events must be a whole number >= 1"):
+    """An event limit past the compiled loop's 64-bit counter was an OverflowError."""
+    with pytest.raises(ShotError, match=r"max_events must be a whole number in \[1, 2\*\*63 - 1\]"):
         simulate(table, start_layout("novus"), NovusShot(x=0.5, angle=1.5, speed=2.0),
                  max_events=max_events)
 

@@ -21,6 +21,7 @@ import pygame
 
 from cuesim.output import check_writable, write_atomic
 from cuesim.sim.result import ShotResult
+from cuesim.tables.jsonfile import file_path
 from cuesim.viewer import assets, draw
 from cuesim.viewer import view as V
 from cuesim.viewer.anim import Playback
@@ -146,7 +147,7 @@ def save_gif(result: ShotResult, table: Any, path: str | os.PathLike[str],
              what: str = "--gif") -> Path:
     """Write the shot as an animated GIF to `path`, whole or not at all (OutputError for a
     path that cannot be written, ExportError for the options or a missing Pillow)."""
-    p = Path(path)
+    p = file_path(path, what, ExportError)
     if p.suffix.lower() != ".gif":
         raise ExportError(f"{what} {os.fspath(path)!r}: give a file name ending in .gif")
     check_writable(p, what)

@@ -29,7 +29,7 @@ from cuesim.shot import CueShot, ShotError
 from cuesim.sim.engine import run_motion
 from cuesim.sim.result import ShotResult
 from cuesim.tables.balls import CUE_END_MASS
-from cuesim.tables.jsonfile import read_json
+from cuesim.tables.jsonfile import file_path, read_json
 from cuesim.tables.layout import Layout, LayoutError
 from cuesim.viewer import panel_text, placing
 from cuesim.viewer.savefile import (
@@ -422,7 +422,7 @@ class Session:
 
 def load_session(path: str | Path) -> Session:
     """A game saved with `Session.save`, replayed to where it was saved."""
-    path = Path(path)
+    path = file_path(path, "saved game", SaveFileError)
     data = read_json(path, "saved game", SaveFileError)
     return session_from_dict(data, str(path))
 

@@ -56,7 +56,7 @@ class Target:
 
     @staticmethod
     def of(out: str | os.PathLike[str]) -> Target:
-        text = os.fspath(out)
+        text = os.fspath(out) if isinstance(out, str | os.PathLike) else None
         if not isinstance(text, str) or not text.strip():
             raise BatchError(f"dataset output must be a folder or URL, got {out!r}")
         if text.startswith("file://"):
@@ -237,12 +237,13 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
     cluster's) write chunk by chunk, with `threads` threads each (see simulate_many);
     see the module docstring. Returns the manifest, with "already_complete": True when the
     same run was already complete there."""
-    from cuesim.batch.job import make_job, manifest
+    from cuesim.batch.job import check_game_label, make_job, manifest
     from cuesim.batch.run import _announce, _execute, connect, plan
     from cuesim.batch.store import _pyarrow
 
     _pyarrow()
     target = Target.of(out)
+    check_game_label(game)
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
     n_workers, n_threads = plan(job, workers, threads, cluster)

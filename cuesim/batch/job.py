@@ -26,8 +26,9 @@ from cuesim.batch.limits import check_count
 from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
 from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
 from cuesim.shot import ShotError
-from cuesim.sim.engine import table_arrays
+from cuesim.sim.engine import MAX_EVENTS_EXPECTED, max_events_ok, table_arrays
 from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.numbers import shown
 
 DEFAULT_CHUNK_SIZE = 2000
 FIRST_KINDS = ("none", "piece", "rail")  # first_kind's codes, by code
@@ -133,6 +134,12 @@ def _worker_address() -> str | None:
         return None
 
 
+def check_game_label(game: object) -> None:
+    """The `game` a result file's manifest records: None or a name (BatchError otherwise)."""
+    if game is not None and not isinstance(game, str):
+        raise BatchError(f"game must be a game's name or None, got {game!r}")
+
+
 def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
              ruling: bool | str | None, struck: str | None, max_events: int, errors: str,
              state: Any = None, events: bool = False) -> Job:
@@ -143,6 +150,10 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
         raise BatchError(f"errors must be 'raise' or 'mark', got {errors!r}")
     if not isinstance(events, bool):
         raise BatchError(f"events must be True or False, got {events!r}")
+    if not max_events_ok(max_events):
+        raise BatchError(f"max_events must be {MAX_EVENTS_EXPECTED}, got {shown(max_events)}")
+    if struck is not None and not isinstance(struck, str):
+        raise BatchError(f"struck must be a piece id (a string) or None, got {struck!r}")
     chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
     if not isinstance(chunk_size, int | np.integer) or chunk_size < 1:
         raise BatchError(f"chunk_size must be a positive integer, got {chunk_size!r}")

@@ -35,6 +35,7 @@ from cuesim.batch.cluster import connect, dashboard, run_dask
 from cuesim.batch.job import (
     Job,
     Payload,
+    check_game_label,
     make_job,
     manifest,
     prepare_task,
@@ -441,6 +442,7 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
     second case. On a cluster the chunks' results travel to this process, which writes them;
     for runs too large for that, see cuesim.batch.dataset.simulate_to_dataset."""
     out_format(out)
+    check_game_label(game)
     job = make_job(table, layout, shots, chunk_size, ruling, struck, max_events, errors,
                    state, events)
     n_workers, n_threads = plan(job, workers, threads, cluster)

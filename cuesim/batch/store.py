@@ -44,6 +44,7 @@ from cuesim.batch.core import STATUS_LABELS
 from cuesim.batch.job import FIRST_KINDS
 from cuesim.batch.params import ANGLE_PARAMS, BatchError
 from cuesim.output import write_atomic
+from cuesim.tables.jsonfile import file_path
 
 FORMATS = (".parquet", ".npz")
 MANIFEST = "manifest.json"
@@ -56,7 +57,7 @@ DERIVED = ("first_contact", *DEGREES.values())  # columns that repeat others (le
 
 
 def out_format(path: str | os.PathLike[str]) -> str:
-    suffix = Path(path).suffix.lower()
+    suffix = file_path(path, "output", BatchError).suffix.lower()
     if suffix not in FORMATS:
         raise BatchError(f"output {os.fspath(path)!r} must end in .parquet or .npz")
     if suffix == ".parquet":
@@ -543,6 +544,7 @@ def read_results(path: str | os.PathLike[str]) -> Any:
     cuesim.batch.dataset), as a BatchResult."""
     from cuesim.batch.run import BatchResult
 
+    file_path(path, "result file", BatchError)
     if "://" in os.fspath(path) or Path(path).is_dir():
         from cuesim.batch.dataset import read_dataset
 

@@ -37,6 +37,7 @@ from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError
 from cuesim.sim.result import ShotResult, TruncatedShotError
 from cuesim.tables.layout import LayoutError
+from cuesim.tables.numbers import finite_real, shown
 
 PLAYERS = ("player0", "player1")
 OPTION_KEYS = {"race_to", "points_to", "sets", "games"}
@@ -79,7 +80,7 @@ class CueEnv(gymnasium.Env):
                  max_shots: int = 200, agent_first: bool | None = None, flatten: bool = False,
                  options: dict[str, int] | None = None, render_mode: str | None = None,
                  impact_steps: float | None = None, end_mass: float | None = None) -> None:
-        if game not in SPECS:
+        if not isinstance(game, str) or game not in SPECS:
             raise EnvError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
         if not (callable(opponent) or opponent in ("computer", "self")):
             raise EnvError(f"opponent must be 'computer', 'self' or a callable policy(observation)"
@@ -131,6 +132,11 @@ class CueEnv(gymnasium.Env):
                     ) -> Generator[list[dict[str, Any]], None, tuple[Any, dict[str, Any]]]:
         """`reset` as a generator: before simulating it yields the shot actions it is about
         to simulate on the current session (see `step_steps`); it returns what reset returns."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
+                                 or seed < 0):
+            raise EnvError(f"reset seed must be None or a whole number >= 0, got {seed!r}")
+        if options is not None and not isinstance(options, dict):
+            raise EnvError(f"reset options must be a dict or None, got {options!r}")
         super().reset(seed=seed)
         first = self.agent_first
         if options:
@@ -218,7 +224,7 @@ class CueEnv(gymnasium.Env):
     def _check_action(self, action: Any) -> np.ndarray:
         try:
             a = np.asarray(action, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # 10**400: no float
             raise EnvError(f"action must be {self.action_space.shape[0]} numbers in [-1, 1], "
                            f"got {action!r}") from None
         if a.shape != self.action_space.shape:
@@ -384,7 +390,7 @@ def _weights(value: Any) -> rewards.RewardWeights:
     if value is None:
         return rewards.RewardWeights()
     if isinstance(value, rewards.RewardWeights):
-        return value
+        value = vars(value)  # its fields checked as a dict's
     if not isinstance(value, dict):
         raise EnvError(f"reward_weights must be a RewardWeights or a dict of point, foul, win; "
                        f"got {value!r}")
@@ -392,8 +398,8 @@ def _weights(value: Any) -> rewards.RewardWeights:
     for key, v in value.items():
         if key not in known:
             raise EnvError(f"reward_weights: unknown weight {key!r}; weights are {sorted(known)}")
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-            raise EnvError(f"reward_weights.{key} must be a finite number, got {v!r}")
+        if not finite_real(v):
+            raise EnvError(f"reward_weights.{key} must be a finite number, got {shown(v)}")
     return rewards.RewardWeights(**{k: float(v) for k, v in value.items()})
 
 

@@ -227,7 +227,7 @@ def make_vec(env_id: str, num_envs: int, **kwargs: Any) -> CueVecEnv:
     the same through the id's `vector_entry_point`)."""
     from cuesim.env import ENV_IDS
 
-    if env_id not in ENV_IDS:
+    if not isinstance(env_id, str) or env_id not in ENV_IDS:
         raise EnvError(f"unknown environment {env_id!r}; ids are {', '.join(sorted(ENV_IDS))}")
     flat = env_id.removesuffix("-v0").endswith("Flat")
     return CueVecEnv(num_envs, ENV_IDS[env_id], flatten=kwargs.pop("flatten", flat), **kwargs)
