@@ -38,6 +38,7 @@ from cuesim.rules.files import adjudicate_file
 from cuesim.rules.fivepins.game import FivePinsGame
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.pool import NineBall
+from cuesim.rulings import referee
 from cuesim.tables import pool_table, racks
 from cuesim.tables.balls import BallPhysics
 from cuesim.tables.box import box_for
@@ -118,6 +119,7 @@ def _doors(tmp: str, saved: dict[str, str]) -> list[tuple[str, Callable[..., Any
         ("FivePinsGame", FivePinsGame, dict(players=("A", "B"), points_to=60, games=1,
                                             lag=False)),
         ("events_of", RESULT.events_of, dict(kind=EventKind.COLLIDE)),
+        ("referee", referee, dict(game="9-ball", state=None)),
     ]
 
 
@@ -157,12 +159,12 @@ def _odd_calls(name: str, door: Callable[..., Any], good: dict[str, Any]) -> lis
     return wrong
 
 
-@pytest.mark.parametrize("index", range(40))
+@pytest.mark.parametrize("index", range(41))
 def test_a_door_given_an_odd_value_raises_its_own_error(index: int, tmp_path, saved,
                                                         monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # a path given as "x" is a file name: written here
     doors = _doors(str(tmp_path), saved)
-    assert len(doors) == 40
+    assert len(doors) == 41
     name, door, good = doors[index]
     door(**good)  # the good arguments work
     assert _odd_calls(name, door, good) == []
