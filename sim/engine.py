@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from cuesim.sim.state import (
     build_state,
     static_properties,
 )
+from cuesim.tables.base import PieceTable
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout
 from cuesim.tables.numbers import shown
@@ -52,6 +53,7 @@ def max_events_ok(value: object) -> bool:
             and 1 <= value <= MAX_EVENTS_LIMIT)
 
 
+@runtime_checkable
 class Table(Protocol):
     name: str
     geometry: TableGeometry
@@ -170,6 +172,9 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
                  struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
                  shot: Any = None, check: bool = True) -> MotionInput:
     """The checked input of `run_motion` (same arguments, same errors), without running it."""
+    if not isinstance(table, PieceTable) and not isinstance(table, Table):
+        raise SimulationError(f"run_motion needs a table (novus_table(), pool_table(), ...), "
+                              f"got {type(table).__name__}")
     if not isinstance(layout, Layout):
         raise SimulationError(f"run_motion needs a Layout, got {type(layout).__name__}")
     if not isinstance(initial, Mapping):

@@ -39,6 +39,7 @@ from cuesim.rules.fivepins.game import FivePinsGame
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.pool import NineBall
 from cuesim.rulings import referee
+from cuesim.sim import run_motion
 from cuesim.tables import pool_table, racks
 from cuesim.tables.balls import BallPhysics
 from cuesim.tables.box import box_for
@@ -120,6 +121,8 @@ def _doors(tmp: str, saved: dict[str, str]) -> list[tuple[str, Callable[..., Any
                                             lag=False)),
         ("events_of", RESULT.events_of, dict(kind=EventKind.COLLIDE)),
         ("referee", referee, dict(game="9-ball", state=None)),
+        ("run_motion", run_motion, dict(table=NOVUS, layout=SINGLES, max_events=100,
+                                        initial={"striker": (0.0, 2.0, 0.0)}, struck=None)),
     ]
 
 
@@ -159,12 +162,12 @@ def _odd_calls(name: str, door: Callable[..., Any], good: dict[str, Any]) -> lis
     return wrong
 
 
-@pytest.mark.parametrize("index", range(41))
+@pytest.mark.parametrize("index", range(42))
 def test_a_door_given_an_odd_value_raises_its_own_error(index: int, tmp_path, saved,
                                                         monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # a path given as "x" is a file name: written here
     doors = _doors(str(tmp_path), saved)
-    assert len(doors) == 41
+    assert len(doors) == 42
     name, door, good = doors[index]
     door(**good)  # the good arguments work
     assert _odd_calls(name, door, good) == []
