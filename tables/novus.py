@@ -32,6 +32,7 @@ from cuesim.tables.contact import (
 )
 from cuesim.tables.geometry import Hole, SensorCircle, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.numbers import finite_real, shown
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 # --- Board (novus 24.1, 24.2) --------------------------------------------------------------
@@ -124,9 +125,11 @@ class NovusPhysics:
 
         mu = v^2 / (2 g d).
         """
-        if not (speed > 0 and distance > 0):
-            raise ValueError("calibration needs a positive speed and a positive distance")
         g = overrides.get("g", GRAVITY)
+        for name, value in (("speed", speed), ("distance", distance), ("g", g)):
+            if not finite_real(value) or value <= 0:
+                raise ValueError(f"calibration needs a positive speed and a positive distance: "
+                                 f"{name} must be a finite number > 0, got {shown(value)}")
         mu = speed**2 / (2.0 * g * distance)
         return cls(**{"mu_puck": mu, "mu_striker": mu, **overrides})
 

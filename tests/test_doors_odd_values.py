@@ -121,6 +121,8 @@ def _doors(tmp: str, saved: dict[str, str]) -> list[tuple[str, Callable[..., Any
                                             lag=False)),
         ("events_of", RESULT.events_of, dict(kind=EventKind.COLLIDE)),
         ("referee", referee, dict(game="9-ball", state=None)),
+        ("NovusPhysics.calibrated", NovusPhysics.calibrated, dict(speed=2.0, distance=1.0,
+                                                                  g=9.81)),
         ("run_motion", run_motion, dict(table=NOVUS, layout=SINGLES, max_events=100,
                                         initial={"striker": (0.0, 2.0, 0.0)}, struck=None)),
     ]
@@ -162,12 +164,12 @@ def _odd_calls(name: str, door: Callable[..., Any], good: dict[str, Any]) -> lis
     return wrong
 
 
-@pytest.mark.parametrize("index", range(42))
+@pytest.mark.parametrize("index", range(43))
 def test_a_door_given_an_odd_value_raises_its_own_error(index: int, tmp_path, saved,
                                                         monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # a path given as "x" is a file name: written here
     doors = _doors(str(tmp_path), saved)
-    assert len(doors) == 42
+    assert len(doors) == 43
     name, door, good = doors[index]
     door(**good)  # the good arguments work
     assert _odd_calls(name, door, good) == []
