@@ -220,12 +220,12 @@ class Layout:
     def without(self, piece_ids: Iterable[str]) -> Layout:
         """A copy without the pieces with these ids (e.g. the pocketed ones)."""
         try:
-            if isinstance(piece_ids, str):
-                raise TypeError
-            drop = set(piece_ids)
-        except TypeError:  # a string (a set of its letters), no iterable, unhashable ids
+            drop = set(piece_ids) if not isinstance(piece_ids, str) else None
+        except TypeError:  # no iterable, or unhashable ids
+            drop = None
+        if drop is None:  # a string would have been the set of its letters
             raise LayoutError(f"without takes the ids to leave out as a list (['red1']), got "
-                              f"{piece_ids!r}") from None
+                              f"{piece_ids!r}")
         return Layout._of_checked(self.table, tuple(p for p in self.pieces if p.id not in drop))
 
     # -- JSON ----------------------------------------------------------------------------------
