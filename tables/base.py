@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.pieces import PieceSpec
+
+T = TypeVar("T")
 
 
 def metres(v: float) -> str:
@@ -210,3 +213,15 @@ def _block_max(pos: np.ndarray, radii: np.ndarray, code: np.ndarray | None,
     ri, ci = np.nonzero(overlap == top)
     k = np.lexsort((cols[ci], rows[ri]))[0]  # smallest i, then smallest j
     return float(top), int(rows[ri[k]]), int(cols[ci[k]])
+
+
+def table_or_default(table: object, kind: type[T], default: Callable[[], T], what: str) -> T:
+    """The table a layout builder is given: `default()` for None, the table itself when it is
+    a `kind`, else a LayoutError naming `what` (a list or a pool table given to a novus
+    builder was an AttributeError somewhere inside)."""
+    if table is None:
+        return default()
+    if not isinstance(table, kind):
+        raise LayoutError(f"{what}: the table is a {type(table).__name__}, not a "
+                          f"{kind.__name__}")
+    return table

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from cuesim.tables.base import PieceTable
+from cuesim.tables.base import PieceTable, table_or_default
 from cuesim.tables.coefficients import (
     NON_NEGATIVE,
     UNIT,
@@ -315,20 +315,11 @@ def _striker(table: NovusTable, side: str) -> Piece:
     return Piece("striker", "striker", x, y)
 
 
-def _table_of(table: object, what: str) -> NovusTable:
-    """The novus table a layout builder is given (None: the standard one), or LayoutError."""
-    if table is None:
-        return NovusTable()
-    if not isinstance(table, NovusTable):
-        raise LayoutError(f"{what}: the table is a {type(table).__name__}, not a novus table")
-    return table
-
-
 def novus_singles_layout(table: NovusTable | None = None, first_colour: str = "red",
                          second_colour: str = "black") -> Layout:
     """Singles start (novus 10): the first player (south) shoots at his 8 pucks on the north
     rail; the second player's 8 stand on the south rail. The striker waits in the south zone."""
-    table = _table_of(table, "novus_singles_layout")
+    table = table_or_default(table, NovusTable, NovusTable, "novus_singles_layout")
     pieces = [_striker(table, "south")]
     pieces += _row(table, "south", first_colour, 1)
     pieces += _row(table, "north", second_colour, 1)
@@ -340,7 +331,7 @@ def novus_doubles_layout(table: NovusTable | None = None, first_colour: str = "r
     """Doubles start (novus 10, 21.1): partners sit opposite; each player's 8 pucks stand at his
     partner's rail. Pair one (south, north) has 16 pucks of the first colour, pair two (east,
     west) 16 of the second. The striker waits in the south zone."""
-    table = _table_of(table, "novus_doubles_layout")
+    table = table_or_default(table, NovusTable, NovusTable, "novus_doubles_layout")
     pieces = [_striker(table, "south")]
     pieces += _row(table, "south", first_colour, 1)
     pieces += _row(table, "north", first_colour, 1 + PUCKS_PER_PLAYER)

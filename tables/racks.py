@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from cuesim.tables.base import metres
+from cuesim.tables.base import metres, table_or_default
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.numbers import finite_real, shown
 from cuesim.tables.pool import BALL_DIAMETER, BALL_RADIUS, PoolTable, pool_table
@@ -40,15 +40,6 @@ STRAIGHT_POOL_ORDER = ("6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "
                        "4", "5")  # 6.4: 1 in the racker's right corner (10), 5 in his left (14)
 MAX_GAP = 0.005  # m: a "tiny" gap; larger ones are no longer a rack (3.2)
 RngLike = np.random.Generator | int | None
-
-
-def _pool_table_of(table: object, what: str) -> PoolTable:
-    """The pool table a rack builder is given (None: the standard one), or LayoutError."""
-    if table is None:
-        return pool_table()
-    if not isinstance(table, PoolTable):
-        raise LayoutError(f"{what}: the table is a {type(table).__name__}, not a pool table")
-    return table
 
 
 def ball_group(ball_id: str) -> str:
@@ -127,7 +118,7 @@ def eight_ball_rack(table: PoolTable | None = None, order: Sequence[str] | None 
     stripe in one back corner and a solid in the other, the rest free. `order` lists the ball
     at each place (checked against 4.3); without it a random legal order when `rng` is given,
     else EIGHT_BALL_ORDER. `cue` (e.g. `cue_ball_in_kitchen(table)`) is added when given."""
-    table = _pool_table_of(table, "eight_ball_rack")
+    table = table_or_default(table, PoolTable, pool_table, "eight_ball_rack")
     gen = _rng(rng)
     if order is None:
         order = EIGHT_BALL_ORDER if rng is None else _random_eight_ball(gen)
@@ -159,7 +150,7 @@ def nine_ball_rack(table: PoolTable | None = None, order: Sequence[str] | None =
                    rng: RngLike = None, gap: float = 0.0, cue: Piece | None = None) -> Layout:
     """The 9-ball diamond (5.2): the 1 at the apex on the foot spot, the 9 in the centre, the
     2-8 in random order (with `rng`) or NINE_BALL_ORDER."""
-    table = _pool_table_of(table, "nine_ball_rack")
+    table = table_or_default(table, PoolTable, pool_table, "nine_ball_rack")
     gen = _rng(rng)
     if order is None:
         if rng is None:
@@ -206,7 +197,7 @@ def straight_pool_rack(table: PoolTable | None = None, order: Sequence[str] | No
                        rng: RngLike = None, gap: float = 0.0, cue: Piece | None = None) -> Layout:
     """The 14.1 triangle (6.4): the apex on the foot spot, the 1 in the racker's right back
     corner (small x, index 10), the 5 in his left (index 14), the rest free."""
-    table = _pool_table_of(table, "straight_pool_rack")
+    table = table_or_default(table, PoolTable, pool_table, "straight_pool_rack")
     gen = _rng(rng)
     if order is None:
         order = straight_pool_order([str(n) for n in range(1, 16)], rng=gen if rng is not None
@@ -229,7 +220,7 @@ def straight_pool_rerack(table: PoolTable | None = None, ball_ids: Sequence[str]
     random with `rng`. `others` (the cue ball and the 15th ball where they lie) join the
     layout; the whole is checked, so a ball in the way is refused (6.7.6 says where it goes
     instead)."""
-    table = _pool_table_of(table, "straight_pool_rerack")
+    table = table_or_default(table, PoolTable, pool_table, "straight_pool_rerack")
     gen = _rng(rng)
     others = tuple(others)
     if ball_ids is None:
@@ -257,7 +248,7 @@ def cue_ball_in_kitchen(table: PoolTable | None = None, x: float | None = None,
     string (3.16: the string itself is not behind it) and the ball wholly inside the cushion
     noses. Default: the middle of the table, one ball radius behind the string; with `rng`, a
     uniformly random place there (x and y given are kept)."""
-    table = _pool_table_of(table, "cue_ball_in_kitchen")
+    table = table_or_default(table, PoolTable, pool_table, "cue_ball_in_kitchen")
     r, w, hs = BALL_RADIUS, table.width, table.head_string_y
     if rng is not None:
         gen = _rng(rng)
