@@ -248,6 +248,28 @@ def soft_outcomes(n: int, seed: int) -> None:
               f"that moved most, per shot, {np.median(shift):.1f} mm median, "
               f"{np.percentile(shift, 90):.0f} mm (90 %); shots with one over 5 mm "
               f"{np.mean(shift > 5):.0%}, over 20 mm {np.mean(shift > 20):.0%}")
+    print("   what statistics of many shots are made of, each law's mean and its paired "
+          "difference from the uncoupled law (standard error):")
+    for name, rows in runs.items():
+        print("   " + _statistics_line(name, base, rows))
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """The mean of b - a over the same shots and its standard error."""
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 0.0
+
+
+def _statistics_line(name: str, base: list[SoftResult], rows: list[SoftResult]) -> str:
+    """Pieces pocketed per shot and the share of shots that pocket any, with their paired
+    differences from `base` (a study of many shots would see a bias in these means)."""
+    pocketed = np.array([len(r.pocketed_ids()) for r in rows])
+    first = np.array([len(r.pocketed_ids()) for r in base])
+    d, se = paired(first, pocketed)
+    d_any, se_any = paired(first > 0, pocketed > 0)
+    return (f"{name:18s}: {pocketed.mean():.4f} pieces pocketed a shot ({d:+.4f}, "
+            f"{se:.4f}); a share of {np.mean(pocketed > 0):.4f} pocket any ({d_any:+.4f}, "
+            f"{se_any:.4f})")
 
 
 def _largest_shift(a: SoftResult, b: SoftResult) -> float:

@@ -97,6 +97,16 @@ def test_script_runs_on_a_few_shots(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "0.653 (Farkas" in out and "slide to rest" in out and "striker eps 1.5" in out
     assert "4. 3 random novus mid-game shots" in out and "uncoupled, mu -1 %" in out
+    assert "pieces pocketed a shot (+0.0000, 0.0000)" in out  # the uncoupled law against itself
+
+
+def test_paired_differences_and_their_standard_error() -> None:
+    """The mean of b - a over the same shots and the standard error of that mean."""
+    a, b = np.array([1, 0, 2, 1]), np.array([2, 0, 2, 3])
+    mean, se = ds.paired(a, b)
+    assert mean == pytest.approx(0.75)
+    assert se == pytest.approx(np.std([1, 0, 0, 2], ddof=1) / 2)
+    assert ds.paired(a, a) == (0.0, 0.0)
 
 
 def test_pieces_of_constant_deceleration_converge_to_second_order(
