@@ -20,7 +20,7 @@ load and friction do not change during an impact (as in the core).
 
 from __future__ import annotations
 
-import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,12 +35,22 @@ from cuesim.sim.soft.damping import (  # compiled code caches in the user's cach
 )
 from cuesim.sim.soft.disc_face import EPS_TABLE, Face, tabulate
 from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
+from cuesim.tables.base import PieceTable
 from cuesim.tables.layout import Layout
+from cuesim.tables.numbers import finite_real, shown
 
 STEPS_PER_CONTACT = 40  # contact step: the shortest elastic contact duration / this (>= 30)
 FREE_STEP_MAX = 1e-3  # s, the longest step between contacts
 FREE_TRAVEL = 2e-3  # m, the farthest a piece moves in one step between contacts
 T_MAX = 120.0  # s, time limit (a rolling ball from 10 m/s stops within ~100 s)
+# sanity bounds of the settings (a run past them would not end in any useful time, or fill the
+# memory with samples): an hour of motion, 100x the default contact resolution, stiffness
+# scaled by at most 10^4 either way, a step of at least a nanosecond, 10^7 samples
+T_MAX_LIMIT = 3600.0
+STEPS_PER_CONTACT_RANGE = (1, 100 * STEPS_PER_CONTACT)
+STIFFNESS_SCALE_RANGE = (1e-4, 1e4)
+DT_RANGE = (1e-9, FREE_STEP_MAX)
+MAX_SAMPLES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,44 @@ def _bed_tables(kinds: list[str], laws: list[int], specs: dict[str, Any],
     return EPS_TABLE.copy(), phi, tau
 
 
+def _check_settings(table: Any, layout: Any, initial: Any, t_max: Any, sample_dt: Any,
+                    steps_per_contact: Any, stiffness_scale: Any, dt: Any, bed_friction: Any,
+                    spin_coupling: Any, check: Any) -> None:
+    """soft_simulate's arguments, each a ValueError naming it when it does not fit."""
+    if not isinstance(table, PieceTable):
+        raise ValueError(f"soft_simulate needs a table (novus_table(), pool_table(), ...), got "
+                         f"{type(table).__name__}")
+    if not isinstance(layout, Layout):
+        raise ValueError(f"soft_simulate needs a Layout, got {type(layout).__name__}")
+    if not isinstance(initial, Mapping):
+        raise ValueError(f"initial must map piece ids to motions, got {type(initial).__name__}")
+    for pid, value in initial.items():
+        if not isinstance(pid, str) or pid not in layout.ids():
+            raise ValueError(f"initial names no piece of the layout: {pid!r}")
+        if not isinstance(value, tuple | list) or len(value) not in (3, 5) \
+                or not all(finite_real(v) for v in value):
+            raise ValueError(f"initial motion of {pid!r} must be 3 or 5 finite numbers, got "
+                             f"{value!r}")
+    for name, value, low, high in (("t_max", t_max, 0.0, T_MAX_LIMIT),
+                                   ("stiffness_scale", stiffness_scale, *STIFFNESS_SCALE_RANGE)):
+        if not finite_real(value) or not low < value <= high:
+            raise ValueError(f"{name} must be a number in ({low:g}, {high:g}], got {shown(value)}")
+    for name, value, low, high in (("sample_dt", sample_dt, t_max / MAX_SAMPLES, t_max),
+                                   ("dt", dt, *DT_RANGE)):
+        if value is not None and (not finite_real(value) or not low <= value <= high):
+            raise ValueError(f"{name} must be None or a number of seconds in [{low:g}, "
+                             f"{high:g}], got {shown(value)}")
+    low, high = STEPS_PER_CONTACT_RANGE
+    if isinstance(steps_per_contact, bool) or not isinstance(steps_per_contact, numbers.Integral) \
+            or not low <= steps_per_contact <= high:
+        raise ValueError(f"steps_per_contact must be a whole number in [{low}, {high}], got "
+                         f"{shown(steps_per_contact)}")
+    for name, flag in (("bed_friction", bed_friction), ("spin_coupling", spin_coupling),
+                       ("check", check)):
+        if not isinstance(flag, bool):
+            raise ValueError(f"{name} must be True or False, got {flag!r}")
+
+
 def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float, ...]], *,
                   t_max: float = T_MAX, sample_dt: float | None = None,
                   steps_per_contact: int = STEPS_PER_CONTACT, stiffness_scale: float = 1.0,
@@ -103,7 +151,11 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     ratios); `bed_friction=False` switches off the cloth (for closed-form checks).
     `spin_coupling=True` slows the discs by the coupled bed law of their faces
     (`sim.soft.disc_face`: a spinning disc slides further, and both motions stop together)
-    instead of the core's uncoupled one; `bench/disc_spin.py --soft N` compares the two."""
+    instead of the core's uncoupled one; `bench/disc_spin.py --soft N` compares the two.
+    Arguments that do not fit (the sanity bounds above included) raise a ValueError naming
+    them."""
+    _check_settings(table, layout, initial, t_max, sample_dt, steps_per_contact,
+                    stiffness_scale, dt, bed_friction, spin_coupling, check)
     if check:
         table.check_layout(layout)
     c = table.kind_coefficients()
@@ -122,8 +174,6 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     for pid, value in initial.items():
         k = layout.index(pid)
         value = tuple(float(v) for v in value)
-        if len(value) not in (3, 5) or not all(math.isfinite(v) for v in value):
-            raise ValueError(f"initial motion of {pid!r} must be 3 or 5 finite numbers")
         V[k] = value[:2]
         W[k, 2] = value[-1]
         if len(value) == 5:
