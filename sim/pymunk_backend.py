@@ -44,11 +44,18 @@ import pymunk.batch
 
 from cuesim.sim.compiled import njit_core
 from cuesim.sim.engine import SimulationError, Table
+from cuesim.tables.base import PieceTable
 from cuesim.tables.layout import Layout, Piece
+from cuesim.tables.numbers import finite_real, shown
 
 RAIL_THICKNESS = 0.05  # m, radius of the static rail segments (outside the board)
 COLLISION_SLOP = 1e-6  # m, overlap pymunk tolerates before pushing shapes apart
 _FACTOR_TOL = 1e-12
+# sanity bounds (a run past them would not end in useful time): a step of at least a
+# microsecond, at most an hour of motion, at most 10^8 steps
+DT_RANGE = (1e-6, 0.1)
+MAX_TIME_LIMIT = 3600.0
+MAX_STEPS = 100_000_000
 
 _FIELDS_GET = (pymunk.batch.BodyFields.BODY_ID | pymunk.batch.BodyFields.POSITION
                | pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
@@ -160,11 +167,25 @@ class PymunkScene:
 
     def __init__(self, table: Table, layout: Layout,
                  initial: Mapping[str, tuple[float, float, float]], dt: float = 1e-3) -> None:
-        if not (math.isfinite(dt) and dt > 0.0):
-            raise SimulationError(f"pymunk step dt must be a positive number, got {dt}")
-        for pid in initial:
-            if pid not in layout.ids():
+        if not isinstance(table, PieceTable) and not isinstance(table, Table):
+            raise SimulationError(f"the pymunk backend needs a table (novus_table(), ...), got "
+                                  f"{type(table).__name__}")
+        if not isinstance(layout, Layout):
+            raise SimulationError(f"the pymunk backend needs a Layout, got "
+                                  f"{type(layout).__name__}")
+        if not finite_real(dt) or not DT_RANGE[0] <= dt <= DT_RANGE[1]:
+            raise SimulationError(f"pymunk step dt must be a number of seconds in "
+                                  f"[{DT_RANGE[0]:g}, {DT_RANGE[1]:g}], got {shown(dt)}")
+        if not isinstance(initial, Mapping):
+            raise SimulationError(f"initial must map piece ids to (vx, vy, w), got "
+                                  f"{type(initial).__name__}")
+        for pid, value in initial.items():
+            if not isinstance(pid, str) or pid not in layout.ids():
                 raise SimulationError(f"no piece {pid!r} in the layout; ids are {layout.ids()}")
+            if not isinstance(value, tuple | list) or len(value) != 3 \
+                    or not all(finite_real(v) for v in value):
+                raise SimulationError(f"initial velocity of {pid!r} must be 3 finite numbers "
+                                      f"(vx, vy, w), got {value!r}")
         coeff = table.kind_coefficients()
         kinds = list(coeff.kinds)
         e_pair, mu_pair = np.array(coeff.e_pair), np.array(coeff.mu_pair)
@@ -309,6 +330,11 @@ class PymunkScene:
 
     def run(self, max_time: float = 30.0, profile: bool = False) -> PymunkResult:
         """Step until everything rests or max_time (s) has been simulated."""
+        if not finite_real(max_time) or not 0.0 < max_time <= MAX_TIME_LIMIT \
+                or max_time / self.dt > MAX_STEPS:
+            raise SimulationError(f"max_time must be a number of seconds in (0, "
+                                  f"{MAX_TIME_LIMIT:g}] of at most {MAX_STEPS:,} steps of "
+                                  f"{self.dt:g} s, got {shown(max_time)}")
         max_steps = math.ceil(max_time / self.dt - 1e-9)
         rest = self.resting
         while not rest and self.steps < max_steps:
@@ -340,6 +366,13 @@ def simulate_pymunk(table: Table, layout: Layout, shot: Shot, dt: float = 1e-3,
                     max_time: float = 30.0, profile: bool = False) -> PymunkResult:
     """Play `shot` (a NovusShot: placed with `shot.place`, launched with
     `shot.striker_motion`) on pymunk at step dt, as `cuesim.simulate` does exactly."""
+    from cuesim.shot import NovusShot
+
+    if not isinstance(shot, NovusShot):
+        raise SimulationError(f"simulate_pymunk plays a NovusShot, got {type(shot).__name__}")
+    if not isinstance(table, PieceTable) or not isinstance(layout, Layout):
+        raise SimulationError(f"simulate_pymunk needs a novus table and a Layout, got "
+                              f"{type(table).__name__} and {type(layout).__name__}")
     placed = shot.place(table, layout)
     motion = shot.striker_motion(table)
     return run_motion_pymunk(table, placed, {"striker": motion}, dt, max_time, profile)

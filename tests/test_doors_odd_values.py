@@ -40,6 +40,7 @@ from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.pool import NineBall
 from cuesim.rulings import referee
 from cuesim.sim import run_motion
+from cuesim.sim.pymunk_backend import run_motion_pymunk, simulate_pymunk
 from cuesim.sim.soft import soft_simulate
 from cuesim.tables import pool_table, racks
 from cuesim.tables.balls import BallPhysics
@@ -129,6 +130,11 @@ def _doors(tmp: str, saved: dict[str, str]) -> list[tuple[str, Callable[..., Any
                                               sample_dt=None, steps_per_contact=40,
                                               stiffness_scale=1.0, dt=None, bed_friction=True,
                                               spin_coupling=False, check=True)),
+        ("simulate_pymunk", simulate_pymunk, dict(table=NOVUS, layout=SINGLES, shot=SHOT,
+                                                  dt=1e-3, max_time=30.0)),
+        ("run_motion_pymunk", run_motion_pymunk, dict(table=NOVUS, layout=SINGLES, dt=1e-3,
+                                                      initial={"striker": (0.0, 1.0, 0.0)},
+                                                      max_time=30.0)),
         ("run_motion", run_motion, dict(table=NOVUS, layout=SINGLES, max_events=100,
                                         initial={"striker": (0.0, 2.0, 0.0)}, struck=None)),
     ]
@@ -170,12 +176,12 @@ def _odd_calls(name: str, door: Callable[..., Any], good: dict[str, Any]) -> lis
     return wrong
 
 
-@pytest.mark.parametrize("index", range(44))
+@pytest.mark.parametrize("index", range(46))
 def test_a_door_given_an_odd_value_raises_its_own_error(index: int, tmp_path, saved,
                                                         monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)  # a path given as "x" is a file name: written here
     doors = _doors(str(tmp_path), saved)
-    assert len(doors) == 44
+    assert len(doors) == 46
     name, door, good = doors[index]
     door(**good)  # the good arguments work
     assert _odd_calls(name, door, good) == []

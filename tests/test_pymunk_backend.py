@@ -179,7 +179,14 @@ def test_bad_input_is_named() -> None:
     layout = _layout(("p", 0.5, 0.5))
     with pytest.raises(SimulationError, match="no piece 'q'"):
         run_motion_pymunk(TABLE, layout, {"q": (1.0, 0.0, 0.0)})
-    with pytest.raises(SimulationError, match="not finite"):
+    with pytest.raises(SimulationError, match="must be 3 finite numbers"):
         run_motion_pymunk(TABLE, layout, {"p": (math.nan, 0.0, 0.0)})
     with pytest.raises(SimulationError, match="dt"):
         run_motion_pymunk(TABLE, layout, {"p": (1.0, 0.0, 0.0)}, dt=0.0)
+    # a step or a time that would not end in useful time (1e-12 s: 3e13 steps)
+    with pytest.raises(SimulationError, match=r"dt must be a number of seconds in \[1e-06"):
+        run_motion_pymunk(TABLE, layout, {"p": (1.0, 0.0, 0.0)}, dt=1e-12)
+    with pytest.raises(SimulationError, match="max_time must be"):
+        run_motion_pymunk(TABLE, layout, {"p": (1.0, 0.0, 0.0)}, max_time=1e30)
+    with pytest.raises(SimulationError, match="plays a NovusShot"):
+        simulate_pymunk(TABLE, layout, "north")
