@@ -228,3 +228,18 @@ def test_shoot_max_events_beyond_the_loop_s_counter_is_one_line(capsys, count: s
 
     err = _error(capsys, ["shoot", "novus", "--speed", "3", "--max-events", count])
     assert r"--max-events must be a whole number in [1, 2**63 - 1]" in err
+
+
+def test_the_batch_samplers_ranges_and_fixed_values_refuse_huge_integers() -> None:
+    """An end of a `vary` range, of a grid axis or a fixed value past a float's range was an
+    OverflowError; each is the BatchError that names it."""
+    from cuesim.batch import BatchError
+
+    with pytest.raises(BatchError, match="range of 'speed' must be finite, got an integer"):
+        ShotSampler(2, {"speed": (10**400, 2.0)})
+    with pytest.raises(BatchError, match="grid axis 'speed' must have finite ends"):
+        ShotGrid({"speed": (1.0, 10**400, 2)})
+    for shots in (ShotSampler(2, {"speed": (1.0, 2.0)}, {"x": 10**400, "angle": 1.5}),
+                  ShotGrid({"speed": (1.0, 2.0, 2)}, {"x": 10**400, "angle": 1.5})):
+        with pytest.raises(BatchError, match="fixed value of 'x' must be a finite number"):
+            simulate_many(NOVUS, SINGLES, shots, threads=1)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from cuesim.tables.balls import CUE_END_MASS
+from cuesim.tables.numbers import finite_real, shown
 
 
 class BatchError(ValueError):
@@ -146,11 +147,11 @@ class ShotSampler:
             raise BatchError(f"parameter {both[0]!r} is both varied and fixed")
         for name, value in self.fixed.items():
             if not isinstance(value, int | float | np.number) or (
-                    not math.isfinite(float(value))
-                    and not (math.isnan(float(value))
+                    not finite_real(value)
+                    and not (isinstance(value, float | np.floating) and math.isnan(value)
                              and name in NAN_ALLOWED["novus" if family == "novus" else "ball"])):
                 raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{value!r}")
+                                 f"{shown(value)}")
 
     def _check_counts_and_ranges(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer) or self.n < 1:
@@ -165,6 +166,9 @@ class ShotSampler:
         for name, rng in self.vary.items():
             try:
                 lo, hi = (float(v) for v in rng)
+            except OverflowError:  # an int past a float's range (10**400)
+                raise BatchError(f"range of {name!r} must be finite, got "
+                                 f"{shown(rng[0])}:{shown(rng[1])}") from None
             except (TypeError, ValueError):
                 raise BatchError(f"range of {name!r} must be two numbers lo, hi, got "
                                  f"{rng!r}") from None

@@ -19,6 +19,7 @@ import numpy as np
 
 from cuesim.batch.params import NAN_ALLOWED, BatchError, check_names, defaults
 from cuesim.shot import CueShot, NovusShot
+from cuesim.tables.numbers import finite_real, shown
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,11 @@ class ShotGrid:
             raise BatchError(f"parameter {both[0]!r} is both on the grid and fixed")
         for name, value in self.fixed.items():
             ok_nan = name in NAN_ALLOWED["novus" if family == "novus" else "ball"]
+            nan = isinstance(value, float | np.floating) and math.isnan(value)
             if not isinstance(value, int | float | np.number) or (
-                    not math.isfinite(float(value)) and not (ok_nan and math.isnan(value))):
+                    not finite_real(value) and not (ok_nan and nan)):
                 raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{value!r}")
+                                 f"{shown(value)}")
 
     def _check_axes(self) -> None:
         if not isinstance(self.axes, dict) or not self.axes:
@@ -69,6 +71,9 @@ class ShotGrid:
             try:
                 lo, hi, count = axis
                 lo, hi = float(lo), float(hi)
+            except OverflowError:  # an int past a float's range (10**400)
+                raise BatchError(f"grid axis {name!r} must have finite ends, got "
+                                 f"{shown(axis[0])}:{shown(axis[1])}") from None
             except (TypeError, ValueError):
                 raise BatchError(f"grid axis {name!r} must be (lo, hi, count), got "
                                  f"{axis!r}") from None
