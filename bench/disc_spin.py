@@ -1,6 +1,6 @@
 """Measurement: what the disc law's uncoupled sliding and spinning leave out, on novus shots.
 
-    python bench/disc_spin.py [--shots 200] [--seed 1] [--plot FILE] [--soft N]
+    python bench/disc_spin.py [--shots 200] [--seed 1] [--plot FILE] [--soft N [--openings]]
 
 cuesim's disc law (sim/motion/disc.py, DESIGN.md) slows a novus disc at mu g along its velocity
 and its spin at the full friction torque mu m g r_f / I, each as if the other motion were absent.
@@ -15,8 +15,10 @@ at the same moment. This script measures how much that changes, without changing
    event opened, over random novus opening shots simulated by the core;
 3. the coupled motion against the uncoupled law, from the same start: the sliding distance and
    how long the spin lasts;
-4. with --soft N, whole shots: N random mid-game shots played by the soft-contact reference
-   with either law (`soft_simulate(spin_coupling=...)`), and how often they end otherwise;
+4. with --soft N, whole shots: N random mid-game shots (--openings: openings into the doubles
+   layout) played by the soft-contact reference with either law
+   (`soft_simulate(spin_coupling=...)`), how often they end otherwise, and how the means of
+   pieces pocketed differ (a bias of batch statistics);
 5. what taking the coupled law into the event core would cost: the slide cut into pieces of
    constant deceleration, how many pieces a slide needs for how small an error.
 """
@@ -147,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--soft", type=positive_int, metavar="N",
                     help="also play N random novus mid-game shots in the soft-contact reference "
                          "with each law (section 4; 400 take about a minute)")
+    ap.add_argument("--openings", action="store_true",
+                    help="section 4 plays random openings into the doubles layout instead of "
+                         "mid-game shots (about 1.5 s an opening for the three runs)")
     args = ap.parse_args(argv)
     if args.plot is not None:
         folder = args.plot.parent
@@ -185,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   {kind:7s} eps {e0:3g}: slides {far:.3f}x as far and {slide:.3f}x as long; "
                   f"spins {spin:.1f}x as long")
     if args.soft:
-        soft_outcomes(args.soft, args.seed)
+        soft_outcomes(args.soft, args.seed, args.openings)
+    elif args.openings:
+        ap.error("argument --openings: it chooses section 4's shots; give --soft N as well")
     print("5. the coupled slide cut into pieces of constant deceleration (an event core's "
           "way), a 2 m/s slide:")
     for q, e0, pieces, err, n_end, departure, jump in piece_errors(faces["puck"],
@@ -218,15 +225,20 @@ def _print_shifts(face: Face, table: tuple[np.ndarray, np.ndarray], rests: np.nd
           f"{np.mean(shift > 5.0):.0%}")
 
 
-def soft_outcomes(n: int, seed: int) -> None:
+def soft_outcomes(n: int, seed: int, openings: bool = False) -> None:
     """Section 4: n random novus mid-game shots (bench/scenarios.py: 4-24 pucks, the striker
-    anywhere in its zone, struck off its centre line up to 10 mm) played to rest by the
-    soft-contact reference with the uncoupled law, with the coupled one, and, as a yardstick of
-    what any small change does to these chaotic shots, with the uncoupled law at 1 % less
-    sliding friction; each against the first."""
+    anywhere in its zone, struck off its centre line up to 10 mm), or with `openings` n random
+    openings into the doubles layout (bench/novus_opening.py's spread, also struck up to 10 mm
+    off the centre line), played to rest by the soft-contact reference with the uncoupled law,
+    with the coupled one, and, as a yardstick of what any small change does to these chaotic
+    shots, with the uncoupled law at 1 % less sliding friction; each against the first."""
     from bench import scenarios as sc
 
-    cases = sc.novus_midgame(n, seed).cases
+    what = "openings into the doubles layout" if openings else "mid-game shots"
+    if openings:  # the scenario's first case is the fixed opening: the random ones after it
+        cases = sc.novus_opening(n + 1, seed).cases[1:]
+    else:
+        cases = sc.novus_midgame(n, seed).cases
     table = cases[0].table
     p = table.physics
     softer = table.with_physics(mu_puck=0.99 * p.mu_puck, mu_striker=0.99 * p.mu_striker)
@@ -236,7 +248,7 @@ def soft_outcomes(n: int, seed: int) -> None:
                                    ("uncoupled, mu -1 %", softer, False)):
             runs[name].append(soft_simulate(tab, case.layout, case.initial, check=False,
                                             spin_coupling=coupled))
-    print(f"4. {n} random novus mid-game shots in the soft-contact reference, against the "
+    print(f"4. {n} random novus {what} in the soft-contact reference, against the "
           "uncoupled law:")
     base = runs["uncoupled"]
     for name in ("coupled", "uncoupled, mu -1 %"):
