@@ -132,6 +132,17 @@ def test_unwritable_plot_is_refused_before_the_work(capsys: pytest.CaptureFixtur
     assert "cannot write /nonexistent-folder/disc_spin.png" in capsys.readouterr().err
 
 
+def test_openings_are_section_4_s_other_shots(capsys: pytest.CaptureFixture[str]) -> None:
+    """--openings plays random openings into the doubles layout in section 4; without --soft
+    it is refused before the work."""
+    assert ds.main(["--shots", "4", "--soft", "2", "--openings"]) == 0
+    assert "4. 2 random novus openings into the doubles layout" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        ds.main(["--openings"])
+    assert exit_info.value.code == 2
+    assert "give --soft N as well" in capsys.readouterr().err
+
+
 def test_pieces_cut_by_the_rates_converge(puck_table: tuple[np.ndarray, np.ndarray]) -> None:
     """Section 5: cut where phi or tau has changed by less, more pieces and a closer fit; a
     slide without spin is one exact piece."""
