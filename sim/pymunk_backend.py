@@ -46,7 +46,7 @@ from cuesim.sim.compiled import njit_core
 from cuesim.sim.engine import SimulationError, Table
 from cuesim.tables.base import PieceTable
 from cuesim.tables.layout import Layout, Piece
-from cuesim.tables.numbers import finite_real, shown
+from cuesim.tables.numbers import finite_numbers, finite_real, shown
 
 RAIL_THICKNESS = 0.05  # m, radius of the static rail segments (outside the board)
 COLLISION_SLOP = 1e-6  # m, overlap pymunk tolerates before pushing shapes apart
@@ -182,8 +182,8 @@ class PymunkScene:
         for pid, value in initial.items():
             if not isinstance(pid, str) or pid not in layout.ids():
                 raise SimulationError(f"no piece {pid!r} in the layout; ids are {layout.ids()}")
-            if not isinstance(value, tuple | list) or len(value) != 3 \
-                    or not all(finite_real(v) for v in value):
+            numbers_given = finite_numbers(value)
+            if numbers_given is None or len(numbers_given) != 3:
                 raise SimulationError(f"initial velocity of {pid!r} must be 3 finite numbers "
                                       f"(vx, vy, w), got {value!r}")
         coeff = table.kind_coefficients()

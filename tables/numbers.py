@@ -36,3 +36,17 @@ def shown(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**20:
         return f"an integer of {len(str(abs(value)))} digits"
     return repr(value)
+
+
+def finite_numbers(value: Any) -> tuple[float, ...] | None:
+    """The floats of an iterable of finite real numbers (a tuple, a list, a numpy array), or
+    None for anything else (a string, a bool among them, a NaN, an int past a float)."""
+    if isinstance(value, str | bytes):
+        return None
+    try:
+        items = tuple(value)
+    except TypeError:
+        return None
+    if not all(finite_real(v) for v in items):
+        return None
+    return tuple(float(v) for v in items)

@@ -243,3 +243,18 @@ def test_the_batch_samplers_ranges_and_fixed_values_refuse_huge_integers() -> No
                   ShotGrid({"speed": (1.0, 2.0, 2)}, {"x": 10**400, "angle": 1.5})):
         with pytest.raises(BatchError, match="fixed value of 'x' must be a finite number"):
             simulate_many(NOVUS, SINGLES, shots, threads=1)
+
+
+def test_the_references_take_initial_motions_as_run_motion_does() -> None:
+    """A motion given as a numpy array, a list or a tuple of numbers is taken by the soft
+    reference and the pymunk backend as by run_motion; a string or a bool among the numbers is
+    refused."""
+    from cuesim.sim.pymunk_backend import run_motion_pymunk
+    from cuesim.sim.soft import soft_simulate
+
+    for run in (run_motion, soft_simulate, run_motion_pymunk):
+        for motion in (np.array([0.0, 0.5, 0.0]), [0, 0.5, 0], (0.0, 0.5, 0.0)):
+            run(NOVUS, SINGLES, {"striker": motion})
+        for bad in ("abc", [True, 0.5, 0.0]):
+            with pytest.raises(ValueError, match="striker"):
+                run(NOVUS, SINGLES, {"striker": bad})

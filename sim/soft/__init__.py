@@ -37,7 +37,7 @@ from cuesim.sim.soft.disc_face import EPS_TABLE, Face, tabulate
 from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
 from cuesim.tables.base import PieceTable
 from cuesim.tables.layout import Layout
-from cuesim.tables.numbers import finite_real, shown
+from cuesim.tables.numbers import finite_numbers, finite_real, shown
 
 STEPS_PER_CONTACT = 40  # contact step: the shortest elastic contact duration / this (>= 30)
 FREE_STEP_MAX = 1e-3  # s, the longest step between contacts
@@ -115,8 +115,8 @@ def _check_settings(table: Any, layout: Any, initial: Any, t_max: Any, sample_dt
     for pid, value in initial.items():
         if not isinstance(pid, str) or pid not in layout.ids():
             raise ValueError(f"initial names no piece of the layout: {pid!r}")
-        if not isinstance(value, tuple | list) or len(value) not in (3, 5) \
-                or not all(finite_real(v) for v in value):
+        numbers_given = finite_numbers(value)
+        if numbers_given is None or len(numbers_given) not in (3, 5):
             raise ValueError(f"initial motion of {pid!r} must be 3 or 5 finite numbers, got "
                              f"{value!r}")
     for name, value, low, high in (("t_max", t_max, 0.0, T_MAX_LIMIT),
