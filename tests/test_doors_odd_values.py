@@ -258,3 +258,12 @@ def test_the_references_take_initial_motions_as_run_motion_does() -> None:
         for bad in ("abc", [True, 0.5, 0.0]):
             with pytest.raises(ValueError, match="striker"):
                 run(NOVUS, SINGLES, {"striker": bad})
+
+
+def test_a_grid_of_1e400_shots_is_refused_in_one_short_line() -> None:
+    """TooManyShots printed a count of 10**400 with all its 401 digits and separators."""
+    from cuesim.batch.limits import TooManyShots
+
+    with pytest.raises(TooManyShots, match=r"^grid: ~1e400 shots are more than shot numbers"):
+        simulate_many(NOVUS, SINGLES, ShotGrid({"speed": (1.0, 2.0, 10**400)},
+                                               {"x": 0.5, "angle": 1.5}))

@@ -49,7 +49,9 @@ class TooManyShots(BatchError):
             name, "shots")))
 
     def describe(self, what: str) -> str:
-        return f"{what}: {self.n:,} shots {self.reason}"
+        # a count of 10**400 as ~1e400, not 401 digits with their separators
+        count = f"{self.n:,}" if self.n < 10**21 else f"~1e{len(str(self.n)) - 1}"
+        return f"{what}: {count} shots {self.reason}"
 
 
 def physical_memory() -> int | None:
