@@ -103,6 +103,20 @@ def test_10_1_straight_onto_a_touching_ball_is_a_foul():
     assert out.ruling.points == {"B": 2}
 
 
+def test_10_1_15_3_l_15_2_no_correct_touch_when_played_straight_onto_the_touching_ball():
+    """15.2 follows a correct touch of the opponent's ball; played straight onto it in contact
+    (15.3.л) the touch is not one, so the pins the striker's ball knocks then go with the
+    15.3.л foul (its 2 points and ball in hand, 15.1), not with a second foul's 2."""
+    from cuesim.tables.carom import BALL_RADIUS
+    touching = position(white=[0.50, 2.30 - 2 * BALL_RADIUS - 0.00005])
+    g = game_in_play()
+    g.layout = touching
+    out = play(g, strike(), hit(0.01, "white", "yellow"), pin(0.5, "white", "pin_left"),
+               initial=touching)
+    assert out.ruling.articles == ["5-pins 15.3.л"]
+    assert out.ruling.points == {"B": 2 + 2} and out.ruling.placement is not None
+
+
 def test_10_3_leaving_the_touching_ball_by_a_cushion_first_is_correct():
     g = game_in_play()
     before = position(white=[0.50, 2.30 - 2 * R])
@@ -202,12 +216,26 @@ def test_11_3_v_red_back_on_its_spot_or_on_the_occupier_spot():
     red = out.layout.get("red")
     assert (red.x, red.y) == SPOTS["red_spot"]
     g = game_in_play()
-    before = position(yellow=list(SPOTS["red_spot"]))
-    out = play(g, strike(), hit(0.3, "white", "yellow"), initial=before,
+    before = position(white=[0.5, 2.0])
+    # the offender's ball stays where it is
+    final = position(white=list(SPOTS["red_spot"])).without(["red"])
+    out = play(g, strike(), hit(0.3, "white", "yellow"), initial=before, final=final,
                infractions=[{"code": "off_table", "pieces": ["red"]}])
     red = out.layout.get("red")
     assert (red.x, red.y) == SPOTS["top_spot"]
     assert out.spotted[0]["article"] == "5-pins 11.3.в"
+
+
+def test_11_3_v_13_2_the_ball_taken_in_hand_does_not_cover_the_red_spot():
+    """13.2: at the end of the incorrect shot the referee takes the incoming player's ball in
+    hand, so where it lay is free: the red goes on its own spot (11.3.в), not on another."""
+    g = game_in_play()
+    final = position(yellow=list(SPOTS["red_spot"])).without(["red"])
+    out = play(g, strike(), hit(0.3, "white", "yellow"), final=final,
+               infractions=[{"code": "off_table", "pieces": ["red"]}])
+    red = out.layout.get("red")
+    assert (red.x, red.y) == SPOTS["red_spot"]
+    assert "yellow" not in out.layout.ids() and out.ruling.placement == "top_half"
 
 
 # -- 12.7 pins removed while a ball covers their mark ----------------------------------------

@@ -178,3 +178,72 @@ def test_12_4_a_pin_only_moved_does_not_count_and_is_reset():
     assert out.ruling.points == {"A": 2}
     arts = {s["id"]: s["article"] for s in out.spotted}
     assert arts["pin_left"] == "5-pins 12.4"
+
+
+def test_12_4_15_2_15_3_v_a_pin_only_moved_is_no_foul_either():
+    """12.4: a pin moved with its base on the cloth is not knocked down, so the fouls that
+    name knocked pins (15.2 after the opponent's ball, 15.3.в before it) do not apply."""
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"), pin(0.6, "white", "pin_left"),
+               moved_pins=["pin_left"])
+    assert out.ruling.legal and out.ruling.points == {}
+    assert any("5-pins 6" in n for n in out.ruling.notes)
+    out = play(g, strike("yellow"), pin(0.3, "yellow", "pin_bottom"),
+               hit(0.6, "yellow", "white"), moved_pins=["pin_bottom"])
+    assert out.ruling.legal and out.ruling.articles == []
+    out = play(g, strike(), hit(0.3, "white", "yellow"), pin(0.5, "yellow", "pin_top"),
+               pin(0.6, "white", "pin_left"), moved_pins=["pin_left"])
+    assert out.ruling.legal and out.ruling.points == {"A": 2}  # 5.1: yellow's pin only
+
+
+def test_7_4_8_2_a_wrong_ball_plays_the_carom_of_the_ball_struck():
+    """8.2 read from the ball the cue struck: the yellow struck by A (7.4) on the white and
+    then on the red is a direct carom (4), the white sent on the red a ricochet (3); both go
+    to the opponent with the foul's 2 (7, 15.3.а)."""
+    g = game_in_play()
+    out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), hit(0.6, "yellow", "red"))
+    assert out.ruling.articles == ["5-pins 15.3.а"] and out.ruling.points == {"B": 2 + 4}
+    g = game_in_play()
+    out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), hit(0.6, "white", "red"))
+    assert out.ruling.points == {"B": 2 + 3}
+    g = game_in_play()  # the red struck: no carom (8.2 names the red as the third ball)
+    out = play(g, strike("red"), hit(0.3, "red", "white"), hit(0.6, "white", "yellow"),
+               pin(0.8, "red", "pin_top"))
+    assert out.ruling.points == {"B": 2 + 2}
+
+
+def test_5_7_8_2_the_red_touched_within_the_same_instant_before_the_opponent_ball():
+    """The red touched 0.5 us before the opponent's ball is touched at the same time (the
+    referee's window, facts.SIMULTANEOUS_S): not the red first (15.3.б), and the carom counts
+    as it does when the log lists the red second."""
+    from cuesim.rules.fivepins.facts import SIMULTANEOUS_S
+    dt = 0.5 * SIMULTANEOUS_S
+    results = []
+    for t_red in (0.3 - dt, 0.3, 0.3 + dt):
+        g = game_in_play()
+        out = play(g, strike(), *sorted([hit(0.3, "white", "yellow"), hit(t_red, "white", "red")],
+                                        key=lambda e: e.t))
+        results.append((out.ruling.legal, out.ruling.points))
+    assert results == [(True, {"A": 4})] * 3
+
+
+def test_15_3_b_the_red_first_alone_is_noted_as_7_5_and_with_pins_as_7_2():
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "red"), rail(0.6, "white", "top_rail"))
+    assert any("incorrect shot (5-pins 7.5)" in n for n in out.ruling.notes)
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "red"), pin(0.6, "red", "pin_top"))
+    assert any("incorrect shot (5-pins 7.2)" in n for n in out.ruling.notes)
+
+
+def test_15_2_the_striker_ball_alone_knocking_pins_is_noted_as_7_5_with_the_other_7_3():
+    """7.3 needs the opponent's ball or the red to knock pins too; the striker's ball alone
+    after a correct touch is the 15.2 foul of 7.5."""
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"), pin(0.6, "white", "pin_left"))
+    assert out.ruling.articles == ["5-pins 15.2"]
+    assert any("incorrect shot (5-pins 7.5)" in n for n in out.ruling.notes)
+    g = game_in_play()
+    out = play(g, strike(), hit(0.3, "white", "yellow"), pin(0.5, "yellow", "pin_top"),
+               pin(0.7, "white", "pin_left"))
+    assert any("incorrect shot (5-pins 7.3)" in n for n in out.ruling.notes)

@@ -6,7 +6,7 @@ carom (8.2), every pin knocked with the ball whose chain of thrown pins knocked 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cuesim.rules.fivepins.model import BALLS, PINS, RED
 from cuesim.sim.events import EventKind
@@ -79,11 +79,14 @@ class ShotFacts:
         """8.2: only the first carom after the striker's ball has touched the opponent's ball,
         and none when the striker's ball touched the red first (15.3.б)."""
         t0 = self.t_opponent
-        if t0 is None or (self.t_red is not None and self.t_red < t0):
+        if t0 is None or self.red_first:
             return
         direct = ricochet = None
         for e in self.events:
-            if e.kind != EventKind.COLLIDE or e.t < t0 or RED not in (e.a, e.b):
+            # the red touched at the same time as the opponent's ball (within SIMULTANEOUS_S,
+            # as red_first reads it) is a carom too, whichever event the log has first
+            if e.kind != EventKind.COLLIDE or e.t < t0 - SIMULTANEOUS_S \
+                    or RED not in (e.a, e.b):
                 continue
             other = e.b if e.a == RED else e.a
             if other == self.striker and direct is None:
@@ -97,6 +100,24 @@ class ShotFacts:
             self.both_on_red = ricochet is not None and abs(ricochet - direct) <= SIMULTANEOUS_S
         else:
             self.carom, self.carom_t = RICOCHET, ricochet
+
+    def without_pins(self, names: set[str]) -> ShotFacts:
+        """The same facts with the named pins not knocked down: pins the referee saw only
+        moved (12.4, 12.5) count for no foul either (15.2, 15.3.в only name pins knocked)."""
+        if not names:
+            return self
+        return replace(self, pins=[k for k in self.pins if k.pin not in names])
+
+    def as_played(self) -> ShotFacts:
+        """The facts of a wrong-ball shot (7.4, 15.3.а) with the ball the cue struck in the
+        striker's place: its first carom (8.2) is the struck ball's, on the other player's
+        ball and then the red (4) or a ricochet of that ball on the red (3). A struck red
+        plays no carom (8.2 names the red as the third ball); its pins still count."""
+        if self.struck is None or self.struck == self.striker:
+            return self
+        if self.struck == self.opponent:
+            return ShotFacts.from_events(self.events, self.opponent, self.striker)
+        return replace(self, carom=None, carom_t=None, both_on_red=False)
 
     # -- questions ------------------------------------------------------------------------
     @property

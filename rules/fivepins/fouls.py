@@ -128,13 +128,15 @@ def judge(facts: ShotFacts, infractions: list[Infraction], contact: set[str],
     striker's ball before the shot (10); `moved_pins` the pins the referee saw only moved
     (12.4, 12.5)."""
     j = Judgement()
-    j.counted_pins = facts.knocked(exclude=set(moved_pins))
+    facts = facts.without_pins(set(moved_pins))
+    j.counted_pins = facts.knocked()
     j.pin_points = pin_points(j.counted_pins)
     j.carom_points = carom_points(facts.carom)
     if facts.struck is not None and facts.struck != facts.striker:
         j.add("15.3.а", f"wrong ball: the {facts.struck} ball was struck, not the "
               f"{facts.striker} (7.4)", BALL_IN_HAND)
         j.kind = "7.4"
+        j.carom_points = carom_points(facts.as_played().carom)
     elif facts.stroke:
         _judge_contacts(facts, contact, j)
     for inf in infractions:
@@ -156,7 +158,10 @@ def _judge_contacts(facts: ShotFacts, contact: set[str], j: Judgement) -> None:
     if red_first:
         j.add("15.3.б", "the striker's ball hit the red before the opponent's ball (7.2)",
               BALL_IN_HAND, RED_FIRST_POINTS)
-        j.kind = "7.2"
+        # 7.2 is the red first and then pins knocked by the striker's ball or the red; the
+        # red first alone is a foul of 15.3 (7.5)
+        red_pins = [k for k in facts.pins if k.origin in (facts.striker, RED)]
+        j.kind = "7.2" if red_pins else "7.5"
     elif not facts.hit_opponent:
         j.add("15.3.г", "the striker's ball missed the opponent's ball (7.1)", BALL_IN_HAND)
         j.kind = "7.1"
@@ -167,6 +172,7 @@ def _judge_contacts(facts: ShotFacts, contact: set[str], j: Judgement) -> None:
               "opponent's ball", BALL_IN_HAND)
         j.kind = j.kind or "7.5"
     first = facts.first_contact
+    straight_on = False
     if first is not None and contact:
         target = None
         if first.kind == EventKind.COLLIDE:
@@ -177,12 +183,16 @@ def _judge_contacts(facts: ShotFacts, contact: set[str], j: Judgement) -> None:
             what = "the cushion" if target and target.endswith("_rail") else "the ball"
             j.add("15.3.л", f"played straight onto {what} in contact ({target}) (10.1, 10.2)",
                   BALL_IN_HAND)
-    if not red_first and not first_pins and facts.hit_opponent:
+            straight_on = target == facts.opponent
+    # 15.2 follows a correct touch of the opponent's ball only: not after the red first
+    # (15.3.б), pins first (15.3.в) or a ball played straight onto it in contact (15.3.л),
+    # whose own 15.3 points take the pins with them (15.1)
+    if not red_first and not first_pins and not straight_on and facts.hit_opponent:
         later = facts.striker_pins_after_opponent()
         if later:
             names = ", ".join(k.pin for k in later)
             others = [k for k in facts.pins if k.origin in (facts.opponent, RED)]
-            kind = "7.3" if others else "15.2"
+            kind = "7.3" if others else "7.5"
             j.add("15.2", f"the striker's ball knocked pins ({names}) after a correct hit "
                   f"({kind}): pins and carom go to the opponent", POINTS_ONLY)
-            j.kind = j.kind or "7.3"
+            j.kind = j.kind or kind

@@ -451,7 +451,8 @@ class FivePinsGame:
             layout, s = put_ball(layout, mine, order, article("13.6"))
             spotted.append(s)
         if off:
-            layout, s = put_back_off_table(layout, off, mine, theirs)
+            layout, s = put_back_off_table(layout, off, mine, theirs,
+                                           j.ball_in_hand and not game_over)
             spotted += s
         st.offender = None
         st.placement = None

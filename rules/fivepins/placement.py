@@ -88,11 +88,13 @@ def occupied_by(layout: Layout, xy: tuple[float, float], ignore: Iterable[str] =
 
 
 def put_ball(layout: Layout, ball: str, spots: list[str], art: str,
-             group: str | None = None) -> tuple[Layout, dict[str, Any]]:
-    """Place the ball on the first free spot of the list (the last one if none is free)."""
+             group: str | None = None, ignore: Iterable[str] = ()
+             ) -> tuple[Layout, dict[str, Any]]:
+    """Place the ball on the first free spot of the list (the last one if none is free); the
+    balls in `ignore` (about to be taken off the table) do not occupy a spot."""
     chosen = spots[-1]
     for name in spots:
-        if occupied_by(layout, SPOTS[name], ignore=[ball]) is None:
+        if occupied_by(layout, SPOTS[name], ignore=[ball, *ignore]) is None:
             chosen = name
             break
     x, y = SPOTS[chosen]
@@ -198,17 +200,20 @@ def check_opening(layout: Layout, opponent_ball: str) -> None:
 
 
 def put_back_off_table(layout: Layout, off: list[str], offender_ball: str,
-                       incoming_ball: str) -> tuple[Layout, list[dict[str, Any]]]:
+                       incoming_ball: str, incoming_in_hand: bool = True
+                       ) -> tuple[Layout, list[dict[str, Any]]]:
     """11.3: balls that left the table. The red goes on the red spot (11.3 в); the offender's
     ball on the spot by the short rail opposite the half of the incoming player's ball (11.3 а);
     a spot that a ball occupies gives way to the spot of that ball (the red's spot for the red,
     the top / bottom spot for a player's ball). The incoming player's ball is in hand anyway
-    (11.3 б): it is left out."""
+    (11.3 б): it is left out, and where it lies occupies no spot of the red (13.2: the referee
+    takes it in hand) unless `incoming_in_hand` is False (the shot ended the game)."""
     spotted = []
     layout = layout.without(off)
     if RED in off:
         layout, s = put_ball(layout, RED, ["red_spot", "top_spot", "bottom_spot"],
-                             article("11.3.в"))
+                             article("11.3.в"),
+                             ignore=[incoming_ball] if incoming_in_hand else [])
         spotted.append(s)
     if offender_ball in off:
         inc = layout.get(incoming_ball) if incoming_ball in layout.ids() else None
