@@ -369,6 +369,54 @@ def test_17_1_p_violation_while_opponent_has_the_turn():
     assert "black3" in ids and "red3" in ids
 
 
+def test_17_1_p_the_puck_moved_by_the_offender_is_put_back_at_once():
+    """novus 17.1.п: "the moved puck's position is restored at once": B moved black1 by hand
+    during A's shot; it goes back where it was, and B's penalty waits for A's series."""
+    after = moved(drop(BASE, "red1"), "black1", 0.45, 0.35)
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
+               infractions=[{"code": "touched_puck", "player": "B", "pieces": ["black1"]}])
+    assert spotted(out, "novus 17.1.п") == [("black1", 0.4, 0.3)]
+    black1 = next(p for p in out["layout"]["pieces"] if p["id"] == "black1")
+    assert (black1["x"], black1["y"]) == (0.4, 0.3)
+    assert out["state"]["pending"] == [{"player": "B", "article": "novus 17.1.п"}]
+    # a puck the shot moved too (its own event) stays where the shot left it
+    after = moved(drop(BASE, "red1"), "black1", 0.45, 0.35)
+    out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1"), hit(0.4, "black1")],
+               infractions=[{"code": "touched_puck", "player": "B", "pieces": ["black1"]}])
+    assert spotted(out, "novus 17.1.п") == []
+    assert any("moved by the shot as well" in n for n in out["ruling"]["notes"])
+
+
+def test_17_2_17_1_p_several_violations_of_one_shot_cost_one_puck_and_one_turn():
+    """novus 17.2: several violations in one shot earn one penalty puck; 17.1.п: the offender
+    misses his next turn (one turn)."""
+    out = rule(BASE, BASE, MISS,
+               infractions=[{"code": "touched_moving", "player": "B"},
+                            {"code": "took_striker_early", "player": "B"}])
+    assert articles(out).count("novus 17.1.п") == 2
+    # A missed: his own penalty, then B's single one, and B misses one turn
+    ids = sorted(s[0] for s in spotted(out))
+    assert ids == ["black3", "red3"]
+    assert out["ruling"]["next_player"] == "A" and out["state"]["skip"] == []
+    out = rule(BASE, BASE, MISS, state=out["state"])
+    assert out["ruling"]["next_player"] == "B"  # A missed again: now B plays
+
+
+def test_17_1_p_17_5_20_3_a_pending_penalty_puck_keeps_the_set_going():
+    """novus 17.5 with 17.1.п: B's last puck is pocketed by A while B owes a 17.1.п penalty
+    puck. As with a debt (17.4), that puck comes onto the board when A's series ends: the set
+    is not B's yet, and B misses his turn."""
+    before = [striker(), *RED, puck("black1", 0.5, 0.4)]
+    after = [striker(0.5, 0.3), *RED]
+    for pending in ([], [{"player": "B", "article": "novus 17.1.п"}]):
+        infractions = [] if pending else [{"code": "touched_moving", "player": "B"}]
+        out = rule(before, after, [hit(0.1, "black1"), pocket(0.3, "black1")],
+                   state={"pending": pending}, infractions=infractions)
+        assert not out["ruling"]["frame_over"]
+        assert "black1" in [s[0] for s in spotted(out)]
+        assert out["ruling"]["next_player"] == "A"
+
+
 def test_12_striker_outside_the_zone_strip_is_refused():
     """novus 12: the striker outside the own zone strip: refused, nothing is ruled."""
     before = [striker(0.5, 0.2), *RED, *BLACK]

@@ -16,7 +16,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cuesim.rules.novus.classify import ShotAnalysis, analyse_shot
-from cuesim.rules.novus.infractions import AFTER_TIME_WARNING, PLACING_TOUCH, lookup
+from cuesim.rules.novus.infractions import (
+    AFTER_TIME_WARNING,
+    LATE_RESTORED,
+    PLACING_TOUCH,
+    lookup,
+)
 from cuesim.rules.novus.placement import (
     beside_spot,
     circle_spot,
@@ -224,8 +229,9 @@ class ShotAdjudication:
             self.rule_shot(analysis)
         self.rule_off_table(off_table, analysis)
         self.rule_stacked(stacked)
+        penalised: set[str] = set()  # 17.2: one penalty puck per side for one shot
         for inf in late:
-            self.rule_late(inf)
+            self.rule_late(inf, penalised)
         return self.conclude(analysis)
 
     def rule_shot(self, a: ShotAnalysis) -> None:
@@ -345,8 +351,11 @@ class ShotAdjudication:
             self.spot(replace(top, x=spot[0], y=spot[1]), "12")
             self.notes.append(f"{art('12')}: {top.id} rested on {below.id} and is put beside it")
 
-    def rule_late(self, inf: Infraction) -> None:
-        """17.1.п: a penalty-puck violation by a player without the turn."""
+    def rule_late(self, inf: Infraction, penalised: set[str]) -> None:
+        """17.1.п: a penalty-puck violation by a player without the turn. A puck he moved is
+        put back at once (where it was before the shot, unless the shot moved it too); his
+        penalty puck comes when the opponent's series ends, and he misses his next turn. Several
+        such violations in one shot cost one penalty puck and one turn (17.2)."""
         g = self.g
         article, _, text = lookup(inf.code)
         who = inf.player
@@ -358,6 +367,13 @@ class ShotAdjudication:
                       f"turn: {who} is penalised", "penalty_puck")
         self.violations.append(v)
         self.others.append(v)
+        if inf.code in LATE_RESTORED:
+            self.restore_late(inf)
+        if team in penalised:
+            self.notes.append(f"{art('17.2')}: one penalty puck for the violations of one shot "
+                              f"({who})")
+            return
+        penalised.add(team)
         if team in g.first_clear or any(g.team_of(p) == team for p in g.first_clear):
             # 20.4 note: the interrupted series ends with this violation; penalty at once
             for p in list(g.first_clear):
@@ -367,6 +383,27 @@ class ShotAdjudication:
             self.place_penalties(who, colour, 1, self.before)
             return
         g.pending.append({"player": who, "article": art("17.1.п")})
+
+    def restore_late(self, inf: Infraction) -> None:
+        """17.1.п: "the moved puck's position is restored at once". The pucks the offender
+        touched go back where they were before the shot; one the shot moved as well (an event
+        of its own in the log) has no place of its own to go back to and stays where the shot
+        left it (noted)."""
+        events = self.record.events if self.record is not None else []
+        by_shot = {pid for e in events for pid in (e.a, e.b) if pid is not None}
+        for pid in inf.pieces:
+            if pid == STRIKER or pid not in self.before.ids():
+                continue
+            if pid in by_shot:
+                self.notes.append(f"{art('17.1.п')}: {pid} was moved by the shot as well: it "
+                                  "stays where the shot left it")
+                continue
+            old = self.before.get(pid)
+            now = self.layout.get(pid) if pid in self.layout.ids() else None
+            if now is not None and (now.x, now.y) == (old.x, old.y):
+                continue
+            self.layout = self.layout.without([pid])
+            self.restore(pid, "17.1.п")
 
     # -- penalties -----------------------------------------------------------------------------
     def place_penalties(self, player: str, colour: str, new: int, shot_layout: Layout) -> None:
@@ -438,7 +475,11 @@ class ShotAdjudication:
             if self.shooter == g.opener and g.series[self.shooter] == 1 and not g.first_clear:
                 return self.interrupt_first_series()
             return self.finish_set(self.team, art("20.3") if not g.doubles else art("21.2"), [])
-        if opp_left == 0 and not g.debt[self.opp_colour] and not g.first_clear:
+        # a penalty puck the opponent owes (17.4 debt, or 17.1.п pending until this series
+        # ends, 17.5) comes back onto the board: his last puck gone is not yet his set
+        opp_owes = g.debt[self.opp_colour] or any(
+            g.team_of(p["player"]) == self.opp_team for p in g.pending)
+        if opp_left == 0 and not opp_owes and not g.first_clear:
             return self.finish_set(self.opp_team, art("20.3"), [], note="the opponent's last "
                                    "puck left the table: his set")
         # 20.6

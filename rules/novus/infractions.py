@@ -14,8 +14,10 @@ Each code maps to (article, consequence, text). Consequences:
 
 A penalty-puck infraction declared for a player who did not have the turn (`player` is not the
 shooter) is 17.1.п: its penalty puck is placed when the shooter's series ends, and the offender
-misses his next turn. A loss-of-turn infraction (18.1) declared for a player who did not have
-the turn is refused: he has no turn to lose.
+misses his next turn; several in one shot cost one puck and one turn (17.2), and the pucks a
+'touched_puck' names go back at once where they were before the shot (one the shot moved too
+stays where the shot left it). A loss-of-turn infraction (18.1) declared for a player who did
+not have the turn is refused: he has no turn to lose.
 
 Choice (16.1.м vs 17.1.н, which describe the same act): 'touched_moving' (brushed a moving
 puck or striker with hand or cue) is 17.1.н, a penalty puck; 'touched_moving_deliberately' is
@@ -100,6 +102,9 @@ DURING_MOTION = ("took_striker_early", "touched_moving", "touched_moving_deliber
 # warning ('time_warning', earlier in the game or in the same declaration); in doubles the
 # limit binds both partners (19.3), so a partner's warning counts.
 AFTER_TIME_WARNING = ("time_5s", "time_30s")
+# 17.1.п: "the moved puck's position is restored at once": the pucks named by a touch of pucks
+# at rest (17.1.о) by the player without the turn go back where they were before the shot
+LATE_RESTORED = ("touched_puck",)
 # 17.1.л: the striker touched a puck while being placed. Declared, or seen by the referee: a shot
 # whose layout has the striker touching a puck (within a micron) was struck from that placement.
 PLACING_TOUCH = "striker_touched_puck_placing"
