@@ -20,9 +20,8 @@ from cuesim.tables.pool_spots import (
     FROZEN_TOLERANCE,
     LONG_STRING_LINE,
     frozen,
-    in_kitchen,
+    marks_of,
     rail_of,
-    spot_balls,
 )
 
 FOUL = "foul"
@@ -136,13 +135,15 @@ def warn_match(state: PoolState, shooter: str, infractions: list[Infraction],
 
 def placement_violations(state: PoolState, initial: Layout | None,
                          facts: ShotFacts) -> list[Violation]:
-    """Cue ball in hand behind the head string (3.10, 3.16, 3.39)."""
+    """Cue ball in hand behind the head string (3.10, 3.16, 3.39): the head string of the
+    table the layout is on (a quarter of its length from the head rail, 3.16)."""
     if state.ball_in_hand != "kitchen" or not facts.stroke:
         return []
     out = []
+    marks = marks_of(initial)
     if initial is not None and CUE in initial.ids():
         cue = initial.get(CUE)
-        if not in_kitchen(cue.y):
+        if not marks.in_kitchen(cue.y):
             out.append(Violation("WPA 3.16", "the cue ball in hand was placed on or beyond the "
                                  "head string (2.21, 3.10)", FOUL))
     t_hit = facts.first_hit_t
@@ -153,7 +154,7 @@ def placement_violations(state: PoolState, initial: Layout | None,
         return out
     ball = facts.first_hits[0]
     ball_in_kitchen = (initial is not None and ball in initial.ids()
-                       and in_kitchen(initial.get(ball).y))
+                       and marks.in_kitchen(initial.get(ball).y))
     if ball_in_kitchen and not facts.cue_left_kitchen_before(t_hit):
         out.append(Violation("WPA 3.39", f"the cue ball hit ball {ball} behind the head string "
                              "before leaving the kitchen", FOUL))
@@ -267,12 +268,13 @@ def jammed_events(events: list[Event], jammed: dict[str, str]) -> list[Event]:
 
 def spot_into(layout: Layout, ball_ids: list[str], article: str,
               kind: str = "ball") -> tuple[Layout, list[dict]]:
-    """Spot balls on the long string by 3.32 into the layout; returns the new layout and the
-    {"id", "x", "y", "article"} records."""
+    """Spot balls on the long string by 3.32 into the layout (the long string and foot spot of
+    the table the layout is on); returns the new layout and the {"id", "x", "y", "article"}
+    records."""
     if not ball_ids:
         return layout, []
     others = [(p.id, p.x, p.y) for p in layout.pieces if p.id not in ball_ids]
-    placed = spot_balls(ball_ids, others)
+    placed = marks_of(layout).spot_balls(ball_ids, others)
     out = layout.without(ball_ids)
     records = []
     for bid, x, y in placed:

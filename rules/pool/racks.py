@@ -9,11 +9,12 @@ from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.pool_spots import (
     BALL_DIAMETER,
     FROZEN_TOLERANCE,
-    diamond_positions,
-    triangle_positions,
+    NINE_FOOT_TABLE,
+    PoolMarks,
+    marks_for,
 )
 
-TABLE = "pool_9ft"
+TABLE = NINE_FOOT_TABLE  # the table rack_layout sets up by default
 # 4.3: the 8 in the centre of the triangle (index 4), the apex on the foot spot, a stripe in
 # one back corner and a solid in the other; the rest is free (this is one legal order).
 EIGHT_BALL_ORDER = ("1", "9", "2", "10", "8", "3", "11", "4", "12", "5", "6", "13", "7", "14",
@@ -26,27 +27,37 @@ STRAIGHT_POOL_ORDER = ("6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "
                        "4", "5")
 
 
-def rack_layout(game: str, order: tuple[str, ...] | None = None) -> Layout:
-    """The opening rack of a game ('eight_ball', 'nine_ball', 'straight_pool'), balls only."""
+def _places(game: str, marks: PoolMarks) -> list[tuple[float, float]]:
+    """The rack places of a game on a table: the diamond (5.2) or the triangle (4.3, 6.4), the
+    apex on the table's foot spot (3.2)."""
+    return marks.diamond_positions() if game == "nine_ball" else marks.triangle_positions(5)
+
+
+def rack_layout(game: str, order: tuple[str, ...] | None = None, table: str = TABLE) -> Layout:
+    """The opening rack of a game ('eight_ball', 'nine_ball', 'straight_pool'), balls only, on
+    the pool table named `table` ('pool_9ft', 'pool_8ft', 'pool_7ft'): the apex on that
+    table's foot spot (3.2)."""
+    marks = marks_for(table)
     if game == "nine_ball":
-        places = diamond_positions()
+        places = _places(game, marks)
         order = order or NINE_BALL_ORDER
     elif game in ("eight_ball", "straight_pool"):
-        places = triangle_positions(5)
+        places = _places(game, marks)
         order = order or (EIGHT_BALL_ORDER if game == "eight_ball" else STRAIGHT_POOL_ORDER)
     else:
         raise ValueError(f"unknown game {game!r}; games are eight_ball, nine_ball, "
                          "straight_pool")
     if len(order) != len(places):
         raise ValueError(f"{game}: a rack has {len(places)} balls, got {len(order)}")
-    return Layout(TABLE, tuple(Piece(b, "ball", x, y, ball_group(b))
+    return Layout(table, tuple(Piece(b, "ball", x, y, ball_group(b))
                                for b, (x, y) in zip(order, places, strict=True)))
 
 
 def check_rack(game: str, layout: Layout) -> list[str]:
-    """What is wrong with a layout as the opening rack (4.3, 5.2, 6.4); [] when it is good."""
+    """What is wrong with a layout as the opening rack (4.3, 5.2, 6.4) on the table it names
+    (the apex on that table's foot spot, 3.2); [] when it is good."""
     balls = {p.id: p for p in layout.pieces if p.id != "cue"}
-    places = diamond_positions() if game == "nine_ball" else triangle_positions(5)
+    places = _places(game, marks_for(layout.table))
     n = len(places)
     problems = []
     if len(balls) != n:

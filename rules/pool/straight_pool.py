@@ -27,17 +27,11 @@ from cuesim.rules.wording import named
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.pool_spots import (
     BALL_DIAMETER,
-    CENTER_SPOT,
-    FOOT_SPOT,
     FROZEN_TOLERANCE,
-    HEAD_SPOT,
-    HEAD_STRING_Y,
-    PLAYING_LENGTH,
-    PLAYING_WIDTH,
-    in_kitchen,
-    in_rack_area,
+    NINE_FOOT,
+    PoolMarks,
+    marks_of,
     near_spot,
-    triangle_positions,
 )
 from cuesim.tables.racks import straight_pool_order
 
@@ -47,13 +41,14 @@ DELIBERATE_POINTS = 16  # 6.7.5: 1 + 15
 THIRD_FOUL_EXTRA = 15  # 6.12: the third foul costs 1 + 15
 
 
-def rerack_positions(ball_ids: list[str], with_apex: bool,
-                     seed: int | None = None) -> list[tuple[str, float, float]]:
-    """A 14.1 rack (6.4): the triangle with its apex on the foot spot, the 1 in the racker's
+def rerack_positions(ball_ids: list[str], with_apex: bool, seed: int | None = None,
+                     marks: PoolMarks = NINE_FOOT) -> list[tuple[str, float, float]]:
+    """A 14.1 rack (6.4): the triangle with its apex on the foot spot of the table `marks`
+    describe (the 9-ft table by default; `marks_for(layout.table)`), the 1 in the racker's
     right back corner, the 5 in his left, the others at random (a generator seeded with `seed`,
     so a ruling is reproducible; without a seed in a fixed order). `with_apex=False` is the
     re-rack of 6.7.3: 14 balls "as before", the apex place left empty."""
-    places = triangle_positions(5)
+    places = marks.triangle_positions(5)
     order = straight_pool_order(ball_ids, apex=with_apex, rng=seed)
     return [(b, *places[k + (0 if with_apex else 1)]) for k, b in enumerate(order)]
 
@@ -99,12 +94,12 @@ class StraightPool(PoolGame):
         if st.ball_in_hand != "kitchen":
             raise ValueError("6.7.7 applies only with cue ball in hand behind the head string")
         balls = [p for p in layout.pieces if p.id != CUE]
-        if not balls or not all(in_kitchen(p.y) for p in balls):
+        head_y = marks_of(layout).head_string_y  # this table's head string (3.16)
+        if not balls or not all(p.y < head_y for p in balls):
             raise ValueError("6.7.7 applies only when every object ball is behind the head "
                              "string")
         best = max(p.y for p in balls)
-        nearest = sorted(p.id for p in balls if HEAD_STRING_Y - p.y <= HEAD_STRING_Y - best
-                         + 1e-9)
+        nearest = sorted(p.id for p in balls if head_y - p.y <= head_y - best + 1e-9)
         if ball is None:
             if len(nearest) > 1:
                 raise ValueError(f"balls {nearest} are equally near the head string: name the "
@@ -291,9 +286,11 @@ class StraightPool(PoolGame):
             fifteenth, where = facts.object_pocketed[-1], None
         else:  # nothing on the table and nothing pocketed: a whole new rack
             fifteenth, where = None, None
+        marks = marks_of(layout)  # the spots and the rack area of this table (3.16, 6.4)
+        foot_spot, head_spot, center_spot = marks.foot_spot, marks.head_spot, marks.center_spot
         cue = layout.get(CUE) if CUE in layout.ids() else None
-        cue_in_rack = cue is not None and in_rack_area(cue.x, cue.y)
-        cue_on_head = cue is not None and near_spot(cue.x, cue.y, HEAD_SPOT)
+        cue_in_rack = cue is not None and marks.in_rack_area(cue.x, cue.y)
+        cue_on_head = cue is not None and near_spot(cue.x, cue.y, head_spot)
         move_15: tuple[float, float] | None = None
         move_cue: tuple[float, float] | str | None = None
         article = "WPA 6.7.6"
@@ -301,21 +298,21 @@ class StraightPool(PoolGame):
             if cue_in_rack:
                 move_cue = "kitchen"
         elif where is None:  # 6.7.3 table, row "in a pocket"
-            move_15, article = FOOT_SPOT, "WPA 6.7.3"
+            move_15, article = foot_spot, "WPA 6.7.3"
             if cue_in_rack:
                 move_cue = "kitchen"
-        elif in_rack_area(*where):
+        elif marks.in_rack_area(*where):
             if cue_in_rack:
-                move_15, move_cue = FOOT_SPOT, "kitchen"
+                move_15, move_cue = foot_spot, "kitchen"
             elif cue_on_head:
-                move_15 = CENTER_SPOT
+                move_15 = center_spot
             else:
-                move_15 = HEAD_SPOT
+                move_15 = head_spot
         elif cue_in_rack:
-            if near_spot(*where, HEAD_SPOT):
-                move_cue = CENTER_SPOT
-            elif in_kitchen(where[1]):
-                move_cue = HEAD_SPOT
+            if near_spot(*where, head_spot):
+                move_cue = center_spot
+            elif marks.in_kitchen(where[1]):
+                move_cue = head_spot
             else:
                 move_cue = "kitchen"
         racked = [b for b in self.ball_ids if b not in (CUE, fifteenth)]
@@ -327,7 +324,8 @@ class StraightPool(PoolGame):
             spotted.append({"id": fifteenth, "x": move_15[0], "y": move_15[1],
                             "article": article})
         full = fifteenth is None
-        for bid, x, y in rerack_positions(racked, with_apex=full, seed=rack_seed(st)):
+        for bid, x, y in rerack_positions(racked, with_apex=full, seed=rack_seed(st),
+                                          marks=marks):
             new = new.with_piece(Piece(bid, "ball", x, y, ball_group(bid)))
         if move_cue == "kitchen":
             new = new.without([CUE])
@@ -351,16 +349,18 @@ class StraightPool(PoolGame):
 
 def near_rail_ball(facts: ShotFacts, initial: Layout | None) -> tuple[str, str] | None:
     """6.7.2: the first object ball the cue ball touched, if it lay (before the shot) within a
-    ball's width of a cushion without being frozen to it: (ball, the nearest cushion)."""
+    ball's width of a cushion of its table without being frozen to it: (ball, the nearest
+    cushion)."""
     if not facts.first_hits or initial is None or facts.first_hits[0] not in initial.ids():
         return None
     ball = initial.get(facts.first_hits[0])
+    marks = marks_of(initial)
+    half = marks.length / 2
     gaps = {
-        "left_head_rail" if ball.y < PLAYING_LENGTH / 2 else "left_foot_rail": ball.x,
-        "right_head_rail" if ball.y < PLAYING_LENGTH / 2 else "right_foot_rail":
-            PLAYING_WIDTH - ball.x,
+        "left_head_rail" if ball.y < half else "left_foot_rail": ball.x,
+        "right_head_rail" if ball.y < half else "right_foot_rail": marks.width - ball.x,
         "head_rail": ball.y,
-        "foot_rail": PLAYING_LENGTH - ball.y,
+        "foot_rail": marks.length - ball.y,
     }
     rail, centre = min(gaps.items(), key=lambda item: item[1])
     gap = centre - BALL_DIAMETER / 2
