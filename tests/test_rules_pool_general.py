@@ -13,6 +13,7 @@ from cuesim.rules.pool.general import (
     next_breaker,
 )
 from cuesim.rules.pool.model import Declaration, PoolShot
+from cuesim.sim.events import EventKind
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
     KITCHEN_CUE,
@@ -485,6 +486,64 @@ def test_3_38_ball_frozen_to_the_cue_ball():
     pos["cue"] = (pos["1"][0], pos["1"][1] - BALL_DIAMETER)
     ev = [strike(), hit(0.0, "1"), rail(0.6, "1", "foot_rail")]
     assert g.play(shot(ev, pos)).ruling.legal
+
+
+def test_3_38_note_the_cue_ball_pressed_into_its_own_rail_reaches_no_cushion():
+    """3.38's note: a ball touching a cushion at the start and driven into a cushion of the
+    same rail has reached that rail only if it left the cushion, hit another ball and came
+    back. The cue ball frozen to the foot rail, the 1 frozen to it: the multiple impact logs
+    the cushion's reaction on the cue ball at the contact; that is no cushion reached (3.38
+    (б)), and the shot is a foul. The cue ball's rail needs no announcement (only an object
+    ball's does)."""
+    pos = spread(NINE)
+    pos["cue"] = (0.6, 2.54 - BALL_DIAMETER / 2)
+    pos["1"] = (0.6 + BALL_DIAMETER * 0.5, pos["cue"][1] - BALL_DIAMETER * 0.75 ** 0.5)
+    ev = [strike(), hit(0.0, "1"), rail(0.0, "cue", "foot_rail")]
+    assert articles(nine_in_play().play(shot(ev, pos))) == ["WPA 3.38"]
+    # the cue ball left, hit another ball and came back to its rail: that rail counts
+    ev = [strike(), hit(0.0, "1"), hit(0.4, "2"), rail(0.9, "cue", "right_foot_rail")]
+    assert nine_in_play().play(shot(ev, pos)).ruling.legal
+    # another rail counts at once
+    ev = [strike(), hit(0.0, "1"), rail(0.0, "cue", "foot_rail"),
+          rail(0.7, "cue", "left_foot_rail")]
+    assert nine_in_play().play(shot(ev, pos)).ruling.legal
+
+
+def test_3_38_note_5_9_a_cue_ball_on_a_rail_pushed_into_it_by_its_hit():
+    """The same note under the general rule (5.9: after the contact a ball must reach a
+    cushion): the cue ball lying against the foot rail, pressed into it as it hits the 1, has
+    reached no cushion; back on that rail after it left and hit the 2, it has."""
+    pos = spread(NINE)
+    pos["cue"] = (0.6, 2.54 - BALL_DIAMETER / 2)
+    ev = [strike(), hit(0.3, "1"), rail(0.3, "cue", "foot_rail")]
+    assert articles(nine_in_play().play(shot(ev, pos))) == ["WPA 5.9"]
+    ev = [strike(), hit(0.3, "1"), hit(0.6, "2"), rail(1.1, "cue", "foot_rail")]
+    assert nine_in_play().play(shot(ev, pos)).ruling.legal
+    pos["cue"] = (0.6, 2.54 - BALL_DIAMETER / 2 - 0.01)  # 10 mm off the cushion: reached
+    ev = [strike(), hit(0.3, "1"), rail(0.3, "cue", "foot_rail")]
+    assert nine_in_play().play(shot(ev, pos)).ruling.legal
+
+
+def test_3_38_note_a_simulated_cue_ball_frozen_to_the_foot_rail():
+    """The case simulated: the cue ball frozen to the foot rail and the 1 frozen to it, shot
+    softly into the 1. The cue ball never leaves the rail (the core logs the cushion's push at
+    the contact) and the 1 reaches no cushion: a 3.38 foul in 9-ball and 8-ball."""
+    import math
+
+    from cuesim import CueShot, simulate
+    from cuesim.rules.pool import EightBall, shot_from_result
+    from cuesim.tables.pool import pool_table
+
+    r = BALL_DIAMETER / 2
+    yc, a = 2.54 - r, -math.radians(60)
+    before = layout({"cue": (0.6, yc), "1": (0.6 + 2 * r * math.cos(a), yc + 2 * r * math.sin(a)),
+                     "9": (0.3, 1.0)})
+    res = simulate(pool_table("9ft"), before, CueShot(angle=a + 0.2, speed=0.3))
+    assert any(e.kind == EventKind.RAIL and e.a == "cue" for e in res.event_log())
+    assert articles(nine_in_play().play(shot_from_result(res))) == ["WPA 3.38"]
+    g = EightBall(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    assert articles(g.play(shot_from_result(res))) == ["WPA 3.38"]
 
 
 # --- 3.41 a foul by the non-shooting player -----------------------------------------------

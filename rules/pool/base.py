@@ -22,6 +22,7 @@ from cuesim.rules.pool.general import (
     jammed_events,
     next_breaker,
     placement_violations,
+    rails_touched_at_start,
     spot_into,
     stroke_violations,
     warn_match,
@@ -133,6 +134,7 @@ class PoolGame:
             out = self._foul_between_shots(st, shot, ShotFacts.from_events([], off))
         else:
             facts = ShotFacts.from_events(jammed_events(shot.events, decl.jammed), off)
+            facts.at_rail = rails_touched_at_start(shot.initial, decl.frozen)
             out = self._rule(st, shot, facts)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from cuesim.rules.pool.model import CUE
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
-from cuesim.tables.pool_spots import HEAD_STRING_LINE, SIMULTANEOUS_S
+from cuesim.tables.pool_spots import HEAD_STRING_LINE, SIMULTANEOUS_S, rail_of
 
 
 @dataclass
@@ -21,6 +21,9 @@ class ShotFacts:
     first_hit_t: float | None = None
     pocketed: list[tuple[str, str]] = field(default_factory=list)  # (ball, pocket) in order
     off_table: list[str] = field(default_factory=list)  # declared (3.28)
+    # balls touching a cushion at the start of the shot -> that cushion's table rail ('head',
+    # 'foot', 'left', 'right'): the cue ball as it lies, object balls as announced (3.38)
+    at_rail: dict[str, str] = field(default_factory=dict)
 
     @staticmethod
     def from_events(events: list[Event], off_table: list[str] | None = None) -> ShotFacts:
@@ -92,15 +95,37 @@ class ShotFacts:
         return self.first_hits[0]
 
     def rail_after_contact(self, exclude: set[str] | None = None) -> set[str]:
-        """Balls (cue or numbered) that touched a cushion at or after the first contact."""
+        """Balls (cue or numbered) driven to a cushion at or after the first contact (a ball
+        already touching that rail's cushion counts only by `driven`)."""
         if self.first_hit_t is None:
             return set()
         out = set()
         for e in self.events:
-            if e.kind == EventKind.RAIL and e.t >= self.first_hit_t:
+            if e.kind == EventKind.RAIL and e.t >= self.first_hit_t and self.driven(e):
                 if not exclude or e.a not in exclude:
                     out.add(e.a)
         return out
+
+    def driven(self, rail_event: Event) -> bool:
+        """Whether a cushion contact drove the ball to that rail (3.38's note): a ball that
+        touched a cushion of the same table rail at the start of the shot (`at_rail`) was
+        driven to it only if it left the cushion, hit another ball and came back. Read from
+        the log: it left before a collision at t_c when it was moving by then (after the
+        stroke for the cue ball, after its first collision for an object ball) and was not
+        being pressed into that rail at t_c (no contact of it with that rail at the same
+        instant); the cushion's reaction to a ball pushed against it is no contact gained."""
+        ball = rail_event.a
+        rail = self.at_rail.get(ball)
+        if rail is None or rail_of(rail_event.feature or "") != rail:
+            return True
+        hits = [e.t for e in self.events if e.kind == EventKind.COLLIDE and ball in (e.a, e.b)
+                and e.t < rail_event.t - SIMULTANEOUS_S]
+        moving_from = 0.0 if ball == CUE else (hits[0] if hits else rail_event.t)
+        pressed = [e.t for e in self.events if e.kind == EventKind.RAIL and e.a == ball
+                   and rail_of(e.feature or "") == rail]
+        return any(t > moving_from + SIMULTANEOUS_S
+                   and not any(abs(t - tp) <= SIMULTANEOUS_S for tp in pressed)
+                   for t in hits)
 
     def balls_to_rail(self) -> set[str]:
         """Numbered balls that touched a cushion at any time in the shot (break counts)."""

@@ -200,6 +200,21 @@ def rail_violation(facts: ShotFacts, article: str) -> list[Violation]:
                       "contact", FOUL)]
 
 
+def rails_touched_at_start(initial: Layout | None, frozen: dict[str, str]) -> dict[str, str]:
+    """The balls touching a cushion at the start of the shot, with the table rail of that
+    cushion (3.38's note): object balls as announced (`declaration.frozen`: an unannounced
+    ball is not frozen, 3.38), the cue ball as announced or as it lies (its centre within a
+    ball radius and FROZEN_TOLERANCE of a cushion line of its table)."""
+    out = {ball: rail_of(cushion) for ball, cushion in frozen.items()}
+    if CUE not in out and initial is not None and CUE in initial.ids():
+        cue = initial.get(CUE)
+        gaps = marks_of(initial).rail_distance(cue.x, cue.y)
+        rail, gap = min(gaps.items(), key=lambda item: item[1])
+        if gap - BALL_RADIUS <= FROZEN_TOLERANCE:
+            out[CUE] = rail
+    return out
+
+
 def frozen_to_cue(initial: Layout | None, ball: str) -> bool:
     if initial is None or CUE not in initial.ids() or ball not in initial.ids():
         return False
@@ -229,7 +244,7 @@ def frozen_violation(facts: ShotFacts, frozen_rails: dict[str, str],
     if ball is None:
         return None
     t0 = facts.first_hit_t or 0.0
-    if facts.object_pocketed or facts.rails_of(CUE, t0):
+    if facts.object_pocketed or any(facts.driven(e) for e in facts.rails_of(CUE, t0)):
         return []
     own = rail_of(frozen_rails[ball]) if ball in frozen_rails else None
     for e in facts.rails_of(ball, t0):
