@@ -546,6 +546,47 @@ def test_3_38_note_a_simulated_cue_ball_frozen_to_the_foot_rail():
     assert articles(g.play(shot_from_result(res))) == ["WPA 3.38"]
 
 
+@pytest.mark.parametrize("speed,legal", [(0.5, False), (1.0, False), (2.0, True)])
+def test_3_38_the_referee_announces_a_simulated_ball_frozen_to_a_cushion(speed, legal):
+    """3.38: the referee inspects a ball touching a cushion and announces it frozen; for a
+    simulated shot `shot_from_result` does so for every object ball touching one. The cue ball
+    straight into the 1 frozen to the foot rail: the 1 pressed into its own rail (the contact
+    logged at the hit) and bouncing back reaches no separate rail, so the shot is a 3.38 foul
+    unless the cue ball reaches a cushion (at 2 m/s it comes back to the head rail). Not
+    announced (`announce_frozen=False`), the push would have counted as a rail reached."""
+    import math
+
+    from cuesim import CueShot, simulate
+    from cuesim.rules.pool import shot_from_result
+    from cuesim.tables.pool import pool_table
+
+    before = layout({"cue": (0.6, 1.8), "1": (0.6, 2.54 - BALL_DIAMETER / 2), "9": (0.3, 1.0)})
+    res = simulate(pool_table("9ft"), before, CueShot(angle=math.pi / 2, speed=speed))
+    announced = shot_from_result(res)
+    assert announced.declaration.frozen == {"1": "foot"}
+    assert nine_in_play().play(announced).ruling.legal is legal
+    if not legal:
+        assert articles(nine_in_play().play(announced)) == ["WPA 3.38"]
+    unannounced = shot_from_result(res, announce_frozen=False)
+    assert unannounced.declaration.frozen == {}
+    assert nine_in_play().play(unannounced).ruling.legal
+    # a declaration that announces balls itself is kept as it is
+    given = shot_from_result(res, Declaration(frozen={"1": "foot_rail"}))
+    assert given.declaration.frozen == {"1": "foot_rail"}
+
+
+def test_3_38_touching_cushions_reads_the_cushion_and_its_jaws():
+    """A ball touches a cushion within 0.1 mm of its nose (or of the jaw it turns into), and
+    only then; the table rail is named."""
+    from cuesim.rules.pool.general import touching_cushions
+
+    r = BALL_DIAMETER / 2
+    lay = layout({"cue": (0.6, 1.8), "1": (0.6, 2.54 - r), "2": (r + 0.00005, 1.0),
+                  "3": (0.6, 2.54 - r - 0.001), "4": (0.3, 1.0)})
+    assert touching_cushions(lay) == {"1": "foot", "2": "left"}
+    assert touching_cushions(lay, ["cue", "3"]) == {}
+
+
 # --- 3.41 a foul by the non-shooting player -----------------------------------------------
 def test_3_41_interference_by_the_non_shooter():
     g = nine_in_play()

@@ -6,6 +6,7 @@ declared Infraction codes (3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40-3.43)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from cuesim.rules.pool.facts import ShotFacts
@@ -200,18 +201,49 @@ def rail_violation(facts: ShotFacts, article: str) -> list[Violation]:
                       "contact", FOUL)]
 
 
+TABLE_RAILS = ("head", "foot", "left", "right")
+
+
+def touching_cushions(layout: Layout | None, ids: Iterable[str] | None = None
+                      ) -> dict[str, str]:
+    """The balls of the layout (those named in `ids`, or all) touching a cushion: within
+    FROZEN_TOLERANCE of a cushion's nose or of the jaw it turns into (WPA 3.38 'frozen';
+    `PoolTable.cushion_gap`), each with the table rail ('head', 'foot', 'left', 'right') of the
+    nearest cushion. Only a ball whose centre lies within a ball radius and that tolerance of
+    the bed's edge can touch one, so the table is built only when one does."""
+    if layout is None:
+        return {}
+    wanted = None if ids is None else set(ids)
+    marks = marks_of(layout)
+    near = [p for p in layout.pieces if (wanted is None or p.id in wanted)
+            and min(marks.rail_distance(p.x, p.y).values()) - BALL_RADIUS <= FROZEN_TOLERANCE]
+    if not near:
+        return {}
+    from cuesim.rules.files import table_of
+
+    table = table_of(layout, "layout")
+    out = {}
+    for p in near:
+        gap, rail = min((table.cushion_gap(p.x, p.y, r), r) for r in TABLE_RAILS)
+        if gap <= FROZEN_TOLERANCE:
+            out[p.id] = rail
+    return out
+
+
+def announced_frozen(layout: Layout | None) -> dict[str, str]:
+    """The referee's announcement before a simulated shot (3.38: "the referee or a player must
+    inspect the ball and announce that it touches the cushion"): every object ball touching a
+    cushion, with its table rail, as `declaration.frozen` takes it."""
+    return {b: rail for b, rail in touching_cushions(layout).items() if b != CUE}
+
+
 def rails_touched_at_start(initial: Layout | None, frozen: dict[str, str]) -> dict[str, str]:
     """The balls touching a cushion at the start of the shot, with the table rail of that
     cushion (3.38's note): object balls as announced (`declaration.frozen`: an unannounced
-    ball is not frozen, 3.38), the cue ball as announced or as it lies (its centre within a
-    ball radius and FROZEN_TOLERANCE of a cushion line of its table)."""
+    ball is not frozen, 3.38), the cue ball as announced or as it lies (`touching_cushions`)."""
     out = {ball: rail_of(cushion) for ball, cushion in frozen.items()}
-    if CUE not in out and initial is not None and CUE in initial.ids():
-        cue = initial.get(CUE)
-        gaps = marks_of(initial).rail_distance(cue.x, cue.y)
-        rail, gap = min(gaps.items(), key=lambda item: item[1])
-        if gap - BALL_RADIUS <= FROZEN_TOLERANCE:
-            out[CUE] = rail
+    if CUE not in out:
+        out.update(touching_cushions(initial, [CUE]))
     return out
 
 

@@ -3,7 +3,7 @@ state, and the outcome (ruling, next state, what was spotted, the table for the 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from cuesim.rules.files import check_known_fields
@@ -315,10 +315,20 @@ class Outcome:
 
 
 def shot_from_result(result: Any, declaration: Declaration | None = None,
-                     infractions: list[Infraction] | None = None) -> PoolShot:
+                     infractions: list[Infraction] | None = None,
+                     announce_frozen: bool = True) -> PoolShot:
     """A PoolShot from a simulated cuesim.sim.result.ShotResult (its event log and layouts).
-    A truncated result (stopped at the event limit, pieces still moving) is refused:
-    TruncatedShotError."""
+    With `announce_frozen` and no ball announced frozen in the declaration, the referee
+    announces every object ball touching a cushion before the shot, as WPA 3.38 has him
+    inspect it (`general.announced_frozen`); False leaves the declaration as given. A truncated
+    result (stopped at the event limit, pieces still moving) is refused: TruncatedShotError."""
     result.require_complete("the pool referee")
-    return PoolShot(list(result.event_log()), result.initial, result.final,
-                    declaration or Declaration(), list(infractions or []), result)
+    declaration = declaration or Declaration()
+    if announce_frozen and not declaration.frozen:
+        from cuesim.rules.pool.general import announced_frozen
+
+        seen = announced_frozen(result.initial)
+        if seen:
+            declaration = replace(declaration, frozen=seen)
+    return PoolShot(list(result.event_log()), result.initial, result.final, declaration,
+                    list(infractions or []), result)
