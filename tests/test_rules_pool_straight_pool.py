@@ -221,6 +221,33 @@ def test_6_1_game_to_points_to():
     assert out.ruling.match_over and out.ruling.winner == "Ann"
 
 
+def test_6_1_3_36_a_match_of_games_to_points_to_races_to_race_to():
+    """A 14.1 match of several games (race_to): reaching points_to wins the game (6.1), not the
+    match; the next game starts from 0 points on a new rack, broken by 3.36's order, and the
+    match ends when race_to games are won."""
+    g = StraightPool(players=("Ann", "Bob"), race_to=2, points_to=150)
+    g.state.phase, g.state.ball_in_hand, g.state.shooter = "play", None, "Ann"
+    g.state.scores = {"Ann": 149, "Bob": 20}
+    ev = [strike(), hit(0.2, "4"), pocket(0.5, "4", "side_left")]
+    out = g.play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.frame_over and out.ruling.winner == "Ann" and not out.ruling.match_over
+    assert out.state.frames_won == {"Ann": 1, "Bob": 0} and out.state.frame == 2
+    assert out.state.scores == {"Ann": 0, "Bob": 0}
+    assert out.state.phase == "break" and out.state.shooter == "Ann"  # the winner breaks
+    assert out.rack is not None and out.ruling.points == {"Ann": 1}
+    g.state.phase, g.state.ball_in_hand = "play", None
+    g.state.scores = {"Ann": 3, "Bob": 149}
+    g.state.shooter = "Bob"
+    out = g.play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.frame_over and out.ruling.winner == "Bob" and not out.ruling.match_over
+    assert out.state.frames_won == {"Ann": 1, "Bob": 1} and out.state.phase == "break"
+    g.state.phase, g.state.ball_in_hand, g.state.shooter = "play", None, "Ann"
+    g.state.scores = {"Ann": 149, "Bob": 0}
+    out = g.play(shot(ev, spread(ALL), called_ball="4", called_pocket="side_left"))
+    assert out.ruling.match_over and out.state.winner == "Ann"
+    assert out.state.frames_won == {"Ann": 2, "Bob": 1}
+
+
 # --- 6.7.7 ---------------------------------------------------------------------------------
 def test_6_7_7_ball_nearest_the_head_string_spotted_on_request():
     g = in_play(ball_in_hand="kitchen")

@@ -270,6 +270,26 @@ def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
     assert s.actions[-1] == {"kind": "request", "name": "kitchen_spot"}
 
 
+def test_straight_pool_kitchen_spot_offered_only_while_6_7_7_applies(tmp_path):
+    """WPA 6.7.7 needs every object ball behind the head string: with one beyond it the
+    request is not offered (K does nothing), as it would be refused."""
+    from cuesim import Layout, Piece
+
+    app = make_app("14.1", tmp_path)
+    s = app.session
+    st = s.ref.state
+    st.phase, st.ball_in_hand = "play", "kitchen"
+    s._layout = Layout(s.layout().table, (Piece("cue", "ball", 0.3, 0.2),
+                                          Piece("3", "ball", 0.6, 0.5),
+                                          Piece("7", "ball", 0.9, 1.5)))
+    assert s.requests() == {}
+    step(app)
+    assert "6.7.7" not in app.screen_text()
+    n = len(s.actions)
+    step(app, [key(pygame.K_k)])
+    assert len(s.actions) == n and s.layout().get("7").y == 1.5
+
+
 def _five_pins_in_play(app, **balls):
     from cuesim.tables.carom import SPOTS
 

@@ -118,3 +118,26 @@ def test_the_env_plays_from_the_default_place_when_the_shot_fails_three_times(mo
     speeds = [a["speed"] for a in tried]
     assert speeds[1:] == [speeds[0] * 0.5, speeds[0] * 0.25, speeds[0] * 0.25]
     assert (tried[3]["x"], tried[3]["y"]) == place
+
+
+@pytest.mark.parametrize("game,ball", [("5-pins", "yellow"), ("9-ball", "cue")])
+def test_a_ball_not_in_hand_is_played_where_it_lies(game, ball):
+    """Without ball in hand (5-pins 13, WPA 3.10) the struck ball is played where it lies,
+    whatever (x, y) a session's action repeats: a shot given from off the table or onto
+    another ball cannot move it there (it did in 5-pins, and the next layout was illegal)."""
+    from cuesim.viewer.ai import choose_option, choose_shot, get_level
+
+    quick = get_level("club").with_search(candidates=8, finalists=1, samples=1)
+    s = new_session(game)
+    for seed in range(6):
+        s.apply(choose_shot(s, level=quick, seed=seed).action)
+        while s.pending() is not None:
+            s.choose(choose_option(s))
+        if s.placement() is None and s.struck_id() == ball:
+            break
+    assert s.placement() is None and s.struck_id() == ball, "no shot from where it lies"
+    lying = s.layout().get(ball)
+    s.apply(s.shot_action((-0.5, 0.4), math.pi / 2, 0.5))
+    start = s.last_result.initial.get(ball)
+    assert (start.x, start.y) == (lying.x, lying.y)
+    s.table.check_layout(s.layout())

@@ -85,9 +85,15 @@ class FivePinsRefereeSession(StateRefereeSession):
                        ball=self.struck_id(), end_mass=self.cue_end_mass())
 
     def _shot_layout(self, action: dict[str, Any]) -> Layout:
+        """The table for the shot: the ball in hand placed at the action's (x, y) (checked by
+        `check_place`), else played where it lies, as in pool (the action's x, y then only
+        repeat its place)."""
         ball = self.struck_id()
-        return self.layout().without([ball]).with_piece(
-            Piece(ball, "ball", action["x"], action["y"], ball))
+        layout = self.layout()
+        if self.placement() is None and ball in layout.ids():
+            return layout
+        return layout.without([ball]).with_piece(Piece(ball, "ball", action["x"], action["y"],
+                                                       ball))
 
     def _adjudicate(self, ref: Any, result: ShotResult, action: dict[str, Any]) -> tuple[
             Ruling, Any]:

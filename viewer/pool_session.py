@@ -112,10 +112,17 @@ class PoolSession(StateRefereeSession):
         return out.ruling
 
     def requests(self) -> dict[str, str]:
+        """14.1: the 6.7.7 request, offered only while it applies (cue ball in hand behind the
+        head string, and every object ball behind it too)."""
+        from cuesim.tables.pool_spots import marks_of
+
         st = self.ref.state
         if self.game == "14.1" and st.ball_in_hand == "kitchen" and st.phase == "play":
-            return {"kitchen_spot": "K: have the ball nearest the head string spotted "
-                                    "(WPA 6.7.7)."}
+            head_y = marks_of(self._layout).head_string_y
+            balls = [p for p in self._layout.pieces if p.id != "cue"]
+            if balls and all(p.y < head_y for p in balls):
+                return {"kitchen_spot": "K: have the ball nearest the head string spotted "
+                                        "(WPA 6.7.7)."}
         return {}
 
     def _request(self, name: str) -> Ruling:

@@ -253,12 +253,19 @@ class StraightPool(PoolGame):
                                 "point each (WPA 6.5, 6.7.1)")
         if st.scores[shooter] >= st.points_to:
             ruling.notes.append(f"{shooter} reaches {st.points_to} points (WPA 6.1)")
-            st.frames_won[shooter] = st.frames_won.get(shooter, 0) + 1
-            st.last_frame_winner = shooter
-            self._match_over(st, shooter, ruling)
+            self._end_frame(st, shooter, ruling)
             return self._outcome(st, shooter, shot, facts, ruling)
         out = self._outcome(st, shooter, shot, facts, ruling)
         return self._maybe_rerack(out, facts)
+
+    def _end_frame(self, st: PoolState, winner: str, ruling: Ruling) -> None:
+        """The game is won at `points_to` (6.1): counted toward the match's `race_to` games
+        (3.36); a next game starts from 0 points with a new rack and the breaks by 3.36 (its
+        points stay in the rulings)."""
+        super()._end_frame(st, winner, ruling)
+        if st.phase != "match_over":
+            st.scores = {p: 0 for p in st.players}
+            st.near_rail_safeties = {}
 
     def _penalize(self, st: PoolState, player: str, points: int, ruling: Ruling) -> None:
         st.scores[player] = st.scores.get(player, 0) - points  # 6.13: may go negative
