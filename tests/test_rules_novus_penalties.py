@@ -16,6 +16,7 @@ from tests.novus_util import (
     moved,
     pocket,
     puck,
+    rail,
     row,
     rule,
     striker,
@@ -193,6 +194,24 @@ def test_18_1_d_return_over_own_zone_line_without_dark_pucks():
               line(0.5, "zone_south", -1)]
     out = rule(BASE, after, events)
     assert articles(out) == ["novus 18.1.д"] and out["ruling"]["turn_passes"]
+
+
+def test_18_1_d_a_hand_written_return_is_judged_where_the_striker_rests():
+    """novus 18.1.д in a hand-written log: the inward `line` event is the striker's centre
+    crossing its zone line, as a simulation logs it. Meeting nothing after it, the striker
+    slides on into the zone and rests at its deepest point, so the layout after the shot
+    tells whether the line left its hole (5.55 mm past the line: hole radius and half the
+    line), as the trajectory tells it for a simulated shot. Back 2.9 mm only: no 18.1.д; 10 mm:
+    18.1.д; meeting a rail after the crossing: taken as the return (the author's call)."""
+    events = [line(0.01, "zone_south", 1), hit(0.1, "red1"), pocket(0.3, "red1"),
+              line(0.5, "zone_south", -1)]
+    for rest_y, slide in ((0.130 - 0.0029, False), (0.130 - 0.010, True)):
+        after = [striker(0.5, rest_y), *drop(BASE, "red1", "striker")]
+        out = rule(BASE, after, events)
+        assert ("novus 18.1.д" in articles(out)) is slide, rest_y
+    after = [striker(0.5, 0.130 - 0.0029), *drop(BASE, "red1", "striker")]
+    out = rule(BASE, after, [*events, rail(0.6, "west")])
+    assert "novus 18.1.д" in articles(out)
 
 
 def test_18_1_d_return_allowed_with_a_dark_puck():

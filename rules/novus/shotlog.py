@@ -143,8 +143,13 @@ class ShotRecord:
         the line no longer shows through its hole (its centre `clear` m past the line)?
 
         With a simulated result the depth is computed exactly from the trajectory segments.
-        In a hand-written log an inward `line` event of the striker on its own zone line is
-        taken as that crossing (the log's author writes it when the line left the hole).
+        A hand-written log has no trajectory: its inward `line` event of the striker on its own
+        zone line is the centre's crossing, as a simulation logs it. When the striker meets
+        nothing after it (no collision, rail or hole), it slides straight on into the zone
+        until it rests, so its deepest point is where the layout after the shot has it: the
+        same depth a simulated shot is judged by. Otherwise (it met something, or it is not
+        on the board after) the crossing is taken as the return (the log's author writes it
+        when the line left the hole).
         """
         line = f"zone_{side}"
         inward = {"south": -1, "west": -1, "north": 1, "east": 1}[side]
@@ -153,7 +158,15 @@ class ShotRecord:
         if not crossings:
             return False
         if self.result is None:
-            return True
+            t0 = crossings[0].t
+            met = any(e.t >= t0 and STRIKER in (e.a, e.b) and e.kind in (
+                EventKind.COLLIDE, EventKind.RAIL, EventKind.POCKET) for e in self.events)
+            if met or STRIKER not in self.final.ids():
+                return True
+            from cuesim.tables.novus import ZONE_LINE_FROM_RAIL
+
+            rest = self.final.get(STRIKER)
+            return ZONE_LINE_FROM_RAIL - frame(side, rest.x, rest.y)[1] > clear
         return self._max_depth_after(side, crossings[0].t) > clear
 
     def _max_depth_after(self, side: str, t_from: float) -> float:
