@@ -6,8 +6,10 @@ declared Infraction codes (3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40-3.43)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.model import CUE, PoolState
@@ -219,15 +221,23 @@ def touching_cushions(layout: Layout | None, ids: Iterable[str] | None = None
             and min(marks.rail_distance(p.x, p.y).values()) - BALL_RADIUS <= FROZEN_TOLERANCE]
     if not near:
         return {}
-    from cuesim.rules.files import table_of
-
-    table = table_of(layout, "layout")
+    table = _table_named(layout.table)
     out = {}
     for p in near:
-        gap, rail = min((table.cushion_gap(p.x, p.y, r), r) for r in TABLE_RAILS)
+        rails = [r for r, d in marks.rail_distance(p.x, p.y).items()
+                 if d - BALL_RADIUS <= FROZEN_TOLERANCE]  # a jaw lies beyond its rail's line
+        gap, rail = min((table.cushion_gap(p.x, p.y, r), r) for r in rails)
         if gap <= FROZEN_TOLERANCE:
             out[p.id] = rail
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _table_named(name: str) -> Any:
+    """The pool table a layout names, built once (its geometry does not change)."""
+    from cuesim.rules.files import table_of
+
+    return table_of(Layout(name, ()), "layout")
 
 
 def announced_frozen(layout: Layout | None) -> dict[str, str]:
