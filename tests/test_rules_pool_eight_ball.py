@@ -355,11 +355,18 @@ def test_whole_scripted_frame_ends_with_a_legal_win():
 EIGHT_BANK = [strike(), hit(0.2, "8"), rail(0.4, "8", "right_foot_rail"), pocket(0.8, "8")]
 EIGHT_DIRECT = [strike(), hit(0.2, "8"), pocket(0.6, "8", "foot_left")]
 EIGHT_KISS = [strike(), hit(0.2, "8"), hit(0.3, "9", "8"), pocket(0.6, "8")]  # off the 9
+# rattling in: a jaw and the knuckle of the pocket the 8 drops into (part of that pocket)
+EIGHT_RATTLE = [strike(), hit(0.2, "8"), rail(0.5, "8", "foot_left_jaw_a"),
+                rail(0.55, "8", "foot_left_knuckle_b"), pocket(0.6, "8", "foot_left")]
+# off the knuckle of another pocket, into the corner: a bank
+EIGHT_OFF_A_KNUCKLE = [strike(), hit(0.2, "8"), rail(0.4, "8", "side_left_knuckle_b"),
+                       pocket(0.8, "8", "foot_left")]
 
 
 @pytest.mark.parametrize("events, decl, why", [
     (EIGHT_BANK, {}, "bank"),  # a bank is no obvious shot (4.2): it needs a called pocket
     (EIGHT_KISS, {}, "bank or combination"),
+    (EIGHT_OFF_A_KNUCKLE, {}, "bank or combination"),
     (EIGHT_DIRECT, {"safety": True}, "declared safety"),
     (EIGHT_DIRECT, {"called_ball": "9", "called_pocket": "foot_left"}, "ball 9 was called"),
     (EIGHT_DIRECT, {"called_ball": "8", "called_pocket": "foot_right"}, "called in foot_right"),
@@ -376,8 +383,28 @@ def test_4_20_4_eight_in_an_undesignated_pocket_loses(events, decl, why):
     (EIGHT_BANK, {"called_pocket": "foot_left"}),
     (EIGHT_DIRECT, {}),  # an obvious shot needs no call (4.2)
     (EIGHT_DIRECT, {"called_ball": "8"}),
+    (EIGHT_RATTLE, {}),  # 4.2: touching its pocket's jaws on the way in is still obvious
 ])
 def test_4_20_4_eight_in_the_designated_or_obvious_pocket_wins(events, decl):
     out = in_play(ANN_SOLIDS).play(shot(events, spread(ON_EIGHT), **decl))
     assert out.ruling.legal and articles(out) == []
     assert out.ruling.frame_over and out.ruling.winner == "Ann"
+
+
+def test_4_2_a_simulated_eight_clipping_its_pocket_s_jaw_is_an_obvious_pot():
+    """4.2: banks and combinations need a call; a straight-in 8 that clips the jaw or the
+    knuckle of the pocket it drops into is neither (the core logs those contacts as cushion
+    contacts named after the pocket). Simulated: clean, off the jaw, off the knuckle, all win."""
+    from cuesim import CueShot, simulate
+    from cuesim.rules.pool import shot_from_result
+    from cuesim.tables.pool import pool_table
+    from tests.pool_util import layout
+
+    before = layout({"cue": (0.55, 1.50), "8": (0.376, 1.966), "9": (1.1, 0.3)})
+    touched = set()
+    for angle in (1.898, 1.901, 1.904):
+        res = simulate(pool_table("9ft"), before, CueShot(angle=angle, speed=2.5))
+        touched |= {e.feature for e in res.event_log() if e.a == "8" and e.kind.name == "RAIL"}
+        out = in_play(ANN_SOLIDS).play(shot_from_result(res))
+        assert out.ruling.legal and out.ruling.winner == "Ann", angle
+    assert touched == {"foot_left_jaw_a", "foot_left_knuckle_a"}

@@ -112,6 +112,19 @@ def test_3_39_ball_on_the_head_string_may_be_hit_before_crossing():
     assert out.ruling.legal
 
 
+def test_3_39_2_10_a_simultaneous_hit_beyond_the_head_string_gives_the_benefit():
+    """3.39 with 2.10: the cue ball from the kitchen hits a ball behind the head string and
+    one beyond it at the same instant: the shooter has the benefit of the doubt (as for the
+    first ball hit, 2.10), so no 3.39 foul; both behind it, a foul."""
+    pos = {"cue": KITCHEN_CUE, "1": (0.59, 0.62), "2": (0.66, 0.64), "3": MID}
+    ev = [strike(), hit(0.15, "1"), hit(0.15, "2"), rail(0.6, "2", "left_foot_rail")]
+    out = nine_in_play(ball_in_hand="kitchen").play(shot(ev, pos))
+    assert out.ruling.legal, out.ruling.describe()
+    pos["2"] = (0.66, 0.60)
+    out = nine_in_play(ball_in_hand="kitchen").play(shot(ev, pos))
+    assert "WPA 3.39" in articles(out)
+
+
 def test_3_10_cue_ball_that_never_crosses_is_a_foul():
     g = nine_in_play(ball_in_hand="kitchen")
     out = g.play(shot([strike(), rail(0.4, "cue", "head_rail")],

@@ -170,13 +170,18 @@ class ShotFacts:
     def is_direct(self, ball: str) -> bool:
         """The ball was pocketed by an obvious shot (4.2): the cue ball hit it first, and it
         touched no cushion and no other object ball before it dropped. Banks and combinations
-        are not obvious and need a call."""
+        are not obvious and need a call. The jaws and knuckles of the pocket it drops into are
+        part of that pocket (a ball rattling in and dropping is potted, not banked); a jaw or
+        knuckle of another pocket is a cushion it came off."""
         if ball not in self.first_hits:
             return False
+        dropped = self.pocket_of(ball)
         for e in self.events:
             if e.kind == EventKind.POCKET and e.a == ball:
                 return True
             if e.kind == EventKind.RAIL and e.a == ball:
+                if dropped and (e.feature or "").startswith(dropped + "_"):
+                    continue
                 return False
             if e.kind == EventKind.COLLIDE and ball in (e.a, e.b):
                 other = e.b if e.a == ball else e.a

@@ -155,12 +155,14 @@ def placement_violations(state: PoolState, initial: Layout | None,
             out.append(Violation("WPA 3.10", "the cue ball from the kitchen did not cross the "
                                  "head string", FOUL))
         return out
-    ball = facts.first_hits[0]
-    ball_in_kitchen = (initial is not None and ball in initial.ids()
-                       and marks.in_kitchen(initial.get(ball).y))
-    if ball_in_kitchen and not facts.cue_left_kitchen_before(t_hit):
-        out.append(Violation("WPA 3.39", f"the cue ball hit ball {ball} behind the head string "
-                             "before leaving the kitchen", FOUL))
+    # balls hit at once (2.10): the shooter has the benefit of the doubt, so one of them on or
+    # beyond the head string makes the contact a legal one
+    behind = [b for b in facts.first_hits if initial is not None and b in initial.ids()
+              and marks.in_kitchen(initial.get(b).y)]
+    if behind and len(behind) == len(facts.first_hits) \
+            and not facts.cue_left_kitchen_before(t_hit):
+        out.append(Violation("WPA 3.39", f"the cue ball hit ball {behind[0]} behind the head "
+                             "string before leaving the kitchen", FOUL))
     return out
 
 
