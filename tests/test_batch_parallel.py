@@ -130,3 +130,25 @@ def test_a_truncated_shot_warns_at_the_callers_line():
         with pytest.warns(RuntimeWarning):
             _assert_same(r, simulate(table, lay, shot, max_events=3))
     assert not np.shares_memory(got[0].events, got[1].events)
+
+
+@pytest.mark.truncation  # the event limit cuts the second shot on purpose
+@pytest.mark.parametrize("errors", ["mark", "raise"])
+def test_a_truncated_shot_in_a_ruled_batch_is_marked_not_ruled(errors):
+    """A shot the event limit cut has no end for a referee to rule on: its row says truncated
+    and its ruling columns stay empty, as in an unruled batch, instead of the referee's refusal
+    stopping the whole batch (even with errors='mark')."""
+    import warnings
+
+    from cuesim.batch import simulate_many
+
+    table = game_table("9-ball")
+    layout = start_layout("9-ball", table)
+    shots = [CueShot(angle=1.0, speed=1.0), CueShot(angle=math.pi / 2, speed=7.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = simulate_many(table, layout, shots, workers=1, max_events=30, ruling="9-ball",
+                            errors=errors)
+    assert out["truncated"].tolist() == [False, True]
+    assert not out["legal"][1] and not out["turn_passes"][1] and out["articles"][1] == ""
+    assert out["articles"][0] != "" or out["legal"][0]

@@ -338,6 +338,10 @@ def test_bad_actions_and_calls():
         env.step(np.array([0, 0, 0, 0, 0, np.nan]))
     with pytest.raises(EnvError, match="numbers in"):
         env.step("fast")
+    # a 2-D action, numbers as strings, complex numbers: refused, not flattened or cast
+    for bad in (np.zeros((2, 3)), [[0.0] * 6], ["0.5"] * 6, np.full(6, 0.5 + 2j)):
+        with pytest.raises(EnvError, match=r"shape \(6,\)|numbers in"):
+            env.step(bad)
     with pytest.raises(EnvError, match="unknown"):
         env.reset(options={"level": 3})
     with pytest.raises(EnvError, match=r"\['race_to'\] set the match when the environment is "
@@ -362,3 +366,35 @@ def test_the_opponents_shots_before_the_agents_first_turn_do_not_use_up_the_epis
     _, _, term, trunc, info = env.step(env.action_space.sample())
     assert term or trunc
     assert info["shot_count"] >= 1
+
+
+@pytest.mark.parametrize("game, options", [
+    ("9-ball", {"sets": 3}), ("9-ball", {"points_to": 50}), ("novus", {"race_to": 2}),
+    ("8-ball", {"games": 3}), ("5-pins", {"race_to": 2}), ("14.1", {"sets": 2}),
+])
+def test_a_match_option_the_game_does_not_have_is_refused(game, options):
+    """As `cuesim play` refuses --points-to for 9-ball: the option would do nothing."""
+    with pytest.raises(EnvError, match=f"{next(iter(options))}' is an option of"):
+        CueEnv(game, options=options)
+    CueEnv("14.1", options={"race_to": 2, "points_to": 50})
+    CueEnv("5-pins", options={"games": 3, "points_to": 40})
+
+
+def test_shaped_reward_of_a_point_game_is_the_ruling_s_points():
+    """The shaped reward's P is the ruling's points in 14.1 and 5-pins: a 14.1 shot whose
+    called ball missed spots what it pocketed for no points (WPA 6.8), so it is worth 0, not
+    a point a ball; in 9-ball a legal shot's pocketed balls are P."""
+    from types import SimpleNamespace
+
+    from cuesim.env.reward import RewardWeights, gain
+    from cuesim.rules.ruling import Ruling
+
+    missed_call = Ruling(legal=True, turn_passes=True, points={})
+    result = SimpleNamespace(events=np.zeros((0, 7)), pocketed=["8"], initial=None)
+    weights = RewardWeights()
+    for game, worth in (("14.1", 0.0), ("9-ball", 1.0)):
+        session = SimpleNamespace(game=game)
+        assert gain("shaped", weights, session, "A", missed_call, result, None, False) == worth
+    scored = Ruling(legal=True, points={"A": 2})
+    assert gain("shaped", weights, SimpleNamespace(game="14.1"), "A", scored, result, None,
+                False) == 2.0

@@ -354,8 +354,8 @@ def _full_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], fir
                   *_summary_args(out))
         if setup.events:
             logs.append(np.asarray(result.events, dtype=np.float64))
-        if setup.ruling is None:
-            continue
+        if setup.ruling is None or result.truncated:  # a truncated shot has no end to rule
+            continue  # on: its ruling columns stay empty, its `truncated` says why
         try:
             ruling, shooter = rule(setup.ruling, result, setup.state)
         except ValueError as exc:  # the referee refuses the shot in this state

@@ -76,6 +76,7 @@ class BatchResult:
     (the event limit stopped the shot); with a ruling: legal, turn_passes, articles (the
     violated articles, ';'-separated), and in 5-pins and 14.1 points and points_opponent (the
     shot's points for the shooter and for the opponent; a 14.1 foul's are the shooter's, < 0);
+    a truncated shot is not ruled (False, False, '' and 0: it has no end to rule on);
     with events: events (sum of n_events, 7) every shot's event log one after the other
     (columns of cuesim.sim.events; events(k) gives shot k's).
     `ids` names the n pieces.

@@ -41,6 +41,9 @@ from cuesim.tables.numbers import finite_real, shown
 
 PLAYERS = ("player0", "player1")
 OPTION_KEYS = {"race_to", "points_to", "sets", "games"}
+# the games each match option belongs to (as `cuesim play` refuses --sets for 9-ball)
+OPTION_GAMES = {"sets": ("novus",), "race_to": ("8-ball", "9-ball", "14.1"),
+                "points_to": ("14.1", "5-pins"), "games": ("5-pins",)}
 MAX_RESTARTS = 20  # games the opponent wins before the agent's first shot are dealt again
 
 
@@ -103,7 +106,7 @@ class CueEnv(gymnasium.Env):
         self.max_shots = _positive_int("max_shots", max_shots)
         self.agent_first = agent_first
         self.flatten = flatten
-        self.session_options: dict[str, float] = dict(_options(options))
+        self.session_options: dict[str, float] = dict(_options(options, game))
         if end_mass is not None:
             self.session_options["end_mass"] = _end_mass(game, end_mass)
         self.table = _table(game, impact_steps)  # None: the game table, as the session makes it
@@ -223,7 +226,10 @@ class CueEnv(gymnasium.Env):
 
     def _check_action(self, action: Any) -> np.ndarray:
         try:
-            a = np.asarray(action, dtype=np.float64).reshape(-1)
+            raw = np.asarray(action)
+            if raw.dtype.kind not in "biuf":  # strings, complex numbers, objects: no action
+                raise TypeError(raw.dtype)
+            a = raw.astype(np.float64)
         except (TypeError, ValueError, OverflowError):  # 10**400: no float
             raise EnvError(f"action must be {self.action_space.shape[0]} numbers in [-1, 1], "
                            f"got {action!r}") from None
@@ -403,7 +409,8 @@ def _weights(value: Any) -> rewards.RewardWeights:
     return rewards.RewardWeights(**{k: float(v) for k, v in value.items()})
 
 
-def _options(options: Any) -> dict[str, int]:
+def _options(options: Any, game: str) -> dict[str, int]:
+    """The match options, each one the game has (OPTION_GAMES), a whole number 1-1000."""
     if options is None:
         return {}
     if not isinstance(options, dict):
@@ -412,6 +419,9 @@ def _options(options: Any) -> dict[str, int]:
     for key, value in options.items():
         if key not in OPTION_KEYS:
             raise EnvError(f"options: unknown {key!r}; options are {sorted(OPTION_KEYS)}")
+        if game not in OPTION_GAMES[key]:
+            raise EnvError(f"options: {key!r} is an option of {', '.join(OPTION_GAMES[key])},"
+                           f" not of {game}")
         out[key] = _positive_int(f"options.{key}", value, 1000)
     return out
 

@@ -35,8 +35,13 @@ class RewardWeights:
     win: float = 10.0
 
 
+POINT_GAMES = ("14.1", "5-pins")  # games scored by points: P is the ruling's points alone
+
+
 def _points(session: Any, shooter: str, ruling: Ruling, result: ShotResult | None) -> float:
-    if ruling.points:
+    if ruling.points or session.game in POINT_GAMES:
+        # a 14.1 shot whose called ball missed spots what it pocketed for no points (WPA
+        # 6.8): the ruling's empty points are its worth, not the balls pocketed
         return float(ruling.points.get(shooter, 0)
                      - sum(v for k, v in ruling.points.items() if k != shooter))
     if result is None or not ruling.legal:
