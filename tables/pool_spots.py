@@ -47,14 +47,19 @@ SPOT_GAP_TO_CUE = 1.0e-3  # m: 3.32 spots "as close as possible but not frozen" 
 SIMULTANEOUS_S = 1.0e-6  # s: contacts this close in time are "simultaneous" (2.10, 1.16.4)
 
 # --- Pockets, cushions and sensor lines: the names the event log uses ----------------------
-POCKETS: dict[str, tuple[float, float]] = {
-    "head_left": (0.0, 0.0),
-    "head_right": (PLAYING_WIDTH, 0.0),
-    "side_left": (0.0, PLAYING_LENGTH / 2),
-    "side_right": (PLAYING_WIDTH, PLAYING_LENGTH / 2),
-    "foot_left": (0.0, PLAYING_LENGTH),
-    "foot_right": (PLAYING_WIDTH, PLAYING_LENGTH),
-}
+def pocket_positions(length: float, width: float) -> dict[str, tuple[float, float]]:
+    """The six pockets' names and their corners of the playing surface (length x width)."""
+    return {
+        "head_left": (0.0, 0.0),
+        "head_right": (width, 0.0),
+        "side_left": (0.0, length / 2),
+        "side_right": (width, length / 2),
+        "foot_left": (0.0, length),
+        "foot_right": (width, length),
+    }
+
+
+POCKETS: dict[str, tuple[float, float]] = pocket_positions(PLAYING_LENGTH, PLAYING_WIDTH)
 # The six cushions, each attached to one of the four rails of the table (3.38 counts rails).
 CUSHION_RAIL: dict[str, str] = {
     "head_rail": "head",
@@ -141,14 +146,7 @@ class PoolMarks:
             "center_spot": (width / 2, length / 2),
             "foot_spot": (width / 2, 3 * length / 4),
             "long_string_x": width / 2,
-            "pockets": {
-                "head_left": (0.0, 0.0),
-                "head_right": (width, 0.0),
-                "side_left": (0.0, length / 2),
-                "side_right": (width, length / 2),
-                "foot_left": (0.0, length),
-                "foot_right": (width, length),
-            },
+            "pockets": pocket_positions(length, width),
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)

@@ -249,9 +249,9 @@ def test_screenshot_key_writes_a_png(tmp_path):
     assert pygame.image.load(str(shots[0])).get_size() == app.size
 
 
-def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
-    """14.1: with cue ball in hand behind the head string and every object ball there too, K
-    asks for the ball nearest the head string to be spotted (WPA 6.7.7)."""
+def _straight_pool_in_hand(tmp_path, seven_y: float):
+    """A 14.1 window with the cue ball in hand behind the head string, the 3 behind it too and
+    the 7 at seven_y."""
     from cuesim import Layout, Piece
 
     app = make_app("14.1", tmp_path)
@@ -260,7 +260,14 @@ def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
     st.phase, st.ball_in_hand = "play", "kitchen"
     s._layout = Layout(s.layout().table, (Piece("cue", "ball", 0.3, 0.2),
                                           Piece("3", "ball", 0.6, 0.5),
-                                          Piece("7", "ball", 0.9, 0.3)))
+                                          Piece("7", "ball", 0.9, seven_y)))
+    return app, s
+
+
+def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
+    """14.1: with cue ball in hand behind the head string and every object ball there too, K
+    asks for the ball nearest the head string to be spotted (WPA 6.7.7)."""
+    app, s = _straight_pool_in_hand(tmp_path, 0.3)
     step(app)
     assert "6.7.7" in app.screen_text()
     step(app, [key(pygame.K_k)])
@@ -273,15 +280,7 @@ def test_straight_pool_kitchen_spot_request_wpa_6_7_7(tmp_path):
 def test_straight_pool_kitchen_spot_offered_only_while_6_7_7_applies(tmp_path):
     """WPA 6.7.7 needs every object ball behind the head string: with one beyond it the
     request is not offered (K does nothing), as it would be refused."""
-    from cuesim import Layout, Piece
-
-    app = make_app("14.1", tmp_path)
-    s = app.session
-    st = s.ref.state
-    st.phase, st.ball_in_hand = "play", "kitchen"
-    s._layout = Layout(s.layout().table, (Piece("cue", "ball", 0.3, 0.2),
-                                          Piece("3", "ball", 0.6, 0.5),
-                                          Piece("7", "ball", 0.9, 1.5)))
+    app, s = _straight_pool_in_hand(tmp_path, 1.5)
     assert s.requests() == {}
     step(app)
     assert "6.7.7" not in app.screen_text()
