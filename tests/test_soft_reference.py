@@ -182,6 +182,25 @@ def test_a_frozen_rack_left_alone_stays_put():
     assert np.array_equal(res.final_positions, layout.positions())
 
 
+@pytest.mark.parametrize("overlap", [0.0, 1e-16, 1e-12, 1e-10])
+def test_a_resting_row_stays_put_while_a_piece_moves_elsewhere(overlap):
+    """Touching pieces at rest press each other by round-off only: nothing moves them while
+    another piece slides far from them. A row of four pucks overlapping by 1e-12 m (a layout
+    the checks accept) was driven apart by up to half a metre: the stiff contact was
+    integrated over the free step, since no contact between pieces at rest counted as near.
+    The doubles opening's rows blew apart so, two pucks pocketed, before the striker came."""
+    from cuesim import novus_doubles_layout
+
+    d = 0.030 - overlap
+    row = _layout(NOVUS, ("s", "striker", 0.8, 0.2),
+                  *((f"c{i}", "puck", 0.3 + i * d, 0.5) for i in range(4)))
+    res = soft_simulate(NOVUS, row, {"s": (0.0, 0.5, 0.0)})
+    assert np.array_equal(res.final_positions[1:], row.positions()[1:])
+    doubles = novus_doubles_layout(NOVUS)
+    res = soft_simulate(NOVUS, doubles, {"striker": (0.6, 0.0, 0.0)})
+    assert np.array_equal(res.final_positions[1:], doubles.positions()[1:]) and not res.pocketed
+
+
 def test_sampled_trajectory_runs_from_the_layout_to_the_final_positions():
     case = ag.cradle(3)
     res = soft_simulate(case.table, case.layout, case.initial, sample_dt=0.05)
