@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cuesim.rules.pool import Declaration, PoolShot
+from cuesim.rules.pool import Declaration, NineBall, PoolShot
 from cuesim.rules.ruling import Infraction
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
@@ -12,6 +12,18 @@ from cuesim.tables.pool_spots import FOOT_SPOT, PLAYING_WIDTH
 W = PLAYING_WIDTH
 KITCHEN_CUE = (W / 2, 0.40)  # behind the head string (0.635)
 MID = (W / 2, 1.20)  # a free spot beyond the head string
+NINE = [str(n) for n in range(1, 10)]  # the 9-ball rack's balls
+
+
+def nine_in_play(**kw) -> NineBall:
+    """A 9-ball game between Ann and Bob past its break, Ann to shoot the ball where it lies;
+    `kw` sets state fields."""
+    g = NineBall(players=("Ann", "Bob"))
+    g.state.phase = "play"
+    g.state.ball_in_hand = None
+    for k, v in kw.items():
+        setattr(g.state, k, v)
+    return g
 
 
 def strike(t: float = 0.0, a: str = "cue") -> Event:
