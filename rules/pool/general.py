@@ -219,15 +219,18 @@ def touching_cushions(layout: Layout | None, ids: Iterable[str] | None = None
         return {}
     wanted = None if ids is None else set(ids)
     marks = marks_of(layout)
-    near = [p for p in layout.pieces if (wanted is None or p.id in wanted)
-            and min(marks.rail_distance(p.x, p.y).values()) - BALL_RADIUS <= FROZEN_TOLERANCE]
+    near = []  # (piece, the rails whose line it lies along: a jaw lies beyond its rail's line)
+    for p in layout.pieces:
+        if wanted is None or p.id in wanted:
+            rails = [r for r, d in marks.rail_distance(p.x, p.y).items()
+                     if d - BALL_RADIUS <= FROZEN_TOLERANCE]
+            if rails:
+                near.append((p, rails))
     if not near:
         return {}
     table = _table_named(layout.table)
     out = {}
-    for p in near:
-        rails = [r for r, d in marks.rail_distance(p.x, p.y).items()
-                 if d - BALL_RADIUS <= FROZEN_TOLERANCE]  # a jaw lies beyond its rail's line
+    for p, rails in near:
         gap, rail = min((table.cushion_gap(p.x, p.y, r), r) for r in rails)
         if gap <= FROZEN_TOLERANCE:
             out[p.id] = rail
