@@ -156,12 +156,12 @@ def judge(facts: ShotFacts, infractions: list[Infraction], contact: set[str],
 def _judge_contacts(facts: ShotFacts, contact: set[str], j: Judgement) -> None:
     red_first = facts.red_first
     if red_first:
-        j.add("15.3.б", "the striker's ball hit the red before the opponent's ball (7.2)",
-              BALL_IN_HAND, RED_FIRST_POINTS)
         # 7.2 is the red first and then pins knocked by the striker's ball or the red; the
         # red first alone is a foul of 15.3 (7.5)
         red_pins = [k for k in facts.pins if k.origin in (facts.striker, RED)]
         j.kind = "7.2" if red_pins else "7.5"
+        j.add("15.3.б", f"the striker's ball hit the red before the opponent's ball ({j.kind})",
+              BALL_IN_HAND, RED_FIRST_POINTS)
     elif not facts.hit_opponent:
         j.add("15.3.г", "the striker's ball missed the opponent's ball (7.1)", BALL_IN_HAND)
         j.kind = "7.1"
