@@ -1,9 +1,10 @@
 """Slow contacts between pieces that slide past each other (resolve.cluster.sliding_apart): a
 slow pressing contact joins its pieces into one moving group, but a pair that slides along
 itself parts at once (the relative path bends away from the circle of contact), so it is never
-joined. Joined, it moved as a rigid block: a striker grazing a puck carried it 25 cm, a puck
-leaving a rail along its touching neighbour took the neighbour 69 mm with it. Both checked
-against the soft-contact reference, which knows no joining."""
+joined. Joined, it moved as a rigid block: a striker grazing a puck carried it 25 cm (a cue
+ball an object ball 0.6 m), a puck leaving a rail along its touching neighbour took the
+neighbour 69 mm with it. All checked against the soft-contact reference, which knows no
+joining."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cuesim.sim import run_motion
 from cuesim.sim.soft import soft_simulate
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.novus import NovusPhysics, NovusTable
+from cuesim.tables.pool import PoolTable
 
 NOVUS = NovusTable()
 CONTACT = 0.03725  # m, striker radius + puck radius (tables/novus.py)
@@ -78,3 +80,18 @@ def test_v_stick_does_not_decide_whether_sliding_pieces_join(factor):
         base = run_motion(NOVUS, layout, initial).final_positions
         other = run_motion(table, layout, initial).final_positions
         assert np.abs(base - other).max() < 3e-3
+
+
+def test_a_grazing_ball_does_not_carry_the_object_ball():
+    """The same on a pool table: a cue ball rolling at 2 m/s brushing an object ball (its path
+    1e-8 m inside the contact circle) left it 0.6 m away, carried along; now the object ball
+    moves a micrometre (the reference: none)."""
+    table = PoolTable()
+    r = table.piece_spec("ball").radius
+    layout = Layout(table.name, (Piece("cue", "ball", 0.5, 0.4),
+                                 Piece("1", "ball", 0.5 + 2 * r - 1e-8, 0.9)))
+    initial = {"cue": (0.0, 2.0, -2.0 / r, 0.0, 0.0)}
+    core = run_motion(table, layout, initial)
+    soft = soft_simulate(table, layout, initial)
+    assert _moved(layout, core.final_positions)[1] < 1e-5
+    assert _moved(layout, soft.final_positions)[1] < 1e-5
