@@ -136,7 +136,13 @@ def test_momentum_conserved_and_energy_never_rises_at_any_event(table, doubles, 
         if kind == EventKind.COLLIDE:
             p0 = sum(table.piece_spec(kinds[o]).mass * v for o, (v, _) in before.items())
             p1 = sum(table.piece_spec(kinds[o]).mass * v for o, (v, _) in after.items())
-            assert np.allclose(p0, p1, rtol=0, atol=1e-15), (k, p0, p1)
+            # the bed holds a slow disc a piece slides past, in a contact of two pieces alone
+            # (resolve.cluster._held_by_bed): it ends the event at rest, and the bed takes at
+            # most m v_stick per piece
+            held = len(after) == 2 and any(not v.any() for v, _ in after.values())
+            mass = sum(table.piece_spec(kinds[o]).mass for o in before)
+            atol = mass * table.physics.v_stick if held else 1e-15
+            assert np.allclose(p0, p1, rtol=0, atol=atol), (k, p0, p1)
 
 
 MIRROR_LAYOUT = Layout("novus", tuple(

@@ -13,13 +13,14 @@ momentum conserved, kinetic energy can only fall (by at most m v_stick^2 / 2 per
 pieces move within micrometres of where a resolved collapse would leave them). Balls also take
 the inertia-weighted mean spin, so they keep one slip and one acceleration. Pieces that separate
 never join, nor do pieces that slide past each other faster than their accelerations can hold
-them together (`sliding_apart`: the relative path bends away from the circle of contact); a
-cluster's pieces are resolved again, one by one, at their next event, so it dissolves as soon
-as its contacts stop pressing. A ball (or a cluster) pressed into a cushion by its own slip
-loses the normal velocity and the spin that drive it in; one held by two cushions or more
-(balls wedged in a pocket's jaws) takes the nearest velocity and spin that go into none of
-them, in the plane the projection on a cone: itself, its projection on one cushion's line, or
-zero (jammed).
+them together (`sliding_apart`: the relative path bends away from the circle of contact), nor
+a slow disc whose own push-off and friction alone press it against a piece sliding past (the
+bed holds it, `_held_by_bed`); a cluster's pieces are resolved again, one by one, at their
+next event, so it dissolves as soon as its contacts stop pressing. A ball (or a cluster)
+pressed into a cushion by its own slip loses the normal velocity and the spin that drive it
+in; one held by two cushions or more (balls wedged in a pocket's jaws) takes the nearest
+velocity and spin that go into none of them, in the plane the projection on a cone: itself,
+its projection on one cushion's line, or zero (jammed).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from cuesim.sim.state import (
     KSEG,
     LAW,
     LAW_BALL,
+    LAW_DISC,
     VX,
     VY,
     W0,
@@ -79,6 +81,51 @@ def sliding_apart(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: f
     press = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny
     rs = contact_radius(S, P, i) + contact_radius(S, P, j)
     return vt2 > v_stick * v_stick and vt2 > SLIDE_MARGIN * rs * press
+
+
+@njit_norc
+def _held_by_bed(S: np.ndarray, P: np.ndarray, t: float, i: int, j: int, nx: float,
+                 ny: float, v_stick: float) -> bool:
+    """A slow disc pushed by a piece sliding past it (v_t > v_stick) presses the pair only by
+    its own friction, for the moment it takes to stop (a striker brushing a puck in its last
+    centimetres gives it micrometres per second, and the puck's deceleration then presses the
+    pair for tens of microseconds); joined, the pair would slide on as one, the puck carried
+    along (5.6 mm after a 1 m/s shot). The bed holds it instead, the pair's contact the only one
+    of the impact: the disc (slower than v_stick) stops where it is, the change its stopping
+    distance, at most v_stick^2 / (2 mu g), and the other piece loses the normal velocity that
+    closes on it, as against a rail (the bed takes at most (m_i + m_j) v_stick of momentum).
+    Returns True when the pair then slides apart (not to be joined); else it leaves the two as
+    they were."""
+    if j < 0:
+        return False
+    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
+    vn = dvx * nx + dvy * ny
+    if dvx * dvx + dvy * dvy - vn * vn <= v_stick * v_stick:
+        return False
+    vs2 = v_stick * v_stick
+    si2 = S[i, VX] * S[i, VX] + S[i, VY] * S[i, VY]
+    sj2 = S[j, VX] * S[j, VX] + S[j, VY] * S[j, VY]
+    if P[j, LAW] == LAW_DISC and sj2 <= vs2 < si2:
+        slow, other, mx, my = j, i, nx, ny  # m: from the other piece toward the slow one
+    elif P[i, LAW] == LAW_DISC and si2 <= vs2 < sj2:
+        slow, other, mx, my = i, j, -nx, -ny
+    else:
+        return False
+    svx, svy, ovx, ovy = S[slow, VX], S[slow, VY], S[other, VX], S[other, VY]
+    S[slow, VX], S[slow, VY] = 0.0, 0.0
+    closing = ovx * mx + ovy * my
+    if closing > 0.0:
+        S[other, VX] -= closing * mx
+        S[other, VY] -= closing * my
+    start_segment(S, P, slow, t)
+    start_segment(S, P, other, t)
+    if sliding_apart(S, P, i, j, nx, ny, v_stick):
+        return True
+    # still pressed (the other piece's own deceleration pushes): joined as before, unheld
+    S[slow, VX], S[slow, VY], S[other, VX], S[other, VY] = svx, svy, ovx, ovy
+    start_segment(S, P, slow, t)
+    start_segment(S, P, other, t)
+    return False
 
 
 @njit_norc
@@ -136,6 +183,8 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
                     (k < n_due or pressing(S, i, j, nx[k], ny[k]))
                     and not sliding_apart(S, P, i, j, nx[k], ny[k], v_stick))):
                 ra, rb = find_root(parent, i), find_root(parent, j)
+                if n_c == 1 and _held_by_bed(S, P, t, i, j, nx[k], ny[k], v_stick):
+                    continue
                 if ra != rb:
                     parent[rb] = ra
                     new += 1
