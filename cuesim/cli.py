@@ -176,6 +176,11 @@ def _layout_for(game: str, path: str | None) -> Layout:
         if extra:
             raise LayoutError(f"piece {extra[0]!r} is a second striker: a novus layout has one, "
                               "id 'striker' (26.1)")
+        misnamed = [p.kind for p in layout.pieces if p.id == "striker" and p.kind != "striker"]
+        if misnamed and game.startswith("novus"):
+            # the shot places the striker (id 'striker'): this piece would be dropped unseen
+            raise LayoutError(f"piece 'striker' is a {misnamed[0]}: the id 'striker' names "
+                              "the striker (26.1); give this piece another id")
     except LayoutError as exc:
         raise CliError(f"--layout {path}: {exc}") from None
     return layout
@@ -245,6 +250,13 @@ def _referee(args: argparse.Namespace) -> object | None:
         raise CliError(f"{where}: {exc}") from None
 
 
+def _in_hand(ref: object) -> str | None:
+    """Where the referee's shooter has the ball in hand (pool's ball_in_hand, 5-pins'
+    placement), or None when it is played where it lies."""
+    state = getattr(ref, "state", None)
+    return getattr(state, "ball_in_hand", getattr(state, "placement", None))
+
+
 NOVUS_ONLY = ("offset", "side")  # shoot's options that only a novus shot has
 BALL_ONLY = ("ball", "english", "height", "elevation", "end_mass")  # only a cue-ball shot's
 
@@ -294,6 +306,11 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
+        if position is not None and ref is not None and _in_hand(ref) is None:
+            # placed by hand though not in hand: a shot no ruling of this state can follow
+            raise CliError(f"--x/--y place the ball in hand, but with --rule the {args.game} "
+                           "state gives none (the ball is played where it lies): leave them "
+                           "out, or give a --state with the ball in hand")
         if args.end_mass is not None and not 0.0 <= args.end_mass <= CUE_MASS * 1000:
             raise CliError(f"--end-mass must lie in [0, {CUE_MASS * 1000:g}] grams (0: a cue "
                            f"without squirt; at most the cue's mass), got {args.end_mass:g}")

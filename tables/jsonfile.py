@@ -5,8 +5,9 @@ Refused, with the file's name in the message: an unreadable file, a file that is
 text (a binary file), text that is not JSON (with line and column), the non-JSON constants
 NaN and Infinity and numbers too large for a float (1e999 would become inf; an integer of 400
 digits would overflow wherever it is used as one), a field given twice in one object (JSON
-readers keep either one), and nesting deeper
-than MAX_DEPTH (Python's parser would otherwise hit its recursion limit).
+readers keep either one), nesting deeper than MAX_DEPTH (Python's parser would otherwise hit
+its recursion limit), and a file longer than MAX_BYTES (a device such as /dev/zero, or a file
+that is no cuesim file, would otherwise be read until the memory runs out).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 MAX_DEPTH = 64  # nesting levels; the deepest cuesim file (a saved game) uses under 10
+# bytes read at most: the largest cuesim file, a shot file of a shot stopped at the event
+# limit (20,000 events) with its exact segments, is about ten megabytes
+MAX_BYTES = 256 * 1024 * 1024
 
 
 def _depth_ok(text: str, limit: int) -> bool:
@@ -54,9 +58,13 @@ def read_json(path: str | Path, what: str, error: type[ValueError] = ValueError)
     `error` saying what is wrong with it."""
     path = file_path(path, what, error)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise error(f"{what} {path} is longer than {MAX_BYTES // (1024 * 1024)} MiB; is it a "
+                    "cuesim file?")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

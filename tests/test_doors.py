@@ -145,6 +145,27 @@ def test_novus_layout_has_one_striker(tmp_path, capsys):
         NovusShot(x=0.5, angle=1.6, speed=2.0).place(novus_table(), two)
 
 
+def test_a_novus_piece_named_striker_is_not_dropped(tmp_path, capsys):
+    """A puck with the id 'striker' was deleted without a word (the shot places the striker
+    under that id) and the shot simulated on a board without it; the API refused it already."""
+    path = _layout_file(tmp_path, [dict(RED, id="striker")], name="named.json")
+    err = _error(capsys, ["shoot", "novus", "--speed", "3", "--layout", str(path)])
+    assert f"--layout {path}: piece 'striker' is a puck" in err
+
+
+def test_shoot_places_no_ball_by_hand_that_the_state_has_not_in_hand(tmp_path, capsys):
+    """`shoot --rule --state` with no ball in hand ("ball_in_hand": null) still let --x/--y
+    move the cue ball, and the ruling never said so (a shot that cannot have happened)."""
+    state = tmp_path / "st.json"
+    state.write_text(json.dumps({"game": "nine_ball", "players": ["A", "B"], "shooter": "B",
+                                 "breaker": "A", "phase": "play", "ball_in_hand": None}))
+    err = _error(capsys, ["shoot", "9-ball", "--speed", "4", "--x", "0.5", "--y", "1.5",
+                          "--rule", "--state", str(state)])
+    assert "--x/--y place the ball in hand" in err
+    # the break's ball in hand behind the head string is placed as before
+    assert main(["shoot", "9-ball", "--speed", "4", "--x", "0.5", "--y", "0.4", "--rule"]) == 0
+
+
 @pytest.mark.parametrize("option", ["--save", "--plot"])
 def test_shoot_output_over_its_own_input_is_refused(tmp_path, capsys, option):
     """`shoot --layout a.json --save a.json` replaced the layout with the shot: data lost."""

@@ -151,6 +151,24 @@ def test_deep_nesting_and_binary_files_name_the_file(tmp_path, capsys):
             load_session(path)
 
 
+def test_an_endless_file_is_refused_not_read_until_the_memory_runs_out(monkeypatch, capsys):
+    """/dev/zero as a layout, a scenario or a saved game was read whole: the shoot command was
+    killed for memory (no message), or a MemoryError traceback. Now at most MAX_BYTES are read
+    (lowered here to 1 MiB to keep the test light) and the file is named in one line."""
+    from cuesim.tables import jsonfile
+
+    monkeypatch.setattr(jsonfile, "MAX_BYTES", 1024 * 1024)
+    for argv in (["adjudicate", "/dev/zero"],
+                 ["shoot", "novus", "--speed", "2", "--layout", "/dev/zero"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "/dev/zero is longer than 1 MiB" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(LayoutError, match="longer than"):
+        Layout.load("/dev/zero")
+    with pytest.raises(SaveFileError, match="longer than"):
+        load_session("/dev/zero")
+
+
 def test_novus_module_command_exits_2_like_adjudicate(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(changed(NOVUS, lambda d: set_path(
