@@ -215,11 +215,32 @@ def test_argument_errors_are_one_line(capsys, args, message):
     (["9-ball", "--sets", "3"], "--sets is an option of novus, novus-doubles, not of 9-ball"),
     (["novus", "--race-to", "2"], "--race-to is an option of 8-ball, 9-ball, 14.1"),
     (["novus", "--points-to", "5"], "--points-to is an option of 14.1, 5-pins"),
+    (["9-ball", "--games", "3"], "--games is an option of 5-pins, not of 9-ball"),
+    (["5-pins", "--games", "2"], "--games must be odd (WCBS 2"),
 ])
 def test_play_refuses_options_the_game_does_not_have(tmp_path, capsys, args, message):
     err = _error(capsys, ["play", *args, "--screenshot", str(tmp_path / "x.png")])
     assert message in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_play_sets_the_number_of_5_pins_games(tmp_path, monkeypatch):
+    """The env's `games` option (5-pins) was said to be "as in cuesim play", which had no such
+    option: a match of 3 games, played from the window's session."""
+    from cuesim.viewer import session
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    seen = {}
+    real = session.new_session
+
+    def spy(game, players, computer, options):
+        seen.update(options)
+        return real(game, players, computer, options)
+
+    monkeypatch.setattr(session, "new_session", spy)
+    assert main(["play", "5-pins", "--games", "3", "--screenshot",
+                 str(tmp_path / "x.png")]) == 0
+    assert seen["games"] == 3
 
 
 def test_play_load_keeps_the_saved_game_and_refuses_new_game_options(tmp_path, capsys,

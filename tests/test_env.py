@@ -380,6 +380,12 @@ def test_a_match_option_the_game_does_not_have_is_refused(game, options):
     CueEnv("5-pins", options={"games": 3, "points_to": 40})
 
 
+def test_an_even_number_of_5_pins_games_is_an_env_error():
+    """options={"games": 2} raised the referee's plain ValueError, not EnvError (README)."""
+    with pytest.raises(EnvError, match="options.games must be odd"):
+        CueEnv("5-pins", options={"games": 2})
+
+
 def test_shaped_reward_of_a_point_game_is_the_ruling_s_points():
     """The shaped reward's P is the ruling's points in 14.1 and 5-pins: a 14.1 shot whose
     called ball missed spots what it pocketed for no points (WPA 6.8), so it is worth 0, not

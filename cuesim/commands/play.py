@@ -40,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="pool: games to win (default 1)")
     p.add_argument("--points-to", type=positive_int, default=None,
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help="5-pins: games in the match, an odd number (WCBS 2; default 1)")
     p.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
                    help=f"the computer's level: its execution error and search (default "
                         f"{DEFAULT_LEVEL})")
@@ -64,9 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # the options of a new match, and the games that have them
 MATCH_OPTIONS = {"sets": ("novus", "novus-doubles"), "race_to": ("8-ball", "9-ball", "14.1"),
-                 "points_to": ("14.1", "5-pins"), "end_mass": CUE_GAMES}
-NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "impact_steps",
-                 "end_mass")
+                 "points_to": ("14.1", "5-pins"), "games": ("5-pins",), "end_mass": CUE_GAMES}
+NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "games",
+                 "impact_steps", "end_mass")
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -76,6 +78,9 @@ def _check_options(args: argparse.Namespace) -> None:
         if getattr(args, name) is not None and args.game not in games:
             raise ValueError(f"--{name.replace('_', '-')} is an option of "
                              f"{', '.join(games)}, not of {args.game}")
+    if args.games is not None and args.games % 2 == 0:
+        raise ValueError(f"--games must be odd (WCBS 2: a match of 1, 3, 5... games), got "
+                         f"{args.games}")
     if args.load:
         given = [n for n in NEW_GAME_ONLY if getattr(args, n) not in (None, False)]
         if given:
@@ -148,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             computer = tuple(chosen[2:]) if n == 4 else (chosen[1],)
         points = args.points_to or (60 if args.game == "5-pins" else 25)
         options: dict[str, float] = {"sets": args.sets or 1, "race_to": args.race_to or 1,
-                                     "points_to": points}
+                                     "points_to": points, "games": args.games or 1}
         if args.impact_steps is not None:
             options["impact_steps"] = args.impact_steps
         if args.end_mass is not None:

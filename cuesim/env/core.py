@@ -423,6 +423,9 @@ def _options(options: Any, game: str) -> dict[str, int]:
             raise EnvError(f"options: {key!r} is an option of {', '.join(OPTION_GAMES[key])},"
                            f" not of {game}")
         out[key] = _positive_int(f"options.{key}", value, 1000)
+        if key == "games" and out[key] % 2 == 0:
+            raise EnvError(f"options.games must be odd (5-pins 2: a match of 1, 3, 5... "
+                           f"games), got {out[key]}")
     return out
 
 

@@ -60,8 +60,9 @@ def shot_input(session: Any, action: dict[str, Any]) -> MotionInput:
 
 class CueVecEnv(VectorEnv):
     """`num_envs` CueEnvs of one game, stepped together; every other keyword argument is
-    CueEnv's (game, opponent, level, reward, ...). `autoreset_mode`: 'next_step' (default),
-    'same_step' or 'disabled'; `copy`: return copies of the observations (as SyncVectorEnv)."""
+    CueEnv's (game, opponent, level, reward, ...). `autoreset_mode`: an AutoresetMode or
+    its value, 'NextStep' (default), 'SameStep' or 'Disabled'; `copy`: return copies of the
+    observations (as SyncVectorEnv)."""
 
     def __init__(self, num_envs: int = 1, game: str = "9-ball", *,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
