@@ -141,3 +141,20 @@ def check_args(func: Any, **values: Any) -> None:
     annotated = hints(func)
     for name, value in values.items():
         require(value, annotated.get(name, Any), name)
+
+
+MAX_NAME = 64  # characters of a player's name: the viewer's panel and the rulings' lines
+
+
+def check_names(players: Any, where: str) -> None:
+    """Each player's name a non-empty string of printable characters (no line break or
+    terminal escape to break a one-line ruling), at most MAX_NAME long, or a ValueError naming
+    `where` (the count and distinctness are the game's to check)."""
+    if not isinstance(players, list | tuple):
+        return  # the caller's own check names a wrong container
+    for k, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip() or not name.isprintable() \
+                or len(name) > MAX_NAME:
+            raise ValueError(f"{where}[{k}] must be a player's name: a non-empty string of "
+                             f"printable characters, at most {MAX_NAME} long, got "
+                             f"{_shown(name)}")

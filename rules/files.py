@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
+from cuesim.rules.api_checks import check_names
 from cuesim.tables.jsonfile import read_json as _read_json
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
@@ -206,6 +207,10 @@ def players_and_options(data: dict[str, Any], option_keys: set[str], game: Any =
             or players[0] == players[1]):
         raise ScenarioError(f"scenario.players must be a list of two different names, got "
                             f"{players!r}")
+    try:
+        check_names(players, "scenario.players")
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
     if game is not None:
         check_types(options, game.__init__, "scenario.options")
     if "breaker" in options and options["breaker"] is not None \

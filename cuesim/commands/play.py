@@ -143,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
         n = 4 if args.game == "novus-doubles" else 2
         if players is not None and len(players) != n:
             raise ValueError(f"{args.game} needs {n} player names, got {len(players)}")
+        if players is not None:
+            from cuesim.rules.api_checks import check_names
+
+            check_names(players, "--players")
         if players is None:
             players = None if not args.vs_computer else (
                 ["You", "Partner", COMPUTER, COMPUTER + " 2"] if n == 4 else ["You", COMPUTER])

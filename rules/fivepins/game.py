@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuesim.rules.api_checks import check_args, check_fields, require
+from cuesim.rules.api_checks import check_args, check_fields, check_names, require
 from cuesim.rules.files import check_event_log, check_shot_layouts, hand_moved
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
@@ -77,6 +77,7 @@ class FivePinsGame:
             check_state(state)
             self.state = state.copy()
             return
+        check_names(players, "players")
         players = [str(p) for p in players]
         if len(players) != 2 or players[0] == players[1]:
             raise ValueError(f"two different players are needed, got {players}")

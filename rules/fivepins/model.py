@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cuesim.rules.api_checks import check_names
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
@@ -125,6 +126,7 @@ class FivePinsState:
                 or len(set(map(str, players))) != 2):
             raise ValueError(f"state.players must be a list of two different names, got "
                              f"{players!r}")
+        check_names(players, "state.players")
         values = dict(data)
         values["players"] = [str(p) for p in players]
         values.setdefault("balls", {values["players"][0]: "white",

@@ -67,7 +67,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import hints, require
+from cuesim.rules.api_checks import check_names, hints, require
 from cuesim.rules.files import check_event_log, hand_moved
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import (
@@ -135,6 +135,7 @@ class NovusGame:
 
     def __post_init__(self) -> None:
         check_config(self)
+        check_names(self.players, "players")
         need = 4 if self.doubles else 2
         if len(self.players) != need or len(set(self.players)) != need:
             raise ValueError(f"novus {'doubles' if self.doubles else 'singles'} needs {need} "

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cuesim.rules.api_checks import check_names
 from cuesim.rules.files import check_shot, hand_moved, read_json
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.novus.infractions import HAND_MOVES
@@ -44,6 +45,7 @@ def game_from_dict(state: Any) -> NovusGame:
     players = state.get("players", ["A", "B", "C", "D"] if doubles else ["A", "B"])
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise ValueError(f"state.players must be a list of names, got {players!r}")
+    check_names(players, "state.players")
     sets = _int(state, "sets", 1, 1)
     set_number = _int(state, "set_number", 1, 1)
     if set_number > sets:

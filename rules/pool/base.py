@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuesim.rules.api_checks import check_args, check_fields, require
+from cuesim.rules.api_checks import check_args, check_fields, check_names, require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
@@ -72,6 +72,7 @@ class PoolGame:
             check_state(state)
             self.state = state.copy()
             return
+        check_names(players, "players")
         players = [str(p) for p in players]
         if len(players) != 2 or players[0] == players[1]:
             raise ValueError(f"two different players are needed, got {players}")

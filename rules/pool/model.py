@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from cuesim.rules.api_checks import check_names
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
@@ -132,6 +133,7 @@ class PoolState:
                 or len(set(map(str, players))) != 2):
             raise ValueError(f"state.players must be a list of two different names, got "
                              f"{players!r}")
+        check_names(players, "state.players")
         values = dict(data)
         values.setdefault("breaker", data["shooter"])
         state = PoolState(**values)
