@@ -204,6 +204,10 @@ def test_shoot_refuses_the_other_family_s_options(capsys, args, option):
      "argument --angle: '1e300' degrees is more than a thousand turns"),
     (["batch", "9-ball", "--seed", "1e3"], "argument --seed"),
     (["play", "9-ball", "--race-to", "0"], "argument --race-to"),
+    # a race to 10**30 was taken: a match that never ends (the env refused beyond 1000)
+    (["play", "9-ball", "--race-to", "1000001"], "'1000001' must be at most 1000"),
+    (["play", "9-ball", "--vs-computer", "--candidates", "10000000"],
+     "'10000000' must be at most 100000"),
 ])
 def test_argument_errors_are_one_line(capsys, args, message):
     """argparse printed its usage block (7-10 lines) above the message."""

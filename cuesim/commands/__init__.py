@@ -12,17 +12,35 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+from collections.abc import Callable
+
+# the longest match a command or an environment sets up: sets, races, points or games of one
+# match (a real one has a few to a few hundred points; 10**30 would never end)
+MAX_MATCH = 1000
+# the most candidate shots the computer simulates for one turn (its levels use 60-300; each
+# is a whole shot, so 10**5 is minutes of thinking)
+MAX_CANDIDATES = 100_000
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1 (counts such as --candidates, --sets)."""
+def positive_int(text: str, upper: int | None = None) -> int:
+    """argparse type: a whole number >= 1 (counts such as --candidates, --sets), and at most
+    `upper` when given (`at_most`)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    if upper is not None and value > upper:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at most {upper}")
     return value
+
+
+def at_most(upper: int) -> Callable[[str], int]:
+    """argparse type: `positive_int` bounded by `upper`."""
+    def parse(text: str) -> int:
+        return positive_int(text, upper)
+    return parse
 
 
 def impact_steps(text: str) -> float:

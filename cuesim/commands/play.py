@@ -8,7 +8,7 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import end_mass_grams, impact_steps, positive_int
+from cuesim.commands import MAX_CANDIDATES, MAX_MATCH, at_most, end_mass_grams, impact_steps
 from cuesim.output import OutputError, check_writable, remove_partial
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
 from cuesim.viewer.savefile import CUE_GAMES
@@ -34,18 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="render the opening screen to a PNG and exit (works without a display)")
     p.add_argument("--players", nargs="+", metavar="NAME",
                    help="player names (2; novus doubles 4: a1 a2 b1 b2)")
-    p.add_argument("--sets", type=positive_int, default=None,
+    p.add_argument("--sets", type=at_most(MAX_MATCH), default=None,
                    help="novus: sets in the match (default 1)")
-    p.add_argument("--race-to", type=positive_int, default=None,
+    p.add_argument("--race-to", type=at_most(MAX_MATCH), default=None,
                    help="pool: games to win (default 1)")
-    p.add_argument("--points-to", type=positive_int, default=None,
+    p.add_argument("--points-to", type=at_most(MAX_MATCH), default=None,
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
-    p.add_argument("--games", type=positive_int, default=None,
+    p.add_argument("--games", type=at_most(MAX_MATCH), default=None,
                    help="5-pins: games in the match, an odd number (WCBS 2; default 1)")
     p.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
                    help=f"the computer's level: its execution error and search (default "
                         f"{DEFAULT_LEVEL})")
-    p.add_argument("--candidates", type=positive_int, default=None,
+    p.add_argument("--candidates", type=at_most(MAX_CANDIDATES), default=None,
                    help="candidate shots the computer simulates before it plays (default: "
                         "its level's, 60 / 150 / 300)")
     p.add_argument("--seed", type=_seed, default=0,

@@ -29,6 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from cuesim.commands import MAX_MATCH
 from cuesim.env import act
 from cuesim.env import reward as rewards
 from cuesim.env.games import GAMES, SPECS, fouls, phase, scores, winner
@@ -410,7 +411,7 @@ def _weights(value: Any) -> rewards.RewardWeights:
 
 
 def _options(options: Any, game: str) -> dict[str, int]:
-    """The match options, each one the game has (OPTION_GAMES), a whole number 1-1000."""
+    """The match options, each one the game has (OPTION_GAMES), a whole number 1-MAX_MATCH."""
     if options is None:
         return {}
     if not isinstance(options, dict):
@@ -422,7 +423,7 @@ def _options(options: Any, game: str) -> dict[str, int]:
         if game not in OPTION_GAMES[key]:
             raise EnvError(f"options: {key!r} is an option of {', '.join(OPTION_GAMES[key])},"
                            f" not of {game}")
-        out[key] = _positive_int(f"options.{key}", value, 1000)
+        out[key] = _positive_int(f"options.{key}", value, MAX_MATCH)
         if key == "games" and out[key] % 2 == 0:
             raise EnvError(f"options.games must be odd (5-pins 2: a match of 1, 3, 5... "
                            f"games), got {out[key]}")
