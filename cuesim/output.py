@@ -60,6 +60,8 @@ def check_folder_writable(path: str | os.PathLike[str], what: str,
     files can be written in."""
     p = file_path(path, what, error).expanduser()
     shown = os.fspath(path)
+    if not shown.strip():  # Path('') is '.', yet an empty option reads as "none" downstream
+        raise error(f"{what} {shown!r}: give a folder name ('.' for this one)")
     existing = p
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent

@@ -96,6 +96,13 @@ def test_bench_json_and_plots_are_checked_before_measuring(case, bad_targets, ca
     assert "--plots" in line and ("is not a folder" in line or "cannot write" in line)
 
 
+def test_an_empty_plots_folder_is_refused_not_read_as_none(capsys):
+    """`bench --plots ""` passed the check (Path('') is '.') and the suite then wrote no
+    plots, silently, as if the option were absent; `--json ""` was refused already."""
+    assert main(["bench", "--quick", "--plots", ""]) == 2
+    assert "--plots '': give a folder name" in one_error_line(capsys.readouterr().err)
+
+
 def test_an_existing_device_or_read_only_file_is_not_an_output(tmp_path):
     with pytest.raises(OutputError, match="is not a regular file"):
         check_writable("/dev/null", "--json")
