@@ -49,7 +49,12 @@ def adjudicate(data: Any) -> dict[str, Any]:
 def _adjudicate(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError("scenario must be a JSON object with a 'game' field")
-    game = str(data.get("game", ""))
+    if "game" not in data:  # a layout or a shot file given by mistake, say
+        looks = ("; it looks like a layout or a shot file" if "pieces" in data or "table" in data
+                 else "")
+        raise ValueError(f"missing field 'game' (novus, {', '.join(POOL_GAMES[:3])}, "
+                         f"five_pins){looks}")
+    game = str(data["game"])
     if game == "novus":
         from cuesim.rules.novus import adjudicate_scenario as novus
 

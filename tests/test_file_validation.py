@@ -169,6 +169,15 @@ def test_an_endless_file_is_refused_not_read_until_the_memory_runs_out(monkeypat
         load_session("/dev/zero")
 
 
+def test_a_file_without_a_game_is_named_as_such(tmp_path, capsys):
+    """A layout given to adjudicate was "unknown game ''"; now the missing field is named."""
+    path = tmp_path / "lay.json"
+    path.write_text('{"table": "novus", "pieces": []}')
+    assert main(["adjudicate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "missing field 'game'" in err and "looks like a layout" in err
+
+
 def test_novus_module_command_exits_2_like_adjudicate(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(changed(NOVUS, lambda d: set_path(
