@@ -269,10 +269,10 @@ class CueShot:
 
     def place(self, table: Any, layout: Layout) -> Layout:
         """The layout with the struck ball where this shot plays it, checked."""
+        balls = [p.id for p in layout.pieces if p.kind == "ball"]
         if self.ball not in layout.ids():
-            raise ShotError(f"no ball {self.ball!r} on the table; balls are {layout.ids()}")
+            raise ShotError(f"no ball {self.ball!r} on the table; balls are {balls}")
         if layout.get(self.ball).kind != "ball":
-            balls = [p.id for p in layout.pieces if p.kind == "ball"]
             raise ShotError(f"the cue strikes a ball, and {self.ball!r} is a "
                             f"{layout.get(self.ball).kind}; balls are {balls}")
         placed = layout

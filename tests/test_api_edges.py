@@ -100,6 +100,10 @@ def test_cue_shot_refuses_to_cue_a_pin():
     layout = start_layout("5-pins", carom)
     with pytest.raises(ShotError, match=r"'pin_centre' is a pin; balls are \['white'"):
         simulate(carom, layout, CueShot(angle=1.0, speed=2.0, ball="pin_centre"))
+    # an unknown id listed the pins among the balls
+    with pytest.raises(ShotError, match=r"no ball 'pin1' on the table; balls are \['white', "
+                                        r"'yellow', 'red'\]"):
+        simulate(carom, layout, CueShot(angle=1.0, speed=2.0, ball="pin1"))
 
 
 @pytest.mark.parametrize("t", [math.nan, -0.1, math.inf, "soon", None])
