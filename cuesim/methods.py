@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from cuesim.shotfile import from_exact_dict, load_result, save_result, to_exact_dict
+from cuesim.sim.errors import SimulationError
 from cuesim.sim.result import ShotResult
 from cuesim.trajectory import sample
 
@@ -23,6 +26,8 @@ _core_to_dict = ShotResult.to_dict
 def to_dict(self: ShotResult, trajectories: bool = False, *, exact: bool = False) -> dict[str, Any]:
     """The shot, event log and layouts as plain data (`trajectories`: the motion segments too);
     `exact=True` adds the raw arrays, so `ShotResult.from_dict` rebuilds the result exactly."""
+    if not isinstance(exact, bool | np.bool_):  # 'yes' was read as true
+        raise SimulationError(f"to_dict: exact must be True or False, got {exact!r:.60}")
     if exact:
         return to_exact_dict(self, trajectories=trajectories)
     return _core_to_dict(self, trajectories=trajectories)

@@ -97,13 +97,25 @@ def run_inputs(inputs: Sequence[MotionInput]) -> list[ShotResult]:
     shots run on several threads at once (numba's thread count). All inputs must be on one
     table (the same table arrays); each is exactly what `run_motion` of it gives, with its
     RuntimeWarning when the event limit truncates it."""
-    inputs = list(inputs)
+    # SimulationError naming `inputs` for anything but an iterable of MotionInputs ([1] and
+    # 'abc' were an AttributeError on `inputs[0].arr`, None a TypeError)
+    if isinstance(inputs, MotionInput | str | bytes | dict):  # one input, or no list of them
+        raise SimulationError(f"run_inputs: inputs must be a sequence of MotionInputs, got a "
+                              f"{type(inputs).__name__}")
+    try:
+        inputs = list(inputs)
+    except TypeError:  # None, a number: nothing to iterate
+        raise SimulationError(f"run_inputs: inputs must be a sequence of MotionInputs, got "
+                              f"{inputs!r:.60}") from None
+    for k, inp in enumerate(inputs):
+        if not isinstance(inp, MotionInput):
+            raise SimulationError(f"run_inputs: inputs[{k}] must be a MotionInput "
+                                  f"(cuesim.sim.engine.motion_input), got "
+                                  f"{type(inp).__name__}")
     if not inputs:
         return []
     arr = inputs[0].arr
     for inp in inputs:
-        if not isinstance(inp, MotionInput):
-            raise SimulationError(f"run_inputs needs MotionInputs, got {type(inp).__name__}")
         if inp.arr is not arr:
             raise SimulationError("run_inputs needs the shots of one table; got "
                                   f"{inputs[0].table.name!r} and {inp.table.name!r}")

@@ -4,7 +4,7 @@ segments, from which positions_at(t) evaluates every position at any time."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,23 @@ from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.numbers import finite_real
 
 _KINDS = {int(kind): kind for kind in EventKind}  # an event's kind code -> EventKind
+_KIND_NAMES = {kind.name.lower(): kind for kind in EventKind}  # 'collide' -> COLLIDE
+
+
+def _event_kind(kind: Any) -> EventKind:
+    """The EventKind `events_of` is asked for: an EventKind, its code (an int, not a bool) or
+    its name in any case; SimulationError naming `kind` and the kinds for anything else."""
+    if isinstance(kind, EventKind):
+        return kind
+    found = None
+    if isinstance(kind, str):
+        found = _KIND_NAMES.get(kind.strip().lower())
+    elif isinstance(kind, Integral) and not isinstance(kind, bool):
+        found = _KINDS.get(int(kind))
+    if found is None:
+        raise SimulationError(f"events_of: kind must be an EventKind or its name "
+                              f"({', '.join(_KIND_NAMES)}), got {kind!r:.60}")
+    return found
 
 
 class TruncatedShotError(ValueError):
@@ -173,6 +190,9 @@ class ShotResult:
 
     def events_of(self, kind: EventKind) -> list[Event]:
         """The events of one kind (`EventKind`), in time order."""
+        # also its code or its name in any case ('collide', as Event.to_dict writes it); a
+        # SimulationError for anything else (None, 99, 'bump' matched no event, silently)
+        kind = _event_kind(kind)
         return [e for e in self.event_log() if e.kind == kind]
 
     def _require_piece(self, piece_id: str) -> None:
@@ -220,6 +240,11 @@ class ShotResult:
         return pos, on
 
     def to_dict(self, trajectories: bool = False) -> dict[str, Any]:
+        """The shot, event log and layouts as plain data; `trajectories` (a bool: 'yes' or 0
+        is refused, SimulationError, rather than read as true or false) adds the segments."""
+        if not isinstance(trajectories, bool | np.bool_):
+            raise SimulationError(f"to_dict: trajectories must be True or False, got "
+                                  f"{trajectories!r:.60}")
         out: dict[str, Any] = {
             "table": self.table,
             "shot": self.shot.to_dict() if hasattr(self.shot, "to_dict") else self.shot,

@@ -18,10 +18,11 @@ from functools import lru_cache
 import numpy as np
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
-from cuesim.tables.base import PieceTable
+from cuesim.tables.base import PieceTable, table_or_default
 from cuesim.tables.contact import PHENOLIC_RESIN, PIN_WOOD, hertz_spheres, sphere_on_cushion
 from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.numbers import finite_numbers, shown
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 
 # --- Table (issue 3; the UMB match table for carom) ------------------------------------------
@@ -308,7 +309,14 @@ class CaromTable(PieceTable):
 
 
 def carom_table(physics: BallPhysics | None = None) -> CaromTable:
-    return CaromTable(physics or BallPhysics())
+    """The 5-pins match table with its balls' physics: a BallPhysics, or None for the defaults
+    (anything else: a ValueError naming `physics`)."""
+    if physics is None:
+        return CaromTable()
+    if not isinstance(physics, BallPhysics):
+        raise ValueError(f"carom_table: physics must be a BallPhysics or None, got "
+                         f"{shown(physics):.60} ({type(physics).__name__})")
+    return CaromTable(physics)
 
 
 def _pins() -> list[Piece]:
@@ -322,11 +330,17 @@ def five_pins_layout(table: CaromTable | None = None, breaker: str = "white",
     with no part of it over the middle line (default: on the lag line 300 mm from the left
     long rail, where article 3 sets the balls), the opponent's ball on the top spot, the red on
     the red spot, the five pins on their marks."""
-    table = table or carom_table()
+    table = table_or_default(table, CaromTable, carom_table, "five_pins_layout")
     if breaker not in ("white", "yellow"):
         raise LayoutError(f"the breaker plays the white or the yellow ball, not {breaker!r}")
     opponent = "yellow" if breaker == "white" else "white"
-    x, y = breaker_xy if breaker_xy is not None else (LAG_FROM_LONG_RAIL, LAG_LINE_Y)
+    x, y = LAG_FROM_LONG_RAIL, LAG_LINE_Y
+    if breaker_xy is not None:
+        xy = finite_numbers(breaker_xy)
+        if xy is None or len(xy) != 2:
+            raise LayoutError(f"five_pins_layout: breaker_xy must be two finite numbers (x, y) "
+                              f"in metres, got {shown(breaker_xy):.60}")
+        x, y = xy
     if y + BALL_RADIUS > TABLE_LENGTH / 2 + 1e-12:
         raise LayoutError(
             f"the breaker's ball at y = {y:.4f} m reaches over the middle line: at the break no "
@@ -345,7 +359,7 @@ def five_pins_layout(table: CaromTable | None = None, breaker: str = "white",
 def five_pins_lag_layout(table: CaromTable | None = None) -> Layout:
     """The lag (5-pins 3): the white and the yellow on the lag line 30 cm from the left and the
     right long rail, the red on the red spot, the pins on their marks."""
-    table = table or carom_table()
+    table = table_or_default(table, CaromTable, carom_table, "five_pins_lag_layout")
     pieces = [
         Piece("white", "ball", LAG_FROM_LONG_RAIL, LAG_LINE_Y, "white"),
         Piece("yellow", "ball", TABLE_WIDTH - LAG_FROM_LONG_RAIL, LAG_LINE_Y, "yellow"),

@@ -39,6 +39,17 @@ class Range:
         return above and value <= self.high
 
 
+# Sanity bounds above the physical ranges (the physics has no upper bound for a friction
+# coefficient or for g, but 1e308 of either overflowed into NaN positions):
+# A friction coefficient far above any pair of real materials: handbook coefficients of dry
+# friction lie below about 1.5; values of the order of 100 are reported only for clean metals
+# in high vacuum, which weld together (seizure: Bowden & Tabor, "The Friction and Lubrication
+# of Solids", 1950), and this is ten times that.
+MAX_FRICTION = 1000.0
+# Gravity: ten thousand standard gravities, far beyond any place a table could stand (the
+# Sun's surface: 274 m/s^2, 28 standard gravities).
+MAX_GRAVITY = 1.0e4 * 9.80665  # m/s^2 (standard gravity)
+
 UNIT = Range(0.0, 1.0)  # restitution: 0 perfectly inelastic ... 1 perfectly elastic
 NON_NEGATIVE = Range(0.0)  # friction of an impact: 0 frictionless
 POSITIVE = Range(0.0, low_open=True)

@@ -202,7 +202,14 @@ class Layout:
 
     def moved(self, piece_id: str, x: float, y: float) -> Layout:
         """A copy with the piece `piece_id` moved to (x, y)."""
-        k = self.index(piece_id)
+        # an edit: an unknown id is a LayoutError naming the ids, as non-finite coordinates are
+        # (README, Errors); `index`, a lookup, keeps its KeyError
+        try:
+            k = self.index(piece_id)
+        except KeyError:
+            ids = self.ids()
+            raise LayoutError(f"moved: no piece {shown(piece_id):.60} in the layout; ids are "
+                              f"{ids[:20]}{' ...' if len(ids) > 20 else ''}") from None
         if not (finite_real(x) and finite_real(y)):
             raise LayoutError(f"moved: piece {piece_id!r} needs finite coordinates in m, got "
                               f"({shown(x)}, {shown(y)})")

@@ -15,6 +15,8 @@ from typing import ClassVar
 
 from cuesim.tables.base import PieceTable, table_or_default
 from cuesim.tables.coefficients import (
+    MAX_FRICTION,
+    MAX_GRAVITY,
     NON_NEGATIVE,
     UNIT,
     Range,
@@ -91,6 +93,22 @@ NOVUS_PHYSICS_RANGES: dict[str, Range] = {
     "impact_steps": Range(*IMPACT_STEPS_RANGE),
 }
 
+# Sanity bounds above the physical ranges, checked after them: the physics has no upper bound
+# for a friction coefficient or for g, but the core multiplies them (a deceleration mu g) and
+# 1e308 of either overflowed into NaN positions, reported as a broken layout. Every value up to
+# these bounds simulates to rest without NaN (tests/test_api_doors_types.py).
+_FRICTION_BOUND = Range(0.0, MAX_FRICTION, why="sanity bound: a coefficient of friction far "
+                                               "above any pair of real materials")
+_SLIDING_BOUND = Range(0.0, MAX_FRICTION, low_open=True, why=_FRICTION_BOUND.why)
+NOVUS_PHYSICS_SANITY: dict[str, Range] = {
+    "mu_puck": _SLIDING_BOUND,
+    "mu_striker": _SLIDING_BOUND,
+    "mu_impact": _FRICTION_BOUND,
+    "mu_rail_impact": _FRICTION_BOUND,
+    "g": Range(0.0, MAX_GRAVITY, low_open=True, why="sanity bound: ten thousand standard "
+                                                    "gravities"),
+}
+
 
 @dataclass(frozen=True)
 class NovusPhysics:
@@ -115,6 +133,7 @@ class NovusPhysics:
 
     def __post_init__(self) -> None:
         check_coefficients(self, NOVUS_PHYSICS_RANGES)
+        check_coefficients(self, NOVUS_PHYSICS_SANITY)
 
     def __repr__(self) -> str:
         return repr_quiet_defaults(self, {"impact_steps": IMPACT_STEPS})
@@ -198,6 +217,11 @@ class NovusTable(PieceTable):
 
     kinds: tuple[str, ...] = ("striker", "puck")
     single_kinds: ClassVar[tuple[str, ...]] = ("striker",)  # one striker is shot (26.1)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.physics, NovusPhysics):  # its fields check their own ranges
+            raise ValueError(f"NovusTable.physics must be a NovusPhysics, got "
+                             f"{shown(self.physics):.60} ({type(self.physics).__name__})")
 
     def piece_spec(self, kind: str) -> PieceSpec:
         """Radius, mass and inertia of a piece kind on the board ('puck' or 'striker')."""
@@ -342,4 +366,11 @@ def novus_doubles_layout(table: NovusTable | None = None, first_colour: str = "r
 
 def novus_table(physics: NovusPhysics | None = None) -> NovusTable:
     """The 1 m novus board (novus 24.1, 24.2) with its pieces' physics (25.1, 26.1)."""
-    return NovusTable(physics or NovusPhysics())
+    # physics: a NovusPhysics, or None for the defaults; anything else is a ValueError naming
+    # it (`physics or NovusPhysics()` took 'x', and 0 or '' for the defaults)
+    if physics is None:
+        return NovusTable()
+    if not isinstance(physics, NovusPhysics):
+        raise ValueError(f"novus_table: physics must be a NovusPhysics or None, got "
+                         f"{shown(physics):.60} ({type(physics).__name__})")
+    return NovusTable(physics)
