@@ -29,7 +29,7 @@ from cuesim.output import check_writable, write_atomic
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.shotfile_events import check_event_roles
 from cuesim.shotfile_motion import ShotFileError, _check_final, _check_motion, _fail, _limits
-from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
+from cuesim.sim.events import COL_A, COL_KIND, N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     N_SEG_COLUMNS,
@@ -38,6 +38,8 @@ from cuesim.sim.state import (
     SEG_ON,
     SEG_T0,
     SEG_T1,
+    SEG_X,
+    SEG_Y,
 )
 from cuesim.tables.jsonfile import read_json
 from cuesim.tables.layout import Layout, LayoutError
@@ -50,6 +52,11 @@ SEGMENT_COLUMNS = ("obj", "t0", "t1", "x", "y", "vx", "vy", "ax", "ay", "w0", "s
 SUFFIXES = (".json", ".npz")
 _NAMED = (EventKind.RAIL, EventKind.POCKET, EventKind.LINE, EventKind.CIRCLE)
 _NPZ_KEYS = ("meta", "events", "segments", "final_positions", "final_on")
+# the fields the writers put in an `exact` block and an .npz's `meta`: any other is refused, as
+# it would be lost on reloading (the readable fields beside `exact` are the core's to_dict's)
+_EXACT_FIELDS = ("format", "version", "feature_names", "final_positions", "final_on",
+                 "event_columns", "events", "segment_columns", "segments")
+_META_FIELDS = ("format", "version", "table", "shot", "truncated", "initial", "feature_names")
 
 # .npz archives: what is read before any array is allocated
 _MAX_META_CHARS = 1 << 24  # the JSON string `meta` (a 10,000-piece layout is ~1.5 M characters)
@@ -165,6 +172,7 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
                             "ShotResult.to_dict(exact=True) (the readable dict alone does not "
                             "reload exactly)")
     _header(exact, f"{source}: exact")
+    _no_unknown(exact, _EXACT_FIELDS, f"{source}: exact")
     meta = _parse_meta({"table": data.get("table"), "shot": data.get("shot"),
                         "truncated": data.get("truncated"), "initial": data.get("initial"),
                         "feature_names": exact.get("feature_names")}, source)
@@ -187,13 +195,25 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
 def _check_readable(data: dict[str, Any], result: ShotResult, source: str) -> None:
     """The readable fields beside `exact` (the event log, layouts, pocketed, duration...) are
     written from it: each one given must be what the exact block gives, or an edit of it would
-    be dropped without a word on reloading."""
+    be dropped without a word on reloading; a field neither the readable dict nor the exact
+    block has is refused too (it would be lost)."""
     readable = _plain(result.to_dict(trajectories="segments" in data))
+    known = (*readable, *(() if "segments" in readable else ("segments",)), "exact")
+    _no_unknown(data, known, source)
     for key, value in readable.items():
         if key in data and _plain(data[key]) != value:
             raise ShotFileError(f"{source}: {key} is not what the exact block gives (the "
                                 "readable fields are written from it and are not read back): "
                                 "edit the shot by simulating it again, not the file")
+
+
+def _no_unknown(block: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Refuse a field of `block` its writer never writes: it is not read back, so an edit put
+    there would be lost without a word."""
+    for key in block:
+        if key not in known:
+            raise ShotFileError(f"{where}: unknown field {key!r} (it would not be read back); "
+                                f"the fields are {', '.join(known)}"[:600])
 
 
 def _plain(value: Any) -> Any:
@@ -294,6 +314,17 @@ def _load_npz(raw: bytes, source: str) -> ShotResult:
     except _ZIP_ERRORS as exc:
         raise ShotFileError(f"shot file {source} is not a readable .npz archive ({exc})") from None
     with zf:
+        names = zf.namelist()
+        wanted = [f"{key}.npy" for key in _NPZ_KEYS]
+        for name in names:
+            if name not in wanted:
+                raise ShotFileError(f"{source}: the archive holds {name!r}, which is no array of "
+                                    f"a shot file (it would not be read back); the arrays are "
+                                    f"{', '.join(wanted)}"[:600])
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ShotFileError(f"{source}: the archive holds {twice!r} twice; expected each "
+                                "array once")
         infos = {}
         for key in _NPZ_KEYS:
             try:
@@ -315,6 +346,7 @@ def _load_npz(raw: bytes, source: str) -> ShotResult:
         if not isinstance(data, dict):
             raise ShotFileError(f"{source}: 'meta' must be a JSON object")
         _header(data, f"{source}: meta")
+        _no_unknown(data, _META_FIELDS, f"{source}: meta")
         meta = _parse_meta(data, source)
         shapes = {}
         for key, cols, kind in (("events", N_EVENT_COLUMNS, "f"),
@@ -464,9 +496,57 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     limits = _limits(meta.initial)
     _check_motion(segments, limits, source)
     _check_final(meta, final_positions, final_on, events, segments, limits, source)
+    _check_initial(meta.initial, segments, source)
+    _check_struck(meta, events, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,
                       feature_names=meta.names, truncated=meta.truncated, shot=meta.shot)
+
+
+def _check_initial(initial: Layout, segments: np.ndarray, source: str) -> None:
+    """Each piece's first segment (its earliest; of those at one time, the first in the file)
+    starts exactly where the initial layout has the piece: the simulator opens it from the
+    layout's very numbers, and both writers keep every float's bits (shortest repr in JSON,
+    float64 in .npz), so an initial layout that differs was edited, and the result would
+    contradict itself (`initial` against `positions_at(0)`, the plots, the replay)."""
+    obj = segments[:, SEG_OBJ].astype(np.int64)
+    order = np.lexsort((np.arange(len(segments)), segments[:, SEG_T0], obj))
+    _, first = np.unique(obj[order], return_index=True)
+    rows = order[first]  # _check_segments: every piece 0..n-1 has a segment starting at t0 = 0
+    start = segments[rows][:, [SEG_X, SEG_Y]]
+    given = initial.positions()
+    bad = np.flatnonzero((start != given).any(axis=1))
+    if len(bad):
+        k = int(bad[0])
+        p = initial.pieces[k]
+        sx, sy = start[k].tolist()
+        raise ShotFileError(f"{source}: initial.pieces[{k}] (piece {p.id!r}) = ({p.x!r}, {p.y!r}) "
+                            f"is not where its first segment (segments[{int(rows[k])}]) starts, "
+                            f"({sx!r}, {sy!r}); expected the initial layout the exact segments "
+                            "start from (both are written from one shot): edit the shot by "
+                            "simulating it again, not the file")
+
+
+def _check_struck(meta: _Meta, events: np.ndarray, source: str) -> None:
+    """The piece a strike event names is the one the shot strikes, of the kind a cue strikes:
+    a CueShot's `ball` (a 'ball'), a NovusShot's 'striker' (the kind 'striker'). `simulate`
+    and the viewer strike exactly that piece, so an initial layout whose struck piece has
+    another id or kind was edited (a shot file holds the pieces' ids and kinds only there)."""
+    if meta.shot is None:
+        return  # a run_motion result: any piece may have been struck
+    if isinstance(meta.shot, CueShot):
+        want_id, want_kind = meta.shot.ball, "ball"
+    else:
+        want_id, want_kind = "striker", "striker"
+    for k in np.flatnonzero(events[:, COL_KIND] == int(EventKind.STRIKE)).tolist():
+        i = int(events[k, COL_A])
+        p = meta.initial.pieces[i]
+        if p.id != want_id or p.kind != want_kind:
+            raise ShotFileError(f"{source}: initial.pieces[{i}] (piece {p.id!r} of kind "
+                                f"{p.kind!r}) is the piece events[{k}] strikes, but the shot "
+                                f"strikes {want_id!r}, a {want_kind}; expected the initial "
+                                "layout the shot was played on: edit the shot by simulating it "
+                                "again, not the file")
 
 
 def _check_layout(layout: Layout, where: str) -> None:

@@ -198,15 +198,31 @@ def read_params(path: str, family: str) -> dict[str, np.ndarray]:
     return {k: np.radians(v) if k in ANGLE_PARAMS else v for k, v in cols.items()}
 
 
+# a parameter file's cell: a plain decimal or scientific number (Python's float() alone also
+# took '1_0' as 10 and Unicode digits), or inf / nan, which the run names as not finite; blanks
+# (spaces, tabs) around it are allowed, as around a header's names
+_CELL_BLANKS = " \t"
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                     r"|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+
+def _cell_number(cell: str) -> float | None:
+    """The number a CSV cell holds, or None when it holds no plain number."""
+    text = cell.strip(_CELL_BLANKS)
+    return float(text) if _NUMBER.fullmatch(text) else None
+
+
 def _csv_records(p: Path) -> tuple[list[list[str]], list[int]]:
     """The CSV's records that hold anything (blank lines skipped) and the line each starts on,
-    counted from 1 as an editor counts them (a quoted cell may span lines)."""
+    counted from 1 as an editor counts them (a quoted cell may span lines). Read strictly: a
+    quote left open (a file cut short) or text after a closing quote is a BatchError naming the
+    file and the line, not a cell read up to the end of the file."""
     rows: list[list[str]] = []
     lines: list[int] = []
     start = 1
     try:
         with open(p, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.reader(fh)
+            reader = csv.reader(fh, strict=True)
             for row in reader:
                 if any(cell.strip() for cell in row):
                     rows.append(row)
@@ -216,8 +232,11 @@ def _csv_records(p: Path) -> tuple[list[list[str]], list[int]]:
         raise BatchError(f"parameter file {str(p)!r} is not UTF-8 text (near line {start}); "
                          "is it a binary file?") from None
     except (OSError, csv.Error) as exc:
+        why = str(getattr(exc, "strerror", None) or exc)
+        if why == "unexpected end of data":
+            why = "a quoted cell is never closed: is the file cut short?"
         raise BatchError(f"parameter file {str(p)!r} cannot be read as CSV (line {start}: "
-                         f"{getattr(exc, 'strerror', None) or exc})") from None
+                         f"{why})") from None
     return rows, lines
 
 
@@ -238,11 +257,13 @@ def _read_csv(p: Path, family: str) -> dict[str, np.ndarray]:
             raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}: {len(row)} values "
                              f"for {len(header)} columns")
         for c, cell in enumerate(row):
-            try:
-                data[k, c] = float(cell)
-            except ValueError:
+            value = _cell_number(cell)
+            if value is None:
                 raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}, column "
-                                 f"{header[c]!r}: {cell!r} is not a number") from None
+                                 f"{header[c]!r}: {cell!r:.80} is not a number (expected a "
+                                 "plain decimal or scientific number such as 90, -0.25 or "
+                                 "1.5e-3)")
+            data[k, c] = value
             if math.isinf(data[k, c]):
                 raise BatchError(f"parameter file {os.fspath(p)!r}, line {line}, column "
                                  f"{header[c]!r}: {cell.strip()!r} is not a finite number")
