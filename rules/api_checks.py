@@ -144,6 +144,9 @@ def check_args(func: Any, **values: Any) -> None:
 
 
 MAX_NAME = 64  # characters of a player's name: the viewer's panel and the rulings' lines
+# the longest match: its sets, race, games or points to win (a real one has a few to a few
+# hundred points; 10**30 would never end). The referees, `cuesim play` and the envs hold to it.
+MAX_MATCH = 1000
 
 
 def check_names(players: Any, where: str) -> None:

@@ -1,8 +1,9 @@
-"""Players' names at every door: a non-empty string of printable characters, at most 64 long
-(rules.api_checks.check_names). An empty name was refused by the novus scenario door only: the
-API, `cuesim play --players` and the pool scenarios took it, and the rulings then lost the
-name ("Chooses to pass..."); a line break or a terminal escape in a name went raw into the
-one-line rulings."""
+"""Players' names and match lengths at every door. A name is a non-empty string of printable
+characters, at most 64 long (rules.api_checks.check_names). An empty name was refused by the
+novus scenario door only: the API, `cuesim play --players` and the pool scenarios took it, and
+the rulings then lost the name ("Chooses to pass..."); a line break or a terminal escape in a
+name went raw into the one-line rulings. A match is at most 1000 sets, frames, games or
+points (rules.api_checks.MAX_MATCH)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_play_refuses_such_a_name_in_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "--players[0] must be a player's name" in err and len(err.strip().splitlines()) == 1
     assert not shot.exists()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: NineBall(race_to=10**30), lambda: NineBall(points_to=1001),
+    lambda: FivePinsGame(points_to=10**30), lambda: FivePinsGame(games=1001),
+    lambda: NovusGame(["A", "B"], sets=10**30),
+])
+def test_a_match_that_never_ends_is_refused(make):
+    """A race to 10**30 (or as many sets, games or points) was taken by every referee: a
+    match that cannot end. At most 1000 (rules.api_checks.MAX_MATCH), as `cuesim play` and the
+    envs."""
+    with pytest.raises(ValueError, match="1000"):
+        make()
+    NineBall(race_to=1000)
+    FivePinsGame(games=999, points_to=1000)

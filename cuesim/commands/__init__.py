@@ -14,9 +14,6 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 
-# the longest match a command or an environment sets up: sets, races, points or games of one
-# match (a real one has a few to a few hundred points; 10**30 would never end)
-MAX_MATCH = 1000
 # the most candidate shots the computer simulates for one turn (its levels use 60-300; each
 # is a whole shot, so 10**5 is minutes of thinking)
 MAX_CANDIDATES = 100_000

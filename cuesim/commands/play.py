@@ -8,8 +8,9 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import MAX_CANDIDATES, MAX_MATCH, at_most, end_mass_grams, impact_steps
+from cuesim.commands import MAX_CANDIDATES, at_most, end_mass_grams, impact_steps
 from cuesim.output import OutputError, check_writable, remove_partial
+from cuesim.rules.api_checks import MAX_MATCH
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
 from cuesim.viewer.savefile import CUE_GAMES
 

@@ -29,10 +29,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from cuesim.commands import MAX_MATCH
 from cuesim.env import act
 from cuesim.env import reward as rewards
 from cuesim.env.games import GAMES, SPECS, fouls, phase, scores, winner
+from cuesim.rules.api_checks import MAX_MATCH
 from cuesim.rules.ruling import Ruling
 from cuesim.shot import ShotError
 from cuesim.sim.engine import SimulationError

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cuesim.rules.api_checks import check_names
+from cuesim.rules.api_checks import MAX_MATCH, check_names
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
@@ -159,6 +159,10 @@ def check_state(state: FivePinsState) -> None:
                          f"{state.games}")
     if state.points_to < 1:
         raise ValueError(f"points_to must be positive, got {state.points_to}")
+    for key in ("games", "points_to"):
+        if getattr(state, key) > MAX_MATCH:
+            raise ValueError(f"{key} must be at most {MAX_MATCH} (a match that ends), got "
+                             f"{getattr(state, key)}")
     for key in ("scores", "games_won"):
         table = getattr(state, key)
         if set(table) != set(state.players) or any(

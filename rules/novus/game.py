@@ -67,7 +67,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import check_names, hints, require
+from cuesim.rules.api_checks import MAX_MATCH, check_names, hints, require
 from cuesim.rules.files import check_event_log, hand_moved
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import (
@@ -140,8 +140,8 @@ class NovusGame:
         if len(self.players) != need or len(set(self.players)) != need:
             raise ValueError(f"novus {'doubles' if self.doubles else 'singles'} needs {need} "
                              f"distinct player names, got {self.players!r}")
-        if self.sets < 1:
-            raise ValueError(f"the number of sets must be at least 1, got {self.sets}")
+        if not 1 <= self.sets <= MAX_MATCH:
+            raise ValueError(f"the number of sets must be 1 to {MAX_MATCH}, got {self.sets}")
         if self.first not in (0, 1):
             raise ValueError(f"'first' is the index (0 or 1) of the first striker, got "
                              f"{self.first!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuesim.rules.api_checks import check_args, check_fields, check_names, require
+from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
 from cuesim.rules.files import check_event_log
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
@@ -82,8 +82,9 @@ class PoolGame:
         if break_order not in BREAK_ORDERS:
             raise ValueError(f"break_order must be one of {list(BREAK_ORDERS)}, got "
                              f"{break_order!r}")
-        if race_to < 1 or points_to < 1:
-            raise ValueError("race_to and points_to must be positive")
+        if not (1 <= race_to <= MAX_MATCH and 1 <= points_to <= MAX_MATCH):
+            raise ValueError(f"race_to and points_to must be 1 to {MAX_MATCH}, got {race_to} "
+                             f"and {points_to}")
         self.state = PoolState(
             game=self.name, players=players, shooter=breaker, breaker=breaker,
             fouls={p: 0 for p in players}, warned={p: False for p in players},

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import check_names
+from cuesim.rules.api_checks import MAX_MATCH, check_names
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
@@ -170,6 +170,9 @@ def check_state(state: PoolState) -> None:
         value = getattr(state, key)
         if not _whole(value) or value < 1:
             raise ValueError(f"state.{key} must be a whole number >= 1, got {value!r}")
+        if key in ("race_to", "points_to") and value > MAX_MATCH:
+            raise ValueError(f"state.{key} must be at most {MAX_MATCH} (a match that ends), "
+                             f"got {value!r}")
     for key, low in (("fouls", 0), ("frames_won", 0), ("scores", None)):
         table = getattr(state, key)
         if not isinstance(table, dict) or not set(table) <= set(state.players) or any(
