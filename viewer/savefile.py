@@ -5,8 +5,14 @@ game was saved) is checked like every layout: its fields (`Layout.from_dict`), e
 bed of the game's table (the table's `check_layout`, as for scenarios), and, after the replay,
 no two overlapping but the pieces the replayed game has out of play (5-pins: the pins the
 match's last shot knocked down lie where they fell, which the physics lets them share with
-other pieces), and no piece on it that the game has pocketed or put off the table
-(`check_replayed_layout`). The saved `state` (the referee's, when the game was saved) is
+other pieces), no piece on it that the game has pocketed or put off the table, and each of the
+kind and group the replayed game gives its id (`check_replayed_layout`; a `base` layout, which
+is resumed without a replay, against the game's own pieces, `game_pieces`). Each action has its
+kind's fields only; a shot's values are checked by the shot classes themselves (`_ShotProbe`:
+aim, speed and tip within cuesim.shot's bounds, the struck piece on the table, the declaration
+of the game's referee), so that a value no shot can have is refused here, while a shot that
+this version's physics or rules replay differently is left to the replay's carry-on. The saved
+`state` (the referee's, when the game was saved) is
 compared with the replayed referee's: a difference is reported, not refused (`state_drift`).
 """
 
@@ -16,10 +22,12 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from cuesim.rules.api_checks import check_names
+from cuesim.rules.ruling import Infraction
 from cuesim.tables.balls import CUE_MASS
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
 from cuesim.tables.layout import Layout, LayoutError
-from cuesim.tables.numbers import finite_real
+from cuesim.tables.numbers import MAX_AIM_ANGLE, finite_real
 
 SESSION_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
 SAVE_FORMAT = "cuesim-game"
@@ -79,8 +87,9 @@ def check_save(data: Any, source: str = "saved game") -> None:
     for key in ("game", "players", "actions"):
         if key not in data:
             raise SaveFileError(f"{source}: missing field {key!r}")
-    if data.get("version", 1) != 1:
-        raise fail("version", "1", data.get("version"))
+    version = data.get("version", 1)
+    if type(version) is not int or version != 1:  # true == 1 in Python, not in the format
+        raise fail("version", "the whole number 1", version)
     game = data["game"]
     if game not in SESSION_GAMES:
         raise fail("game", f"one of {list(SESSION_GAMES)}", game)
@@ -90,10 +99,14 @@ def check_save(data: Any, source: str = "saved game") -> None:
             or not all(isinstance(p, str) and p.strip() for p in players)
             or len(set(players)) != n):
         raise fail("players", f"a list of {n} different names", players)
+    try:
+        check_names(players, "players")  # printable, not too long: as every game's door
+    except ValueError as exc:
+        raise SaveFileError(f"{source}: {exc}") from None
     computer = data.get("computer", [])
     if not isinstance(computer, list) or not all(c in players for c in computer):
         raise fail("computer", "a list of the players the computer plays", computer)
-    options = data.get("options") or {}
+    options = data.get("options", {})  # absent: no options; null, "", 0 or [] are refused
     if not isinstance(options, dict):
         raise fail("options", "an object", options)
     for key, value in options.items():
@@ -108,8 +121,10 @@ def check_save(data: Any, source: str = "saved game") -> None:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise fail("actions", "a list of actions", actions)
+    probe = _ShotProbe(game, players, computer, options) if any(
+        isinstance(a, dict) and a.get("kind") == "shot" for a in actions) else None
     for k, action in enumerate(actions):
-        _check_action(action, f"actions[{k}]", players, fail)
+        _check_action(action, f"actions[{k}]", players, fail, source, probe)
     if "state" in data and not isinstance(data["state"], dict):
         raise fail("state", "an object (the referee's state when the game was saved)",
                    data["state"])
@@ -121,7 +136,9 @@ def check_save(data: Any, source: str = "saved game") -> None:
                 and isinstance(base["state"], dict)):
             raise fail("base", "an object with the layout and the referee state the game "
                                "carried on from", base)
-        saved_layout({"game": game, "layout": base["layout"]}, f"{source}: base")
+        layout = saved_layout({"game": game, "layout": base["layout"]}, f"{source}: base")
+        if layout is not None:  # resumed as it is, with no replay to compare its pieces with
+            _check_game_pieces(layout, game_pieces(game), f"{source}: base")
 
 
 def _layout_error(exc: LayoutError, source: str) -> SaveFileError:
@@ -156,8 +173,9 @@ def saved_layout(data: dict[str, Any], source: str = "saved game") -> Layout | N
 def check_replayed_layout(saved: Layout | None, replayed: Layout, source: str = "saved game",
                           table: Any = None, out_of_play: Iterable[str] = ()) -> None:
     """The saved layout holds the pieces the replayed game has on the table: none that was
-    pocketed or left the table during the game, none missing; and, on `table`, no two of them
-    overlap but those `out_of_play` (5-pins: the pins the match's last shot knocked down,
+    pocketed or left the table during the game, none missing, each of the kind and group the
+    replayed game gives its id; and, on `table`, no two of them overlap but those
+    `out_of_play` (5-pins: the pins the match's last shot knocked down,
     `Session.fallen_pins`)."""
     if saved is None:
         return
@@ -174,23 +192,36 @@ def check_replayed_layout(saved: Layout | None, replayed: Layout, source: str = 
     if missing:
         raise SaveFileError(f"{source}: layout lacks {missing}, which are on the table in the "
                             "replayed game")
+    _check_game_pieces(saved, {p.id: (p.kind, p.group) for p in replayed.pieces}, source,
+                       "in the replayed game")
 
 
-def _check_action(action: Any, where: str, players: list[str], fail: Any) -> None:
-    kinds = {"shot": ("player", *SHOT_NUMBERS), "choice": ("option",),
-             "infraction": ("code",), "request": ("name",)}
+# the fields of each kind of action, as Session writes them (shot_action, choose, declare,
+# request): the first of each kind's are required; another field is refused
+ACTION_FIELDS = {"shot": ("player", *SHOT_NUMBERS, "declaration", "infractions"),
+                 "choice": ("option",), "infraction": ("code", "player"), "request": ("name",)}
+REQUIRED_FIELDS = {"shot": ("player", *SHOT_NUMBERS), "choice": ("option",),
+                   "infraction": ("code",), "request": ("name",)}
+
+
+def _check_action(action: Any, where: str, players: list[str], fail: Any, source: str,
+                  probe: _ShotProbe | None) -> None:
+    kinds = list(ACTION_FIELDS)
     if (not isinstance(action, dict) or not isinstance(action.get("kind"), str)
-            or action["kind"] not in kinds):
-        raise fail(where, f"an object whose kind is one of {list(kinds)}", action)
-    for key in kinds[action["kind"]]:
+            or action["kind"] not in ACTION_FIELDS):
+        raise fail(where, f"an object whose kind is one of {kinds}", action)
+    kind = action["kind"]
+    for key in REQUIRED_FIELDS[kind]:
         if key not in action:
-            raise SaveFileError(f"{where} ({action['kind']}) is missing field {key!r}")
-    if action["kind"] == "shot":
+            raise SaveFileError(f"{source}: {where} ({kind}) is missing field {key!r}")
+    for key in action:
+        if key != "kind" and key not in ACTION_FIELDS[kind]:
+            raise fail(f"{where}.{key}", f"absent (a {kind} action has the fields "
+                                         f"{['kind', *ACTION_FIELDS[kind]]})", action[key])
+    if kind == "shot":
         for key in SHOT_NUMBERS:
             if not _number(action[key]):
                 raise fail(f"{where}.{key}", "a finite number", action[key])
-        if action["speed"] <= 0:
-            raise fail(f"{where}.speed", "a speed > 0 in m/s", action["speed"])
         if not isinstance(action.get("declaration", {}), dict):
             raise fail(f"{where}.declaration", "an object", action.get("declaration"))
         infractions = action.get("infractions", [])
@@ -201,14 +232,162 @@ def _check_action(action: Any, where: str, players: list[str], fail: Any) -> Non
             if item.get("player", "") not in ("", *players):
                 raise fail(f"{where}.infractions[{i}].player", f"one of {players}",
                            item.get("player"))
+            try:
+                Infraction.from_dict(item)  # the types the replay reads (note, pieces)
+            except ValueError as exc:
+                raise SaveFileError(f"{source}: {where}.infractions[{i}]: {exc}") from None
+        if probe is not None:
+            probe.check(action, where, fail, source)
     else:
-        key = kinds[action["kind"]][0]
+        key = REQUIRED_FIELDS[kind][0]
         if not isinstance(action[key], str):
             raise fail(f"{where}.{key}", "a string", action[key])
     player = action.get("player", "")
-    if action["kind"] in ("shot", "infraction") and player not in (
-            ("", *players) if action["kind"] == "infraction" else players):
+    if kind in ("shot", "infraction") and player not in (
+            ("", *players) if kind == "infraction" else players):
         raise fail(f"{where}.player", f"one of the players {players}", player)
+
+
+class _ShotProbe:
+    """The values of a saved shot checked by the shot classes themselves (cuesim.shot: the
+    aim within MAX_AIM_ANGLE, the speed in (0, MAX_CUE_SPEED or MAX_STRIKE_SPEED], the tip on
+    the ball within the miscue limit or meeting the striker), built as the replay builds them
+    (the game's Session._shot, with the saved options), one field at a time so that the
+    refusal names it; the struck piece's place wholly on the game's table (its
+    `check_layout`, as for the saved layout) and, in novus, the height the striker does not
+    have at 0; the declaration of the game's referee (its scenario files' parser: the fields
+    and their types). A value no shot can have under any physics is refused; a shot these
+    values allow that the replay then refuses is for the replay (a file from other physics)."""
+
+    def __init__(self, game: str, players: list[str], computer: list[str],
+                 options: dict[str, Any]) -> None:
+        from cuesim.viewer.session import new_session
+
+        self.game = game
+        self.session = new_session(game, list(players), tuple(computer), dict(options))
+        self.table = self.session.table
+        self.novus = game.startswith("novus")
+
+    def _problem(self, action: dict[str, Any], **values: float) -> str | None:
+        """Why the shot classes refuse `action` with only `values` taken from it (the other
+        numbers plain: aim 0, speed 1 m/s, no tip), or None."""
+        from cuesim.shot import NovusShot, ShotError
+
+        probe = {**action, "angle": 0.0, "speed": 1.0, "side": 0.0, "height": 0.0, **values}
+        try:
+            shot = self.session._shot(probe)
+            if isinstance(shot, NovusShot):
+                shot.striker_motion(self.table)
+            else:
+                shot.ball_motion(self.table)
+        except ShotError as exc:
+            return str(exc)
+        return None
+
+    def _novus_angle_problem(self, angle: float) -> str | None:
+        """None when a player on some side of the board may aim at `angle` (the table's
+        frame; the shot is checked in the player's, NovusShot)."""
+        from cuesim.shot import NovusShot, ShotError
+        from cuesim.tables.novus import NOVUS_SIDES
+
+        problem = None
+        for side in NOVUS_SIDES:
+            try:
+                NovusShot(x=0.0, angle=angle - self.table.direction_to_table(side, 0.0),
+                          speed=1.0, side=side)
+                return None
+            except ShotError as exc:
+                problem = str(exc)
+        return problem
+
+    def check(self, action: dict[str, Any], where: str, fail: Any, source: str) -> None:
+        from cuesim.tables.balls import MAX_CUE_SPEED
+        from cuesim.tables.layout import Piece
+        from cuesim.tables.novus import MAX_STRIKE_SPEED
+
+        angle = action["angle"]
+        if (self._novus_angle_problem(angle) if self.novus
+                else self._problem(action, angle=angle)):
+            raise fail(f"{where}.angle", f"an aim within [-{MAX_AIM_ANGLE:.1f}, "
+                                         f"{MAX_AIM_ANGLE:.1f}] rad (a thousand turns)", angle)
+        if self._problem(action, speed=action["speed"]):
+            limit = MAX_STRIKE_SPEED if self.novus else MAX_CUE_SPEED
+            raise fail(f"{where}.speed", f"a speed in (0, {limit:g}] m/s", action["speed"])
+        side, height = action["side"], action["height"]
+        if self.novus:
+            if height != 0.0:
+                raise fail(f"{where}.height", "0 (a novus shot has a side offset only)",
+                           height)
+            problem = self._problem(action, side=side)
+            if problem:
+                raise fail(f"{where}.side", f"a side offset that meets the striker "
+                                            f"({problem})", side)
+        elif self._problem(action, side=side, height=height):
+            from cuesim.sim.cue import MISCUE_LIMIT
+
+            key = "side" if abs(side) >= abs(height) else "height"
+            raise fail(f"{where}.{key}", f"a tip offset within the miscue limit: "
+                                         f"|(side, height)| <= {MISCUE_LIMIT:g} of the ball's "
+                                         f"radius", action[key])
+        kind = "striker" if self.novus else "ball"
+        piece = {"novus": "striker", "5-pins": "ball"}.get(self.game[:5], "cue")
+        x, y = action["x"], action["y"]
+        try:
+            self.table.check_layout(Layout(self.table.name, (Piece(piece, kind, x, y),)))
+        except LayoutError as exc:
+            r = self.table.piece_spec(kind).radius
+            key = "y" if r <= x <= self.table.geometry.width - r else "x"
+            raise fail(f"{where}.{key}", f"a place of the struck {kind} on the table "
+                                         f"({str(exc).splitlines()[0]})", action[key]) from None
+        self._check_declaration(action.get("declaration", {}), f"{where}.declaration", fail,
+                                source)
+
+    def _check_declaration(self, declaration: dict[str, Any], where: str, fail: Any,
+                           source: str) -> None:
+        if self.novus:
+            if declaration:
+                raise fail(where, "an empty object (novus shots have no declaration)",
+                           declaration)
+            return
+        if self.game == "5-pins":
+            from cuesim.rules.fivepins.scenario import parse_declaration
+        else:
+            from cuesim.rules.pool.scenario import parse_declaration
+        try:
+            parse_declaration(declaration, where)
+        except ValueError as exc:  # ScenarioError too: the message starts with `where`
+            raise SaveFileError(f"{source}: {str(exc).splitlines()[0]}") from None
+
+
+def game_pieces(game: str) -> dict[str, tuple[str, str]]:
+    """Every piece a game can have on its table, id -> (kind, group): its opening layout, and
+    the pieces a shot puts down (the novus striker, the 5-pins balls in hand)."""
+    from cuesim.viewer.session import new_session
+
+    pieces = {p.id: (p.kind, p.group) for p in new_session(game).layout().pieces}
+    if game.startswith("novus"):
+        pieces["striker"] = ("striker", "")
+    if game == "5-pins":
+        pieces.update({ball: ("ball", ball) for ball in ("white", "yellow", "red")})
+    return pieces
+
+
+def _check_game_pieces(layout: Layout, pieces: dict[str, tuple[str, str]], source: str,
+                       what: str = "in the game") -> None:
+    """Each piece of a saved layout one of `pieces` (id -> kind, group), of its kind and group:
+    SaveFileError naming the piece's field."""
+    for k, p in enumerate(layout.pieces):
+        where = f"{source}: layout.pieces[{k}]"
+        if p.id not in pieces:
+            raise SaveFileError(f"{where}.id must be one of the pieces {what} "
+                                f"{sorted(pieces)}, got {p.id!r}")
+        kind, group = pieces[p.id]
+        if p.kind != kind:
+            raise SaveFileError(f"{where}.kind must be {kind!r} (piece {p.id!r} {what}), got "
+                                f"{p.kind!r}")
+        if p.group != group:
+            raise SaveFileError(f"{where}.group must be {group!r} (piece {p.id!r} {what}), got "
+                                f"{p.group!r}")
 
 
 # a replayed piece this far from where the saved layout has it is reported (a file saved by a
