@@ -29,7 +29,7 @@ from cuesim.output import check_writable, write_atomic
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.shotfile_events import check_event_roles
 from cuesim.shotfile_motion import ShotFileError, _check_final, _check_motion, _fail, _limits
-from cuesim.sim.events import COL_A, COL_KIND, N_EVENT_COLUMNS, EventKind
+from cuesim.sim.events import COL_A, COL_KIND, COL_T, N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
     N_SEG_COLUMNS,
@@ -498,6 +498,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     _check_final(meta, final_positions, final_on, events, segments, limits, source)
     _check_initial(meta.initial, segments, source)
     _check_struck(meta, events, source)
+    _check_segment_times(segments, events, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,
                       feature_names=meta.names, truncated=meta.truncated, shot=meta.shot)
@@ -614,4 +615,26 @@ def _check_segments(seg: np.ndarray, n: int, n_events: int, source: str) -> np.n
         if (np.diff(on) > 0).any():
             raise ShotFileError(f"{where}: piece {i} comes back onto the table after it left it")
     return seg
+
+
+def _check_segment_times(seg: np.ndarray, events: np.ndarray, source: str) -> None:
+    """The segments' times as the core writes them: each opened by an event starts at that
+    event's time, and each piece's follow one another without a gap or an overlap (each ends
+    where the next begins), so that `positions_at` answers from exactly one at any time."""
+    where = f"{source}: segments"
+    opened = seg[:, SEG_EVENT].astype(int)
+    by_event = np.flatnonzero(opened >= 0)
+    _fail(where, by_event[seg[by_event, SEG_T0] != events[opened[by_event], COL_T]],
+          "t0 must be the time of the event that opened the segment", seg[:, SEG_T0])
+    obj = seg[:, SEG_OBJ].astype(int)
+    for i in np.unique(obj).tolist():
+        rows = np.flatnonzero(obj == i)
+        rows = rows[np.argsort(seg[rows, SEG_T0], kind="stable")]
+        gap = np.flatnonzero(seg[rows[:-1], SEG_T1] != seg[rows[1:], SEG_T0])
+        if len(gap):
+            k, before = int(rows[gap[0] + 1]), int(rows[gap[0]])
+            raise ShotFileError(f"{where}[{k}]: piece {i}'s segment starts at t0 = "
+                                f"{float(seg[k, SEG_T0])!r}, not where its previous one "
+                                f"(segments[{before}]) ends, {float(seg[before, SEG_T1])!r}; "
+                                "expected each piece's segments one after another")
 

@@ -214,3 +214,27 @@ def test_an_npz_member_given_twice_is_refused(tmp_path: Path) -> None:
                       [*files.items(), ("events.npy", files["events.npy"])])
     with pytest.raises(ShotFileError, match=r"edited\.npz: the archive holds 'events\.npy' twice"):
         ShotResult.load(path)
+
+
+def test_a_segment_must_start_at_the_event_that_opened_it(tmp_path):
+    """A resting segment's t0 edited to 1e308 loaded (every number finite, t1 = inf after it):
+    a piece resting from a time after the end of the world. Each segment opened by an event
+    starts at that event's time, as the core writes it."""
+    data = _saved_json(tmp_path)
+    segments = data["exact"]["segments"]
+    k = next(i for i, row in enumerate(segments) if row[2] is None and row[12] >= 0)
+    segments[k][1] = 1e308
+    with pytest.raises(ShotFileError, match=rf"segments\[{k}\]: t0 must be the time of the "
+                                            "event that opened the segment"):
+        ShotResult.load(_write_json(tmp_path, data))
+
+
+def test_a_piece_s_segments_follow_one_another(tmp_path):
+    """A segment whose end is moved away from the next one's start (a gap in a piece's motion,
+    when positions_at answers from neither) is refused naming the segment."""
+    data = _saved_json(tmp_path)
+    segments = data["exact"]["segments"]
+    k = next(i for i, row in enumerate(segments) if row[2] is not None and row[12] == -1)
+    segments[k][2] = segments[k][2] * 0.5
+    with pytest.raises(ShotFileError, match=r"not where its previous one \(segments\[\d+\]\) ends"):
+        ShotResult.load(_write_json(tmp_path, data))
