@@ -17,6 +17,10 @@ POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "1
 # a piece no event touches cannot move: its position after the shot may differ from before
 # only by the rounding of a hand-written or exported coordinate (m)
 UNTOUCHED_TOLERANCE = 1e-6
+# s: the latest time an event of a hand-written shot may have. No shot lasts an hour: a ball
+# struck at the hardest cue speed (tables.balls.MAX_CUE_SPEED, 15 m/s) on the slowest cloth
+# (mu_roll 0.005) rolls for 306 s; a puck (tables.novus.MAX_STRIKE_SPEED) stops within seconds
+MAX_EVENT_TIME = 3600.0
 FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
@@ -141,7 +145,8 @@ def parse_event(item: Any, where: str) -> Any:
     for key in ("t", "speed"):
         value = item.get(key, 0.0)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            what = "a time >= 0 in seconds" if key == "t" else "a speed >= 0 in m/s"
+            what = (f"a time in [0, {MAX_EVENT_TIME:g}] s (no shot lasts an hour)" if key == "t"
+                    else "a speed >= 0 in m/s")
             raise ValueError(f"{where}.{key} must be {what}, got {value!r}")
     for key, what in EVENT_NAMES.items():
         value = item.get(key)
@@ -263,8 +268,9 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
         pins = table is None or getattr(table, "name", None) == "carom"
     for k, e in enumerate(events):
         t, a, b = e.t, e.a, e.b
-        if not (0.0 <= t < math.inf):  # NaN too
-            raise ScenarioError(f"{where}.events[{k}].t must be a finite time >= 0 s, got {t}")
+        if not (0.0 <= t <= MAX_EVENT_TIME):  # NaN too
+            raise ScenarioError(f"{where}.events[{k}].t must be a time in [0, "
+                                f"{MAX_EVENT_TIME:g}] s (no shot lasts an hour), got {t}")
         if t < last:
             raise ScenarioError(f"{where}.events[{k}].t = {t} s comes before the previous "
                                 f"event ({last} s): events must be in time order")

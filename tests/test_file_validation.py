@@ -90,9 +90,14 @@ BAD_SCENARIOS = [
      "'striker' has an event at 0.4 s after it dropped"),
     (NOVUS, lambda d: novus_events(d, [dict(STRIKE, t=-1.0), {"t": -0.5, "kind": "collide",
                                                               "a": "striker", "b": "red1"}]),
-     r"events\[0\]\.t must be a time >= 0"),
+     r"events\[0\]\.t must be a time in \[0, 3600\] s"),
     (POOL_14, lambda d: set_path(d, ["shot", "events", 1, "t"], math.nan),
-     r"shot\.events\[1\]\.t must be a finite time >= 0 s, got nan"),
+     r"shot\.events\[1\]\.t must be a time in \[0, 3600\] s \(no shot lasts an hour\), "
+     r"got nan"),
+    # a time no shot reaches was taken (finite, in order)
+    (POOL_14, lambda d: [set_path(d, ["shot", "events", k, "t"], 1e308)
+                         for k in range(1, len(d["shot"]["events"]))],
+     r"shot\.events\[1\]\.t must be a time in \[0, 3600\] s"),
     (POOL_14, lambda d: d["shot"]["events"].reverse(), "events must be in time order"),
     (POOL_9, lambda d: set_path(d, ["steps", 2, "events", 2, "feature"], "ceiling"),
      "unknown rail 'ceiling'"),

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from cuesim.rules.files import MAX_EVENT_TIME
 from cuesim.rules.novus.terms import SIDES, frame
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event, ShotResult
@@ -234,8 +235,9 @@ def event_from_dict(data: Any, k: int) -> Event:
                          f"{sorted(EVENT_KINDS)}")
     kind = EVENT_KINDS[kind_name]
     t = data["t"]
-    if isinstance(t, bool) or not isinstance(t, int | float) or not np.isfinite(t) or t < 0:
-        raise ValueError(f"{where}.t must be a time >= 0 in seconds, got {t!r}")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_EVENT_TIME:
+        raise ValueError(f"{where}.t must be a time in [0, {MAX_EVENT_TIME:g}] s (no shot "
+                         f"lasts an hour), got {t!r}")
     b = data.get("b")
     feature = data.get("feature")
     if kind == EventKind.COLLIDE and b is None:
