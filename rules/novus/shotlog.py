@@ -19,6 +19,9 @@ from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event, ShotResult
 from cuesim.sim.state import SEG_AX, SEG_AY, SEG_OBJ, SEG_T0, SEG_T1, SEG_VX, SEG_VY, SEG_X, SEG_Y
 from cuesim.tables.layout import Layout
+from cuesim.tables.novus import novus_table
+
+HOLES = tuple(h.name for h in novus_table().geometry.holes)  # the board's four corner holes
 
 STRIKER = "striker"
 SIMULTANEOUS = 1e-12  # s: contacts closer in time than this count as simultaneous (17.1.б)
@@ -248,6 +251,9 @@ def event_from_dict(data: Any, k: int) -> Event:
         direction = data.get("direction")
         if direction not in (1, -1):
             raise ValueError(f"{where}: a '{kind_name}' event needs 'direction' +1 or -1")
+    if kind == EventKind.POCKET and feature not in HOLES:  # every puck drops in one of them
+        raise ValueError(f"{where}: a 'pocket' event needs 'feature', the hole, one of "
+                         f"{list(HOLES)}")
     if kind == EventKind.LINE and feature not in {f"zone_{s}" for s in SIDES}:
         raise ValueError(f"{where}: a 'line' event needs 'feature' zone_south/east/north/west")
     return Event(t=float(t), kind=kind, a=data["a"], b=b, feature=feature, speed=float(speed),
