@@ -79,7 +79,7 @@ BAD_SCENARIOS = [
      "two different names"),
     # event logs that cannot have happened
     (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.3, "kind": "pocket", "a": "red1"}]),
-     "a 'pocket' event needs 'feature', the hole, one of ['south_west'"),  # it was taken
+     r"a 'pocket' event needs 'feature', the hole, one of \['south_west'"),  # it was taken
     (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.05, "kind": "pocket", "a": "red1",
                                                 "feature": "north_east"},
                                        {"t": 0.2, "kind": "collide", "a": "striker",
