@@ -383,9 +383,13 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
     shot pucks may lie stacked), the pieces after it were there before it, no piece that
     dropped is still on the table, and a piece lies elsewhere after the shot only if an event
     touches it or a declared infraction moved it by hand (`by_hand`: the pieces it names,
-    `hand_moved`)."""
+    `hand_moved`); lines and circles are crossed from the side a piece is on
+    (`check_crossings`)."""
     from cuesim.sim.events import EventKind
     from cuesim.tables.layout import Layout, LayoutError
+
+    if before is not None:
+        check_crossings(events, before, table, where, by_hand)
 
     for name, layout in zip(names, (before, after), strict=True):
         if layout is None:
@@ -460,6 +464,48 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str,
                             f"for {before.table!r}")
     check_event_log(events, before.ids(), where, table)
     check_shot_layouts(table, before, after, events, where, names, by_hand)
+
+
+def check_crossings(events: list[Any], before: Any, table: Any, where: str,
+                    by_hand: Collection[str] = ()) -> None:
+    """A piece crosses a line or a circle of the table from the side it is on: its first
+    crossing leaves the side where it lay before the shot (a line's +1 goes along its normal,
+    a circle's +1 enters it), and each next one goes back. A cue ball in the kitchen crossing
+    the head string into the kitchen cannot have happened. Pieces moved by hand (`by_hand`)
+    and pieces lying on the line itself are taken on their word for the first crossing."""
+    from cuesim.sim.events import EventKind
+
+    geo = table.geometry
+    lines = {s.name: s for s in geo.lines}
+    circles = {c.name: c for c in geo.circles}
+    last: dict[tuple[str, str], int] = {}
+    for k, e in enumerate(events):
+        if e.kind not in (EventKind.LINE, EventKind.CIRCLE) or e.feature is None:
+            continue
+        key = (e.a, e.feature)
+        if key in last:
+            expected = -last[key]
+        elif e.a in by_hand or e.a not in before.ids():
+            expected = e.direction
+        else:
+            p = before.get(e.a)
+            if e.kind == EventKind.LINE and e.feature in lines:
+                s = lines[e.feature]
+                side = s.nx * p.x + s.ny * p.y - s.c  # > 0: already on the normal's side
+                expected = e.direction if side == 0.0 else (1 if side < 0.0 else -1)
+            elif e.kind == EventKind.CIRCLE and e.feature in circles:
+                c = circles[e.feature]
+                inside = math.hypot(p.x - c.x, p.y - c.y) - c.radius
+                expected = e.direction if inside == 0.0 else (1 if inside > 0.0 else -1)
+            else:
+                expected = e.direction
+        if e.direction != expected:
+            kind = "line" if e.kind == EventKind.LINE else "circle"
+            raise ScenarioError(f"{where}.events[{k}].direction: {e.a!r} crosses the {kind} "
+                                f"{e.feature!r} with direction {e.direction:+d}, but it is on "
+                                f"the other side (expected {expected:+d}: it lay there before "
+                                "the shot, or crossed there last)")
+        last[key] = e.direction
 
 
 COUNTS = {"race_to", "points_to", "games", "sets", "inning", "frame", "game", "shot",

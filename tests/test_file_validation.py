@@ -78,6 +78,13 @@ BAD_SCENARIOS = [
     (POOL_14, lambda d: set_path(d, ["state", "players"], ["Ann", "Ann"]),
      "two different names"),
     # event logs that cannot have happened
+    (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.05, "kind": "line", "a": "striker",
+                                                "feature": "zone_south", "direction": -1}]),
+     "'striker' crosses the line 'zone_south' with direction -1, but it is on the other side"),
+    (NOVUS, lambda d: novus_events(d, [STRIKE, *[{"t": t, "kind": "line", "a": "striker",
+                                                  "feature": "zone_south", "direction": 1}
+                                                 for t in (0.05, 0.1)]]),
+     r"events\[2\].direction: 'striker' crosses the line 'zone_south' with direction \+1"),
     (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.3, "kind": "pocket", "a": "red1"}]),
      r"a 'pocket' event needs 'feature', the hole, one of \['south_west'"),  # it was taken
     (NOVUS, lambda d: novus_events(d, [STRIKE, {"t": 0.05, "kind": "pocket", "a": "red1",
@@ -612,3 +619,15 @@ def test_a_game_whose_saved_table_does_not_fit_either_is_refused(saved):
                        r"or rules replays differently from some shot on\); nor does its saved "
                        r"table and state fit: the saved referee state's players"):
         session_from_dict(data, "game.json")
+
+
+def test_the_referees_api_refuses_a_crossing_from_the_wrong_side():
+    """A cue ball in the kitchen crossing the head string into the kitchen (direction -1) was
+    ruled on: the Python API checks hand-written crossings as the scenario files do."""
+    from tests.pool_util import cross, nine_in_play, shot, spread, strike
+
+    pos = spread(["1", "9"], cue=(0.6, 0.4))  # behind the head string (y = 0.635 m)
+    with pytest.raises(ValueError, match="'cue' crosses the line 'head_string' with "
+                                         "direction -1"):
+        nine_in_play().play(shot([strike(), cross(0.2, direction=-1)], pos))
+    nine_in_play().play(shot([strike(), cross(0.2), cross(0.5, direction=-1)], pos))
