@@ -50,8 +50,9 @@ def test_every_simulated_log_passes_the_checks(game):
         log = result.event_log()
         check_event_log(log, list(layout.ids()), "shot", table)
         final = result.final
-        if final is not None:  # every piece that moved is named by an event
-            check_shot_layouts(table, layout, final, log, "shot", ("initial", "final"))
+        if final is not None:  # every piece that moved is named by an event; the layout as
+            # played (a novus shot places the striker) for the sides lines are crossed from
+            check_shot_layouts(table, result.initial, final, log, "shot", ("initial", "final"))
         checked += 1
         pieces_hit += sum(e.kind in (EventKind.COLLIDE, EventKind.PIN)  # 5-pins: pins knocked
                           and STRUCK[game] not in (e.a, e.b) for e in log)  # by other pieces
