@@ -173,6 +173,17 @@ def test_a_valid_shot_that_replays_differently_still_carries_on(saves):
     assert session.load_note and "carries on from the table" in session.load_note
 
 
+def test_a_game_carried_on_keeps_its_pieces_kinds_and_groups(saves):
+    """The carried-on table is resumed without a replay, so nothing checked its pieces' groups:
+    a ball of group 'zz' was carried on. The game's own pieces are the reference."""
+    data = copy.deepcopy(saves["9-ball"][0])
+    action = data["actions"][_shot(data, 1)]
+    action["player"] = next(p for p in data["players"] if p != action["player"])
+    data["layout"]["pieces"][0]["group"] = "zz"
+    with pytest.raises(SaveFileError, match=r"layout.pieces\[0\].group must be"):
+        session_from_dict(data, "save.json")
+
+
 # -- c) fields the replay does not read ---------------------------------------------------------
 @pytest.mark.parametrize("game", ["9-ball", "14.1", "5-pins"])
 @pytest.mark.parametrize("field", ["x", "y"])

@@ -138,7 +138,7 @@ def check_save(data: Any, source: str = "saved game") -> None:
                                "carried on from", base)
         layout = saved_layout({"game": game, "layout": base["layout"]}, f"{source}: base")
         if layout is not None:  # resumed as it is, with no replay to compare its pieces with
-            _check_game_pieces(layout, game_pieces(game), f"{source}: base")
+            check_game_pieces(layout, game_pieces(game), f"{source}: base")
 
 
 def _layout_error(exc: LayoutError, source: str) -> SaveFileError:
@@ -192,7 +192,7 @@ def check_replayed_layout(saved: Layout | None, replayed: Layout, source: str = 
     if missing:
         raise SaveFileError(f"{source}: layout lacks {missing}, which are on the table in the "
                             "replayed game")
-    _check_game_pieces(saved, {p.id: (p.kind, p.group) for p in replayed.pieces}, source,
+    check_game_pieces(saved, {p.id: (p.kind, p.group) for p in replayed.pieces}, source,
                        "in the replayed game")
 
 
@@ -372,7 +372,7 @@ def game_pieces(game: str) -> dict[str, tuple[str, str]]:
     return pieces
 
 
-def _check_game_pieces(layout: Layout, pieces: dict[str, tuple[str, str]], source: str,
+def check_game_pieces(layout: Layout, pieces: dict[str, tuple[str, str]], source: str,
                        what: str = "in the game") -> None:
     """Each piece of a saved layout one of `pieces` (id -> kind, group), of its kind and group:
     SaveFileError naming the piece's field."""

@@ -37,8 +37,10 @@ from cuesim.viewer.savefile import (
     SAVE_FORMAT,
     SESSION_GAMES,
     SaveFileError,
+    check_game_pieces,
     check_replayed_layout,
     check_save,
+    game_pieces,
     physics_option_problem,
     replay_drift,
     saved_layout,
@@ -455,6 +457,7 @@ def _carry_on(data: dict[str, Any], source: str, problem: str) -> Session:
     if layout is None or not data.get("state"):
         raise SaveFileError(hint)
     session = _saved_start(data)
+    check_game_pieces(layout, game_pieces(session.game), source)  # no replay checks them here
     try:
         session.resume(layout, data["state"])
     except (LayoutError, ValueError, KeyError, TypeError) as exc:
