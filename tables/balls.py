@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cuesim.tables.coefficients import (
-    MAX_FRICTION,
-    MAX_GRAVITY,
+    FRICTION_BOUND,
+    GRAVITY_BOUND,
     NON_NEGATIVE,
+    SLIDING_BOUND,
     UNIT,
     Range,
     check_coefficients,
@@ -73,18 +74,14 @@ BALL_PHYSICS_RANGES: dict[str, Range] = {
 # Sanity bounds above the physical ranges, checked after them (as NovusPhysics's, whose comment
 # gives the sources): a friction coefficient far above any pair of real materials, gravity of
 # ten thousand standard gravities. 1e308 of mu_slide or mu_roll overflowed into NaN positions.
-_FRICTION_BOUND = Range(0.0, MAX_FRICTION, why="sanity bound: a coefficient of friction far "
-                                               "above any pair of real materials")
-_SLIDING_BOUND = Range(0.0, MAX_FRICTION, low_open=True, why=_FRICTION_BOUND.why)
 BALL_PHYSICS_SANITY: dict[str, Range] = {
-    "mu_slide": _SLIDING_BOUND,
-    "mu_roll": _SLIDING_BOUND,
-    "mu_spin": _SLIDING_BOUND,
-    "ball_friction_a": _FRICTION_BOUND,
-    "ball_friction_b": _FRICTION_BOUND,
-    "mu_cushion": _FRICTION_BOUND,
-    "g": Range(0.0, MAX_GRAVITY, low_open=True, why="sanity bound: ten thousand standard "
-                                                    "gravities"),
+    "mu_slide": SLIDING_BOUND,
+    "mu_roll": SLIDING_BOUND,
+    "mu_spin": SLIDING_BOUND,
+    "ball_friction_a": FRICTION_BOUND,
+    "ball_friction_b": FRICTION_BOUND,
+    "mu_cushion": FRICTION_BOUND,
+    "g": GRAVITY_BOUND,
 }
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout, LayoutError
+from cuesim.tables.numbers import shown
 from cuesim.tables.pieces import PieceSpec
 
 T = TypeVar("T")
@@ -213,6 +214,18 @@ def _block_max(pos: np.ndarray, radii: np.ndarray, code: np.ndarray | None,
     ri, ci = np.nonzero(overlap == top)
     k = np.lexsort((cols[ci], rows[ri]))[0]  # smallest i, then smallest j
     return float(top), int(rows[ri[k]]), int(cols[ci[k]])
+
+
+def physics_or_default(physics: object, kind: type[T], what: str) -> T:
+    """The physics a table factory is given: `kind()` for None, the physics itself when it is
+    a `kind`, else a ValueError naming `what` (`physics or Physics()` took 'x', and 0 or ''
+    for the defaults)."""
+    if physics is None:
+        return kind()
+    if not isinstance(physics, kind):
+        raise ValueError(f"{what}: physics must be a {kind.__name__} or None, got "
+                         f"{shown(physics):.60} ({type(physics).__name__})")
+    return physics
 
 
 def table_or_default(table: object, kind: type[T], default: Callable[[], T], what: str) -> T:

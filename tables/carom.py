@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
-from cuesim.tables.base import PieceTable, table_or_default
+from cuesim.tables.base import PieceTable, physics_or_default, table_or_default
 from cuesim.tables.contact import PHENOLIC_RESIN, PIN_WOOD, hertz_spheres, sphere_on_cushion
 from cuesim.tables.geometry import Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import Layout, LayoutError, Piece
@@ -311,12 +311,7 @@ class CaromTable(PieceTable):
 def carom_table(physics: BallPhysics | None = None) -> CaromTable:
     """The 5-pins match table with its balls' physics: a BallPhysics, or None for the defaults
     (anything else: a ValueError naming `physics`)."""
-    if physics is None:
-        return CaromTable()
-    if not isinstance(physics, BallPhysics):
-        raise ValueError(f"carom_table: physics must be a BallPhysics or None, got "
-                         f"{shown(physics):.60} ({type(physics).__name__})")
-    return CaromTable(physics)
+    return CaromTable(physics_or_default(physics, BallPhysics, "carom_table"))
 
 
 def _pins() -> list[Piece]:

@@ -49,6 +49,11 @@ MAX_FRICTION = 1000.0
 # Gravity: ten thousand standard gravities, far beyond any place a table could stand (the
 # Sun's surface: 274 m/s^2, 28 standard gravities).
 MAX_GRAVITY = 1.0e4 * 9.80665  # m/s^2 (standard gravity)
+FRICTION_BOUND = Range(0.0, MAX_FRICTION, why="sanity bound: a coefficient of friction far "
+                                              "above any pair of real materials")
+SLIDING_BOUND = Range(0.0, MAX_FRICTION, low_open=True, why=FRICTION_BOUND.why)
+GRAVITY_BOUND = Range(0.0, MAX_GRAVITY, low_open=True,
+                      why="sanity bound: ten thousand standard gravities")
 
 UNIT = Range(0.0, 1.0)  # restitution: 0 perfectly inelastic ... 1 perfectly elastic
 NON_NEGATIVE = Range(0.0)  # friction of an impact: 0 frictionless

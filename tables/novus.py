@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar
 
-from cuesim.tables.base import PieceTable, table_or_default
+from cuesim.tables.base import PieceTable, physics_or_default, table_or_default
 from cuesim.tables.coefficients import (
-    MAX_FRICTION,
-    MAX_GRAVITY,
+    FRICTION_BOUND,
+    GRAVITY_BOUND,
     NON_NEGATIVE,
+    SLIDING_BOUND,
     UNIT,
     Range,
     check_coefficients,
@@ -97,16 +98,12 @@ NOVUS_PHYSICS_RANGES: dict[str, Range] = {
 # for a friction coefficient or for g, but the core multiplies them (a deceleration mu g) and
 # 1e308 of either overflowed into NaN positions, reported as a broken layout. Every value up to
 # these bounds simulates to rest without NaN (tests/test_api_doors_types.py).
-_FRICTION_BOUND = Range(0.0, MAX_FRICTION, why="sanity bound: a coefficient of friction far "
-                                               "above any pair of real materials")
-_SLIDING_BOUND = Range(0.0, MAX_FRICTION, low_open=True, why=_FRICTION_BOUND.why)
 NOVUS_PHYSICS_SANITY: dict[str, Range] = {
-    "mu_puck": _SLIDING_BOUND,
-    "mu_striker": _SLIDING_BOUND,
-    "mu_impact": _FRICTION_BOUND,
-    "mu_rail_impact": _FRICTION_BOUND,
-    "g": Range(0.0, MAX_GRAVITY, low_open=True, why="sanity bound: ten thousand standard "
-                                                    "gravities"),
+    "mu_puck": SLIDING_BOUND,
+    "mu_striker": SLIDING_BOUND,
+    "mu_impact": FRICTION_BOUND,
+    "mu_rail_impact": FRICTION_BOUND,
+    "g": GRAVITY_BOUND,
 }
 
 
@@ -366,11 +363,4 @@ def novus_doubles_layout(table: NovusTable | None = None, first_colour: str = "r
 
 def novus_table(physics: NovusPhysics | None = None) -> NovusTable:
     """The 1 m novus board (novus 24.1, 24.2) with its pieces' physics (25.1, 26.1)."""
-    # physics: a NovusPhysics, or None for the defaults; anything else is a ValueError naming
-    # it (`physics or NovusPhysics()` took 'x', and 0 or '' for the defaults)
-    if physics is None:
-        return NovusTable()
-    if not isinstance(physics, NovusPhysics):
-        raise ValueError(f"novus_table: physics must be a NovusPhysics or None, got "
-                         f"{shown(physics):.60} ({type(physics).__name__})")
-    return NovusTable(physics)
+    return NovusTable(physics_or_default(physics, NovusPhysics, "novus_table"))

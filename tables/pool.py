@@ -41,10 +41,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cuesim.tables.balls import BallPhysics, ball_kind_coefficients, ball_spec
-from cuesim.tables.base import PieceTable, check_pieces
+from cuesim.tables.base import PieceTable, check_pieces, physics_or_default
 from cuesim.tables.geometry import Hole, Knuckle, Rail, SensorLine, TableGeometry
 from cuesim.tables.layout import LayoutError
-from cuesim.tables.numbers import shown
 from cuesim.tables.pieces import KindCoefficients, PieceSpec
 from cuesim.tables.pool_spots import CUSHION_RAIL, HEAD_STRING_LINE, LONG_STRING_LINE, cushion_of
 
@@ -425,12 +424,7 @@ class PoolTable(PieceTable):
 def pool_table(size: str = "9ft", physics: BallPhysics | None = None) -> PoolTable:
     """A WPA pocket-billiards table ('9ft', '8ft' or '7ft') with its balls' physics: a
     BallPhysics, or None for the defaults (anything else: a ValueError naming `physics`)."""
-    if physics is None:
-        return PoolTable(size=size)
-    if not isinstance(physics, BallPhysics):
-        raise ValueError(f"pool_table: physics must be a BallPhysics or None, got "
-                         f"{shown(physics):.60} ({type(physics).__name__})")
-    return PoolTable(physics, size)
+    return PoolTable(physics_or_default(physics, BallPhysics, "pool_table"), size)
 
 
 check_pieces_inside_cushions = check_pieces  # the name the pool tests and carom use

@@ -28,8 +28,9 @@ from cuesim.tables import (
 )
 from cuesim.tables.balls import BALL_PHYSICS_SANITY
 from cuesim.tables.carom import carom_table, five_pins_lag_layout, five_pins_layout
+from cuesim.tables.coefficients import MAX_FRICTION, MAX_GRAVITY
 from cuesim.tables.layout import LayoutError
-from cuesim.tables.novus import MAX_FRICTION, MAX_GRAVITY, NOVUS_PHYSICS_SANITY
+from cuesim.tables.novus import NOVUS_PHYSICS_SANITY
 
 NOVUS = novus_table()
 SINGLES = novus_singles_layout(NOVUS)
