@@ -4,6 +4,7 @@ break that pockets balls, a novus opening with spin, a 5-pins shot through the p
 from __future__ import annotations
 
 import math
+import warnings
 from functools import cache
 
 from cuesim import CueShot, NovusShot, ShotResult, simulate, start_layout
@@ -31,6 +32,16 @@ def five_pins_shot() -> ShotResult:
     table = game_table("5-pins")
     return simulate(table, start_layout("5-pins", table),
                     CueShot(angle=math.radians(60), speed=3.0, side=0.2, ball="white"))
+
+
+@cache
+def truncated_break() -> ShotResult:
+    """A 9-ball break stopped at the event limit (5 events): its pieces still move."""
+    table = game_table("9-ball")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return simulate(table, start_layout("9-ball", table), CueShot(angle=1.5, speed=7.0),
+                        max_events=5)
 
 
 ALL = (nine_ball_break, novus_opening, five_pins_shot)

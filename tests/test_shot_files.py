@@ -211,16 +211,9 @@ def test_a_shot_that_does_not_reload_is_refused():
 
 @pytest.mark.truncation
 def test_a_truncated_shot_reloads_as_truncated(tmp_path):
-    import warnings
+    from tests.shot_fixtures import truncated_break
 
-    from cuesim import CueShot, simulate, start_layout
-    from cuesim.api import game_table
-
-    table = game_table("9-ball")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        result = simulate(table, start_layout("9-ball", table), CueShot(angle=1.5, speed=7.0),
-                          max_events=5)
+    result = truncated_break()
     assert result.truncated
     result.save(tmp_path / "t.npz")
     again = ShotResult.load(tmp_path / "t.npz")

@@ -22,10 +22,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cuesim import CueShot, ShotResult, simulate, start_layout
-from cuesim.api import game_table
+from cuesim import ShotResult
 from cuesim.shotfile import ShotFileError
-from tests.shot_fixtures import ALL, five_pins_shot, nine_ball_break, novus_opening
+from tests.shot_fixtures import (
+    ALL,
+    five_pins_shot,
+    nine_ball_break,
+    novus_opening,
+    truncated_break,
+)
 
 SUFFIXES = (".json", ".npz")
 
@@ -160,11 +165,7 @@ def test_every_written_file_still_loads(shot: Callable[[], ShotResult], suffix: 
 @pytest.mark.parametrize("suffix", SUFFIXES)
 def test_a_written_truncated_shot_still_loads(suffix: str, tmp_path: Path) -> None:
     """A truncated shot's readable dict has two more fields (truncation, moving)."""
-    table = game_table("9-ball")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        result = simulate(table, start_layout("9-ball", table), CueShot(angle=1.5, speed=7.0),
-                          max_events=5)
+    result = truncated_break()
     assert result.truncated
     path = tmp_path / f"t{suffix}"
     result.save(path)
