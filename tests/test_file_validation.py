@@ -221,7 +221,9 @@ def saved():
     (lambda d: d.update(base={"layout": d["layout"]}), "base must be an object with the layout"),
     (lambda d: d.update(base={"layout": dict(d["layout"], table="carom"), "state": {}}),
      "base: layout is for table 'carom'"),
-    (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number >= 1"),
+    (lambda d: d.update(options={"sets": 0}), "options.sets must be a whole number 1 to 1000"),
+    # a match that never ends: the game's own refusal did not name the file
+    (lambda d: d.update(options={"sets": 10**30}), "options.sets must be a whole number 1 to"),
     (lambda d: d.update(game="chess"), "game must be one of"),
     # the saved layout, checked like every layout (types, the game's table, the bed, overlaps)
     (lambda d: d["layout"].update(pieces="red1"), "layout: 'pieces' must be a list"),

@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from cuesim.rules.api_checks import check_names
+from cuesim.rules.api_checks import MAX_MATCH, check_names
 from cuesim.rules.ruling import Infraction
 from cuesim.tables.balls import CUE_MASS
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
@@ -116,8 +116,9 @@ def check_save(data: Any, source: str = "saved game") -> None:
             problem = physics_option_problem(game, key, value)
             if problem:
                 raise fail(f"options.{key}", problem, value)
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise fail(f"options.{key}", "a whole number >= 1", value)
+        elif isinstance(value, bool) or not isinstance(value, int) or not \
+                1 <= value <= MAX_MATCH:
+            raise fail(f"options.{key}", f"a whole number 1 to {MAX_MATCH}", value)
     actions = data["actions"]
     if not isinstance(actions, list):
         raise fail("actions", "a list of actions", actions)
