@@ -285,6 +285,33 @@ def test_computer_thinks_across_frames_then_shows_its_shot_then_plays(tmp_path):
     assert app.session.shooter() == "Anna" and not app.session.actions
 
 
+def test_after_an_undo_the_computer_thinks_again(tmp_path):
+    """U took back the computer's shot and the human's; the human's next shot gave the
+    session as many actions as before, so the computer's turn key came back and the turn it
+    had already played was reused: "finds no shot that can be played here", for good. The
+    key now holds the session's revision, which every action and undo moves on."""
+    app = make_app("novus", tmp_path, computer=("Boris",), candidates=4)
+    app.level = small("club")
+
+    def computer_plays() -> None:
+        for _ in range(2000):
+            if app.session.actions and app.session.actions[-1]["player"] == "Boris":
+                break
+            step(app, dt=0.25)
+        assert app.session.actions[-1]["player"] == "Boris", app.screen_text()
+        finish_animation(app)
+
+    shoot_by_mouse(app, math.pi / 2, 0.6)  # a soft shot that does not reach the pucks
+    finish_animation(app)
+    computer_plays()
+    step(app, [key(pygame.K_u)])  # back to the human's first shot
+    assert app.session.shooter() == "Anna" and not app.session.actions
+    shoot_by_mouse(app, math.pi / 2, 0.5)
+    finish_animation(app)
+    computer_plays()
+    assert "finds no shot" not in app.screen_text()
+
+
 def test_computer_named_computer_is_not_labelled_twice(tmp_path):
     """The computer names itself once: 'Computer (club)', 'Ann (computer, club)'."""
     app = make_app("9-ball", tmp_path, computer=("Ann",))

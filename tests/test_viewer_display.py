@@ -523,6 +523,10 @@ def test_the_player_named_you_is_addressed_in_the_second_person():
     assert a("You touches the 3, You passes, You is on the hill") == \
         "You touch the 3, You pass, You are on the hill"
     assert a("Ann plays next. Youth wins. Yous plays") == "Ann plays next. Youth wins. Yous plays"
+    # a second verb of the clause ("You pocketed a ball and continues" was on the screen)
+    assert a("You pocketed a ball and continues (WPA 5.5). Ann fouls and loses.") == \
+        "You pocketed a ball and continue (WPA 5.5). Ann fouls and loses."
+    assert a("You fouled, Ann plays and wins") == "You fouled, Ann plays and wins"
 
 
 @pytest.mark.parametrize("game", ["9-ball", "5-pins"])

@@ -113,6 +113,8 @@ _VERBS = ("is has was does wins plays scores breaks chooses loses takes strikes 
           "forfeits leaves moves places spots stays returns answers asks requests retains "
           "pushes wants").split()
 _YOU_VERB = re.compile(rf"\b{YOU}(?:('s)\b| ({'|'.join(_VERBS)})\b)")
+# a second verb of the same clause: "You pocketed a ball and continues"
+_YOU_AND_VERB = re.compile(rf"\b({YOU}\b[^.,;:()]*? and) ({'|'.join(_VERBS)})\b")
 
 
 def _base_form(verb: str) -> str:
@@ -134,7 +136,10 @@ def addressed(text: str) -> str:
 
     def fix(m: re.Match[str]) -> str:
         return "Your" if m.group(1) else f"{YOU} {_base_form(m.group(2))}"
-    return _YOU_VERB.sub(fix, text)
+
+    def fix_and(m: re.Match[str]) -> str:
+        return f"{m.group(1)} {_base_form(m.group(2))}"
+    return _YOU_AND_VERB.sub(fix_and, _YOU_VERB.sub(fix, text))
 
 
 _FRAME_SIDE = re.compile(r"\b(top|bottom|left|right)(?= (pin|rail|half|spot)s?\b)")

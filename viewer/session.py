@@ -71,6 +71,9 @@ class Session:
         self.computer = tuple(computer)
         self.options = dict(options or {})
         self.actions: list[dict[str, Any]] = []
+        # counts every change of the game's course (an action played, one taken back): a
+        # position the game comes back to by an undo is a new revision (ai.turn_key)
+        self.revision = 0
         self.last_result: ShotResult | None = None
         self.last_ruling: Ruling | None = None
         self.ruling_text = ""
@@ -314,6 +317,7 @@ class Session:
             raise ValueError(f"unknown action kind {kind!r}; kinds are shot, choice, "
                              "infraction, request")
         self.actions.append(copy.deepcopy(action))
+        self.revision += 1
         self.last_ruling = ruling
         self.ruling_text = ruling.describe(self.unit, stroke=kind == "shot")
         entry: dict[str, Any] = {"kind": kind, "player": player, "ruling": ruling, "score": None}
@@ -371,7 +375,9 @@ class Session:
             fresh.resume(Layout.from_dict(self.base["layout"]), self.base["state"])
         for a in actions:
             fresh.apply(a)
+        revision = self.revision + 1
         self.__dict__.update(fresh.__dict__)
+        self.revision = revision
 
     def undo(self) -> bool:
         """Take back the last action. False when there is none."""

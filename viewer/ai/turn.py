@@ -88,9 +88,11 @@ class ComputerTurn:
 
 
 def turn_key(session: Session) -> tuple[int, int, str]:
-    """What a computer turn belongs to: the session, how many actions were played, who
-    shoots. A changed key (undo, load, a new game) makes the turn stale."""
-    return (id(session), len(session.actions), session.shooter())
+    """What a computer turn belongs to: the session, its revision (every action played or
+    taken back: the count of actions came back after an undo, and the turn already played
+    was reused, so the computer found no shot), who shoots. A changed key (undo, load, a new
+    game) makes the turn stale."""
+    return (id(session), session.revision, session.shooter())
 
 
 def new_turn(session: Session, level: str | Level = DEFAULT_LEVEL,
