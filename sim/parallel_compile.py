@@ -142,11 +142,27 @@ class Helper:
 
 
 _STATE: dict[str, Helper | None] = {"helper": None}
+_NOTICE: dict[str, bool] = {"said": False}
+COMPILE_NOTICE = ("cuesim: compiling the simulation core for this machine, once: 10-20 s "
+                  "(longer on a busy machine); later runs load it at once")
+
+
+def notice_compiling() -> None:
+    """Tell a person at a terminal, once per process, why nothing happens yet: the first run
+    compiles (a window or a result minutes late on a busy machine, without a word, looked
+    hung). Nothing when stderr is no terminal (a pipe, a log, the tests)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    if _NOTICE["said"] or isatty is None or not isatty():
+        return
+    _NOTICE["said"] = True
+    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
 
 
 def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
-    """The cache has no `sig` of `py_func`, which numba compiles next: if it is one of the
-    STARTERS with its usual argument types, start the helper (once per process)."""
+    """The cache has no `sig` of `py_func`, which numba compiles next: say so at a terminal
+    (`notice_compiling`); if it is one of the STARTERS with its usual argument types, start
+    the helper (once per process)."""
+    notice_compiling()
     if (_STATE["helper"] is not None or os.environ.get(SWITCH, "1") == "0"
             or getattr(sys, "frozen", False) or not sys.executable):
         return  # a frozen application's executable is not a Python to run the helper in

@@ -241,3 +241,23 @@ def test_cache_saves_wait_for_the_folders_lock(tmp_path):
     assert saved == [("key", "code")]
     loop = _dispatcher(*pc.LOOP[:2])
     assert loop._cache._function_cache()._cache_file.save.__name__ == "locked_save"
+
+
+def test_a_compile_is_announced_once_at_a_terminal_and_never_into_a_pipe(monkeypatch, capsys):
+    """The first run compiles for 10-20 s (minutes on a busy machine) before any window or
+    result: it said nothing, and looked hung. At a terminal it now says so, once; into a pipe
+    or a log (and so in these tests and CI) nothing changes."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setitem(pc._NOTICE, "said", False)
+    pc.notice_compiling()  # stderr captured: no terminal
+    assert capsys.readouterr().err == ""
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    pc.notice_compiling()
+    pc.notice_compiling()
+    assert term.getvalue() == pc.COMPILE_NOTICE + "\n"
