@@ -31,6 +31,7 @@ from tests.shot_fixtures import (
     novus_opening,
     truncated_break,
 )
+from tests.test_shotfile_final_state import npy
 
 SUFFIXES = (".json", ".npz")
 
@@ -64,17 +65,11 @@ def _write_zip(path: Path, files: list[tuple[str, bytes]]) -> Path:
     return path
 
 
-def _npy(array: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, array, allow_pickle=False)
-    return buf.getvalue()
-
-
 def _with_meta(files: dict[str, bytes], edit: Callable[[dict[str, Any]], None]
                ) -> dict[str, bytes]:
     meta = json.loads(str(np.load(io.BytesIO(files["meta.npy"]), allow_pickle=False)))
     edit(meta)
-    return {**files, "meta.npy": _npy(np.array(json.dumps(meta)))}
+    return {**files, "meta.npy": npy(np.array(json.dumps(meta)))}
 
 
 # -- the initial layout against the exact segments ------------------------------------------
@@ -202,7 +197,7 @@ def test_an_unknown_npz_meta_field_is_refused(tmp_path: Path) -> None:
 def test_an_extra_npz_member_is_refused(tmp_path: Path) -> None:
     """An extra array (np.savez(..., extra=...)) loaded and was dropped."""
     files = _npz_members(tmp_path)
-    path = _write_zip(tmp_path / "edited.npz", [*files.items(), ("extra.npy", _npy(np.ones(3)))])
+    path = _write_zip(tmp_path / "edited.npz", [*files.items(), ("extra.npy", npy(np.ones(3)))])
     with pytest.raises(ShotFileError, match=r"edited\.npz: the archive holds 'extra\.npy', which "
                                             r"is no array of a shot file"):
         ShotResult.load(path)
