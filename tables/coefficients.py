@@ -42,9 +42,11 @@ class Range:
 # Sanity bounds above the physical ranges (the physics has no upper bound for a friction
 # coefficient or for g, but 1e308 of either overflowed into NaN positions):
 # A friction coefficient far above any pair of real materials: handbook coefficients of dry
-# friction lie below about 1.5; values of the order of 100 are reported only for clean metals
-# in high vacuum, which weld together (seizure: Bowden & Tabor, "The Friction and Lubrication
-# of Solids", 1950), and this is ten times that.
+# friction lie below about 1.5; far higher values occur only for clean metals in high vacuum,
+# which seize, adhering over their real area of contact with the metal's bulk strength (Bowden
+# & Hughes, "The friction of clean metals and the influence of adsorbed gases", Proc. R. Soc.
+# A, 1939, doi:10.1098/rspa.1939.0103; Bowden & Tabor, "The Friction and Lubrication of
+# Solids", 1950). 1000 is a sanity bound three orders of magnitude above the handbook's.
 MAX_FRICTION = 1000.0
 # Gravity: ten thousand standard gravities, far beyond any place a table could stand (the
 # Sun's surface: 274 m/s^2, 28 standard gravities).
