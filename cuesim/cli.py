@@ -170,7 +170,7 @@ def _layout_for(game: str, path: str | None) -> Layout:
     layout = Layout.load(path)
     try:  # a layout for another table, pieces off it or overlapping: named with the file
         # (the novus striker is placed by the shot, so only the rest must stand legally)
-        game_table(game).check_layout(layout.without(["striker"])
+        game_table(game).check_layout(layout.without(["striker"], missing_ok=True)
                                       if game.startswith("novus") else layout)
         extra = [p.id for p in layout.pieces if p.kind == "striker" and p.id != "striker"]
         if extra:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.api_checks import check_names
+from cuesim.rules.ruling import Infraction
 from cuesim.tables.jsonfile import read_json as _read_json
 
 POOL_GAMES = ("eight_ball", "nine_ball", "straight_pool", "8-ball", "9-ball", "14.1", "8ball",
@@ -121,6 +122,31 @@ def check_known_fields(data: dict[str, Any], known: set[str], where: str = "stat
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {unknown}; known fields are "
                          f"{sorted(known)}")
+
+
+def check_one_of(value: Any, names: Collection[str], where: str, what: str) -> None:
+    """A ScenarioError unless `value` is one of `names` (a declaration naming a ball, a pocket
+    or a cushion the game does not have): the field, the names it takes (`what`) and the
+    value."""
+    if value not in names:
+        raise ScenarioError(f"{where} must be one of the {what} {list(names)}, got {value!r}")
+
+
+INFRACTION_KEYS = set(Infraction.__dataclass_fields__)  # code, player, pieces, note
+
+
+def parse_infraction(item: Any, where: str) -> Infraction:
+    """One declared infraction of a scenario or a saved game (`where`: its path) as a
+    cuesim.rules.ruling.Infraction: an object with a string `code`, its other fields those of
+    an Infraction (`player`, `pieces`, `note`), another field refused; a ValueError naming
+    `where` otherwise."""
+    if not isinstance(item, dict):
+        raise ValueError(f"{where} must be an object with a 'code'")
+    check_known_fields(item, INFRACTION_KEYS, where)
+    try:
+        return Infraction.from_dict(item)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 EVENT_KEYS = {"t", "kind", "a", "b", "feature", "speed", "direction"}

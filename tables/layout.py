@@ -207,9 +207,7 @@ class Layout:
         try:
             k = self.index(piece_id)
         except KeyError:
-            ids = self.ids()
-            raise LayoutError(f"moved: no piece {shown(piece_id):.60} in the layout; ids are "
-                              f"{ids[:20]}{' ...' if len(ids) > 20 else ''}") from None
+            raise self._no_piece("moved", piece_id) from None
         if not (finite_real(x) and finite_real(y)):
             raise LayoutError(f"moved: piece {piece_id!r} needs finite coordinates in m, got "
                               f"({shown(x)}, {shown(y)})")
@@ -224,16 +222,37 @@ class Layout:
         pieces = [p for p in self.pieces if p.id != piece.id]
         return Layout._of_checked(self.table, (*pieces, piece))
 
-    def without(self, piece_ids: Iterable[str]) -> Layout:
-        """A copy without the pieces with these ids (e.g. the pocketed ones)."""
-        try:
-            drop = set(piece_ids) if not isinstance(piece_ids, str) else None
-        except TypeError:  # no iterable, or unhashable ids
-            drop = None
-        if drop is None:  # a string would have been the set of its letters
+    def without(self, piece_ids: Iterable[str], *, missing_ok: bool = False) -> Layout:
+        """A copy without the pieces with these ids (e.g. the pocketed ones); an id of no piece
+        in the layout is a LayoutError naming it, as in `moved`, unless `missing_ok` (then
+        only the pieces present are left out)."""
+        ids: list[str] | None = None
+        drop: set[str] | None = None
+        if not isinstance(piece_ids, str):  # a string would have been the set of its letters
+            try:
+                ids = list(piece_ids)
+                drop = set(ids)
+            except TypeError:  # no iterable, or unhashable ids
+                ids = drop = None
+        if ids is None or drop is None:
             raise LayoutError(f"without takes the ids to leave out as a list (['red1']), got "
                               f"{piece_ids!r}")
+        if not isinstance(missing_ok, bool):
+            raise LayoutError(f"without: missing_ok must be true or false, got "
+                              f"{shown(missing_ok):.60}")
+        if not missing_ok:
+            for piece_id in ids:
+                try:
+                    self.index(piece_id)
+                except KeyError:
+                    raise self._no_piece("without", piece_id) from None
         return Layout._of_checked(self.table, tuple(p for p in self.pieces if p.id not in drop))
+
+    def _no_piece(self, edit: str, piece_id: Any) -> LayoutError:
+        """The error of an edit naming a piece the layout does not have: the id and the ids."""
+        ids = self.ids()
+        return LayoutError(f"{edit}: no piece {shown(piece_id):.60} in the layout; ids are "
+                           f"{ids[:20]}{' ...' if len(ids) > 20 else ''}")
 
     # -- JSON ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -92,8 +92,7 @@ class FivePinsRefereeSession(StateRefereeSession):
         layout = self.layout()
         if self.placement() is None and ball in layout.ids():
             return layout
-        return layout.without([ball]).with_piece(Piece(ball, "ball", action["x"], action["y"],
-                                                       ball))
+        return layout.with_piece(Piece(ball, "ball", action["x"], action["y"], ball))
 
     def _adjudicate(self, ref: Any, result: ShotResult, action: dict[str, Any]) -> tuple[
             Ruling, Any]:

@@ -106,7 +106,7 @@ class NovusSession(Session):
         """At the end of the match the referee keeps the board of before the last shot; the
         table is where that shot left it (the striker taken up)."""
         if self.ref.match_over and result is not None:
-            self._final = result.final.without(["striker"])
+            self._final = result.final.without(["striker"], missing_ok=True)
 
     def _declare_now(self, infraction: Infraction) -> Ruling:
         return self.ref.adjudicate(None, [infraction]).ruling

@@ -72,7 +72,7 @@ class PoolSession(StateRefereeSession):
         cue = Piece("cue", "ball", action["x"], action["y"], "cue")
         if self.placement() is None and "cue" in self._layout.ids():
             return self._layout
-        return self._layout.without(["cue"]).with_piece(cue)
+        return self._layout.with_piece(cue)  # in place of the cue ball, if it lies there
 
     def _declaration(self, action: dict[str, Any]) -> Any:
         from cuesim.rules.pool import Declaration

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_names
-from cuesim.rules.ruling import Infraction
+from cuesim.rules.files import parse_infraction
 from cuesim.tables.balls import CUE_MASS
 from cuesim.tables.contact import IMPACT_STEPS_RANGE
 from cuesim.tables.layout import Layout, LayoutError
@@ -182,7 +182,7 @@ def check_replayed_layout(saved: Layout | None, replayed: Layout, source: str = 
         return
     if table is not None:
         try:
-            table.check_layout(saved.without(out_of_play))
+            table.check_layout(saved.without(out_of_play, missing_ok=True))
         except LayoutError as exc:
             raise _layout_error(exc, source) from None
     gone = sorted(set(saved.ids()) - set(replayed.ids()))
@@ -233,10 +233,10 @@ def _check_action(action: Any, where: str, players: list[str], fail: Any, source
             if item.get("player", "") not in ("", *players):
                 raise fail(f"{where}.infractions[{i}].player", f"one of {players}",
                            item.get("player"))
-            try:
-                Infraction.from_dict(item)  # the types the replay reads (note, pieces)
+            try:  # the fields and types the replay reads (note, pieces), no other field
+                parse_infraction(item, f"{where}.infractions[{i}]")
             except ValueError as exc:
-                raise SaveFileError(f"{source}: {where}.infractions[{i}]: {exc}") from None
+                raise SaveFileError(f"{source}: {exc}") from None
         if probe is not None:
             probe.check(action, where, fail, source)
     else:
@@ -256,9 +256,10 @@ class _ShotProbe:
     (the game's Session._shot, with the saved options), one field at a time so that the
     refusal names it; the struck piece's place wholly on the game's table (its
     `check_layout`, as for the saved layout) and, in novus, the height the striker does not
-    have at 0; the declaration of the game's referee (its scenario files' parser: the fields
-    and their types). A value no shot can have under any physics is refused; a shot these
-    values allow that the replay then refuses is for the replay (a file from other physics)."""
+    have at 0; the declaration of the game's referee (its scenario files' parser: the fields,
+    their types, the game's balls, pockets and pins it names). A value no shot can have under
+    any physics is refused; a shot these values allow that the replay then refuses is for the
+    replay (a file from other physics)."""
 
     def __init__(self, game: str, players: list[str], computer: list[str],
                  options: dict[str, Any]) -> None:
@@ -350,12 +351,15 @@ class _ShotProbe:
                 raise fail(where, "an empty object (novus shots have no declaration)",
                            declaration)
             return
-        if self.game == "5-pins":
-            from cuesim.rules.fivepins.scenario import parse_declaration
-        else:
-            from cuesim.rules.pool.scenario import parse_declaration
         try:
-            parse_declaration(declaration, where)
+            if self.game == "5-pins":
+                from cuesim.rules.fivepins.scenario import parse_declaration
+
+                parse_declaration(declaration, where)
+            else:  # the balls of this game (9-ball has nine)
+                from cuesim.rules.pool.scenario import parse_declaration as parse_pool
+
+                parse_pool(declaration, where, self.session.ref.ball_ids)
         except ValueError as exc:  # ScenarioError too: the message starts with `where`
             raise SaveFileError(f"{source}: {str(exc).splitlines()[0]}") from None
 

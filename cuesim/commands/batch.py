@@ -383,7 +383,8 @@ def _layout(args: argparse.Namespace, table: Any, family: str) -> Layout:
     except LayoutError as exc:  # its schema hint spans lines: the first says what is wrong
         raise BatchError(f"--layout: {str(exc).splitlines()[0]}") from None
     try:  # the striker is placed by each shot (novus); everything else must stand legally
-        table.check_layout(layout.without(["striker"]) if family == "novus" else layout)
+        table.check_layout(layout.without(["striker"], missing_ok=True) if family == "novus"
+                           else layout)
     except LayoutError as exc:
         raise BatchError(f"--layout {args.layout}: {exc}") from None
     return layout

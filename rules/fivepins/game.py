@@ -459,7 +459,7 @@ class FivePinsGame:
         st.placement = None
         if j.ball_in_hand and not game_over:
             half, art = in_hand_half(layout, mine)
-            layout = layout.without([theirs])
+            layout = layout.without([theirs], missing_ok=True)
             st.placement = half
             st.offender = st.opponent()
             spot, other_half = spot_for_offender(layout, mine)

@@ -99,7 +99,7 @@ def put_ball(layout: Layout, ball: str, spots: list[str], art: str,
             break
     x, y = SPOTS[chosen]
     piece = Piece(ball, "ball", x, y, group if group is not None else ball)
-    layout = layout.without([ball]).with_piece(piece)
+    layout = layout.with_piece(piece)
     return layout, {"id": ball, "x": x, "y": y, "spot": chosen, "article": art}
 
 
@@ -209,7 +209,7 @@ def put_back_off_table(layout: Layout, off: list[str], offender_ball: str,
     (11.3 б): it is left out, and where it lies occupies no spot of the red (13.2: the referee
     takes it in hand) unless `incoming_in_hand` is False (the shot ended the game)."""
     spotted = []
-    layout = layout.without(off)
+    layout = layout.without(off, missing_ok=True)
     if RED in off:
         layout, s = put_ball(layout, RED, ["red_spot", "top_spot", "bottom_spot"],
                              article("11.3.в"),

@@ -10,11 +10,13 @@ from typing import Any
 
 from cuesim.rules.files import (
     ScenarioError,
+    check_one_of,
     check_scenario_fields,
     check_shot,
     check_types,
     hand_moved,
     parse_event,
+    parse_infraction,
     players_and_options,
     read_json,
     scenario_steps,
@@ -30,8 +32,7 @@ from cuesim.rules.fivepins.model import (
     FivePinsState,
     Outcome,
 )
-from cuesim.rules.fivepins.placement import reset_pins
-from cuesim.rules.ruling import Infraction
+from cuesim.rules.fivepins.placement import RAILS, reset_pins
 from cuesim.tables.layout import Layout, LayoutError, Piece
 
 GAME_NAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
@@ -99,6 +100,8 @@ def parse_layout(data: Any, where: str) -> Layout:
 
 
 def parse_declaration(data: Any, where: str) -> Declaration:
+    """A shot's declaration: its fields and their types, `in_contact` naming balls or rails
+    and `moved_pins` pins of the carom table."""
     if data is None:
         return Declaration()
     if not isinstance(data, dict):
@@ -112,9 +115,14 @@ def parse_declaration(data: Any, where: str) -> Declaration:
         if not isinstance(data.get(key, []), list):
             raise ValueError(f"{where}.{key} must be a list of ids")
     choice = data.get("choice")
-    return Declaration(None if choice is None else str(choice),
+    decl = Declaration(None if choice is None else str(choice),
                        [str(c) for c in data.get("in_contact", [])],
                        [str(p) for p in data.get("moved_pins", [])])
+    for k, name in enumerate(decl.in_contact):
+        check_one_of(name, [*BALLS, *RAILS], f"{where}.in_contact[{k}]", "balls and rails")
+    for k, pin in enumerate(decl.moved_pins):
+        check_one_of(pin, PINS, f"{where}.moved_pins[{k}]", "pins")
+    return decl
 
 
 def parse_shot(step: Any, where: str) -> FivePinsShot:
@@ -144,11 +152,8 @@ def parse_shot(step: Any, where: str) -> FivePinsShot:
     infractions_data = step.get("infractions", [])
     if not isinstance(infractions_data, list):
         raise ValueError(f"{where}.infractions must be a list")
-    infractions = []
-    for k, item in enumerate(infractions_data):
-        if not isinstance(item, dict):
-            raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
-        infractions.append(Infraction.from_dict(item))
+    infractions = [parse_infraction(item, f"{where}.infractions[{k}]")
+                   for k, item in enumerate(infractions_data)]
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
     check_piece_kinds(events, where)
     check_shot(events, initial, final, where, (named["initial"], named["final"]),

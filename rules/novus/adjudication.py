@@ -91,7 +91,7 @@ class ShotAdjudication:
         after = record.final if record is not None else game.layout
         assert before is not None and after is not None
         self.before = before
-        self.layout = after.without([STRIKER])
+        self.layout = after.without([STRIKER], missing_ok=True)
 
     # -- helpers -----------------------------------------------------------------------------
     def add(self, article: str, text: str, consequence: str) -> None:
@@ -250,7 +250,7 @@ class ShotAdjudication:
                          f"moved two or more pucks ({', '.join(a.moved)})", "loss_of_set")
             # all of them leave the board first, so none is kept from its old place by
             # another that is going back to its own
-            self.layout = self.layout.without(a.dark_touched)
+            self.layout = self.layout.without(a.dark_touched, missing_ok=True)
             for pid in a.dark_touched:
                 self.restore(pid, "17.1.з")
             self.rule_opponent_into_dark(a)
@@ -310,7 +310,7 @@ class ShotAdjudication:
         pucks = False
         for pid, exit_side in off:
             piece = self.before.get(pid)
-            self.layout = self.layout.without([pid])
+            self.layout = self.layout.without([pid], missing_ok=True)
             if piece.kind == "striker":
                 if art("17.1.д") not in (v.article for v in self.violations):
                     self.add("17.1.д", "the striker went over the rail", "penalty_puck")
@@ -402,7 +402,7 @@ class ShotAdjudication:
             now = self.layout.get(pid) if pid in self.layout.ids() else None
             if now is not None and (now.x, now.y) == (old.x, old.y):
                 continue
-            self.layout = self.layout.without([pid])
+            self.layout = self.layout.without([pid], missing_ok=True)
             self.restore(pid, "17.1.п")
 
     # -- penalties -----------------------------------------------------------------------------

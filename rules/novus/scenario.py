@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cuesim.rules.api_checks import check_names
-from cuesim.rules.files import check_shot, hand_moved, read_json
+from cuesim.rules.files import check_shot, hand_moved, parse_infraction, read_json
 from cuesim.rules.novus.game import NovusGame
 from cuesim.rules.novus.infractions import HAND_MOVES
 from cuesim.rules.novus.shotlog import ShotRecord, event_from_dict
@@ -175,19 +175,13 @@ def load_scenario(data: Any) -> tuple[NovusGame, ShotRecord | None, list[Infract
     raw_inf = data.get("infractions", [])
     if not isinstance(raw_inf, list):
         raise ValueError("scenario 'infractions' must be a list of objects")
-    infractions = []
-    for k, item in enumerate(raw_inf):
-        if not isinstance(item, dict):
-            raise ValueError(f"infractions[{k}] must be an object with a 'code'")
-        try:
-            infractions.append(Infraction.from_dict(item))
-        except ValueError as exc:
-            raise ValueError(f"infractions[{k}]: {exc}") from None
+    infractions = [parse_infraction(item, f"infractions[{k}]") for k, item in enumerate(raw_inf)]
     if "before" not in data:
         raise ValueError("scenario is missing 'before', the layout before the shot")
     before = Layout.from_dict(data["before"], source="scenario.before")
     _TABLE.check_layout(before)
-    game.layout = before.without(["striker"]) if "after" not in data else before
+    game.layout = before.without(["striker"], missing_ok=True) if "after" not in data \
+        else before
     if "after" not in data:
         if data.get("events"):
             raise ValueError("scenario has 'events' but no 'after' layout")

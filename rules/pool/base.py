@@ -420,7 +420,7 @@ class PoolGame:
         gone = set(facts.pocketed_ids) | set(facts.off_table)
         if st.ball_in_hand:
             gone.add(CUE)
-        layout = base.without(gone)
+        layout = base.without(gone, missing_ok=True)
         return spot_into(layout, [b for b in spot if b not in layout.ids()], article)
 
     def _outcome(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,

@@ -337,7 +337,7 @@ def spot_into(layout: Layout, ball_ids: list[str], article: str,
         return layout, []
     others = [(p.id, p.x, p.y) for p in layout.pieces if p.id not in ball_ids]
     placed = marks_of(layout).spot_balls(ball_ids, others)
-    out = layout.without(ball_ids)
+    out = layout.without(ball_ids, missing_ok=True)
     records = []
     for bid, x, y in placed:
         out = out.with_piece(Piece(bid, kind, x, y, ball_group(bid)))

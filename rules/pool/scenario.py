@@ -4,16 +4,19 @@ file; every malformed input raises a ValueError that names the field."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from cuesim.rules.files import (
     ScenarioError,
+    check_one_of,
     check_scenario_fields,
     check_shot,
     check_types,
     hand_moved,
     parse_event,
+    parse_infraction,
     players_and_options,
     read_json,
     scenario_steps,
@@ -24,9 +27,10 @@ from cuesim.rules.pool.general import HAND_MOVES
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
 from cuesim.rules.pool.nine_ball import NineBall
 from cuesim.rules.pool.straight_pool import StraightPool
-from cuesim.rules.ruling import Infraction
 from cuesim.sim.events import EventKind
 from cuesim.tables.layout import Layout, LayoutError, Piece
+from cuesim.tables.pool import CUSHION_NAMES
+from cuesim.tables.pool_spots import CUSHION_RAIL, POCKETS
 
 GAMES: dict[str, type[PoolGame]] = {
     "eight_ball": EightBall,
@@ -92,7 +96,11 @@ def parse_layout(data: Any, where: str) -> Layout:
         raise ValueError(str(exc)) from exc
 
 
-def parse_declaration(data: Any, where: str) -> Declaration:
+def parse_declaration(data: Any, where: str,
+                      ball_ids: Collection[str] = PoolGame.ball_ids) -> Declaration:
+    """A shot's declaration: its fields and their types, and the names in it those of the
+    game's balls (`ball_ids`, the game's `ball_ids`; a call names an object ball) and of the
+    table's pockets and cushions (or whole rails: head, foot, left, right)."""
     if data is None:
         return Declaration()
     if not isinstance(data, dict):
@@ -110,10 +118,26 @@ def parse_declaration(data: Any, where: str) -> Declaration:
         if not isinstance(values.get(key, {}), dict):
             raise ValueError(f"{where}.{key} must be an object ball id -> name")
         values[key] = {str(k): str(v) for k, v in values.get(key, {}).items()}
-    return Declaration(**values)
+    decl = Declaration(**values)
+    if decl.called_ball is not None:
+        check_one_of(decl.called_ball, [b for b in ball_ids if b != CUE],
+                     f"{where}.called_ball", "object balls")
+    if decl.called_pocket is not None:
+        check_one_of(decl.called_pocket, list(POCKETS), f"{where}.called_pocket", "pockets")
+    cushions = [*CUSHION_NAMES, *dict.fromkeys(CUSHION_RAIL.values())]
+    for ball, cushion in decl.frozen.items():
+        check_one_of(ball, ball_ids, f"{where}.frozen", "balls")
+        check_one_of(cushion, cushions, f"{where}.frozen.{ball}", "cushions and rails")
+    for ball, pocket in decl.jammed.items():
+        check_one_of(ball, ball_ids, f"{where}.jammed", "balls")
+        check_one_of(pocket, list(POCKETS), f"{where}.jammed.{ball}", "pockets")
+    return decl
 
 
-def parse_shot(step: Any, where: str) -> PoolShot:
+def parse_shot(step: Any, where: str,
+               ball_ids: Collection[str] = PoolGame.ball_ids) -> PoolShot:
+    """One shot step of a scenario; the names its declaration gives are the game's
+    (`ball_ids`, `parse_declaration`)."""
     if not isinstance(step, dict):
         raise ValueError(f"{where} must be an object")
     unknown = sorted(set(step) - STEP_KEYS)
@@ -136,12 +160,12 @@ def parse_shot(step: Any, where: str) -> PoolShot:
                          "shot)")
     initial = (parse_layout(step["initial"], f"{where}.{named['initial']}") if "initial" in step
                else None)
-    infractions = []
-    for k, item in enumerate(step.get("infractions", [])):
-        if not isinstance(item, dict):
-            raise ValueError(f"{where}.infractions[{k}] must be an object with 'code'")
-        infractions.append(Infraction.from_dict(item))
-    decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    infractions_data = step.get("infractions", [])
+    if not isinstance(infractions_data, list):
+        raise ValueError(f"{where}.infractions must be a list")
+    infractions = [parse_infraction(item, f"{where}.infractions[{k}]")
+                   for k, item in enumerate(infractions_data)]
+    decl = parse_declaration(step.get("declaration"), f"{where}.declaration", ball_ids)
     if "final" in step:
         final = parse_layout(step["final"], f"{where}.{named['final']}")
     elif initial is not None:
@@ -151,7 +175,7 @@ def parse_shot(step: Any, where: str) -> PoolShot:
             raise ValueError(f"{where}.declaration.jammed: give the layout after the shot "
                              f"('final' or 'after') with the jammed balls in the pocket's jaws "
                              "(WPA 3.33)")
-        final = initial.without(gone)
+        final = initial.without(gone, missing_ok=True)  # unknown ids: check_shot
     else:
         final = None
     check_shot(events, initial, final, where, (named["initial"], named["final"]),
@@ -206,7 +230,7 @@ def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
                                         step.get("ball"))
         game.state = out.state
         return out
-    return game.play(parse_shot(step, where))
+    return game.play(parse_shot(step, where, game.ball_ids))
 
 
 def check_continues(before: Outcome | None, step: Any, where: str) -> None:

@@ -107,7 +107,8 @@ class StraightPool(PoolGame):
             ball = nearest[0]
         elif ball not in nearest:
             raise ValueError(f"ball {ball!r} is not the nearest to the head string ({nearest})")
-        new, spotted = spot_into(layout.without([ball, CUE]), [ball], "WPA 6.7.7")
+        new, spotted = spot_into(layout.without([ball, CUE], missing_ok=True), [ball],
+                                   "WPA 6.7.7")
         ruling = Ruling(legal=True, next_player=st.shooter, placement="kitchen",
                         spotted=spotted)
         ruling.notes.append(f"Ball {ball} spotted on request (WPA 6.7.7)")
@@ -323,10 +324,10 @@ class StraightPool(PoolGame):
             else:
                 move_cue = "kitchen"
         racked = [b for b in self.ball_ids if b not in (CUE, fifteenth)]
-        new = layout.without(racked)
+        new = layout.without(racked, missing_ok=True)
         spotted = []
         if fifteenth is not None and move_15 is not None:
-            new = new.without([fifteenth]).with_piece(
+            new = new.with_piece(  # replaces the fifteenth where it lay
                 Piece(fifteenth, "ball", *move_15, ball_group(fifteenth)))
             spotted.append({"id": fifteenth, "x": move_15[0], "y": move_15[1],
                             "article": article})
@@ -335,7 +336,7 @@ class StraightPool(PoolGame):
                                           marks=marks):
             new = new.with_piece(Piece(bid, "ball", x, y, ball_group(bid)))
         if move_cue == "kitchen":
-            new = new.without([CUE])
+            new = new.without([CUE], missing_ok=True)
             st.ball_in_hand = "kitchen"
             ruling.placement = "kitchen"
         elif move_cue is not None:
