@@ -166,3 +166,14 @@ def test_a_run_that_fails_before_any_chunk_leaves_no_folder(tmp_path, table, sin
     with pytest.raises(BatchError, match="shot 0: "):
         simulate_to_dataset(table, singles, shots, out, workers=1, chunk_size=2)
     assert not out.exists()
+
+
+def test_a_dataset_is_not_resumed_with_the_varied_parameters_in_another_order(tmp_path, table,
+                                                                              singles):
+    """The same ranges drawn in another order are other shots (the sampler's order is part of
+    the seed's meaning): a dataset of one order is not resumed, nor complete, for the other."""
+    out = tmp_path / "ds"
+    swapped = ShotSampler(25, {"speed": (2.0, 8.0), "angle": (1.3, 1.85)}, seed=4)
+    simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    with pytest.raises(BatchError, match="holds a run with other settings \\(source differ\\)"):
+        simulate_to_dataset(table, singles, swapped, out, workers=1, chunk_size=6)

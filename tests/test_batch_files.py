@@ -120,3 +120,28 @@ def test_a_layout_without_the_striker_gets_it_added(tmp_path, table, singles):
     res = simulate_many(table, layout, ShotSampler(4, {"speed": (2.0, 8.0)}, seed=2), workers=1)
     assert res.ids[-1] == "striker"
     assert_equals_loop(table, layout, res, "striker")
+
+
+SWAPPED = ShotSampler(25, {"speed": (2.0, 8.0), "angle": (1.3, 1.85)}, seed=4)
+
+
+def test_another_order_of_the_varied_parameters_is_another_run(tmp_path, table, singles):
+    """The sampler draws its parameters in the order given, so the same ranges in another order
+    are other shots: an interrupted run is not resumed with them (it would mix two runs), and
+    a finished file is not 'already complete' for them."""
+    assert not np.array_equal(simulate_many(table, singles, SWAPPED, workers=1)["param.speed"],
+                              simulate_many(table, singles, SAMPLER, workers=1)["param.speed"])
+    out = tmp_path / "res.npz"
+
+    def stop(c):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=stop)
+    with pytest.raises(BatchError, match="interrupted run with other settings \\(source differ"):
+        simulate_to_file(table, singles, SWAPPED, out, workers=1, chunk_size=6)
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    assert simulate_to_file(table, singles, SAMPLER, out, workers=1,
+                            chunk_size=6).get("already_complete")
+    with pytest.raises(BatchError, match="exists; pass --overwrite"):
+        simulate_to_file(table, singles, SWAPPED, out, workers=1, chunk_size=6)

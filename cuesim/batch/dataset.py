@@ -29,7 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from cuesim.batch.chunks import ChunkRanges, Todo
 from cuesim.batch.params import BatchError
-from cuesim.batch.store import VOLATILE, arrow_arrays, arrow_table, write_chunk
+from cuesim.batch.store import (
+    VOLATILE,
+    arrow_arrays,
+    arrow_table,
+    settings_differ,
+    write_chunk,
+)
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS
 from cuesim.tables.layout import Layout
 
@@ -174,7 +180,8 @@ def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> ChunkRang
     A run begun before the labels (no "status_labels") goes on without them: its parts stay
     alike, so any reader takes them as one table."""
     old = read_dataset_manifest(target)
-    if old is not None and _settings(old) == _settings(info):
+    diff = settings_differ(old, info, (*VOLATILE, *PROGRESS_KEYS)) if old is not None else []
+    if old is not None and not diff:
         if old.get("complete") and not overwrite:
             return None
         if not overwrite:
@@ -183,8 +190,6 @@ def _prepare(target: Target, info: dict[str, Any], overwrite: bool) -> ChunkRang
                 info["units"] = old.get("units", info["units"])
             return _chunks(old.get("done", []))
     if old is not None and not overwrite:
-        diff = sorted(k for k in set(_settings(old)) | set(_settings(info))
-                      if json.dumps(_settings(old).get(k)) != json.dumps(_settings(info).get(k)))
         raise BatchError(f"dataset {target.root!r} holds a run with other settings "
                          f"({', '.join(diff)} differ); pass --overwrite to replace it, or run "
                          "the same command to resume it")

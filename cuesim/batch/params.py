@@ -9,7 +9,9 @@ lies). SI units and radians here; the CLI converts degrees at its edge.
 
 The sampler draws chunk c of a run from its own generator, seeded by
 `SeedSequence(seed, spawn_key=(c,))`: chunk c holds the same shots whichever worker or
-machine simulates it, so a run is identical for any number of workers.
+machine simulates it, so a run is identical for any number of workers; but not for another
+chunk size (the chunks' streams then cover other shots), nor for the `vary` parameters in
+another order (each chunk draws them in the order given).
 """
 
 from __future__ import annotations
@@ -126,7 +128,8 @@ def n_rows(table: Mapping[str, np.ndarray]) -> int:
 @dataclass(frozen=True)
 class ShotSampler:
     """n shots with each `vary` parameter uniform in [lo, hi] and the others at `fixed` or
-    their defaults. Deterministic for a seed, chunk by chunk (see the module docstring)."""
+    their defaults. Deterministic for a seed, its chunk size and the order of `vary`, chunk by
+    chunk (see the module docstring)."""
 
     n: int
     vary: dict[str, tuple[float, float]] = field(default_factory=dict)

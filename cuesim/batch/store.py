@@ -34,7 +34,7 @@ import json
 import os
 import shutil
 import zipfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -370,12 +370,19 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 def is_finished(out: str | os.PathLike[str], manifest: dict[str, Any]) -> bool:
     """Whether `out` is the finished result of this very run (same settings)."""
     old = read_manifest(out) if Path(out).is_file() else None
-    return old is not None and _comparable(old) == _comparable(json.loads(json.dumps(manifest)))
+    return old is not None and not settings_differ(old, manifest)
 
 
 # -- manifest and the run's folder ---------------------------------------------------------
-def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in manifest.items() if k not in VOLATILE}
+def settings_differ(old: dict[str, Any], new: dict[str, Any],
+                    skip: Collection[str] = VOLATILE) -> list[str]:
+    """The fields of two runs' manifests (but `skip`) whose settings differ, compared as JSON
+    text, so that the order inside a field counts: a sampler draws its parameters, and a
+    grid walks its axes, in the order given (`--vary speed=.. --vary angle=..` draws other
+    shots than the other way round), so a run resumed or found finished with another order
+    would mix or pass off other shots."""
+    keys = (set(old) | set(new)) - set(skip)
+    return sorted(k for k in keys if json.dumps(old.get(k)) != json.dumps(new.get(k)))
 
 
 def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
@@ -399,7 +406,8 @@ def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
             old = json.loads((parts / MANIFEST).read_text())
         except (OSError, ValueError):
             old = None
-        if old is not None and _comparable(old) == _comparable(json.loads(json.dumps(manifest))):
+        diff = settings_differ(old, manifest) if old is not None else []
+        if old is not None and not diff:
             n, size = manifest["n_shots"], manifest["chunk_size"]
             whole = done_chunks(parts, fmt, lambda c: min(n, (c + 1) * size) - c * size)
             return parts, whole  # the same run, interrupted: resume it
@@ -408,8 +416,6 @@ def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
                 raise BatchError(f"{os.fspath(parts)!r} holds no readable manifest: it is not "
                                  "an interrupted run of this batch; remove it or pass "
                                  "--overwrite")
-            diff = sorted(k for k in set(old) | set(manifest) if k not in VOLATILE
-                          and json.dumps(old.get(k)) != json.dumps(manifest.get(k)))
             raise BatchError(f"{os.fspath(parts)!r} holds an interrupted run with other "
                              f"settings ({', '.join(diff)} differ); pass --overwrite to start "
                              "again, or run the same command to resume it")
