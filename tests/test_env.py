@@ -404,3 +404,33 @@ def test_shaped_reward_of_a_point_game_is_the_ruling_s_points():
     scored = Ruling(legal=True, points={"A": 2})
     assert gain("shaped", weights, SimpleNamespace(game="14.1"), "A", scored, result, None,
                 False) == 2.0
+
+
+def test_a_14_1_score_below_minus_ten_thousand_is_inside_the_observation_space():
+    """WPA 6.13: 14.1 scores go negative without a floor (fouls take points), so a long
+    episode's observation must stay inside the declared space."""
+    env = _env("14.1", opponent="self")
+    env.reset(seed=0)
+    env.session.ref.state.scores.update({PLAYERS[0]: -10_011, PLAYERS[1]: -9_584})
+    obs = env._observation()
+    assert obs["scores"].tolist() == [-10_011.0, -9_584.0]
+    assert env.observation_space.contains(obs)
+    flat = _env("14.1", opponent="self", flatten=True)
+    flat.reset(seed=0)
+    flat.session.ref.state.scores.update({PLAYERS[0]: -10_011})
+    assert flat.observation_space.contains(flat._observation())
+
+
+def test_matches_the_computer_wins_before_the_agent_shoots_are_counted():
+    """A match the opponent wins before the agent's first shot (a 9-ball break and run to the
+    9, WPA 5.14) is dealt again by reset, and info["redealt"] counts it, so that a win rate
+    against the computer can count it as lost."""
+    redealt = []
+    for seed in range(8):
+        env = CueEnv("9-ball", options={"race_to": 1}, agent_first=False, level=16)
+        _, info = env.reset(seed=seed)
+        assert not env.session.over() and env.session.shooter() == PLAYERS[0]
+        redealt.append(info["redealt"])
+        _, _, _, _, after = env.step(np.zeros(env.action_space.shape, dtype=np.float32))
+        assert after["redealt"] == info["redealt"]  # the episode's count, in every info
+    assert sum(redealt) > 0, redealt

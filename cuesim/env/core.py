@@ -120,6 +120,7 @@ class CueEnv(gymnasium.Env):
         self.session: Any = None
         self._renderer: Any = None
         self._shots = 0
+        self._redealt = 0  # matches the last reset dealt again (the opponent won them first)
         self._ai_seed = 0
 
     # -- the Gymnasium API ---------------------------------------------------------------
@@ -158,6 +159,7 @@ class CueEnv(gymnasium.Env):
         if first is None:
             first = bool(self.np_random.integers(2) == 0)
         log: list[dict[str, Any]] = []
+        self._redealt = 0
         for _ in range(MAX_RESTARTS):  # dealt again while the opponent wins before the agent
             self._ai_seed = int(self.np_random.integers(2**31 - 1))
             self._new_game(first)
@@ -168,6 +170,7 @@ class CueEnv(gymnasium.Env):
             if not self.session.over():
                 self._shots = 0  # max_shots counts from the agent's first observation
                 return self._observation(), self._info(log)
+            self._redealt += 1  # a match lost without a shot: info["redealt"] counts it
         raise EnvError(f"the opponent won {MAX_RESTARTS} matches in a row before the agent's "
                        "first shot: give longer matches (options race_to, points_to)")
 
@@ -323,7 +326,7 @@ class CueEnv(gymnasium.Env):
     def _info(self, log: list[dict[str, Any]]) -> dict[str, Any]:
         return {"shots": [{k: v for k, v in e.items()} for e in log],
                 "to_play": self.session.shooter(), "winner": winner(self.session),
-                "shot_count": self._shots}
+                "shot_count": self._shots, "redealt": self._redealt}
 
 
 _REWARD_KINDS = rewards.REWARDS
@@ -438,7 +441,10 @@ def _observation_space(spec: Any) -> spaces.Dict:
         "to_play": spaces.Discrete(2),
         "ball_in_hand": spaces.Discrete(len(spec.placements)),
         "phase": spaces.Discrete(len(spec.phases)),
-        "scores": spaces.Box(-1e4, 1e4, (2,), dtype=np.float32),
+        # 14.1 scores have no floor (WPA 6.13: each foul takes a point, a third in a row 15
+        # more, 6.12) however long an episode runs (max_shots): the float32 range's bottom
+        # (not -inf, which Gymnasium's checker flags); the top is past a race's end
+        "scores": spaces.Box(float(np.finfo(np.float32).min), 1e4, (2,), dtype=np.float32),
         "fouls": spaces.Box(0.0, 1e3, (2,), dtype=np.float32),
     }
     if spec.game == "8-ball":
