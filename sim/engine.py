@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -195,6 +196,11 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     arr = table_arrays(table)
     P = _kind_properties(table, layout.kinds())
     S = _rest_state(table, layout).copy()  # every piece at rest, then the initial motions
+    plain = _plain_motions(layout, initial, arr) if len(initial) > FEW_MOTIONS else None
+    if plain is not None:  # many motions of one form, checked at once
+        rows_given, columns, values_given = plain
+        S[rows_given[:, None], columns] = values_given
+        return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot)
     # many motions (a box launching every piece) are written after every check, a column at a
     # time: a piece at a time took 3x as long with 1,024 moving pieces, while the column
     # writes cost a shot that launches one piece 2 us more than its own three writes
@@ -209,10 +215,13 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
         except KeyError as exc:
             raise SimulationError(str(exc.args[0])) from None
         try:
-            if isinstance(given, str | bytes) or not all(
+            if type(given) is tuple and all(type(c) is float for c in given):
+                value = given  # plain floats: the check below without its ABC lookups
+            elif isinstance(given, str | bytes) or not all(
                     isinstance(c, numbers.Real) and not isinstance(c, bool) for c in given):
                 raise TypeError  # '1' or True would read as a number
-            value = tuple(map(float, given))
+            else:
+                value = tuple(map(float, given))
         except (TypeError, ValueError, OverflowError):
             raise SimulationError(f"initial motion of {pid!r} must be numbers, got "
                                   f"{given!r}") from None
@@ -251,6 +260,35 @@ def first_capacity(n: int) -> tuple[int, int]:
 
 
 FEW_MOTIONS = 8  # up to this many initial motions are written a piece at a time
+BOUND_MARGIN = 1e-9  # `_plain_motions` leaves a motion this close to its kind's bound to the loop
+
+
+def _plain_motions(layout: Layout, initial: Mapping[str, Any],
+                   arr: Arrays) -> tuple[np.ndarray, list[int], np.ndarray] | None:
+    """Many initial motions (a box launching every piece) checked at once: (rows, S columns,
+    values) when every one names a piece, is a tuple of 3 (or every one of 5) plain floats,
+    finite and below the lowest bound of the layout's kinds by BOUND_MARGIN; None otherwise,
+    and `motion_input`'s piece-by-piece loop then checks them and names what is wrong. The
+    values are the given floats, so S is what the loop writes, bit for bit; only the checks
+    are vectorised (the loop's took 3.6 ms of a 1,024-ball box's 23 ms call)."""
+    rows = layout.places(initial)
+    values = list(initial.values())
+    width = len(values[0]) if type(values[0]) is tuple else 0
+    if None in rows or width not in (3, 5) or set(map(type, values)) != {tuple} \
+            or set(map(len, values)) != {width} \
+            or set(map(type, chain.from_iterable(values))) != {float}:
+        return None
+    V = np.fromiter(chain.from_iterable(values), float, count=width * len(values))
+    V = V.reshape(len(values), width)
+    if not np.isfinite(V).all():
+        return None
+    bounds = [motion_limits(arr, kind)[:2] for kind in set(layout.kinds())]
+    v_max, w_max = min(b[0] for b in bounds), min(b[1] for b in bounds)
+    if np.hypot(V[:, 0], V[:, 1]).max() > v_max * (1.0 - BOUND_MARGIN) or \
+            np.sqrt((V[:, 2:] ** 2).sum(axis=1)).max() > w_max * (1.0 - BOUND_MARGIN):
+        return None  # near a bound: the loop decides exactly, piece by piece, as for one
+    columns = [VX, VY, WX, WY, W0] if width == 5 else [VX, VY, W0]
+    return np.array(rows), columns, V
 
 
 _ONE_CELL = np.array([0.0, 0.0, math.inf, 0.0, 1.0, 1.0])  # grid_params of no grid, built

@@ -154,12 +154,21 @@ class Layout:
     def __len__(self) -> int:
         return len(self.pieces)
 
-    def index(self, piece_id: str) -> int:
-        """The place of the piece with this id in `pieces` (KeyError naming the ids if absent);
-        the id-to-place map is built once per layout (a shot names every moving piece)."""
+    def _places(self) -> dict[str, int]:
+        """The id-to-place map, built once per layout (a shot names every moving piece)."""
         where = self.__dict__.get("_index")
         if where is None:
             where = self.__dict__["_index"] = {p.id: k for k, p in enumerate(self.pieces)}
+        return where
+
+    def places(self, piece_ids: Iterable[str]) -> list[int | None]:
+        """The places in `pieces` of these ids, None for an id of no piece (hashable ids)."""
+        get = self._places().get
+        return [get(piece_id) for piece_id in piece_ids]
+
+    def index(self, piece_id: str) -> int:
+        """The place of the piece with this id in `pieces` (KeyError naming the ids if absent)."""
+        where = self._places()
         try:
             k = where.get(piece_id)
         except TypeError:  # an unhashable id names no piece

@@ -190,6 +190,47 @@ def test_many_initial_motions_make_the_state_piece_by_piece_would(monkeypatch, f
             motion_input(pool, layout, {**initial, layout.ids()[-1]: bad})
 
 
+@pytest.mark.parametrize("width", [3, 5])
+def test_many_plain_motions_are_checked_at_once_with_the_same_state_and_errors(monkeypatch,
+                                                                                width):
+    """Many motions of one form in plain floats (a box launching every piece) are checked at
+    once (engine._plain_motions): the state is bit for bit the piece-by-piece one, and every
+    motion the vectorised check does not pass (a bool, a string, an unknown id, NaN, a speed
+    or spin over or at its bound, another number type) goes through the loop, which refuses
+    or takes it as before."""
+    import cuesim.sim.engine as engine
+    from cuesim.sim.engine import motion_input, motion_limits, table_arrays
+
+    pool = pool_table("9ft")
+    layout = start_layout("9-ball", pool)
+    rng = np.random.default_rng(7)
+    initial = {pid: tuple(float(v) for v in rng.uniform(-2.0, 2.0, width))
+               for pid in layout.ids()}
+    assert engine._plain_motions(layout, initial, table_arrays(pool)) is not None
+    got = motion_input(pool, layout, initial).S
+    monkeypatch.setattr(engine, "FEW_MOTIONS", 100)  # the piece-by-piece loop
+    assert got.tobytes() == motion_input(pool, layout, initial).S.tobytes()
+    monkeypatch.undo()
+    last = layout.ids()[-1]
+    v_max, w_max, _ = motion_limits(table_arrays(pool), "ball")
+    spin_at = (0.0, 0.0, w_max) if width == 3 else (0.0, 0.0, 0.0, 0.0, w_max)
+    pad = (0.0,) * (width - 2)
+    for bad, message in (((True, *((0.0,) * (width - 1))), "must be numbers"),
+                         (("1", *((0.0,) * (width - 1))), "must be numbers"),
+                         ((math.nan, *((0.0,) * (width - 1))), "is not finite"),
+                         ((v_max * 1.001, 0.0, *pad), "beyond what a cue"),
+                         (tuple(2 * c for c in spin_at), "spin .* rad/s is beyond")):
+        with pytest.raises(SimulationError, match=message):
+            motion_input(pool, layout, {**initial, last: bad})
+    with pytest.raises(SimulationError, match="no piece 'zz'"):
+        motion_input(pool, layout, {**initial, "zz": initial[last]})
+    for fine in ((v_max, 0.0, *pad), spin_at, (1, *((0,) * (width - 1))),
+                 tuple(np.float64(c) for c in initial[last])):
+        loop = motion_input(pool, layout, {**initial, last: fine}).S  # at the bound: taken
+        k = layout.index(last)
+        assert loop[k, engine.VX] == float(fine[0])
+
+
 @pytest.mark.parametrize("kwargs", [{"angle": 1.0, "speed": "3"}, {"angle": None, "speed": 3.0},
                                     {"angle": 1.0, "speed": 3.0, "side": True}])
 def test_a_shot_field_of_the_wrong_type_is_named(kwargs):
