@@ -145,3 +145,33 @@ def test_another_order_of_the_varied_parameters_is_another_run(tmp_path, table, 
                             chunk_size=6).get("already_complete")
     with pytest.raises(BatchError, match="exists; pass --overwrite"):
         simulate_to_file(table, singles, SWAPPED, out, workers=1, chunk_size=6)
+
+
+def test_a_second_run_of_an_output_being_written_is_refused_at_once(tmp_path, table, singles):
+    """Two runs of one output (a command given twice, a retried job): the second is refused
+    while the first writes, instead of doing its chunks again and then failing on the folder
+    the first removed; the lock goes with the run, so the output is written and the same
+    command afterwards finds it complete."""
+    out = tmp_path / "res.npz"
+    refused: list[str] = []
+
+    def second_run(c):
+        if not refused:
+            with pytest.raises(BatchError, match="being written by another run right now") as e:
+                simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+            refused.append(str(e.value))
+
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=second_run)
+    assert refused and len(read_results(out)) == 25
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res.npz"]  # no lock left behind
+    assert simulate_to_file(table, singles, SAMPLER, out, workers=1,
+                            chunk_size=6).get("already_complete")
+
+
+def test_a_lock_file_a_killed_run_left_does_not_stop_the_next(tmp_path, table, singles):
+    """The OS releases a killed run's lock; its `.OUT.lock` file stays, and the next run takes
+    it and removes it when done."""
+    out = tmp_path / "res.npz"
+    (tmp_path / ".res.npz.lock").write_text("")
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res.npz"]

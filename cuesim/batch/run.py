@@ -54,6 +54,7 @@ from cuesim.batch.store import (
     open_run,
     out_format,
     read_manifest,
+    run_lock,
     write_chunk,
 )
 from cuesim.output import check_writable
@@ -456,7 +457,8 @@ def simulate_to_file(table: Any, layout: Layout, shots: Any, out: str | os.PathL
     check_writable(out, "output", BatchError)
     client, own = connect(cluster) if cluster is not None else (None, False)
     try:
-        _stream(job, out, info, overwrite, n_workers, client, progress, on_chunk)
+        with run_lock(out):
+            _stream(job, out, info, overwrite, n_workers, client, progress, on_chunk)
     finally:
         if own:
             client.close()

@@ -35,6 +35,7 @@ import os
 import shutil
 import zipfile
 from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -333,6 +334,44 @@ def _pid_alive(pid: int) -> bool:
     except OSError:
         return True
     return True
+
+
+@contextmanager
+def run_lock(out: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold `out`'s lock while a run writes it: a second run of the same output (the command
+    given twice, a retried job) is refused at once, instead of doing the same chunks again and
+    then failing on the folder the first run removed when it finished. An OS lock (flock) on
+    `.OUT.lock` beside the output, which the run removes at its end and the OS releases if its
+    process dies; the inode is checked after locking, so a run never holds a removed file's
+    lock. Without fcntl (Windows) nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on the platforms CI runs
+        yield
+        return
+    path = Path(out)
+    lock = path.with_name(f".{path.name}.lock")
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise BatchError(f"output {os.fspath(out)!r} is being written by another run right "
+                             f"now (it holds {lock.name}); let it finish (running the same "
+                             "command then says it is complete) or stop it first") from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the file was removed by the run that held it: lock the new one
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+        os.close(fd)
 
 
 def remove_stale_temporaries(out: Path) -> list[Path]:
