@@ -109,9 +109,66 @@ def sentence(text: str, names: Iterable[str] = ()) -> str:
     if m:
         body = m.group(3).rstrip(".")
         text = f"{body} ({m.group(1)} {m.group(2)})"
+    text = join_citations(text)
     if not any(text.startswith(name) for name in names if name):
         text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+_NAMED = ("novus", "WPA", "WCBS", *RULEBOOKS)
+_GROUP_PAIR = re.compile(r"\(([^()]*)\)\s+\(([^()]*)\)")
+
+
+def _citations(group: str) -> list[tuple[str, str]] | None:
+    """[(rulebook, article)] of a parenthesised group of citations, 'WPA 6.5, 6.7.1' (a bare
+    number takes the rulebook before it), or None when the group is anything else ('4
+    points, WCBS 8.1', 'scratch', '2')."""
+    out: list[tuple[str, str]] = []
+    book = None
+    for part in group.split(","):
+        words = part.split()
+        if len(words) == 2 and words[0] in _NAMED:
+            book, number = words
+        elif len(words) == 1 and book is not None:
+            number = words[0]
+        else:
+            return None
+        if not re.fullmatch(ARTICLE, number):
+            return None
+        out.append((book, number))
+    return out or None
+
+
+def _citation_group(cited: list[tuple[str, str]]) -> str:
+    """'(WCBS 7.2, 15.3.б)': the rulebook named once for each run of its articles."""
+    parts, book = [], None
+    for b, number in cited:
+        parts.append(number if b == book else f"{b} {number}")
+        book = b
+    return f"({', '.join(parts)})"
+
+
+def join_citations(text: str) -> str:
+    """Citation groups side by side as one: '... (WCBS 7.2) (WCBS 15.3.б)' -> '... (WCBS 7.2,
+    15.3.б)' (a violation whose text ends with its own citation, followed by its article);
+    an article cited in both is named once. Groups that are not only citations stay apart."""
+    def merge(m: re.Match[str]) -> str:
+        first, second = _citations(m.group(1)), _citations(m.group(2))
+        if first is None or second is None:
+            return m.group(0)
+        return _citation_group(first + [c for c in second if c not in first])
+
+    pos = 0
+    while True:
+        m = _GROUP_PAIR.search(text, pos)
+        if m is None:
+            return text
+        merged = merge(m)
+        if merged == m.group(0):  # not two citation groups: look on from the second group
+            pos = m.start(2) - 1
+            continue
+        text = text[:m.start()] + merged + text[m.end():]  # it may join the group after it
+        pos = m.start()
 
 
 def uncited_articles(text: str) -> list[str]:

@@ -16,6 +16,7 @@ from cuesim.shot import ShotError
 from cuesim.sim.events import EventKind
 from cuesim.viewer import ai
 from cuesim.viewer.ai import breaks, search
+from cuesim.viewer.panel_text import on_screen
 from cuesim.viewer.session import new_session
 from tests.viewer_driver import finish_animation, key, make_app, shoot_by_mouse, step
 
@@ -310,6 +311,57 @@ def test_after_an_undo_the_computer_thinks_again(tmp_path):
     finish_animation(app)
     computer_plays()
     assert "finds no shot" not in app.screen_text()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_ruling_on_the_persons_shot_stays_readable_through_the_computers_turn(tmp_path):
+    """Against the computer the ruling on the person's shot vanished as soon as the computer
+    answered or shot (it thinks in under a second): here Ann's 5-pins foul (WCBS 15.3) stays on
+    the panel after the computer's 13.5 choice ('Before that:') and while its shot is shown
+    ('Referee, before this shot:'); once that shot rests, its own ruling replaces it."""
+    app = make_app("5-pins", tmp_path, computer=("Bob",), candidates=4)
+    app.level = small("club")
+    s = app.session
+    yellow = s.layout().get("yellow")
+    shoot_by_mouse(app, math.atan2(yellow.y - app.pos[1], yellow.x - app.pos[0]), 3.0)
+    finish_animation(app)  # straight through the pins at the yellow: a foul
+    assert not s.last_ruling.legal and s.pending() is not None and s.pending()[0] == "Bob"
+    foul = _flat(on_screen(s.ruling_text, app.screen_sides()))
+    step(app, dt=0.0)  # the computer answers the 13.5 choice at once
+    assert s.pending() is None and s.actions[-1]["kind"] == "choice"
+    text = _flat(app.screen_text())
+    assert "Before that:" in text and foul in text, text
+    assert _flat(on_screen(s.ruling_text, app.screen_sides())) in text  # the choice's ruling
+    for _ in range(2000):  # it thinks, shows its aim, then shoots
+        if app.mode == "animate":
+            break
+        step(app, dt=0.25)
+    assert app.mode == "animate" and s.actions[-1]["player"] == "Bob", app.screen_text()
+    text = _flat(app.screen_text())
+    assert "Shooting: Bob" in text and "Referee, before this shot:" in text and foul in text, \
+        text
+    finish_animation(app)
+    text = _flat(app.screen_text())
+    assert foul not in text and "before this shot" not in text and "Before that" not in text
+    assert _flat(on_screen(s.ruling_text, app.screen_sides())) in text
+
+
+def test_the_kept_ruling_goes_once_a_person_acts(tmp_path):
+    """The ruling kept through the computer's turn (a 9-ball foul, WPA 3.20) is dropped when
+    the person shoots next (the computer's choice gave the turn back without a shot): the
+    person's own shot is not shown under an older ruling."""
+    app = make_app("9-ball", tmp_path)
+    app.ruling_shown = "A foul. The cue ball was pocketed (scratch) (WPA 3.20)."
+    app.keep_ruling()
+    app.ruling_shown = "No foul. Bob chooses to shoot from here (WPA 5.6)."
+    text = _flat(app.screen_text())
+    assert "Before that: A foul. The cue ball was pocketed (scratch) (WPA 3.20)." in text
+    shoot_by_mouse(app, app.angle, 3.0)
+    assert app.mode == "animate" and app.kept_ruling == ""
+    assert "scratch" not in app.screen_text() and "before this shot" not in app.screen_text()
 
 
 def test_computer_named_computer_is_not_labelled_twice(tmp_path):

@@ -124,7 +124,7 @@ def test_a_truncated_shot_is_not_ruled(capsys):
     ("tests/scenarios/pool/straight_pool_rerack.json",
      "The 14.1 continuous referee rules on 1 step:", "(WPA 6.7.6)."),
     ("tests/scenarios/fivepins/opening_foul_and_spot.json", "The 5-pins referee rules on 3 steps:",
-     "(WCBS 15.3.б)"),
+     "(WCBS 7.5, 15.3.б)"),  # the violation's own citation and its article, one group
     ("tests/novus_scenarios/opening_miss.json", "The novus referee: A foul.", "(novus 17.1.а)"),
 ])
 def test_adjudicate_prints_the_ruling_in_words(path, first, article, capsys):

@@ -50,6 +50,19 @@ def test_13_4_offender_ball_within_a_millimetre_of_the_middle_line(below, placem
     assert out.ruling.placement == placement
 
 
+@pytest.mark.parametrize("below, cited", [(0.9 * ON_LINE, "(5-pins 13.3, 13.4)"),
+                                          (1.1 * ON_LINE, "(5-pins 13.2, 13.3)")])
+def test_13_2_13_4_the_ball_in_hand_note_cites_its_half_and_13_3(below, cited):
+    """The ruling's "has ball in hand in the ... half" cites the article that chose the half
+    (13.4 on the middle line, else 13.2) with 13.3 (placed wholly inside it), as the viewer's
+    header does for the same fact."""
+    g = game_in_play()
+    out = play(g, strike(), rail(0.3, "white", "top_rail"),
+               final=position(white=[0.2, HALF_Y - below]))
+    note = next(n for n in out.ruling.notes if "has ball in hand in the" in n)
+    assert f"half {cited} or may have" in note, note
+
+
 # --- 10.1 / 10.2: in contact within 0.1 mm -------------------------------------------------------
 @pytest.mark.parametrize("gap, touching", [(0.5 * CONTACT, True), (0.99 * CONTACT, True),
                                            (1.01 * CONTACT, False), (2.0 * CONTACT, False)])

@@ -19,10 +19,12 @@ def test_coordinates_in_brackets_are_no_articles() -> None:
 
 
 def test_bare_articles_still_take_their_rulebook() -> None:
+    """Bare numbers take the rulebook cited elsewhere; a citation group that ends the text
+    joins the sentence's own article (WPA 6.5, novus 17.1.а) as one group."""
     assert sentence("WPA 6.5: a foul (6.7.1) and (10.2, 10.3)") == \
-        "A foul (WPA 6.7.1) and (WPA 10.2, 10.3) (WPA 6.5)."
+        "A foul (WPA 6.7.1) and (WPA 10.2, 10.3, 6.5)."
     assert sentence("novus 17.1.а: punishable shot (novus 13)") == \
-        "Punishable shot (novus 13) (novus 17.1.а)."
+        "Punishable shot (novus 13, 17.1.а)."
     assert sentence("a count (2) (WPA 5.8)") == "A count (2) (WPA 5.8)."
 
 

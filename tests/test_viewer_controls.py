@@ -163,6 +163,28 @@ def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
                                                       "called_pocket": hole.name}
 
 
+def test_a_call_is_said_once_on_the_panel(tmp_path):
+    """14.1 (WPA 3.4, 6.1): a called ball and pocket were said twice, by the "Declared:" line
+    and by a message ("Called the 8 in head right."): only the "Declared:" line names them."""
+    app = make_app("14.1", tmp_path)
+    app.session.play(app.pos, math.pi / 2, 9.0)
+    app._reset_turn()
+    if app.session.pending():  # a breaking violation: accept the table
+        step(app, [key(pygame.K_1)])
+    ball = next(p for p in app.session.layout().pieces if p.id != "cue")
+    hole = app.session.table.geometry.holes[0]
+    pocket = hole.name.replace("_", " ")
+    step(app, [key(pygame.K_c), down(screen_xy(app, ball.x, ball.y)),
+               up(screen_xy(app, ball.x, ball.y))])
+    text = " ".join(app.screen_text().split())
+    assert f"Declared: ball {ball.id} called." in text, text
+    assert f"the {ball.id}" not in app.message and "Called" not in text, text
+    step(app, [down(screen_xy(app, hole.x, hole.y)), up(screen_xy(app, hole.x, hole.y))])
+    text = " ".join(app.screen_text().split())
+    assert f"Declared: ball {ball.id} in the {pocket} pocket called." in text, text
+    assert text.count(pocket) == 1 and "Called" not in text, text
+
+
 def _legal_nine_ball_break(app):
     for angle in np.linspace(1.50, 1.64, 15):
         action = app.session.shot_action(app.pos, float(angle), 9.0)

@@ -261,14 +261,77 @@ def test_rulings_read_as_sentences_with_their_rulebooks():
                       "novus 17.4: the debt is cancelled"], points={"Bob": 13},
                next_player="Ann", placement="kitchen")
     text = r.describe("game")
-    assert text == ("A foul. The ball hit the pins before the opponent's ball (WCBS 7.2) "
-                    "(WCBS 15.3.б). Pins down: the right pin, the bottom pin (4 points, WCBS "
+    assert text == ("A foul. The ball hit the pins before the opponent's ball (WCBS 7.2, "
+                    "15.3.б). Pins down: the right pin, the bottom pin (4 points, WCBS "
                     "8.1). The debt is cancelled (novus 17.4). Bob scores 13 points. Ann plays "
                     "next with the cue ball in hand behind the head string.")
     assert sentence("direct shot, correct (novus 13.1)") == "Direct shot, correct (novus 13.1)."
     assert panel_text.foul_warning(r) == ("Foul: WCBS 15.3.б, the ball hit the pins before "
                                           "the opponent's ball (WCBS 7.2).")
     assert panel_text.to_play_line("Computer", True) == "To play: Computer"
+
+
+def test_a_violation_citing_an_article_reads_as_one_citation_group():
+    """A violation whose text ends with its own citation, followed by its article, is cited
+    once: "... before the opponent's ball (WCBS 7.2, 15.3.б)", not "(WCBS 7.2) (WCBS
+    15.3.б)" (5-pins 15.3.б, 7.2); the same for pool (WPA 3.16 with 2.21, 3.10) and novus
+    (17.1.а with 13). Groups that are not only citations stay apart."""
+    five = Ruling(False, [Violation("5-pins 15.3.б", "the striker's ball hit the red before "
+                                    "the opponent's ball (7.2)", "ball_in_hand")])
+    assert "the opponent's ball (WCBS 7.2, 15.3.б)." in five.describe("game")
+    pool = Ruling(False, [Violation("WPA 3.16", "the cue ball in hand was placed on or beyond "
+                                    "the head string (2.21, 3.10)", "foul")])
+    assert "the head string (WPA 2.21, 3.10, 3.16)." in pool.describe("game")
+    novus = Ruling(False, [Violation("novus 17.1.а", "punishable shot (novus 13)")])
+    assert "Punishable shot (novus 13, 17.1.а)." in novus.describe("set")
+    again = Ruling(False, [Violation("WPA 3.29", "second such offence (WPA 3.29)")])
+    assert "Second such offence (WPA 3.29)." in again.describe("game")  # named once
+    kept = Ruling(False, [Violation("WPA 3.20", "the cue ball was pocketed (scratch)")])
+    assert "(scratch) (WPA 3.20)." in kept.describe("game")
+    points = Ruling(True, notes=["pins down (4 points, 5-pins 8.1) (5-pins 8.2)"])
+    assert "(4 points, WCBS 8.1) (WCBS 8.2)." in points.describe("game")
+    for text in (five.describe("game"), pool.describe("game"), novus.describe("set")):
+        assert not re.search(r"\) \((WPA|WCBS|novus) ", text), text
+    assert panel_text.message("Refused: 5-pins 13.3: the ball goes wholly inside its half "
+                              "(4.2)") == "Refused: the ball goes wholly inside its half " \
+                                          "(WCBS 4.2, 13.3)."
+
+
+def test_the_foul_warning_names_every_foul_of_the_predicted_shot(tmp_path):
+    """9-ball, ball in hand anywhere (WPA 3.10), the cue ball on the centre spot aimed straight
+    at the 9 with the 1 the lowest, 5.5 m/s: the predicted shot is a scratch (WPA 3.20) and a
+    wrong first ball (WPA 5.8). The warning named only the first; it names both, as the
+    ruling does."""
+    pieces = {"1": (1.1813721642443022, 0.7446098972917645),
+              "2": (0.12123958783660152, 1.660738046331107),
+              "3": (1.2286840240300205, 1.524343893370711),
+              "4": (0.23338283641402463, 2.5077781104135726),
+              "5": (0.44337253244465336, 0.7279376507275301),
+              "6": (0.17862257052752661, 1.718675679852768),
+              "7": (1.1820487393947798, 2.483407348083566),
+              "8": (0.05526614148483826, 1.6499462294035787),
+              "9": (0.6336660957019367, 2.056378961932014)}
+    app = make_app("9-ball", tmp_path)
+    s = app.session
+    rack = s.layout()
+    s._layout = Layout(s.table.name, tuple(Piece(pid, "ball", x, y, rack.get(pid).group)
+                                           for pid, (x, y) in pieces.items()))
+    s.ref.state.phase, s.ref.state.ball_in_hand = "play", "table"
+    app._reset_turn()
+    geo = s.table.geometry
+    app.pos, app.angle, app.power = (geo.width / 2, geo.length / 2), math.pi / 2, 0.5
+    step(app)
+    action = app.current_action()
+    ruling = s.judge(s.simulate(action), action)
+    assert ruling.articles == ["WPA 3.20", "WPA 5.8"], ruling.articles
+    warning = app.foul_warning()
+    assert warning.split("\n") == [
+        "Foul: WPA 3.20, the cue ball was pocketed (scratch).",
+        "Foul: WPA 5.8, the cue ball hit ball 9 first; the lowest ball (1) first required."]
+    text = " ".join(app.screen_text().split())
+    assert "Foul: WPA 3.20, the cue ball was pocketed (scratch). Foul: WPA 5.8, the cue " \
+        "ball hit ball 9 first" in text, text
+    _check_text(warning)
 
 
 @pytest.mark.parametrize("game, options, turns", [

@@ -4,10 +4,14 @@ show the board the last shot left (issue 14)."""
 
 from __future__ import annotations
 
+import math
+import re
+
+import pygame
 import pytest
 
 from cuesim.viewer.panel_text import on_screen
-from tests.viewer_driver import make_app, play_turn, step
+from tests.viewer_driver import key, make_app, play_turn, step
 
 
 @pytest.mark.parametrize("game, options, limit", [
@@ -68,3 +72,28 @@ def test_5_pins_the_opening_ball_in_hand_cites_4_2_and_later_13_3(tmp_path):
     app.session.ref.state.phase = "play"
     assert app.session.place_line() == "Ball in hand in the bottom half (WCBS 13.3)."
     assert "(WCBS 13.3)" in app.screen_text()
+
+
+_HEADER_HALF = re.compile(r"Ball in hand in the (\w+ half) \((WCBS [^)]*)\)")
+_RULING_HALF = re.compile(r"has ball in hand in the (\w+ half) \((WCBS [^)]*)\)")
+
+
+def test_5_pins_header_and_ruling_cite_the_ball_in_hand_alike(tmp_path):
+    """After a foul the header said "Ball in hand in the left half (WCBS 13.3)" and the ruling
+    "Ann has ball in hand in the left half (WCBS 13.2)": both cite 13.2 (the half opposite
+    the offender's ball) and 13.3 (placed wholly inside it). After the 13.5 request to spot
+    the offender's ball, the header cites 13.5 as the choice's ruling does."""
+    app = make_app("5-pins", tmp_path)
+    s = app.session
+    yellow = s.layout().get("yellow")
+    s.play(app.pos, math.atan2(yellow.y - app.pos[1], yellow.x - app.pos[0]), 3.0)
+    app._shot_shown()
+    assert not s.last_ruling.legal and s.pending() is not None, s.ruling_text
+    text = " ".join(app.screen_text().split())
+    header, ruling = _HEADER_HALF.search(text), _RULING_HALF.search(text)
+    assert header and ruling, text
+    assert header.groups() == ruling.groups(), text
+    assert header.group(2) in ("WCBS 13.2, 13.3", "WCBS 13.3, 13.4"), text
+    step(app, [key(pygame.K_1 + s.pending()[2].index("spot_offender"))])
+    assert "(WCBS 13.5)" in s.ruling_text
+    assert _HEADER_HALF.search(s.place_line()).group(2) == "WCBS 13.3, 13.5"

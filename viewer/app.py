@@ -12,6 +12,9 @@ options), 'intermission' (a set or game is over: its final board and the score s
 While a shot is shown the panel tells only what has happened by then: the scoreboard of
 before the shot with the pieces still on the table, what has dropped so far; the ruling, the
 new score and the player to play come when everything rests (or the animation is skipped).
+Once the computer's turn acts (a choice, its shot), the ruling on the action before it (the
+person's shot) stays on the panel until the computer's shot has been shown or a person acts
+(`keep_ruling`).
 The window is resizable (and F11 goes full screen); the layout is `layout.ScreenLayout`.
 App is three parts: this module (the window, the session, the loop, shooting, the computer's
 turn), `input.InputHandlers` (events to aiming, placing, calls, menus, choices) and
@@ -158,6 +161,9 @@ class App(InputHandlers, Drawing):
         self.end_board: EndBoard | None = None
         self.end_board_shot: ShotResult | None = None  # the shot that ended it, if one did
         self.ruling_shown = session.ruling_text
+        # the ruling shown when the computer's turn began to act, kept on the panel until its
+        # shot has been shown or a person acts (keep_ruling)
+        self.kept_ruling = ""
         self.message, self.message_bad = "", False
         self.mode = "aim"
         self.power = 0.5
@@ -254,6 +260,7 @@ class App(InputHandlers, Drawing):
         pb = self.playback
         self.before = None
         self.ruling_shown = self.session.ruling_text
+        self.kept_ruling = ""  # the shot's own ruling is shown now
         ruling = self.session.last_ruling
         self.end_board = None
         self._reset_turn()
@@ -347,6 +354,7 @@ class App(InputHandlers, Drawing):
         pending = self.session.pending()
         if pending is not None:
             option = ai.choose_option(self.session)
+            self.keep_ruling()
             self.session.choose(option)
             self.ruling_shown = self.session.ruling_text
             self._reset_turn()
@@ -374,6 +382,7 @@ class App(InputHandlers, Drawing):
         if action is None:
             self.say(f"{name} aims" + (" (break)" if choice.plan == "break" else ""))
             return
+        self.keep_ruling()
         self._shoot_action(action)
         if self.mode == "animate":
             how = {"break": "broke as planned",
@@ -381,6 +390,16 @@ class App(InputHandlers, Drawing):
                 choice.plan, f"played the best of {choice.tried} shots, {choice.samples} "
                              "simulations under its error")
             self.say(f"{name} {how}")
+
+    def keep_ruling(self) -> None:
+        """The computer's turn acts (a choice, a shot): the ruling on the screen, the one on
+        the action before its turn (the person's shot, break or foul), stays on the panel
+        ('Before that:', and while the computer's shot is shown 'Referee, before this shot:')
+        until the computer's shot has been shown with its own ruling, or a person acts. The
+        computer thinks and shoots within seconds: without this the person's ruling was gone
+        almost at once."""
+        if not self.kept_ruling:
+            self.kept_ruling = self.ruling_shown
 
     def _computer_name(self) -> str:
         """The shooter as the computer names itself: 'Computer (club)', 'Boris (computer,
@@ -403,6 +422,8 @@ class App(InputHandlers, Drawing):
                                         self.declaration)
 
     def shoot(self) -> None:
+        """The person at the keyboard plays the shot as aimed."""
+        self.kept_ruling = ""  # a person acted: the computer's turn is over
         self._shoot_action(self.current_action())
 
     def _shoot_action(self, action: dict[str, Any]) -> None:
@@ -428,6 +449,7 @@ class App(InputHandlers, Drawing):
             s.undo()
         self.playback = None
         self.ruling_shown = s.ruling_text or "Last action taken back."
+        self.kept_ruling = ""
         self._reset_turn()
         self.say("Undone")
 

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from cuesim.rules.ruling import Infraction, Ruling
+from cuesim.rules.wording import sentence
 from cuesim.shot import CueShot, ShotError
 from cuesim.sim.engine import SimulationError
 from cuesim.sim.result import ShotResult
@@ -56,9 +57,36 @@ class FivePinsRefereeSession(StateRefereeSession):
         return self.ref.state.placement
 
     def place_line(self) -> str:
-        if self.ref.state.phase == "break" and self.placement() == "bottom_half":
+        """'Ball in hand in the bottom half (WCBS 13.2, 13.3).': the half with the articles
+        the ruling that gave the ball in hand cites for it (`half_citation`)."""
+        where = self.placement()
+        if where is None:
+            return ""
+        if self.ref.state.phase == "break" and where == "bottom_half":
             return "Ball in hand in the bottom half for the opening shot (WCBS 4.1, 4.2)."
-        return super().place_line()
+        return sentence(f"ball in hand in the {where.replace('_', ' ')} "
+                        f"({self.half_citation()})")
+
+    def half_citation(self) -> str:
+        """The articles that put the ball in hand in its half, as the ruling that gave it cites
+        them: the referee's reset (10.4); the offender's ball put on its spot at the incoming
+        player's request (13.5, with 13.3); else the half opposite the offender's ball, or the
+        bottom one when that ball lies on the middle line (13.2 or 13.4, with 13.3:
+        rules.fivepins.placement.in_hand_citation)."""
+        from cuesim.rules.fivepins.model import article
+        from cuesim.rules.fivepins.placement import in_hand_citation, in_hand_half
+
+        st = self.ref.state
+        last = self.actions[-1] if self.actions else {}
+        if last.get("kind") == "request" and last.get("name") == "contact_reset":
+            return article("10.4")
+        if last.get("kind") == "choice" and last.get("option") == "spot_offender":
+            return in_hand_citation(article("13.5"))
+        if st.offender is not None:
+            half, art = in_hand_half(self.layout(), st.ball_of(st.offender))
+            if half == st.placement:
+                return in_hand_citation(art)
+        return article("13.3")
 
     def place_area(self) -> list[tuple[float, float]]:
         r, w, l = self.radius(), self.table.geometry.width, self.table.geometry.length

@@ -188,6 +188,7 @@ class InputHandlers:
                     self.say(str(exc), True)
                 else:  # the referee changed the table: the turn starts again from it
                     self.ruling_shown = self.session.ruling_text  # shown as the ruling
+                    self.kept_ruling = ""  # a person acted: the computer's turn is over
                     self._reset_turn()
                     self.say("")
             else:
@@ -227,6 +228,7 @@ class InputHandlers:
             board = self._board_now()
             self.session.choose(pending[2][k])
             self.ruling_shown = self.session.ruling_text
+            self.kept_ruling = ""  # a person acted: the computer's turn is over
             self._reset_turn()
             self._end_without_shot(board)
 
@@ -252,6 +254,7 @@ class InputHandlers:
                 self.mode = "aim"
                 return
             self.ruling_shown = self.session.ruling_text
+            self.kept_ruling = ""  # a person acted: the computer's turn is over
             self.playback = None
             self._reset_turn()
             self._end_without_shot(board)
@@ -362,7 +365,7 @@ class InputHandlers:
         p = min(pieces, key=lambda q: math.hypot(q.x - xy[0], q.y - xy[1]))
         self.declaration["called_ball"] = p.id
         self.mode = "call_pocket"
-        self.say(f"Called the {p.id}: now click the pocket")
+        self.say("Now click the pocket")  # the ball is named once, by the "Declared:" line
 
     def _call_pocket(self, xy: tuple[float, float]) -> None:
         if "called_ball" not in self.declaration:  # the call was cleared: start it again
@@ -373,4 +376,4 @@ class InputHandlers:
         h = min(holes, key=lambda q: math.hypot(q.x - xy[0], q.y - xy[1]))
         self.declaration["called_pocket"] = h.name
         self.mode = "aim"
-        self.say(f"Called the {self.declaration['called_ball']} in {h.name}")
+        self.say("")  # the call is said once, by the "Declared:" line

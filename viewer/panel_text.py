@@ -10,7 +10,15 @@ import re
 from typing import Any
 
 from cuesim.rules.ruling import Ruling
-from cuesim.rules.wording import ARTICLE, CHOICES, cite, complete, labels, sentence
+from cuesim.rules.wording import (
+    ARTICLE,
+    CHOICES,
+    cite,
+    complete,
+    join_citations,
+    labels,
+    sentence,
+)
 
 _CITED_FIRST = re.compile(rf"^([^:]*: )?(novus|WPA|WCBS) ({ARTICLE}(?:, {ARTICLE})*): (.+)$", re.S)
 
@@ -22,10 +30,7 @@ PLACES = {
     "own_zone": "Place the striker in your zone (novus 12).",
     "kitchen": "Cue ball in hand behind the head string (WPA 3.10).",
     "table": "Cue ball in hand anywhere on the table (WPA 3.10).",
-    "half_table": "Ball in hand in a half of the table (WCBS 13.3).",
-    "bottom_half": "Ball in hand in the bottom half (WCBS 13.3).",
-    "top_half": "Ball in hand in the top half (WCBS 13.3).",
-}
+}  # 5-pins says which half, and why, itself (FivePinsRefereeSession.place_line)
 
 # the keys of each kind of game (only those that act in it)
 _COMMON_TOP = [
@@ -72,13 +77,18 @@ def to_play_line(player: str, computer: bool) -> str:
 
 def foul_warning(ruling: Ruling) -> str:
     """What the aim line says when the predicted shot would be a foul: 'Foul: WPA 5.8, the
-    cue ball hits ball 9 first.' (the first violation; its article with its rulebook)."""
-    if ruling.legal or not ruling.violations:
+    cue ball hits ball 9 first.', one line for each violation the ruling lists (a scratch and
+    a wrong first ball are two), each article with its rulebook."""
+    if ruling.legal:
         return ""
-    v = ruling.violations[0]
-    article = cite(v.article)
-    text = complete(labels(cite(v.text.rstrip("."))), article.split(" ")[0])
-    return f"Foul: {article}, {_lower_first(text)}."
+    lines: list[str] = []
+    for v in ruling.violations:
+        article = cite(v.article)
+        text = complete(labels(cite(v.text.rstrip("."))), article.split(" ")[0])
+        line = f"Foul: {article}, {_lower_first(text)}."
+        if line not in lines:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def _lower_first(text: str) -> str:
@@ -178,7 +188,7 @@ def message(text: str) -> str:
     m = _CITED_FIRST.match(text)
     if m:  # 'Refused: WPA 3.10: the cue ball ...' -> 'Refused: the cue ball ... (WPA 3.10)'
         body = m.group(4).rstrip(".")
-        text = f"{m.group(1) or ''}{body} ({m.group(2)} {m.group(3)})"
+        text = join_citations(f"{m.group(1) or ''}{body} ({m.group(2)} {m.group(3)})")
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?", ":")) else text + "."
 

@@ -111,7 +111,8 @@ class Session:
 
     def placement(self) -> str | None:
         """Where the struck piece may be put before the shot: 'own_zone' (novus 12),
-        'kitchen', 'table', 'half_table', or None (played where it lies)."""
+        'kitchen', 'table', 'bottom_half' / 'top_half' (5-pins), or None (played where it
+        lies)."""
         return None
 
     def place_line(self) -> str:

@@ -37,6 +37,7 @@ from cuesim.rules.fivepins.placement import (
     RAILS,
     balls_in_contact,
     check_opening,
+    in_hand_citation,
     in_hand_half,
     opening_layout,
     put_back_off_table,
@@ -475,8 +476,8 @@ class FivePinsGame:
                 "default": "in_hand",
             }
             ruling.notes.append(f"{st.shooter} has ball in hand in the {half.replace('_', ' ')} "
-                                f"({art}) or may have the {mine} ball put on the {spot} "
-                                "(5-pins 13.5)")
+                                f"({in_hand_citation(art)}) or may have the {mine} ball put on "
+                                f"the {spot} (5-pins 13.5)")
         knocked = [k.pin for k in facts.pins]
         moved, only_hit = touched_pins(facts.touched, shot.initial, shot.final)
         if moved:

@@ -61,6 +61,16 @@ def in_hand_half(layout: Layout | None, offender_ball: str) -> tuple[str, str]:
     return opposite(half), article("13.2")
 
 
+def in_hand_citation(half_article: str) -> str:
+    """The articles a ball in hand after a foul is cited with, in the ruling that gives it and
+    on the viewer's panel alike: the one that puts it in its half (13.2: opposite the
+    offender's ball; 13.4: the bottom half; 13.5: away from the offender's ball put on its
+    spot) and 13.3 (placed with the cue, wholly inside that half): '5-pins 13.2, 13.3'."""
+    numbers = {half_article.split(" ")[-1], "13.3"}  # '5-pins 13.2' -> '13.2'
+    ordered = sorted(numbers, key=lambda n: [int(k) if k.isdigit() else 0 for k in n.split(".")])
+    return article(", ".join(ordered))
+
+
 def balls_in_contact(layout: Layout | None, ball: str) -> set[str]:
     """The balls and cushions the ball touches in the layout (10.1, 10.2)."""
     if layout is None or ball not in layout.ids():
