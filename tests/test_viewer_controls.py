@@ -144,14 +144,20 @@ def test_novus_menu_refuses_a_moving_puck_touched_now_and_words_a_warning_as_no_
     assert "A legal shot" not in app.screen_text()
 
 
-def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
+def _after_a_14_1_break(tmp_path):
+    """A 14.1 app after the break (a breaking violation's table accepted), with an object ball
+    and a pocket to call."""
     app = make_app("14.1", tmp_path)
     app.session.play(app.pos, math.pi / 2, 9.0)
     app._reset_turn()
-    if app.session.pending():  # a breaking violation: accept the table
+    if app.session.pending():
         step(app, [key(pygame.K_1)])
     ball = next(p for p in app.session.layout().pieces if p.id != "cue")
-    hole = app.session.table.geometry.holes[0]
+    return app, ball, app.session.table.geometry.holes[0]
+
+
+def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
+    app, ball, hole = _after_a_14_1_break(tmp_path)
     step(app, [key(pygame.K_c), down(screen_xy(app, ball.x, ball.y)),
                up(screen_xy(app, ball.x, ball.y))])
     assert app.mode == "call_pocket"
@@ -166,13 +172,7 @@ def test_call_ball_and_pocket_are_declared_with_the_mouse(tmp_path):
 def test_a_call_is_said_once_on_the_panel(tmp_path):
     """14.1 (WPA 3.4, 6.1): a called ball and pocket were said twice, by the "Declared:" line
     and by a message ("Called the 8 in head right."): only the "Declared:" line names them."""
-    app = make_app("14.1", tmp_path)
-    app.session.play(app.pos, math.pi / 2, 9.0)
-    app._reset_turn()
-    if app.session.pending():  # a breaking violation: accept the table
-        step(app, [key(pygame.K_1)])
-    ball = next(p for p in app.session.layout().pieces if p.id != "cue")
-    hole = app.session.table.geometry.holes[0]
+    app, ball, hole = _after_a_14_1_break(tmp_path)
     pocket = hole.name.replace("_", " ")
     step(app, [key(pygame.K_c), down(screen_xy(app, ball.x, ball.y)),
                up(screen_xy(app, ball.x, ball.y))])
