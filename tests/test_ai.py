@@ -349,6 +349,33 @@ def test_the_ruling_on_the_persons_shot_stays_readable_through_the_computers_tur
     assert _flat(on_screen(s.ruling_text, app.screen_sides())) in text
 
 
+def test_a_replay_during_the_computers_turn_keeps_the_ruling_on_the_persons_shot(tmp_path):
+    """Ann's 5-pins foul (WCBS 15.3), the computer's 13.5 choice, then R (a replay of Ann's
+    shot) before the computer shoots: while the shot is replayed its ruling is not shown
+    (the panel tells only what has happened so far), not as "Referee, before this shot:",
+    and once the replay rests the ruling stays on the panel ("Before that:") until the
+    computer's own shot has been shown."""
+    app = make_app("5-pins", tmp_path, computer=("Bob",), candidates=4)
+    app.level = small("club")
+    s = app.session
+    yellow = s.layout().get("yellow")
+    shoot_by_mouse(app, math.atan2(yellow.y - app.pos[1], yellow.x - app.pos[0]), 3.0)
+    finish_animation(app)
+    assert not s.last_ruling.legal and s.pending() is not None
+    foul = _flat(on_screen(s.ruling_text, app.screen_sides()))
+    step(app, dt=0.0)  # the computer answers the 13.5 choice at once
+    assert s.actions[-1]["kind"] == "choice" and foul in _flat(app.screen_text())
+    step(app, [key(pygame.K_r)])
+    assert app.mode == "animate" and app.before is None  # the replay of Ann's shot
+    text = _flat(app.screen_text())
+    assert "Replay of the last shot" in text and foul not in text, text
+    assert "before this shot" not in text, text
+    finish_animation(app)
+    text = _flat(app.screen_text())
+    assert "Before that:" in text and foul in text, text
+    assert s.actions[-1]["kind"] == "choice"  # the computer has not shot yet
+
+
 def test_the_kept_ruling_goes_once_a_person_acts(tmp_path):
     """The ruling kept through the computer's turn (a 9-ball foul, WPA 3.20) is dropped when
     the person shoots next (the computer's choice gave the turn back without a shot): the

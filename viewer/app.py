@@ -256,11 +256,14 @@ class App(InputHandlers, Drawing):
     def _shot_shown(self) -> None:
         """The animation has reached its end (or was skipped): the ruling, the scores and the
         player to play are shown now; a shot that ended a set or game leaves its final board
-        and the score sheet on screen."""
+        and the score sheet on screen. A replay (R) leaves a ruling kept through the computer's
+        turn (`keep_ruling`) on the panel."""
         pb = self.playback
+        replay = self.before is None  # R: the last shot again (the turn has not moved on)
         self.before = None
         self.ruling_shown = self.session.ruling_text
-        self.kept_ruling = ""  # the shot's own ruling is shown now
+        if not replay:
+            self.kept_ruling = ""  # the shot's own ruling is shown now
         ruling = self.session.last_ruling
         self.end_board = None
         self._reset_turn()
