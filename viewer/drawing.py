@@ -236,7 +236,7 @@ class Drawing:
             lines.append(Line("Referee:", V.ACCENT, 20))
             lines.append(Line(self.ruling_shown, V.TEXT, 19))
         replay = animating and self.before is None  # R: the last shot again, ruled later
-        kept = "" if replay else self.kept_ruling if (
+        kept = self.kept_ruling if not replay and (
             self.kept_ruling != self.ruling_shown or animating) else ""
         if kept:  # the computer's turn runs: the ruling on the action before it stays readable
             lines.append(Line("Referee, before this shot:" if animating else "Before that:",
