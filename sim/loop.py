@@ -38,7 +38,7 @@ from cuesim.sim.events import (
     EV_STOP,
     EV_STRIKE,
 )
-from cuesim.sim.motion.dispatch import start_segment
+from cuesim.sim.motion.dispatch import knocks, start_segment
 from cuesim.sim.motion.segment import advance, velocity
 from cuesim.sim.predict import (
     S_HOLE,
@@ -380,7 +380,7 @@ def run_events_grid(
         n_aff = 1
         affected[0] = i
         moved = True
-        pin_pair = j >= 0 and (P[i, LAW] == LAW_PIN or P[j, LAW] == LAW_PIN)
+        pin_pair = j >= 0 and knocks(S, P, i, j)
         contact = (j >= 0 and not pin_pair) or (
             j < 0 and (single_c[i] == S_RAIL or single_c[i] == S_KNUCKLE))
         if contact:

@@ -32,22 +32,19 @@ from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
 from cuesim.sim.detect.sensors import circle_time, line_time
 from cuesim.sim.detect.touching import segment_contact
-from cuesim.sim.motion.dispatch import contact_radius
+from cuesim.sim.motion.dispatch import contact_radius, knocks
 from cuesim.sim.motion.segment import position, reach, travel_bound, velocity
 from cuesim.sim.queue import due, update
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
     AY,
-    LAW,
-    LAW_PIN,
     LIN,
     ON,
     T0,
     TEND,
     VX,
     VY,
-    R,
     X,
     Y,
 )
@@ -247,7 +244,7 @@ def gather_due(
     rail or knuckle (ci, -1 - feature), with their normals, and their pieces as seeds[:]. Only
     the objects whose earliest event is due now are visited (the queue lists them), each
     against its neighbours, in index order as a scan of the upper triangle of pair_t gives.
-    A pin's knocks are resolved on their own (resolve.pin); a thrown pin's rails are here.
+    A standing pin's knocks are resolved on their own (resolve.pin, `knocks`).
     Returns (contacts, seeds); `flag` is a zeroed work array, zeroed again on return."""
     n_rails = rails.shape[0]
     limit = t + SIMULTANEOUS * max(1.0, t)
@@ -260,7 +257,7 @@ def gather_due(
             px, py = position(S, a, t)
             k = single_k[a]
             if code == S_RAIL:
-                _, nx, ny = segment_contact(px, py, P[a, R], rails[k])
+                _, nx, ny = segment_contact(px, py, contact_radius(S, P, a), rails[k])
                 f = k
             else:
                 nx, ny = knuckles[k, 0] - px, knuckles[k, 1] - py
@@ -268,19 +265,19 @@ def gather_due(
                 nx, ny, f = nx / norm, ny / norm, n_rails + k
             ci[c], cj[c], cnx[c], cny[c] = a, -1 - f, nx, ny
             c += 1
-        if P[a, LAW] == LAW_PIN or cell[a] < 0:
+        if cell[a] < 0:
             continue
         m = 0
         if one_cell(g):
             for b in range(a + 1, pair_t.shape[0]):
-                if pair_t[a, b] <= limit and P[b, LAW] != LAW_PIN:
+                if pair_t[a, b] <= limit and not knocks(S, P, a, b):
                     buf[m] = b
                     m += 1
         else:
             cnt = neighbours(g, head, nxt, cell[a], a, buf)
             for q in range(cnt):
                 b = buf[q]
-                if b > a and pair_t[a, b] <= limit and P[b, LAW] != LAW_PIN:
+                if b > a and pair_t[a, b] <= limit and not knocks(S, P, a, b):
                     buf[m] = b
                     m += 1
             sort_small(buf, m)

@@ -263,8 +263,8 @@ class CaromTable(PieceTable):
     def kind_coefficients(self) -> KindCoefficients:
         """Balls as on every ball table; pins standing until touched (then felled and thrown,
         or rocked and moved: cuesim.sim.resolve.pin, with `pin_model`); a thrown pin slides
-        with the wood-on-cloth deceleration PIN_MU_CLOTH g after its first bounce and reaches
-        a standing pin at the widest pin diameter."""
+        with the wood-on-cloth deceleration PIN_MU_CLOTH g after its first bounce and meets
+        any other pin, standing, thrown or lying, at the widest pin diameter."""
         balls = ball_kind_coefficients(self.physics, self.piece_spec("ball"),
                                        self.cushion_height)
         pin = self.piece_spec("pin")

@@ -269,10 +269,10 @@ def test_random_input_storm(game, vs_computer, tmp_path):
 
 
 def test_a_finished_five_pins_match_whose_fallen_pins_overlap_saves_and_loads():
-    """A storm finding (5-pins, two people, seed 11): the match's last shot knocks pins down and
-    they lie where they fell, some overlapping (a knocked pin is out of play: the physics lets
-    it slide under other pieces). The finished match was saved but could not be loaded again
-    ('pieces overlap'): the saved layout's overlaps are now checked after the replay, leaving
+    """A storm finding (5-pins, two people): the match's last shot knocks pins down and they lie
+    where they fell, one under a ball (a knocked pin is out of play: balls pass over it). The
+    finished match was saved but could not be loaded again ('pieces overlap'): the saved
+    layout's overlaps are now checked after the replay, leaving
     out the pins the replayed game has lying knocked down (`Session.fallen_pins`). The file is
     such a match of random shots, made by `python -m tests.saves.regenerate` (again after a
     change of the physics: a save is replayed through it)."""

@@ -24,7 +24,7 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_crossing
-from cuesim.sim.motion.dispatch import contact_radius, interacts
+from cuesim.sim.motion.dispatch import contact_distance, interacts
 from cuesim.sim.motion.segment import position, reach, velocity
 from cuesim.sim.roots import INF, descent, first_piece_end, poly
 from cuesim.sim.state import AX, AY, LIN, ON, TEND
@@ -48,7 +48,7 @@ def pair_time(S: np.ndarray, P: np.ndarray, i: int, j: int, t: float,
     pix, piy = position(S, i, t)
     pjx, pjy = position(S, j, t)
     dx, dy = pjx - pix, pjy - piy
-    rs = contact_radius(S, P, i) + contact_radius(S, P, j)
+    rs = contact_distance(P, i, j)
     dd = dx * dx + dy * dy
     if hc >= 0.0:  # first without square roots: a pair the exact reach test below culls too
         b = rs + 1e-9 + _reach_l1(S, i, t, hc) + _reach_l1(S, j, t, hc)

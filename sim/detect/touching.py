@@ -3,7 +3,8 @@ contacts (gap <= TOUCH), with the rails, jaws and knuckles they touch, by their 
 
 A rail is a segment: a piece touches it when the distance from its centre to the segment
 (the nearest point, an end point included) is within R + TOUCH; the contact normal runs from
-the centre to that point. A knuckle is a fixed circle. Pins and pocketed pieces take no part.
+the centre to that point. A knuckle is a fixed circle. Pocketed pieces, standing pins (their
+knocks are resolved on their own, resolve.pin) and rocking ones take no part.
 Contact k: (ci[k], cj[k]) with cj[k] >= 0 a piece, cj[k] = -1 - rail or -1 - (n_rails + knuckle)
 a fixed feature; (nx[k], ny[k]) the unit normal from ci[k] toward the other body.
 """
@@ -17,8 +18,9 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.detect.grid import neighbours, one_cell, sort_small
+from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
-from cuesim.sim.state import LAW, LAW_PIN, ON, R, X, Y
+from cuesim.sim.state import ON, X, Y
 
 CULL_SPARE = 1e-9  # m: the box cull's rounding spare (a computed distance is off by ~1e-16 m)
 
@@ -92,20 +94,21 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
         a = members[front]
         front += 1
         flag[a] = 2
-        ax, ay, ra = S[a, X], S[a, Y], P[a, R]
+        ax, ay, ra = S[a, X], S[a, Y], contact_radius(S, P, a)
         one = one_cell(g)
         cnt = 0
-        if P[a, LAW] != LAW_PIN and cell[a] >= 0:  # a thrown pin: its rails only
+        if cell[a] >= 0:
             cnt = S.shape[0] if one else neighbours(g, head, nxt, cell[a], a, buf)
         n_near = 0
         for q in range(cnt):
             b = q if one else buf[q]
-            if flag[b] == 2 or S[b, ON] == 0.0 or P[b, LAW] == LAW_PIN:
+            if flag[b] == 2 or S[b, ON] == 0.0 or not interacts(S, P, a, b) \
+                    or knocks(S, P, a, b):
                 continue
             bx, by = _place(S, flag, b, t)
             dx, dy = bx - ax, by - ay
             d = math.sqrt(dx * dx + dy * dy)
-            if d - ra - P[b, R] > TOUCH or d == 0.0:
+            if d - contact_distance(P, a, b) > TOUCH or d == 0.0:
                 continue
             near[n_near] = b
             n_near += 1

@@ -19,6 +19,8 @@ from cuesim.sim.state import (
     R2,
     REST,
     TEND,
+    VX,
+    VY,
     R,
 )
 
@@ -32,6 +34,12 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     if P[i, LAW] == LAW_PIN and S[i, PEND] > 0.0 and S[i, MST] == PIN_DOWN:
         S[i, MST] = REST  # a touched pin came to rest on its base: it stands again (12.4)
         S[i, PEND] = 0.0
+    elif P[i, LAW] == LAW_PIN and S[i, MST] == PIN_DOWN and (S[i, VX] != 0.0
+                                                             or S[i, VY] != 0.0):
+        S[i, MST] = PIN_THROWN  # a lying pin set sliding by an impact
+    elif P[i, LAW] == LAW_PIN and S[i, MST] == PIN_THROWN and S[i, VX] == 0.0 \
+            and S[i, VY] == 0.0:
+        S[i, MST] = PIN_DOWN  # a thrown pin stopped dead by an impact lies where it is
     # discs, and pins (at rest unless thrown or moved: then they slide like discs)
     start_disc_segment(S, P, i, t)
     if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_MOVED:
@@ -40,23 +48,47 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
 
 @njit_norc
 def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
-    """Whether i and j can touch: balls and discs always; a pin only while standing still,
-    against a ball or a thrown pin (balls pass over lying and flying pins; a touched pin,
-    rocking on its base, touches nothing until it stands again)."""
+    """Whether i and j can touch: balls and discs always. A standing pin (REST) is touched by
+    a ball or a thrown pin (`knocks`); thrown and lying pins touch each other, and balls pass
+    over them (a 1 g pin under a 210 g ball: the ball rides over or brushes it aside, unslowed);
+    a touched pin rocking on its base (PIN_MOVED) touches nothing until it stands again."""
     li, lj = P[i, LAW], P[j, LAW]
     if li != LAW_PIN and lj != LAW_PIN:
         return True
     if li == LAW_PIN and lj == LAW_PIN:
-        return (S[i, MST] == PIN_THROWN and S[j, MST] == REST) or (
-            S[j, MST] == PIN_THROWN and S[i, MST] == REST)
+        si, sj = S[i, MST], S[j, MST]
+        if si == PIN_MOVED or sj == PIN_MOVED:
+            return False
+        if si == REST or sj == REST:  # a standing pin: only a thrown one knocks it
+            return si == PIN_THROWN or sj == PIN_THROWN
+        return True
     pin = i if li == LAW_PIN else j
     return S[pin, MST] == REST
 
 
 @njit_norc
+def knocks(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
+    """Whether the contact of i and j touches a standing pin (resolved by resolve.pin, not as
+    an impact of the contact core)."""
+    return (P[i, LAW] == LAW_PIN and S[i, MST] == REST) or (
+        P[j, LAW] == LAW_PIN and S[j, MST] == REST)
+
+
+@njit_norc
 def contact_radius(S: np.ndarray, P: np.ndarray, i: int) -> float:
-    """The radius object i touches with: a thrown pin reaches farther (P[R2]) than a standing
-    one, whose radius is its contact radius against a ball."""
+    """The radius object i touches a rail with (and the half-width of its box): a thrown pin
+    reaches farther (P[R2]) than a standing one, whose radius is its contact radius against
+    a ball."""
     if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_THROWN:
         return P[i, R2]
     return P[i, R]
+
+
+@njit_norc
+def contact_distance(P: np.ndarray, i: int, j: int) -> float:
+    """Centre distance at which i and j touch: the sum of their radii P[R]; two pins, in
+    whatever state, at the widest pin diameter P[R2] + P[R] (a thrown pin's reach plus a
+    standing pin's radius), the distance the carom table's layouts keep."""
+    if P[i, LAW] == LAW_PIN and P[j, LAW] == LAW_PIN:
+        return P[i, R2] + P[j, R]
+    return P[i, R] + P[j, R]

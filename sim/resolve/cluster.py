@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
-from cuesim.sim.motion.dispatch import contact_radius, start_segment
+from cuesim.sim.motion.dispatch import contact_distance, start_segment
 from cuesim.sim.state import (
     AX,
     AY,
@@ -79,7 +79,7 @@ def sliding_apart(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: f
     vn = dvx * nx + dvy * ny
     vt2 = dvx * dvx + dvy * dvy - vn * vn
     press = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny
-    rs = contact_radius(S, P, i) + contact_radius(S, P, j)
+    rs = contact_distance(P, i, j)
     return vt2 > v_stick * v_stick and vt2 > SLIDE_MARGIN * rs * press
 
 

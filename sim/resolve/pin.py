@@ -30,7 +30,12 @@ Model (rigid bodies, first principles; numbers in cuesim.tables.carom.pin_model)
   D = |v_x| t_f + v_1^2 / (2 mu g), v_1 = max(|v_x| - mu (1 + e_f) v_l, 0), always within
   [|v_x| t_f, |v_x| t_f + v_x^2 / (2 mu g)] (`thrown_travel`). In the plane it runs along e from
   the knock at its true speed |v_x| and stops at D (one straight segment, deceleration
-  v_x^2 / (2 D)); on the way it knocks the standing pins it reaches (12.3); balls pass over it.
+  v_x^2 / (2 D)); on the way it knocks the standing pins it reaches (12.3).
+- Knocked pins, thrown or lying, meet one another at the widest pin diameter, as impacts of the
+  contact core (restitution E_PIN_PIN; a lying pin so struck slides, PIN_THROWN, at the cloth's
+  mu g, as a thrown pin does after any impact). Balls pass over them: a 0.72 g pin cannot hold
+  up a 210 g ball, which rides over it or brushes it aside (its push on the pin is not
+  modelled, so a pin can come to rest under a ball).
 - A pin that stands rocks back (Housner's return time (2/p) atanh(omega / (p alpha))) while its
   base slides with the slip speed u by u^2 / (2 mu g) (moved, 12.4; u = 0 when the rim sticks:
   only touched, 12.5). Until it is upright and still (the longest of the rocking, the slide and
