@@ -177,3 +177,26 @@ def test_a_dataset_is_not_resumed_with_the_varied_parameters_in_another_order(tm
     simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6)
     with pytest.raises(BatchError, match="holds a run with other settings \\(source differ\\)"):
         simulate_to_dataset(table, singles, swapped, out, workers=1, chunk_size=6)
+
+
+def test_a_second_run_of_a_dataset_being_written_is_refused_at_once(tmp_path, table, singles):
+    """Two runs of one local dataset (a command given twice): the second is refused while the
+    first writes (it would redo the chunks, rewrite the manifest, and the first's end would
+    remove its temporary parts); the lock goes with the run, leaving only the dataset, and the
+    same command afterwards finds it complete."""
+    out = tmp_path / "ds"
+    refused: list[str] = []
+
+    def second_run(c):
+        if not refused:
+            with pytest.raises(BatchError, match="being written by another run right now") as e:
+                simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+            refused.append(str(e.value))
+
+    simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6,
+                        on_chunk=second_run)
+    assert refused and ".ds.lock" in refused[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]  # no lock left behind
+    assert len(read_results(out)) == 25
+    assert simulate_to_dataset(table, singles, SAMPLER, out, workers=1,
+                               chunk_size=6).get("already_complete")

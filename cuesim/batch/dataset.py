@@ -23,6 +23,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ from cuesim.batch.store import (
     VOLATILE,
     arrow_arrays,
     arrow_table,
+    run_lock,
     settings_differ,
     write_chunk,
 )
@@ -243,7 +245,7 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
     see the module docstring. Returns the manifest, with "already_complete": True when the
     same run was already complete there."""
     from cuesim.batch.job import check_game_label, make_job, manifest
-    from cuesim.batch.run import _announce, _execute, connect, plan
+    from cuesim.batch.run import plan
     from cuesim.batch.store import _pyarrow
 
     _pyarrow()
@@ -254,6 +256,33 @@ def simulate_to_dataset(table: Any, layout: Layout, shots: Any, out: str | os.Pa
     n_workers, n_threads = plan(job, workers, threads, cluster)
     info = manifest(job, n_workers, cluster if isinstance(cluster, str) else None, n_threads)
     info.update(game=game, format=FORMAT, done=[], complete=False)
+    with _writer_lock(target):
+        return _run(job, target, info, n_workers, n_threads, overwrite, cluster, progress,
+                    on_chunk)
+
+
+def _writer_lock(target: Target) -> AbstractContextManager[None]:
+    """A local dataset's run lock (cuesim.batch.store.run_lock: a second run of the same folder
+    is refused at once, instead of removing the first's temporary parts when it ends); its
+    folder's parent must exist. An fsspec URL has none: the object store's writes are whole
+    objects, and its users run one client per dataset."""
+    if target.url:
+        return nullcontext()
+    parent = Path(target.root).parent
+    if not parent.is_dir():
+        raise BatchError(f"dataset output folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise BatchError(f"dataset output {target.root!r}: its folder {str(parent)!r} is not "
+                         "writable")
+    return run_lock(target.root)
+
+
+def _run(job: Job, target: Target, info: dict[str, Any], n_workers: int, n_threads: int,
+         overwrite: bool, cluster: Any, progress: bool,
+         on_chunk: Callable[[int], None] | None) -> dict[str, Any]:
+    """simulate_to_dataset's run, once its job is made and its output locked."""
+    from cuesim.batch.run import _announce, _execute, connect
+
     fresh = not target.url and not os.path.exists(target.root)
     try:
         done = _prepare(target, info, overwrite)
