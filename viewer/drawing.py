@@ -109,7 +109,8 @@ class Drawing:
             points = [self.view.to_screen(p.x, p.y) for p in self.session.layout().pieces]
         scoresheet.draw_sheet(self.screen, area, self.session, self.end_keys(),
                               draw.font(round(19 * scale)), draw.font(round(26 * scale)),
-                              points)
+                              points, self.view.surface_rect(self.view.margin),
+                              self.view.surface_rect())
 
     def _resting_pieces(self) -> list[Piece]:
         layout = self.session.layout()

@@ -5,6 +5,7 @@ final board."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -95,11 +96,41 @@ def sheet_lines(session: Session) -> list[str]:
     return out
 
 
+def sheet_place(area: pygame.Rect, size: tuple[int, int], avoid: Sequence[tuple[float, float]],
+                table: pygame.Rect | None = None, bed: pygame.Rect | None = None) -> pygame.Rect:
+    """Where the sheet's box of `size` goes in `area`: centred across, at one of a few heights
+    (the middle, near the top or bottom, the area's edges, just above or below `table`), the
+    one that covers the fewest `avoid` points (the final board's pieces), then wholly off
+    `table` (the table with its rails and pockets: in the window's margin) if it can, else
+    off `bed` (the playing surface: over a rail's edge at most), else the first in that order
+    (the middle of the table)."""
+    width, height = size
+    tops = [round(area.top + fy * max(0, area.height - height)) for fy in (0.5, 0.2, 0.8, 0.0,
+                                                                            1.0)]
+    if table is not None:
+        tops += [table.top - height - 4, table.bottom + 4]
+    places = []
+    for top in tops:
+        b = pygame.Rect(0, 0, width, height)
+        b.centerx = area.centerx
+        b.top = min(max(top, area.top), max(area.top, area.bottom - height))
+        places.append(b)
+
+    def cost(b: pygame.Rect) -> tuple[int, int]:
+        covered = sum(1 for p in avoid if b.inflate(24, 24).collidepoint(p))
+        if table is None or not b.colliderect(table):
+            return covered, 0
+        return covered, 1 if bed is not None and not b.colliderect(bed) else 2
+
+    return min(places, key=cost)
+
+
 def draw_sheet(surface: pygame.Surface, area: pygame.Rect, session: Session, keys: list[str],
                font: pygame.font.Font, big: pygame.font.Font,
-               avoid: list[tuple[float, float]] = ()) -> pygame.Rect:
-    """The sheet as a table in a box in `area`, where it covers the fewest of the `avoid`
-    points (the pieces of the final board); returns the box."""
+               avoid: Sequence[tuple[float, float]] = (), table: pygame.Rect | None = None,
+               bed: pygame.Rect | None = None) -> pygame.Rect:
+    """The sheet as a table in a box in `area`, placed by `sheet_place` (off the pieces of the
+    final board, `avoid`, then off the `table` or its `bed` where it can); returns the box."""
     sides = session.sides()
     header = ["#", *sides, "Winner", "Fouls", "Innings", "Decided by"]
     body = []
@@ -118,14 +149,7 @@ def draw_sheet(surface: pygame.Surface, area: pygame.Rect, session: Session, key
     width = min(width, area.width - 8)
     height = (title_img.get_height() + 10 + line * (len(body) + 1) + 12 + line * len(keys)
               + 2 * SHEET_PAD)
-    box = pygame.Rect(0, 0, width, height)
-    places = []
-    for fy in (0.5, 0.2, 0.8, 0.0, 1.0):
-        b = box.copy()
-        b.centerx = area.centerx
-        b.top = round(area.top + fy * max(0, area.height - height))
-        places.append(b)
-    box = min(places, key=lambda b: sum(1 for p in avoid if b.inflate(24, 24).collidepoint(p)))
+    box = sheet_place(area, (width, height), avoid, table, bed)
     layer = pygame.Surface(box.size, pygame.SRCALPHA)
     layer.fill((*V.PANEL, 235))
     surface.blit(layer, box.topleft)
