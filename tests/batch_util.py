@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+import pytest
 
 from cuesim import simulate
+from cuesim.batch import BatchError
 from cuesim.batch.core import Setup, make_shot
 from cuesim.sim.events import EventKind
+
+
+def second_run_refused(run: Callable[[], object]) -> tuple[Callable[[int], None], list[str]]:
+    """(on_chunk, refusals): an on_chunk callback for a run that, at its first chunk, starts
+    `run` (a second run of the same output), which must be refused at once as being written
+    by another run; the refusal's message lands in `refusals`."""
+    refused: list[str] = []
+
+    def on_chunk(c: int) -> None:
+        if not refused:
+            with pytest.raises(BatchError, match="being written by another run right now") as e:
+                run()
+            refused.append(str(e.value))
+
+    return on_chunk, refused
 
 
 def assert_same(a, b, keys=None):

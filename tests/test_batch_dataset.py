@@ -18,7 +18,7 @@ from cuesim.batch import BatchError, ShotSampler, read_results, simulate_many, s
 from cuesim.batch.core import Setup, make_shot
 from cuesim.batch.dataset import MANIFEST, simulate_to_dataset
 from cuesim.cli import main
-from tests.batch_util import assert_same
+from tests.batch_util import assert_same, second_run_refused
 
 pytest.importorskip("pyarrow")
 
@@ -185,14 +185,8 @@ def test_a_second_run_of_a_dataset_being_written_is_refused_at_once(tmp_path, ta
     remove its temporary parts); the lock goes with the run, leaving only the dataset, and the
     same command afterwards finds it complete."""
     out = tmp_path / "ds"
-    refused: list[str] = []
-
-    def second_run(c):
-        if not refused:
-            with pytest.raises(BatchError, match="being written by another run right now") as e:
-                simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6)
-            refused.append(str(e.value))
-
+    second_run, refused = second_run_refused(
+        lambda: simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6))
     simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6,
                         on_chunk=second_run)
     assert refused and ".ds.lock" in refused[0]

@@ -9,7 +9,7 @@ import pytest
 
 from cuesim.batch import BatchError, ShotSampler, read_results, simulate_many, simulate_to_file
 from cuesim.batch.store import parts_dir
-from tests.batch_util import assert_same
+from tests.batch_util import assert_same, second_run_refused
 
 SAMPLER = ShotSampler(25, {"angle": (1.3, 1.85), "speed": (2.0, 8.0)}, seed=4)
 
@@ -153,14 +153,8 @@ def test_a_second_run_of_an_output_being_written_is_refused_at_once(tmp_path, ta
     the first removed; the lock goes with the run, so the output is written and the same
     command afterwards finds it complete."""
     out = tmp_path / "res.npz"
-    refused: list[str] = []
-
-    def second_run(c):
-        if not refused:
-            with pytest.raises(BatchError, match="being written by another run right now") as e:
-                simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
-            refused.append(str(e.value))
-
+    second_run, refused = second_run_refused(
+        lambda: simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6))
     simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=second_run)
     assert refused and len(read_results(out)) == 25
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res.npz"]  # no lock left behind
