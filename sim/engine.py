@@ -7,7 +7,7 @@ import math
 import numbers
 import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -155,7 +155,8 @@ def table_arrays(table: Table) -> Arrays:
 class MotionInput:
     """One shot ready for the compiled loop: the checked table arrays, the layout, the
     initial state S (as `build_state` makes it), the static properties P, the struck piece's
-    row (-1: none) and the event limit. `motion_input` builds it, `motion_result` wraps what
+    row (-1: none), the rows of further pieces struck at t = 0 (the 5-pins lag strikes two
+    balls at once) and the event limit. `motion_input` builds it, `motion_result` wraps what
     the loop wrote; `run_motion` is the two around one `run_events` call, and
     `cuesim.sim.batch_parallel.run_inputs` runs many at once."""
 
@@ -167,10 +168,32 @@ class MotionInput:
     struck: int
     max_events: int
     shot: Any = None
+    also_struck: tuple[int, ...] = ()
+
+
+def _struck_rows(layout: Layout, struck: str | Sequence[str] | None) -> tuple[int, ...]:
+    """The layout rows of the struck piece(s): none, one id, or several distinct ids."""
+    if struck is None:
+        return ()
+    names = (struck,) if isinstance(struck, str) else struck
+    if isinstance(names, bytes) or not isinstance(names, Sequence) or not all(
+            isinstance(n, str) for n in names):
+        raise SimulationError(f"struck must be a piece id or a sequence of piece ids, got "
+                              f"{struck!r}")
+    if len(set(names)) != len(names):
+        raise SimulationError(f"struck names a piece twice: {list(names)}")
+    rows = []
+    for name in names:
+        try:
+            rows.append(layout.index(name))
+        except KeyError:
+            raise SimulationError(f"struck piece {name!r} is not in the layout "
+                                  f"{layout.ids()}") from None
+    return tuple(rows)
 
 
 def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float, ...]],
-                 struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
+                 struck: str | Sequence[str] | None = None, max_events: int = DEFAULT_MAX_EVENTS,
                  shot: Any = None, check: bool = True) -> MotionInput:
     """The checked input of `run_motion` (same arguments, same errors), without running it."""
     if not isinstance(table, PieceTable) and not isinstance(table, Table):
@@ -184,13 +207,8 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if not max_events_ok(max_events):
         raise SimulationError(f"max_events must be {MAX_EVENTS_EXPECTED}, got "
                               f"{shown(max_events)}")
-    struck_index = -1
-    if struck is not None:
-        try:
-            struck_index = layout.index(struck)
-        except KeyError:
-            raise SimulationError(f"struck piece {struck!r} is not in the layout "
-                                  f"{layout.ids()}") from None
+    rows = _struck_rows(layout, struck)
+    struck_index, also = (rows[0], rows[1:]) if rows else (-1, ())
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
@@ -200,7 +218,7 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if plain is not None:  # many motions of one form, checked at once
         rows_given, columns, values_given = plain
         S[rows_given[:, None], columns] = values_given
-        return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot)
+        return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot, also)
     # many motions (a box launching every piece) are written after every check, a column at a
     # time: a piece at a time took 3x as long with 1,024 moving pieces, while the column
     # writes cost a shot that launches one piece 2 us more than its own three writes
@@ -249,7 +267,7 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     for five, columns in ((False, [VX, VY, W0]), (True, [VX, VY, WX, WY, W0])):
         if rows[five]:  # a piece named twice keeps its last motion, as one by one
             S[np.array(rows[five])[:, None], columns] = values[five]
-    return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot)
+    return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot, also)
 
 
 def first_capacity(n: int) -> tuple[int, int]:
@@ -359,6 +377,12 @@ def shot_result(inp: MotionInput, final_xy: np.ndarray, final_on: np.ndarray,
                 stacklevel: int = 2) -> ShotResult:
     """`motion_result` of arrays the result may keep as they are (no other result or run
     writes them: copies, or views of one copy made for many results)."""
+    if inp.also_struck:  # further strikes at t = 0, after the loop's own (the first row)
+        extra = np.zeros((len(inp.also_struck), events.shape[1]))
+        extra[:, 1], extra[:, 2:5] = EventKind.STRIKE, -1
+        for r, k in enumerate(inp.also_struck):
+            extra[r, 2], extra[r, 5] = k, math.hypot(inp.S[k, VX], inp.S[k, VY])
+        events = np.concatenate((events[:1], extra, events[1:]))
     result = ShotResult(
         table=inp.table.name, initial=inp.layout, final_positions=final_xy, final_on=final_on,
         events=events, segments=segments, feature_names=inp.arr.feature_names,
@@ -371,11 +395,12 @@ def shot_result(inp: MotionInput, final_xy: np.ndarray, final_on: np.ndarray,
 
 def run_motion(table: Table, layout: Layout,
                initial: Mapping[str, tuple[float, ...]],
-               struck: str | None = None, max_events: int = DEFAULT_MAX_EVENTS,
+               struck: str | Sequence[str] | None = None, max_events: int = DEFAULT_MAX_EVENTS,
                shot: Any = None, check: bool = True) -> ShotResult:
     """Simulate until rest. `initial` maps piece ids to (vx, vy, w) or, for balls,
     (vx, vy, wx, wy, wz) at t = 0 (m/s, rad/s); every other piece starts at rest. `struck`
-    names the piece the cue hit (logged as the STRIKE event at t = 0). A shot that reaches
+    names the piece the cue hit (logged as the STRIKE event at t = 0), or several pieces
+    struck at once (a STRIKE each, in that order: the 5-pins lag). A shot that reaches
     `max_events` before everything rests comes back with `truncated` set (and a
     RuntimeWarning): its end is no layout, `final` raises TruncatedShotError."""
     return run_input(motion_input(table, layout, initial, struck, max_events, shot, check))

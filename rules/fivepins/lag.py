@@ -58,6 +58,7 @@ def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | 
         return any(i.code == code and (i.player == player or balls[player] in i.pieces)
                    for i in infractions)
 
+    _check_strikes(evs, balls)
     # both balls moving before either reaches the top rail
     late = []
     for p, b in balls.items():
@@ -127,6 +128,23 @@ def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | 
     res.winner = p1
     res.notes.append(f"{p1}'s ball ({balls[p1]}) stopped nearer the bottom rail (5-pins 3)")
     return res
+
+
+def _check_strikes(events: list[Event], balls: dict[str, str]) -> None:
+    """Refuse a lag log that cannot have happened: a ball that moves on its own (an event of
+    its own before anything touched it) without being struck. A simulated lag strikes both
+    balls: `run_motion(table, layout, motions, struck=(ball, ball))`."""
+    for p, b in balls.items():
+        if _first(events, b, EventKind.STRIKE) is not None:
+            continue
+        for e in events:
+            if e.kind == EventKind.COLLIDE and b in (e.a, e.b):
+                break  # set moving by the other ball: possible
+            if e.a == b:
+                raise ValueError(
+                    f"lag: {p}'s ball {b!r} moves ({e.kind.name.lower()} at t = {e.t:g} s) "
+                    "but the log has no strike of it (5-pins 3); a simulated lag strikes both "
+                    "balls: run_motion(table, layout, motions, struck=(ball, ball))")
 
 
 def _crossed(initial: Layout | None, final: Layout | None, ball: str) -> bool:

@@ -1,0 +1,71 @@
+"""5-pins 3, the lag as simulated: `run_motion(..., struck=(ball, ball))` logs a strike of each
+ball at t = 0, so both are moving before either reaches the top rail and the referee rules on
+where they stop. A log where a ball moves without a strike cannot have happened: refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cuesim import SimulationError
+from cuesim.rules.fivepins import FivePinsGame, adjudicate_lag, shot_from_result
+from cuesim.sim import run_motion
+from cuesim.sim.events import EventKind
+from cuesim.tables.carom import carom_table, five_pins_lag_layout
+
+TABLE = carom_table()
+LAG = five_pins_lag_layout(TABLE)
+BALLS = {"Ann": "white", "Bob": "yellow"}
+
+
+def lag_motions(v_white: float, v_yellow: float) -> dict[str, tuple[float, ...]]:
+    """Both balls sent straight up the table (rolling from the start), as a lag is played."""
+    return {"white": (0.0, v_white, 0.0, 0.0, 0.0), "yellow": (0.0, v_yellow, 0.0, 0.0, 0.0)}
+
+
+def test_3_a_simulated_lag_strikes_both_balls_and_is_decided():
+    """3: both struck at t = 0, both reach the top rail and come back; the ball that stops
+    nearer the bottom rail wins, and nobody is faulted for a late start."""
+    res = run_motion(TABLE, LAG, lag_motions(1.9, 1.9 * 0.97), struck=("white", "yellow"))
+    strikes = [(e.a, e.t) for e in res.event_log() if e.kind == EventKind.STRIKE]
+    assert strikes == [("white", 0.0), ("yellow", 0.0)]
+    assert {e.a for e in res.event_log() if e.feature == "top_rail"} == {"white", "yellow"}
+    game = FivePinsGame(players=("Ann", "Bob"), lag=True)
+    out = game.play(shot_from_result(res))
+    assert out.lag["faults"] == {"Ann": 0, "Bob": 0} and not out.lag["replay"]
+    nearer = min(BALLS, key=lambda p: res.final.get(BALLS[p]).y)
+    assert out.lag["winner"] == nearer and game.state.phase == "lag_choice"
+
+
+def test_3_a_lag_ball_moving_without_a_strike_is_refused():
+    """3: one strike logged but both balls moving is no lag that can have happened (before,
+    the unstruck player was faulted for a late start on every try, forever)."""
+    res = run_motion(TABLE, LAG, lag_motions(1.9, 1.85), struck="white")
+    with pytest.raises(ValueError, match=r"'yellow' moves .* no strike of it \(5-pins 3\)"):
+        FivePinsGame(players=("Ann", "Bob"), lag=True).play(shot_from_result(res))
+    with pytest.raises(ValueError, match="no strike"):
+        adjudicate_lag(res.event_log(), res.initial, res.final, BALLS)
+
+
+def test_several_struck_pieces_change_nothing_but_the_strike_events():
+    """The extra strikes are log entries only: the same motions with one struck piece give
+    the same final positions and the same other events."""
+    motions = lag_motions(2.2, 2.0)
+    one = run_motion(TABLE, LAG, motions, struck="white")
+    two = run_motion(TABLE, LAG, motions, struck=("white", "yellow"))
+    assert np.array_equal(one.final_positions, two.final_positions)
+    rows = [r for r in range(len(two.events)) if not (r == 1)]
+    assert np.array_equal(two.events[rows], one.events)
+    assert two.events[1, 5] == pytest.approx(2.0)  # the struck speed
+
+
+@pytest.mark.parametrize("struck, message", [
+    (("white", "white"), "names a piece twice"),
+    (("white", "nobody"), "'nobody' is not in the layout"),
+    (("white", 3), "a sequence of piece ids"),
+    (b"white", "a sequence of piece ids"),
+    (7, "a sequence of piece ids"),
+])
+def test_struck_is_checked(struck, message):
+    with pytest.raises(SimulationError, match=message):
+        run_motion(TABLE, LAG, lag_motions(1.0, 1.0), struck=struck)
