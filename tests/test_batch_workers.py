@@ -1,10 +1,16 @@
-"""Sampling is deterministic for a seed and the same for any number of workers."""
+"""Sampling is deterministic for a seed and the same for any number of workers; the number
+of local workers is checked."""
 
 from __future__ import annotations
 
-import numpy as np
+import subprocess
+import sys
 
-from cuesim.batch import ShotSampler, simulate_many
+import numpy as np
+import pytest
+
+from cuesim.batch import BatchError, ShotSampler, simulate_many
+from cuesim.batch.run import WORKERS_PER_CORE, local_cores
 from tests.batch_util import assert_same
 
 VARY = {"x": (0.3, 0.7), "angle": (1.3, 1.85), "speed": (2.0, 8.0)}
@@ -36,3 +42,21 @@ def test_each_chunk_has_its_own_stream():
     fixed = ShotSampler(5, {"speed": (1.0, 2.0)}, {"offset": 0.002}, seed=1).chunk(
         "novus", 0, 0, 5)
     assert (fixed["offset"] == 0.002).all() and (fixed["x"] == 0.5).all()
+
+
+def test_local_workers_are_bounded_by_the_cores(table, singles, tmp_path):
+    """A local run starts at most WORKERS_PER_CORE processes per core: 100,000 workers would
+    start one process per chunk. The API raises BatchError; the CLI says so in one line."""
+    most = WORKERS_PER_CORE * local_cores()
+    sampler = ShotSampler(4, VARY, seed=1)
+    for bad in (most + 1, 100_000, True):
+        with pytest.raises(BatchError, match="workers must be"):
+            simulate_many(table, singles, sampler, workers=bad, chunk_size=2)
+    out = tmp_path / "w.parquet"
+    cli = subprocess.run([sys.executable, "-m", "cuesim", "batch", "novus", "--shots", "4",
+                          "--workers", "100000", "--out", str(out)], capture_output=True,
+                         text=True)
+    assert cli.returncode == 2 and not out.exists()
+    assert cli.stderr.strip().splitlines() == [
+        f"cuesim: error: workers must be at most {most} here ({WORKERS_PER_CORE} processes per "
+        f"core, {local_cores()} cores), got 100000"]

@@ -303,11 +303,23 @@ def _announce(client: Any, bar: Progress, workers: int = 1, threads: int = 1) ->
             f"{'s' if workers != 1 else ''})" + (f"; dashboard: {link}" if link else ""))
 
 
-def _workers(workers: int | None) -> int:
+# local worker processes per core at most: each process loads the whole compiled core (numba,
+# numpy and the kernels: 100+ MB each), and the shots are pure computation, so processes past
+# the cores only share them; a few per core still lets a user overlap writing with computing
+WORKERS_PER_CORE = 4
+
+
+def _workers(workers: int | None, local: bool = True) -> int:
+    """The number of processes of a run, checked: a positive integer, and on this machine at
+    most WORKERS_PER_CORE per core (100,000 would start one process per chunk)."""
     if workers is None:
         return local_cores()
-    if not isinstance(workers, int | np.integer) or workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, int | np.integer) or workers < 1:
         raise BatchError(f"workers must be a positive integer, got {workers!r}")
+    most = WORKERS_PER_CORE * local_cores()
+    if local and workers > most:
+        raise BatchError(f"workers must be at most {most} here ({WORKERS_PER_CORE} processes "
+                         f"per core, {local_cores()} cores), got {workers}")
     return int(workers)
 
 
@@ -330,7 +342,7 @@ def plan(job: Job, workers: int | None, threads: int | None, cluster: Any = None
     threads = _check_threads(threads)
     if cluster is not None:
         job.threads = threads or 1
-        return _workers(workers), job.threads
+        return _workers(workers, local=False), job.threads
     compiled = job.setup.ruling is None and not job.setup.events
     if threads is not None and threads > max_threads():
         raise BatchError(f"threads must be at most {max_threads()} here, got {threads} (numba "
