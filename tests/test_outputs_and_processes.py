@@ -204,13 +204,43 @@ def test_a_truncated_chunk_is_done_again(tmp_path, table, singles, reference, ex
     out = tmp_path / f"res{ext}"
     parts = _interrupted(table, singles, out, chunks=3)
     chunk = parts / f"chunk-000001{ext}"
-    assert chunk_ok(chunk, 6)
+    assert chunk_ok(chunk, 6, 6)
     data = chunk.read_bytes()
     chunk.write_bytes(data[: len(data) // 2])  # what a crash before the data hit the disk leaves
-    assert not chunk_ok(chunk, 6)
+    assert not chunk_ok(chunk, 6, 6)
     again: list[int] = []
     simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=again.append)
     assert sorted(again) == [1, 3, 4]
+    assert_same(reference, read_results(out))
+
+
+@pytest.mark.parametrize("ext", [".npz", ".parquet"])
+def test_a_chunk_copied_over_another_index_is_done_again(tmp_path, table, singles, reference,
+                                                         ext):
+    """A whole chunk in the wrong place (chunk 0 copied as chunk 1) holds shots 0-5, not
+    6-11: resuming with it would give shots 0-5 twice. It is removed and simulated again."""
+    out = tmp_path / f"res{ext}"
+    parts = _interrupted(table, singles, out, chunks=3)
+    chunk = parts / f"chunk-000001{ext}"
+    chunk.write_bytes((parts / f"chunk-000000{ext}").read_bytes())
+    assert not chunk_ok(chunk, 6, 6) and chunk_ok(parts / f"chunk-000000{ext}", 0, 6)
+    again: list[int] = []
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, on_chunk=again.append)
+    assert sorted(again) == [1, 3, 4]
+    assert_same(reference, read_results(out))
+
+
+@pytest.mark.parametrize("text", ["[]", "5", '"manifest"', "null"])
+def test_a_resume_manifest_that_is_no_object_is_refused(tmp_path, table, singles, reference,
+                                                        text):
+    """Valid JSON that is no manifest (a list, a number) is no interrupted run of this batch:
+    refused without --overwrite, naming the folder, as an unreadable manifest is."""
+    out = tmp_path / "res.npz"
+    parts = _interrupted(table, singles, out, chunks=3)
+    (parts / "manifest.json").write_text(text)
+    with pytest.raises(BatchError, match="holds no readable manifest"):
+        simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6, overwrite=True)
     assert_same(reference, read_results(out))
 
 

@@ -290,14 +290,21 @@ def write_chunk(path: Path, arrays: dict[str, np.ndarray], ids: list[str],
     _fsync_dir(path.parent)
 
 
-def chunk_ok(path: Path, rows: int) -> bool:
-    """Whether a chunk file is whole: readable, with `rows` shots (a file truncated by a crash
-    loses the zip directory or the Parquet footer at its end)."""
+def chunk_ok(path: Path, first: int, rows: int) -> bool:
+    """Whether a chunk file is whole and in its place: readable, holding shots first ..
+    first + rows - 1 in order (a file truncated by a crash loses the zip directory or the
+    Parquet footer at its end; a chunk copied over another index holds other shots)."""
     try:
         if path.suffix == ".parquet":
-            return int(_pyarrow().parquet.ParquetFile(path).metadata.num_rows) == rows
-        with np.load(path, allow_pickle=False) as data:
-            return data["shot"].shape == (rows,)
+            pq = _pyarrow().parquet
+            if int(pq.ParquetFile(path).metadata.num_rows) != rows:
+                return False
+            shots = pq.read_table(path, columns=["shot"]).column("shot").to_numpy()
+        else:
+            with np.load(path, allow_pickle=False) as data:
+                shots = data["shot"]
+        return shots.shape == (rows,) and bool(np.array_equal(shots,
+                                                              np.arange(first, first + rows)))
     except Exception:  # any damage: the chunk is simply done again
         return False
 
@@ -310,18 +317,20 @@ def read_chunk(path: Path, ids: list[str], kinds: tuple[str, ...]) -> dict[str, 
         return {k: data[k] for k in data.files}
 
 
-def done_chunks(parts: Path, fmt: str, rows: Callable[[int], int] | None = None) -> set[int]:
-    """The chunks already written; with `rows` (chunk -> shots), a damaged chunk is removed
-    and left out, so a resumed run writes it again."""
+def done_chunks(parts: Path, fmt: str, shots: Callable[[int], range] | None = None) -> set[int]:
+    """The chunks already written; with `shots` (chunk -> its shot numbers), a damaged or
+    misplaced chunk is removed and left out, so a resumed run writes it again."""
     out = set()
     for p in parts.glob(f"chunk-*{fmt}"):
         try:
             index = int(p.name[len("chunk-"):-len(fmt)])
         except ValueError:
             continue
-        if rows is not None and not chunk_ok(p, rows(index)):
-            p.unlink(missing_ok=True)
-            continue
+        if shots is not None:
+            want = shots(index)
+            if len(want) == 0 or not chunk_ok(p, want.start, len(want)):
+                p.unlink(missing_ok=True)
+                continue
         out.add(index)
     return out
 
@@ -399,11 +408,13 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     try:
         if path.suffix.lower() == ".parquet":
             meta = _pyarrow().parquet.read_schema(path).metadata or {}
-            return json.loads(meta[b"cuesim"]) if b"cuesim" in meta else None
-        with np.load(path, allow_pickle=False) as data:
-            return json.loads(str(data["manifest"])) if "manifest" in data.files else None
+            found = json.loads(meta[b"cuesim"]) if b"cuesim" in meta else None
+        else:
+            with np.load(path, allow_pickle=False) as data:
+                found = json.loads(str(data["manifest"])) if "manifest" in data.files else None
     except Exception:
         return None
+    return found if isinstance(found, dict) else None
 
 
 def is_finished(out: str | os.PathLike[str], manifest: dict[str, Any]) -> bool:
@@ -445,10 +456,12 @@ def open_run(out: str | os.PathLike[str], manifest: dict[str, Any],
             old = json.loads((parts / MANIFEST).read_text())
         except (OSError, ValueError):
             old = None
+        if not isinstance(old, dict):  # valid JSON but no manifest ([], 5, "x")
+            old = None
         diff = settings_differ(old, manifest) if old is not None else []
         if old is not None and not diff:
             n, size = manifest["n_shots"], manifest["chunk_size"]
-            whole = done_chunks(parts, fmt, lambda c: min(n, (c + 1) * size) - c * size)
+            whole = done_chunks(parts, fmt, lambda c: range(c * size, min(n, (c + 1) * size)))
             return parts, whole  # the same run, interrupted: resume it
         if not overwrite:
             if old is None:
