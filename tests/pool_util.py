@@ -12,6 +12,7 @@ from cuesim.tables.pool_spots import FOOT_SPOT, PLAYING_WIDTH
 W = PLAYING_WIDTH
 KITCHEN_CUE = (W / 2, 0.40)  # behind the head string (0.635)
 MID = (W / 2, 1.20)  # a free spot beyond the head string
+ASIDE = (0.2, 2.0)  # another, out of the way (the 9 a 9-ball shot needs on the table)
 NINE = [str(n) for n in range(1, 10)]  # the 9-ball rack's balls
 
 

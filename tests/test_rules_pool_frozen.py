@@ -100,7 +100,7 @@ def test_3_38_note_a_simulated_cue_ball_frozen_to_the_foot_rail():
     r = BALL_DIAMETER / 2
     yc, a = 2.54 - r, -math.radians(60)
     before = layout({"cue": (0.6, yc), "1": (0.6 + 2 * r * math.cos(a), yc + 2 * r * math.sin(a)),
-                     "9": (0.3, 1.0)})
+                     "8": (0.3, 1.5), "9": (0.3, 1.0)})
     res = simulate(pool_table("9ft"), before, CueShot(angle=a + 0.2, speed=0.3))
     assert any(e.kind == EventKind.RAIL and e.a == "cue" for e in res.event_log())
     assert articles(nine_in_play().play(shot_from_result(res))) == ["WPA 3.38"]

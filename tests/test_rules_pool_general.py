@@ -15,6 +15,7 @@ from cuesim.rules.pool.general import (
 from cuesim.rules.pool.model import Declaration, PoolShot
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT, HEAD_STRING_Y
 from tests.pool_util import (
+    ASIDE,
     KITCHEN_CUE,
     MID,
     NINE,
@@ -88,7 +89,7 @@ def test_3_10_3_39_break_must_leave_the_kitchen_first():
 
 def test_3_39_ball_in_kitchen_may_be_hit_after_the_cue_ball_left_and_came_back():
     g = nine_in_play(ball_in_hand="kitchen")
-    pos = {"cue": KITCHEN_CUE, "1": (0.3, 0.5), "2": MID}
+    pos = {"cue": KITCHEN_CUE, "1": (0.3, 0.5), "9": MID}
     ev = [strike(), cross(0.3), rail(0.8, "cue", "foot_rail"), cross(1.2, direction=-1),
           hit(1.6, "1"), rail(1.9, "1", "head_rail")]
     out = g.play(shot(ev, pos))
@@ -97,7 +98,7 @@ def test_3_39_ball_in_kitchen_may_be_hit_after_the_cue_ball_left_and_came_back()
 
 def test_3_39_ball_on_the_head_string_may_be_hit_before_crossing():
     g = nine_in_play(ball_in_hand="kitchen")
-    pos = {"cue": KITCHEN_CUE, "1": (0.6, HEAD_STRING_Y), "2": MID}
+    pos = {"cue": KITCHEN_CUE, "1": (0.6, HEAD_STRING_Y), "9": MID}
     out = g.play(shot([strike(), hit(0.1, "1"), rail(0.5, "1", "left_foot_rail")], pos))
     assert out.ruling.legal
 
@@ -106,7 +107,7 @@ def test_3_39_2_10_a_simultaneous_hit_beyond_the_head_string_gives_the_benefit()
     """3.39 with 2.10: the cue ball from the kitchen hits a ball behind the head string and
     one beyond it at the same instant: the shooter has the benefit of the doubt (as for the
     first ball hit, 2.10), so no 3.39 foul; both behind it, a foul."""
-    pos = {"cue": KITCHEN_CUE, "1": (0.59, 0.62), "2": (0.66, 0.64), "3": MID}
+    pos = {"cue": KITCHEN_CUE, "1": (0.59, 0.62), "2": (0.66, 0.64), "9": MID}
     ev = [strike(), hit(0.15, "1"), hit(0.15, "2"), rail(0.6, "2", "left_foot_rail")]
     out = nine_in_play(ball_in_hand="kitchen").play(shot(ev, pos))
     assert out.ruling.legal, out.ruling.describe()
@@ -118,13 +119,13 @@ def test_3_39_2_10_a_simultaneous_hit_beyond_the_head_string_gives_the_benefit()
 def test_3_10_cue_ball_that_never_crosses_is_a_foul():
     g = nine_in_play(ball_in_hand="kitchen")
     out = g.play(shot([strike(), rail(0.4, "cue", "head_rail")],
-                      {"cue": KITCHEN_CUE, "1": MID}))
+                      {"cue": KITCHEN_CUE, "1": MID, "9": ASIDE}))
     assert "WPA 3.10" in articles(out)
 
 
 def test_3_16_cue_ball_placed_on_the_head_string_is_a_foul():
     g = nine_in_play(ball_in_hand="kitchen")
-    pos = {"cue": (0.6, HEAD_STRING_Y), "1": MID}
+    pos = {"cue": (0.6, HEAD_STRING_Y), "1": MID, "9": ASIDE}
     out = g.play(shot([strike(), cross(0.0), hit(0.3, "1"), rail(0.5, "1")], pos))
     assert "WPA 3.16" in articles(out)
 
@@ -649,3 +650,26 @@ def test_5_6_a_push_out_is_refused_outside_9_ball(game):
     ev = [strike(), hit(0.2, "1"), rail(0.4, "1")]
     with pytest.raises(ValueError, match="push-out is 9-ball's"):
         g.play(shot(ev, spread([str(n) for n in range(1, 16)]), push_out=True))
+
+
+@pytest.mark.parametrize("make, pos, message", [
+    (nine_in_play, {"cue": MID, "1": ASIDE}, "no 9: a nine_ball game is over once the 9 is down"),
+    (lambda: _in_play(EightBall), {"cue": MID, "1": ASIDE}, "no 8: a eight_ball game is over"),
+    (lambda: _in_play(StraightPool), {"cue": MID}, "no object ball"),
+    (nine_in_play, {"cue": MID}, "no object ball"),
+])
+def test_4_1_5_3_a_shot_on_a_table_where_no_game_goes_on_is_refused(make, pos, message):
+    """4.1 / 5.3: the game ends when the 8 / the 9 is down (a 9 pocketed on a foul is spotted,
+    5.7), and no game goes on with the cue ball alone: a shot from such a table cannot have
+    happened, so the referee refuses it instead of ruling (a 'lowest ball' of none)."""
+    g = make()
+    before = g.state.copy()
+    with pytest.raises(ValueError, match=message):
+        g.play(shot([strike(), rail(0.5, "cue")], pos))
+    assert g.state == before
+
+
+def _in_play(cls):
+    g = cls(players=("Ann", "Bob"))
+    g.state.phase, g.state.ball_in_hand = "play", None
+    return g

@@ -31,9 +31,9 @@ def test_wpa_3_32_a_pocketed_ball_not_spotted_cannot_come_back(tmp_path, capsys)
 
 
 def test_a_ball_a_step_leaves_out_is_off_the_table_from_then_on():
-    s = copy.deepcopy(BREAK_AND_RUN)
-    del s["steps"][1]["initial"]["8"]
-    with pytest.raises(ScenarioError, match=r"steps\[2\]\.initial: ball '8' is on the table"):
+    s = copy.deepcopy(BREAK_AND_RUN)  # the 5 on the table, left out of step 1, back in 2
+    s["steps"][0]["initial"]["5"] = s["steps"][2]["initial"]["5"] = [0.2, 1.5]
+    with pytest.raises(ScenarioError, match=r"steps\[2\]\.initial: ball '5' is on the table"):
         adjudicate_scenario(s)
 
 

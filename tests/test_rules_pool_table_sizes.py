@@ -261,7 +261,7 @@ def kitchen_shot(size: str, cue_y: float, one_y: float, cross: bool = True) -> d
     out = adjudicate_scenario({
         "game": "9-ball", "state": state("nine_ball", ball_in_hand="kitchen"),
         "shot": {"initial": lay(size, {"cue": (m.width / 2, cue_y), "1": (0.3 * m.width, one_y),
-                                       "2": (0.7 * m.width, 0.8 * m.length)}),
+                                       "9": (0.7 * m.width, 0.8 * m.length)}),
                  "events": events}})
     return out["steps"][0]["ruling"]
 

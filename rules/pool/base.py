@@ -56,6 +56,7 @@ class PoolGame:
     name = "pool"
     ball_ids: tuple[str, ...] = (CUE, *(str(n) for n in range(1, 16)))
     rack_name = "eight_ball"
+    game_ball: str | None = None  # the ball whose pocketing ends the game (the 8, the 9)
     infraction_articles: dict[str, str] = {}
     has_push_out = False  # 9-ball alone has the push-out (5.6)
     # where the rules say a game begins with the opening break's stroke (9-ball alone says it)
@@ -125,6 +126,8 @@ class PoolGame:
                                  "nothing to rule on")
             self.state = prefix.state
             return prefix
+        if shot.events and shot.initial is not None:
+            self.check_table_in_play(st, shot.initial)
         check_possible(shot.infractions, st, self.infraction_articles)
         others = [i for i in shot.infractions if i.player and i.player != st.shooter]
         off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
@@ -219,6 +222,20 @@ class PoolGame:
                 raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
                                  "that touches the ball again is the declared double_hit)")
             check_event_log(shot.events, list(shot.initial.ids()), "shot", pins=False)
+
+    def check_table_in_play(self, st: PoolState, initial: Layout) -> None:
+        """A shot is played on a table where the game goes on: an object ball on it and the
+        game ball (`game_ball`: the 8 in 8-ball, 4.1; the 9 in 9-ball, 5.3) not yet down. A
+        ValueError says what the initial layout lacks. (A break is not checked against the
+        full rack, `racks.check_rack`: scenarios write a break with the balls it concerns.)"""
+        objects = [b for b in initial.ids() if b != CUE]
+        if not objects:
+            raise ValueError("the initial layout has no object ball: no game goes on with the "
+                             "cue ball alone")
+        if self.game_ball is not None and self.game_ball not in objects:
+            raise ValueError(f"the initial layout has no {self.game_ball}: a {self.name} game "
+                             f"is over once the {self.game_ball} is down (it is spotted after "
+                             "a foul)")
 
     # -- hooks for the games ---------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:

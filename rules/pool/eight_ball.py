@@ -33,6 +33,7 @@ def group_of(ball: str) -> str | None:
 class EightBall(PoolGame):
     name = "eight_ball"
     rack_name = "eight_ball"
+    game_ball = "8"  # 4.1: the 8 pocketed ends the game
     infraction_articles = {"jump_masse_moved_ball": "WPA 4.18"}
 
     def _reset_rack(self, st: PoolState) -> None:

@@ -28,6 +28,7 @@ class NineBall(PoolGame):
     name = "nine_ball"
     ball_ids = (CUE, *(str(n) for n in range(1, 10)))
     rack_name = "nine_ball"
+    game_ball = "9"  # 5.3: the 9 legally pocketed wins
     infraction_articles = {"jump_masse_moved_ball": "WPA 5.12"}
     game_begins = "WPA 5.14"
     has_push_out = True
