@@ -38,6 +38,9 @@ from cuesim.sim.state import (
     SEG_ON,
     SEG_T0,
     SEG_T1,
+    SEG_VX,
+    SEG_VY,
+    SEG_W,
     SEG_X,
     SEG_Y,
 )
@@ -498,6 +501,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     _check_final(meta, final_positions, final_on, events, segments, limits, source)
     _check_initial(meta.initial, segments, source)
     _check_struck(meta, events, source)
+    _check_shot(meta, segments, source)
     _check_segment_times(segments, events, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,
@@ -548,6 +552,41 @@ def _check_struck(meta: _Meta, events: np.ndarray, source: str) -> None:
                                 f"strikes {want_id!r}, a {want_kind}; expected the initial "
                                 "layout the shot was played on: edit the shot by simulating it "
                                 "again, not the file")
+
+
+def _check_shot(meta: _Meta, segments: np.ndarray, source: str) -> None:
+    """The shot block is the shot that was played: one `simulate` accepts (a tip offset that
+    misses the striker, a miscue, a striker outside its zone are refused as `simulate` refuses
+    them), putting the struck piece where the initial layout has it and starting it with the
+    very motion (vx, vy and the spin about the vertical) of its first segment: both are
+    written from the same floats, so any difference is an edit of the file."""
+    from cuesim.api import table_named
+
+    shot, table = meta.shot, table_named(meta.table)
+    if shot is None or table is None:
+        return
+    struck = shot.ball if isinstance(shot, CueShot) else "striker"
+    try:
+        placed = shot.place(table, meta.initial)
+        motion = shot.ball_motion(table) if isinstance(shot, CueShot) \
+            else shot.striker_motion(table)
+    except (ShotError, LayoutError) as exc:
+        raise ShotFileError(f"{source}: shot: {exc}") from None
+    k = meta.initial.index(struck)
+    given, placed_at = meta.initial.pieces[k], placed.get(struck)
+    if (placed_at.x, placed_at.y) != (given.x, given.y):
+        raise ShotFileError(f"{source}: shot puts {struck!r} at ({placed_at.x!r}, "
+                            f"{placed_at.y!r}), but the initial layout has it at ({given.x!r}, "
+                            f"{given.y!r}); expected the shot that was played: edit the shot "
+                            "by simulating it again, not the file")
+    rows = np.flatnonzero(segments[:, SEG_OBJ] == k)
+    first = segments[rows[np.argmin(segments[rows, SEG_T0])]]  # a piece's earliest, at t0 = 0
+    start = (float(first[SEG_VX]), float(first[SEG_VY]), float(first[SEG_W]))
+    if start != (motion[0], motion[1], motion[-1]):
+        raise ShotFileError(f"{source}: shot gives {struck!r} the motion (vx, vy, w) = "
+                            f"({motion[0]!r}, {motion[1]!r}, {motion[-1]!r}), but its first "
+                            f"segment starts with {start!r}; expected the shot that was "
+                            "played: edit the shot by simulating it again, not the file")
 
 
 def _check_layout(layout: Layout, where: str) -> None:
