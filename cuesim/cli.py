@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import io
 import json
 import math
 import os
@@ -460,6 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(first).parse_args(argv)
     handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
     handler = handlers.get(args.command) or args.handler
+    if sys.stdout is None:  # started with standard output closed (`>&-`): Python sets None
+        sys.stdout = _ClosedOutput()
     try:
         status = handler(args)
         sys.stdout.flush()  # a full disk or closed pipe shows here, not at interpreter exit
@@ -488,6 +492,18 @@ def run() -> None:
     status = main()
     gc.freeze()
     sys.exit(status)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process started without one: a command that prints fails on
+    its first write with one line (EBADF) instead of its output vanishing, and a command that
+    prints nothing (a batch written to files) runs as usual."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
 
 
 def _silence_stdout() -> None:

@@ -228,3 +228,31 @@ def test_adjudicate_json_onto_a_full_disk_is_one_line():
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert done.returncode == 2
     assert NO_SPACE in one_line(done.stderr)
+
+
+# -- standard output closed ------------------------------------------------------------------
+def _closed_stdout() -> None:
+    os.close(1)
+
+
+@pytest.mark.parametrize("args", [["shoot", "novus", "--angle", "90", "--speed", "3"],
+                                  ["layout", "novus"]])
+def test_a_command_started_with_stdout_closed_says_so_in_one_line(args):
+    """`cuesim ... >&-`: Python sets sys.stdout to None, and the final flush raised an
+    AttributeError traceback. Now the first write fails: one line naming standard output,
+    exit 2."""
+    done = subprocess.run([sys.executable, "-m", "cuesim", *args], preexec_fn=_closed_stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert one_line(done.stderr) == "cuesim: error: cannot write standard output: it is closed"
+
+
+def test_a_batch_to_a_file_with_stdout_closed_writes_its_file(tmp_path):
+    """The shots go to the file before the closing report, which alone is lost: its line says
+    so, and the file is whole."""
+    out = tmp_path / "b.npz"
+    done = subprocess.run([sys.executable, "-m", "cuesim", "batch", "novus", "--shots", "4",
+                           "--out", str(out)], preexec_fn=_closed_stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 2 and "cannot write standard output" in done.stderr
+    assert len(read_results(out)["shot"]) == 4
