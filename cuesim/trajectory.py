@@ -77,6 +77,10 @@ def time_grid(duration: float, dt: Any) -> np.ndarray:
 
 
 def _times(times: Any) -> np.ndarray:
+    raw = np.asarray(times) if not isinstance(times, str | bytes) else None
+    if raw is None or raw.dtype.kind not in "iuf" or (  # True or "1" would read as times
+            isinstance(times, list | tuple) and any(isinstance(x, bool | np.bool_) for x in times)):
+        raise SimulationError(f"sample: times must be numbers in seconds, got {times!r}")
     try:
         t = np.asarray(times, dtype=np.float64)
     except (TypeError, ValueError):

@@ -125,6 +125,14 @@ def n_rows(table: Mapping[str, np.ndarray]) -> int:
     return len(next(iter(table.values()))) if table else 0
 
 
+def _iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class ShotSampler:
     """n shots with each `vary` parameter uniform in [lo, hi] and the others at `fixed` or
@@ -167,11 +175,15 @@ class ShotSampler:
                 raise BatchError(f"{name} must be a dict of parameter -> "
                                  f"{'(lo, hi)' if name == 'vary' else 'value'}, got {table!r}")
         for name, rng in self.vary.items():
+            pair = tuple(rng) if _iterable(rng) and not isinstance(rng, str | bytes) else ()
+            if len(pair) != 2 or any(isinstance(v, bool | str | bytes) for v in pair):
+                raise BatchError(f"range of {name!r} must be two numbers lo, hi, got "
+                                 f"{rng!r}")  # float('2') would read text as a number
             try:
-                lo, hi = (float(v) for v in rng)
+                lo, hi = (float(v) for v in pair)
             except OverflowError:  # an int past a float's range (10**400)
                 raise BatchError(f"range of {name!r} must be finite, got "
-                                 f"{shown(rng[0])}:{shown(rng[1])}") from None
+                                 f"{shown(pair[0])}:{shown(pair[1])}") from None
             except (TypeError, ValueError):
                 raise BatchError(f"range of {name!r} must be two numbers lo, hi, got "
                                  f"{rng!r}") from None

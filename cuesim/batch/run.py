@@ -105,10 +105,22 @@ class BatchResult:
     def params(self) -> dict[str, np.ndarray]:
         return {k[len("param."):]: v for k, v in self.arrays.items() if k.startswith("param.")}
 
+    def _row(self, k: Any, what: str) -> int:
+        """Shot row k checked: an integer (not a bool) within the result, negative from the
+        end as for a list; else a BatchError naming the method, the row and the range."""
+        n = len(self)
+        if isinstance(k, bool) or not isinstance(k, int | np.integer):
+            raise BatchError(f"{what}: the shot row must be an integer, got {k!r}")
+        if not -n <= k < n:
+            raise BatchError(f"{what}: shot row {k} is not in this result of {n} shots "
+                             f"(rows 0 to {n - 1}, or -{n} to -1 from the end)")
+        return int(k) % n
+
     def events(self, k: int) -> np.ndarray:
         """The event log of shot k: rows of time, kind, a, b, index, speed, direction."""
         if "events" not in self.arrays:
             raise BatchError("this result holds no event logs; run with events=True (--events)")
+        k = self._row(k, "events")
         ends = self.__dict__.get("_ends")
         if ends is None:
             ends = self.__dict__["_ends"] = np.cumsum(self.arrays["n_events"])
@@ -116,10 +128,12 @@ class BatchResult:
         return self.arrays["events"][stop - int(self.arrays["n_events"][k]):stop]
 
     def pocketed_ids(self, k: int) -> list[str]:
+        k = self._row(k, "pocketed_ids")
         return [self.ids[i] for i in np.flatnonzero(self.arrays["pocketed"][k])]
 
     def first_contact(self, k: int) -> str | None:
         """What the struck piece touched first in shot k: a piece id, 'rail:<name>' or None."""
+        k = self._row(k, "first_contact")
         return contact_label(int(self.arrays["first_kind"][k]),
                              int(self.arrays["first_index"][k]), self.ids,
                              self.manifest.get("rails", []))

@@ -611,18 +611,43 @@ def read_results(path: str | os.PathLike[str]) -> Any:
     fmt = out_format(path)
     if not path.is_file():
         raise BatchError(f"result file {os.fspath(path)!r} does not exist")
+    try:
+        arrays, manifest = _read_result_file(path, fmt)
+    except BatchError:
+        raise
+    except OSError as exc:
+        if exc.errno is not None:  # the system's: permissions, a device error
+            raise BatchError(f"result file {os.fspath(path)!r} cannot be read: "
+                             f"{exc.strerror or exc}") from None
+        raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result ({fmt} file "
+                         f"expected: {' '.join(str(exc).split())[:200]})") from None
+    except Exception as exc:  # pyarrow's and numpy's errors for a file that is none of theirs
+        raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result ({fmt} file "
+                         f"expected: {' '.join(str(exc).split())[:200]})") from None
+    return BatchResult(arrays, manifest["ids"], manifest)
+
+
+def _read_result_file(path: Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and manifest of a result file; any error of a file that is not one."""
     if fmt == ".parquet":
         pa = _pyarrow()
         table = pa.parquet.read_table(path)
         meta = table.schema.metadata or {}
         if b"cuesim" not in meta:
             raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
-        manifest = json.loads(meta[b"cuesim"])
-        arrays = arrow_arrays(table, manifest["ids"], tuple(manifest["event_kinds"]))
-    else:
-        with np.load(path, allow_pickle=False) as data:
-            if "manifest" not in data.files:
-                raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
-            manifest = json.loads(str(data["manifest"]))
-            arrays = {k: data[k] for k in data.files if k != "manifest" and k not in DERIVED}
-    return BatchResult(arrays, manifest["ids"], manifest)
+        manifest = _result_manifest(json.loads(meta[b"cuesim"]), path)
+        return arrow_arrays(table, manifest["ids"], tuple(manifest["event_kinds"])), manifest
+    with np.load(path, allow_pickle=False) as data:
+        if "manifest" not in data.files:
+            raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result")
+        manifest = _result_manifest(json.loads(str(data["manifest"])), path)
+        return ({k: data[k] for k in data.files if k != "manifest" and k not in DERIVED},
+                manifest)
+
+
+def _result_manifest(manifest: Any, path: Path) -> dict[str, Any]:
+    if not (isinstance(manifest, dict) and isinstance(manifest.get("ids"), list)
+            and isinstance(manifest.get("event_kinds", []), list)):
+        raise BatchError(f"{os.fspath(path)!r}: its manifest is not a cuesim batch manifest "
+                         "(an object with the piece 'ids' and 'event_kinds')")
+    return manifest
