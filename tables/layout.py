@@ -293,6 +293,7 @@ class Layout:
             raise LayoutError(f"{source}: 'pieces' must be a list of objects")
         _no_unknown(data, LAYOUT_FIELDS, source)
         pieces = []
+        seen: dict[str, int] = {}  # id -> the first piece with it
         for k, item in enumerate(data["pieces"]):
             where = f"{source}: pieces[{k}]"
             if not isinstance(item, dict):
@@ -314,6 +315,10 @@ class Layout:
             if not isinstance(group, str) or not group.isprintable():
                 raise LayoutError(f"{where}.group must be a string of printable characters, "
                                   f"got {group!r}")
+            first = seen.setdefault(item["id"], k)
+            if first != k:
+                raise LayoutError(f"{where}.id {item['id']!r} is pieces[{first}]'s id too: give "
+                                  "every piece its own id")
             pieces.append(Piece(item["id"], item["kind"], float(item["x"]), float(item["y"]),
                                 group))
         return Layout(data["table"], tuple(pieces))

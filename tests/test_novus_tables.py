@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -135,6 +136,13 @@ def test_layout_json_round_trip_and_errors(tmp_path, singles):
         Layout.load(tmp_path / "missing.json")
     with pytest.raises(LayoutError, match="duplicate piece ids"):
         Layout("novus", (Piece("a", "puck", 0.5, 0.5), Piece("a", "puck", 0.3, 0.5)))
+    path.write_text(json.dumps({"table": "novus", "pieces": [  # a file's error names the file
+        {"id": "a", "kind": "puck", "x": 0.3, "y": 0.5}, {"id": "b", "kind": "puck", "x": 0.5,
+                                                          "y": 0.5},
+        {"id": "a", "kind": "puck", "x": 0.7, "y": 0.5}]}))
+    twice = re.escape(f"{path}: pieces[2].id 'a' is pieces[0]'s id too")
+    with pytest.raises(LayoutError, match=f"^{twice}"):
+        Layout.load(path)
     with pytest.raises(LayoutError, match="non-finite"):
         Layout("novus", (Piece("a", "puck", math.nan, 0.5),))
 
