@@ -51,6 +51,18 @@ def test_15_3_v_pins_before_the_opponent_ball():
     assert out.ruling.placement == "top_half"
 
 
+@pytest.mark.parametrize("t_pin", [0.3, 0.3 - 0.5e-6, 0.3 + 0.5e-6])
+def test_15_2_15_3_v_a_pin_knocked_as_the_opponent_ball_is_touched_is_not_before_it(t_pin):
+    """Contacts within 1 us are simultaneous (as 7.2 reads the red): a pin the striker's ball
+    knocks at the instant it touches the opponent's ball is not knocked before it (15.3.в),
+    so it is knocked after the correct hit (15.2). At exactly the same time it was neither:
+    the shot was ruled correct, the pin's points to the shooter."""
+    knock, touch = pin(t_pin, "white", "pin_bottom"), hit(0.3, "white", "yellow")
+    out = play(game_in_play(), strike(), *sorted([knock, touch], key=lambda e: e.t))
+    assert out.ruling.articles == ["5-pins 15.2"]
+    assert out.ruling.points == {"B": 2 + 2} and out.ruling.placement is None
+
+
 def test_15_3_g_pins_without_touching_the_opponent_ball_is_a_miss():
     g = game_in_play()
     out = play(g, strike(), pin(0.3, "white", "pin_bottom"), rail(0.6, "white", "top_rail"))

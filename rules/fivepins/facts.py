@@ -144,11 +144,17 @@ class ShotFacts:
                 and (before is None or k.t < before) and (after is None or k.t > after)]
 
     def striker_pins_before_opponent(self) -> list[KnockedPin]:
-        """15.3.в: pins the striker's ball knocked before it touched the opponent's ball."""
-        return self.pins_by(self.striker, before=self.t_opponent)
+        """15.3.в: pins the striker's ball knocked before it touched the opponent's ball (a
+        pin knocked at the same time, within SIMULTANEOUS_S, is not before it: as the red in
+        `red_first`)."""
+        if self.t_opponent is None:
+            return self.pins_by(self.striker)
+        return self.pins_by(self.striker, before=self.t_opponent - SIMULTANEOUS_S)
 
     def striker_pins_after_opponent(self) -> list[KnockedPin]:
-        """15.2, 7.3: pins the striker's ball knocked after a correct hit."""
+        """15.2, 7.3: pins the striker's ball knocked after a correct hit, or at the same time
+        (within SIMULTANEOUS_S); every pin of the striker's chain is one or the other."""
         if self.t_opponent is None:
             return []
-        return self.pins_by(self.striker, after=self.t_opponent)
+        before = {id(k) for k in self.striker_pins_before_opponent()}
+        return [k for k in self.pins_by(self.striker) if id(k) not in before]
