@@ -175,6 +175,12 @@ def _struck_rows(layout: Layout, struck: str | Sequence[str] | None) -> tuple[in
     """The layout rows of the struck piece(s): none, one id, or several distinct ids."""
     if struck is None:
         return ()
+    if type(struck) is str:  # the usual one piece, without the sequence checks (1 us a shot)
+        try:
+            return (layout.index(struck),)
+        except KeyError:
+            raise SimulationError(f"struck piece {struck!r} is not in the layout "
+                                  f"{layout.ids()}") from None
     names = (struck,) if isinstance(struck, str) else struck
     if isinstance(names, bytes) or not isinstance(names, Sequence) or not all(
             isinstance(n, str) for n in names):
