@@ -26,6 +26,7 @@ from cuesim.sim.state import (
     LAW_DISC,
     N_SEG_COLUMNS,
     ON,
+    SEG_EVENT,
     VX,
     VY,
     W0,
@@ -389,6 +390,9 @@ def shot_result(inp: MotionInput, final_xy: np.ndarray, final_on: np.ndarray,
         for r, k in enumerate(inp.also_struck):
             extra[r, 2], extra[r, 5] = k, math.hypot(inp.S[k, VX], inp.S[k, VY])
         events = np.concatenate((events[:1], extra, events[1:]))
+        segments = segments.copy()  # the events after the first moved down: so do the
+        opened = segments[:, SEG_EVENT]  # indices of the events that opened segments
+        opened[opened >= 1] += len(extra)
     result = ShotResult(
         table=inp.table.name, initial=inp.layout, final_positions=final_xy, final_on=final_on,
         events=events, segments=segments, feature_names=inp.arr.feature_names,

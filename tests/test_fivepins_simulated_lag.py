@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cuesim import SimulationError
+from cuesim import ShotResult, SimulationError
 from cuesim.rules.fivepins import FivePinsGame, adjudicate_lag, shot_from_result
 from cuesim.sim import run_motion
 from cuesim.sim.events import EventKind
+from cuesim.sim.state import SEG_EVENT, SEG_T0
 from cuesim.tables.carom import carom_table, five_pins_lag_layout
 
 TABLE = carom_table()
@@ -57,6 +58,21 @@ def test_several_struck_pieces_change_nothing_but_the_strike_events():
     rows = [r for r in range(len(two.events)) if not (r == 1)]
     assert np.array_equal(two.events[rows], one.events)
     assert two.events[1, 5] == pytest.approx(2.0)  # the struck speed
+    opened = two.segments[:, SEG_EVENT].astype(int)  # segments name the events that opened
+    named = opened >= 0  # them: those indices follow the inserted strike
+    assert np.array_equal(two.segments[named, SEG_T0], two.events[opened[named], 0])
+    assert np.array_equal(one.segments[:, :SEG_EVENT], two.segments[:, :SEG_EVENT])
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_a_simulated_lag_saves_and_reloads(tmp_path, suffix):
+    """A shot file checks each segment against the event that opened it: the extra strike
+    shifts those indices, and the file still reloads whole."""
+    res = run_motion(TABLE, LAG, lag_motions(1.9, 1.85), struck=("white", "yellow"))
+    res.save(tmp_path / f"lag{suffix}")
+    again = ShotResult.load(tmp_path / f"lag{suffix}")
+    assert np.array_equal(again.events, res.events)
+    assert np.array_equal(again.segments, res.segments)
 
 
 @pytest.mark.parametrize("struck, message", [
