@@ -497,7 +497,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     _check_final(meta, final_positions, final_on, events, segments, limits, source)
     check_initial(meta.initial, segments, source)
     check_struck(meta.shot, meta.initial, events, source)
-    check_shot(meta.shot, meta.table, meta.initial, segments, source)
+    check_shot(meta.shot, meta.table, meta.initial, events, segments, source)
     _check_segment_times(segments, events, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,

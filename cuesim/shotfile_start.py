@@ -6,15 +6,33 @@ written from the same floats as the segments, so any difference is an edit of th
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.shotfile_motion import ShotFileError
 from cuesim.sim.events import COL_A, COL_KIND, EventKind
-from cuesim.sim.state import SEG_OBJ, SEG_T0, SEG_VX, SEG_VY, SEG_W, SEG_X, SEG_Y
+from cuesim.sim.motion.ball import U_ROLL
+from cuesim.sim.state import (
+    SEG_AX,
+    SEG_AY,
+    SEG_EVENT,
+    SEG_OBJ,
+    SEG_T0,
+    SEG_T1,
+    SEG_VX,
+    SEG_VY,
+    SEG_W,
+    SEG_X,
+    SEG_Y,
+)
 from cuesim.tables.layout import Layout, LayoutError
 
 Shot = NovusShot | CueShot
+# relative rounding between two ways of computing one float (the core's and this check's):
+# a direction or a slip speed that differs by more was edited, not rounded
+SAME = 1e-9
 
 
 def check_initial(initial: Layout, segments: np.ndarray, source: str) -> None:
@@ -64,13 +82,15 @@ def check_struck(shot: Shot | None, initial: Layout, events: np.ndarray,
                                 "again, not the file")
 
 
-def check_shot(shot: Shot | None, table_name: str, initial: Layout,
+def check_shot(shot: Shot | None, table_name: str, initial: Layout, events: np.ndarray,
                segments: np.ndarray, source: str) -> None:
     """The shot block is the shot that was played: one `simulate` accepts (a tip offset that
     misses the striker, a miscue, a striker outside its zone are refused as `simulate` refuses
     them), putting the struck piece where the initial layout has it and starting it with the
     very motion (vx, vy and the spin about the vertical) of its first segment: both are
-    written from the same floats, so any difference is an edit of the file."""
+    written from the same floats, so any difference is an edit of the file. A ball's spin
+    about the horizontal axes (the tip's height: follow or draw, and a masse) is in no column
+    of a segment; what it sets is checked by `_check_slip`."""
     from cuesim.api import table_named
 
     table = table_named(table_name)
@@ -97,4 +117,40 @@ def check_shot(shot: Shot | None, table_name: str, initial: Layout,
         raise ShotFileError(f"{source}: shot gives {struck!r} the motion (vx, vy, w) = "
                             f"({motion[0]!r}, {motion[1]!r}, {motion[-1]!r}), but its first "
                             f"segment starts with {start!r}; expected the shot that was "
+                            "played: edit the shot by simulating it again, not the file")
+    if isinstance(shot, CueShot):
+        _check_slip(motion, table.piece_spec("ball").radius, k, rows, events, segments,
+                    f"{source}: shot")
+
+
+def _check_slip(motion: tuple[float, ...], r: float, k: int, rows: np.ndarray,
+                events: np.ndarray, segments: np.ndarray, where: str) -> None:
+    """A struck ball's first segment slides against its contact point's slip u = (vx - r wy,
+    vy + r wx) (`sim.motion.ball`): its acceleration points along -u (along -v when it rolls
+    from the start), and when the segment ends with the ball's own roll event, sliding lasted
+    2 |u| / (7 |a|), whatever the cloth's friction. Follow against draw, or another masse,
+    changes the one or the other."""
+    vx, vy, wx, wy = motion[0], motion[1], motion[2], motion[3]
+    ux, uy = vx - r * wy, vy + r * wx
+    u, v = math.hypot(ux, uy), math.hypot(vx, vy)
+    order = rows[np.argsort(segments[rows, SEG_T0], kind="stable")]
+    first = segments[order[0]]
+    ax, ay = float(first[SEG_AX]), float(first[SEG_AY])
+    a = math.hypot(ax, ay)
+    hx, hy = (ux / u, uy / u) if u > U_ROLL else (vx / v, vy / v) if v > 0.0 else (0.0, 0.0)
+    if a > 0.0 and (ax * hx + ay * hy >= 0.0 or abs(ax * hy - ay * hx) > SAME * a):
+        raise ShotFileError(f"{where}: its tip (height, side, elevation) gives the ball a slip "
+                            f"along ({hx:.6g}, {hy:.6g}), but its first segment's friction "
+                            f"({ax:.6g}, {ay:.6g}) m/s^2 is not against it; expected the shot "
+                            "that was played: edit the shot by simulating it again, not the file")
+    if u <= U_ROLL or a == 0.0 or len(order) < 2:
+        return
+    e = int(segments[order[1], SEG_EVENT])
+    if e < 0 or events[e, COL_KIND] != int(EventKind.ROLL) or int(events[e, COL_A]) != k:
+        return  # the sliding ended in a contact: its length says nothing about the slip
+    slid = 3.5 * float(first[SEG_T1] - first[SEG_T0]) * a
+    if abs(slid - u) > SAME * u:
+        raise ShotFileError(f"{where}: its tip (height, side, elevation) gives the ball a slip "
+                            f"of {u:.9g} m/s, but its first segment slides for one of "
+                            f"{slid:.9g} m/s (2 |u| / 7 |a|); expected the shot that was "
                             "played: edit the shot by simulating it again, not the file")

@@ -77,3 +77,44 @@ def test_every_written_shot_block_reloads(tmp_path: Path, suffix: str,
     path = tmp_path / f"shot{suffix}"
     result.save(path)
     assert ShotResult.load(path).shot == result.shot
+
+
+def _cue_shot(height: float, elevation: float = 0.0) -> ShotResult:
+    from cuesim import CueShot, simulate, start_layout
+    from cuesim.tables import pool_table
+
+    table = pool_table("9ft")
+    return simulate(table, start_layout("9-ball", table),
+                    CueShot(angle=1.4, speed=1.5, height=height, elevation=elevation))
+
+
+@pytest.mark.parametrize("played, edited", [(-0.3, 0.3), (0.3, -0.3), (0.2, -0.2)])
+def test_follow_and_draw_edited_are_refused_where_the_sliding_shows_them(played, edited):
+    """Follow and draw of the same size give the same (vx, vy, w): what tells them apart is
+    the slip, u = v -+ r w, in no column of a segment. The first segment's friction points
+    against it and, when its sliding ends in the ball's own roll (here, before any contact),
+    lasts 2 |u| / (7 |a|): an edited height is refused by that, whatever the cloth."""
+    data = _cue_shot(played).to_dict(exact=True)
+    data["shot"]["height"] = edited
+    with pytest.raises(ShotFileError, match="its tip .* gives the ball a slip"):
+        ShotResult.from_dict(data)
+
+
+def test_random_cue_shots_with_side_and_height_reload():
+    """No written shot is refused (the slip checks compare two computations of one float):
+    random 9-ball shots with side, height and position reload from both writers."""
+    import math
+    import random
+
+    from cuesim import CueShot, simulate, start_layout
+    from cuesim.tables import pool_table
+
+    table = pool_table("9ft")
+    layout = start_layout("9-ball", table)
+    rng = random.Random(3)
+    for _ in range(40):
+        shot = CueShot(angle=rng.uniform(0.0, 2 * math.pi), speed=rng.uniform(0.5, 8.0),
+                       side=rng.uniform(-0.3, 0.3), height=rng.uniform(-0.35, 0.35),
+                       position=(rng.uniform(0.2, 1.0), rng.uniform(0.2, 0.6)))
+        result = simulate(table, layout, shot)
+        assert ShotResult.from_dict(result.to_dict(exact=True)).shot == shot
