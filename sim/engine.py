@@ -187,6 +187,8 @@ def _struck_rows(layout: Layout, struck: str | Sequence[str] | None) -> tuple[in
             isinstance(n, str) for n in names):
         raise SimulationError(f"struck must be a piece id or a sequence of piece ids, got "
                               f"{struck!r}")
+    if not names:
+        raise SimulationError("struck must name at least one piece (None: no strike logged)")
     if len(set(names)) != len(names):
         raise SimulationError(f"struck names a piece twice: {list(names)}")
     rows = []
@@ -197,6 +199,15 @@ def _struck_rows(layout: Layout, struck: str | Sequence[str] | None) -> tuple[in
             raise SimulationError(f"struck piece {name!r} is not in the layout "
                                   f"{layout.ids()}") from None
     return tuple(rows)
+
+
+def _check_struck_moves(S: np.ndarray, rows: tuple[int, ...], layout: Layout) -> None:
+    """A struck piece leaves the cue moving: one given no motion (or all zeros) would be
+    logged struck while it never moves (a 5-pins lag ball that never left the line)."""
+    for k in rows:
+        if not S[k, [VX, VY, WX, WY, W0]].any():
+            raise SimulationError(f"struck piece {layout.pieces[k].id!r} is given no motion: "
+                                  "a struck piece moves (give it a motion in initial)")
 
 
 def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float, ...]],
@@ -214,8 +225,8 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if not max_events_ok(max_events):
         raise SimulationError(f"max_events must be {MAX_EVENTS_EXPECTED}, got "
                               f"{shown(max_events)}")
-    rows = _struck_rows(layout, struck)
-    struck_index, also = (rows[0], rows[1:]) if rows else (-1, ())
+    struck_rows = _struck_rows(layout, struck)
+    struck_index, also = (struck_rows[0], struck_rows[1:]) if struck_rows else (-1, ())
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)
@@ -225,6 +236,7 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     if plain is not None:  # many motions of one form, checked at once
         rows_given, columns, values_given = plain
         S[rows_given[:, None], columns] = values_given
+        _check_struck_moves(S, struck_rows, layout)
         return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot, also)
     # many motions (a box launching every piece) are written after every check, a column at a
     # time: a piece at a time took 3x as long with 1,024 moving pieces, while the column
@@ -274,6 +286,7 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
     for five, columns in ((False, [VX, VY, W0]), (True, [VX, VY, WX, WY, W0])):
         if rows[five]:  # a piece named twice keeps its last motion, as one by one
             S[np.array(rows[five])[:, None], columns] = values[five]
+    _check_struck_moves(S, struck_rows, layout)
     return MotionInput(table, layout, arr, S, P, struck_index, int(max_events), shot, also)
 
 

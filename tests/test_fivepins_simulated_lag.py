@@ -85,3 +85,19 @@ def test_a_simulated_lag_saves_and_reloads(tmp_path, suffix):
 def test_struck_is_checked(struck, message):
     with pytest.raises(SimulationError, match=message):
         run_motion(TABLE, LAG, lag_motions(1.0, 1.0), struck=struck)
+
+
+@pytest.mark.parametrize("struck", [("white", "yellow"), "yellow"])
+def test_a_struck_piece_given_no_motion_is_refused(struck):
+    """A strike logged for a ball that never left the lag line would count it as started in
+    time (3): a struck piece must be given a motion."""
+    with pytest.raises(SimulationError, match="struck piece 'yellow' is given no motion"):
+        run_motion(TABLE, LAG, {"white": (0.0, 1.9, 0.0, 0.0, 0.0)}, struck=struck)
+    with pytest.raises(SimulationError, match="struck piece 'yellow' is given no motion"):
+        run_motion(TABLE, LAG, {"white": (0.0, 1.9, 0.0, 0.0, 0.0),
+                                "yellow": (0.0, 0.0, 0.0, 0.0, 0.0)}, struck=struck)
+
+
+def test_struck_names_at_least_one_piece():
+    with pytest.raises(SimulationError, match="at least one piece"):
+        run_motion(TABLE, LAG, lag_motions(1.0, 1.0), struck=())
