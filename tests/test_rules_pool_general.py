@@ -653,8 +653,8 @@ def test_5_6_a_push_out_is_refused_outside_9_ball(game):
 
 
 @pytest.mark.parametrize("make, pos, message", [
-    (nine_in_play, {"cue": MID, "1": ASIDE}, "no 9: a nine_ball game is over once the 9 is down"),
-    (lambda: _in_play(EightBall), {"cue": MID, "1": ASIDE}, "no 8: a eight_ball game is over"),
+    (nine_in_play, {"cue": MID, "1": ASIDE}, "no 9: the 9-ball game is over once the 9 is down"),
+    (lambda: _in_play(EightBall), {"cue": MID, "1": ASIDE}, "no 8: the 8-ball game is over"),
     (lambda: _in_play(StraightPool), {"cue": MID}, "no object ball"),
     (nine_in_play, {"cue": MID}, "no object ball"),
 ])

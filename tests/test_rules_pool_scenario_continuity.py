@@ -52,3 +52,13 @@ def test_points_to_is_an_option_of_14_1_only(game):
         adjudicate_scenario(s)
     adjudicate_scenario({"game": "straight_pool", "options": {"points_to": 50},
                          "steps": copy.deepcopy(BREAK_AND_RUN["steps"][:1])})
+
+
+def test_a_step_on_a_table_where_no_game_goes_on_is_refused_naming_the_step():
+    """4.1: an 8-ball step whose table has no 8 cannot have been played; the refusal names
+    the step and its layout, as the loader's own checks do."""
+    s = copy.deepcopy(BREAK_AND_RUN)
+    del s["steps"][1]["initial"]["8"]
+    with pytest.raises(ValueError, match=r"^steps\[1\]: initial: the layout has no 8: the 8-ball "
+                                         "game is over once the 8 is down"):
+        adjudicate_scenario(s)

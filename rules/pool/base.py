@@ -230,12 +230,12 @@ class PoolGame:
         full rack, `racks.check_rack`: scenarios write a break with the balls it concerns.)"""
         objects = [b for b in initial.ids() if b != CUE]
         if not objects:
-            raise ValueError("the initial layout has no object ball: no game goes on with the "
+            raise ValueError("initial: the layout has no object ball: no game goes on with the "
                              "cue ball alone")
         if self.game_ball is not None and self.game_ball not in objects:
-            raise ValueError(f"the initial layout has no {self.game_ball}: a {self.name} game "
-                             f"is over once the {self.game_ball} is down (it is spotted after "
-                             "a foul)")
+            raise ValueError(f"initial: the layout has no {self.game_ball}: the "
+                             f"{self.game_ball}-ball game is over once the {self.game_ball} is "
+                             "down (after a foul it is spotted), and its rack holds it")
 
     # -- hooks for the games ---------------------------------------------------------------
     def _rule(self, st: PoolState, shot: PoolShot, facts: ShotFacts) -> Outcome:

@@ -230,7 +230,12 @@ def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
                                         step.get("ball"))
         game.state = out.state
         return out
-    return game.play(parse_shot(step, where, game.ball_ids))
+    shot = parse_shot(step, where, game.ball_ids)
+    try:
+        return game.play(shot)
+    except ValueError as exc:  # what the referee refuses, named by its step
+        exc.args = (f"{where}: {exc}", *exc.args[1:])
+        raise
 
 
 def check_continues(before: Outcome | None, step: Any, where: str) -> None:
