@@ -462,7 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(first).parse_args(argv)
     handlers = {"shoot": cmd_shoot, "layout": cmd_layout, "adjudicate": cmd_adjudicate}
     handler = handlers.get(args.command) or args.handler
-    if sys.stdout is None:  # started with standard output closed (`>&-`): Python sets None
+    closed = sys.stdout is None  # started with standard output closed (`>&-`): Python
+    if closed:  # sets None, and print() would drop every line without a word
         sys.stdout = _ClosedOutput()
     try:
         status = handler(args)
@@ -479,6 +480,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else "standard output: "
         print(f"cuesim: error: cannot write {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
+    finally:
+        if closed:  # main called in-process leaves sys.stdout as it found it
+            sys.stdout = None  # type: ignore[assignment]
 
 
 def run() -> None:
@@ -495,9 +499,9 @@ def run() -> None:
 
 
 class _ClosedOutput(io.TextIOBase):
-    """Standard output when the process started without one: a command that prints fails on
-    its first write with one line (EBADF) instead of its output vanishing, and a command that
-    prints nothing (a batch written to files) runs as usual."""
+    """Standard output when the process started without one: a command fails on its first
+    write with one line (EBADF, exit 2) instead of its output vanishing; what it wrote before
+    (a batch's file, written before its closing report) is whole."""
 
     def writable(self) -> bool:
         return True

@@ -14,8 +14,8 @@ TABLE = novus_table()
 LAYOUT = start_layout("novus")
 
 
-@pytest.mark.parametrize("bounds", [("1", "2"), ("1.5", 3.0), (True, 3.0), "12", b"12",
-                                    (1.0, 2.0, 3.0), 5.0])
+@pytest.mark.parametrize("bounds", [("1", "2"), ("1.5", 3.0), (True, 3.0), (np.True_, 3.0),
+                                    "12", b"12", (1.0, 2.0, 3.0), 5.0])
 def test_a_sampler_range_must_be_two_numbers(bounds):
     """float('2') read text as a number, so ('1', '2') was accepted and failed later with a
     TypeError in the drawing."""
@@ -64,4 +64,23 @@ def test_read_results_of_a_file_that_is_no_result(tmp_path, name, raw):
     path = tmp_path / name
     path.write_bytes(raw)
     with pytest.raises(BatchError, match=f"{path.name}.* is not a cuesim batch result"):
+        read_results(path)
+
+
+def test_read_results_of_a_result_missing_a_column(tmp_path):
+    """A result file whose manifest reads but whose arrays are not all there raised a
+    KeyError later (in BatchResult or first_contact): refused when read, naming the column."""
+    import json
+
+    path = tmp_path / "r.npz"
+    manifest = np.array(json.dumps({"ids": ["a"], "event_kinds": []}))
+    np.savez(path, manifest=manifest)
+    with pytest.raises(BatchError, match="r.npz' is not a whole cuesim batch result: it has no "
+                                         "column 'shot'"):
+        read_results(path)
+    np.savez(path, manifest=manifest, shot=np.arange(3), final_xy=np.zeros((3, 2, 2)),
+             final_on=np.zeros((3, 1)), pocketed=np.zeros((3, 1)), first_kind=np.zeros(3),
+             first_index=np.zeros(3))
+    with pytest.raises(BatchError, match=r"column 'final_xy' has shape \(3, 2, 2\), expected "
+                                         r"\(3, 1, 2\)"):
         read_results(path)

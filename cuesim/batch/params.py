@@ -176,7 +176,7 @@ class ShotSampler:
                                  f"{'(lo, hi)' if name == 'vary' else 'value'}, got {table!r}")
         for name, rng in self.vary.items():
             pair = tuple(rng) if _iterable(rng) and not isinstance(rng, str | bytes) else ()
-            if len(pair) != 2 or any(isinstance(v, bool | str | bytes) for v in pair):
+            if len(pair) != 2 or any(isinstance(v, bool | np.bool_ | str | bytes) for v in pair):
                 raise BatchError(f"range of {name!r} must be two numbers lo, hi, got "
                                  f"{rng!r}")  # float('2') would read text as a number
             try:

@@ -624,7 +624,29 @@ def read_results(path: str | os.PathLike[str]) -> Any:
     except Exception as exc:  # pyarrow's and numpy's errors for a file that is none of theirs
         raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result ({fmt} file "
                          f"expected: {' '.join(str(exc).split())[:200]})") from None
+    _check_result_arrays(arrays, manifest["ids"], path)
     return BatchResult(arrays, manifest["ids"], manifest)
+
+
+# the columns every result holds, with each row's shape (n: the pieces); what BatchResult reads
+RESULT_COLUMNS = {"shot": (), "final_xy": ("n", 2), "final_on": ("n",), "pocketed": ("n",),
+                  "first_kind": (), "first_index": ()}
+
+
+def _check_result_arrays(arrays: dict[str, np.ndarray], ids: list[str], path: Path) -> None:
+    """A result file holds RESULT_COLUMNS, one row per shot, sized for its manifest's pieces:
+    else a BatchError naming the file and the column (not a KeyError when it is read)."""
+    rows = None
+    for name, shape in RESULT_COLUMNS.items():
+        if name not in arrays:
+            raise BatchError(f"{os.fspath(path)!r} is not a whole cuesim batch result: it has no "
+                             f"column {name!r}")
+        want = tuple(len(ids) if d == "n" else d for d in shape)
+        a = arrays[name]
+        rows = a.shape[0] if rows is None and a.ndim else rows
+        if a.ndim != 1 + len(want) or a.shape[1:] != want or a.shape[0] != rows:
+            raise BatchError(f"{os.fspath(path)!r}: column {name!r} has shape {a.shape}, "
+                             f"expected ({rows}, {', '.join(map(str, want))})".replace(", )", ")"))
 
 
 def _read_result_file(path: Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
