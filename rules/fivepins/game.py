@@ -193,6 +193,10 @@ class FivePinsGame:
                 raise ValueError(f"infraction {placed[0]!r} (5-pins {INFRACTIONS[placed[0]][0]}) "
                                  f"concerns an opening or in-hand shot, and {st.shooter} plays "
                                  "the ball where it lies")
+            strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
+            if len(strikes) > 1:  # run_motion can strike both balls at once: only the lag (3)
+                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (only "
+                                 "the lag, 5-pins 3, strikes both balls)")
             out = self._rule(st, shot)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes

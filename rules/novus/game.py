@@ -89,6 +89,7 @@ from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.shot import NovusShot, ShotError
+from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.novus import STRIKER_TOUCH_GAP, NovusTable
@@ -329,6 +330,9 @@ class NovusGame:
             check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
         if record is not None:
+            strikes = [k for k, e in enumerate(record.events) if e.kind == EventKind.STRIKE]
+            if len(strikes) > 1:  # run_motion can strike several pieces at once; no cue does
+                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one")
             check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)
             bad = self.check_placement(record.initial)

@@ -215,12 +215,14 @@ class PoolGame:
                                  "(initial layout) and not after it (final layout), and neither "
                                  "a pocket event nor infraction off_table (3.28) says where it "
                                  "went")
+        # a shot has one strike, simulated or not (a lag, two strikes, is adjudicate_lag's;
+        # run_motion can strike several balls at once, which no cue does)
+        strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
+        if len(strikes) > 1:
+            raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
+                             "that touches the ball again is the declared double_hit)")
         if shot.events and shot.result is None:  # a hand-written log that cannot have
-            # happened is refused (a lag, two strikes, is adjudicate_lag's)
-            strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
-            if len(strikes) > 1:
-                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
-                                 "that touches the ball again is the declared double_hit)")
+            # happened is refused
             check_event_log(shot.events, list(shot.initial.ids()), "shot", pins=False)
 
     def check_table_in_play(self, st: PoolState, initial: Layout) -> None:
