@@ -321,3 +321,15 @@ def test_a_sampler_or_grid_is_checked_when_it_is_made(make, message):
     with pytest.raises(BatchError, match="bogus"):
         simulate_many(game_table("9-ball"), start_layout("9-ball"), ShotGrid(
             {"bogus": (1.0, 2.0, 3)}))
+
+
+@pytest.mark.parametrize("game, gone", [("9-ball", "9"), ("8-ball", "8")])
+def test_rulings_on_a_layout_where_no_game_goes_on_are_refused_before_any_shot(game, gone):
+    """4.1 / 5.3: every shot of the batch would be refused by the referee (errors='mark'
+    included, since the layout, not the shot, is wrong): refused when the job is made."""
+    table = game_table(game)
+    layout = start_layout(game, table).without([gone])
+    with pytest.raises(BatchError, match=f"layout: the {game} referee cannot rule on it: the "
+                                         f"layout has no {gone}"):
+        simulate_many(table, layout, ShotSampler(3, {"speed": (2.0, 3.0)}), ruling=game,
+                      errors="mark", workers=1)
