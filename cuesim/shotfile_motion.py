@@ -28,7 +28,7 @@ from cuesim.sim.state import (
     SEG_Y,
 )
 from cuesim.tables.balls import GRAVITY
-from cuesim.tables.base import check_pieces
+from cuesim.tables.base import LAYOUT_TOLERANCE, check_pieces
 from cuesim.tables.box import MAX_SIDE
 from cuesim.tables.layout import Layout, LayoutError, Piece
 
@@ -55,12 +55,10 @@ class ShotFileError(ValueError):
 #   (pieces, events) and _MAX_ARRAY_BYTES before any array is allocated (`_load_npz`).
 _FINAL_TOLERANCE = 1e-9  # m: a last segment's end against final_positions (the simulator writes
 # both from one number; a segment evaluated at a finite end t1 only adds round-off)
-# m: how far a resting piece may sit into another or a rail in a final layout. The simulator
-# catches a contact TOUCH (1e-9 m) deep and a resting piece keeps that and its round-off
-# (tests/test_novus_properties.py), so the initial layouts' 1e-9 would refuse a shot it saved;
-# 1 µm, as rules.files.UNTOUCHED_TOLERANCE, is round-off to a layout and far below any real
-# overlap
-_FINAL_LAYOUT_TOLERANCE = 1e-6
+# m: how far a resting piece may sit into another or a rail in a final layout: as in any layout
+# (tables.base.LAYOUT_TOLERANCE, 1 um: the simulator leaves touching pieces TOUCH deep and a
+# little more), so a shot it saved reloads and its final layout is the next shot's
+_FINAL_LAYOUT_TOLERANCE = LAYOUT_TOLERANCE
 _BOARD_MARGIN = 0.1  # m: a centre leaves the table's outline by less than a piece's radius
 _MAX_ACCELERATION = 100.0 * GRAVITY  # m/s^2: cloth friction decelerates by mu g, mu < 1
 _SPEED_MARGIN = 2.0  # on the energy bounds of speed and spin: round-off, a felled pin's drop

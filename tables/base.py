@@ -88,7 +88,16 @@ def _checked_arrays(table: PieceTable, layout: Layout) -> tuple[np.ndarray, np.n
     return layout.positions(), radii
 
 
-def check_pieces(table: Any, layout: Layout, tol: float = 1e-9,
+# m: how far a piece may sit into another (or past a cushion) in a legal layout. The core
+# catches a contact TOUCH (1e-9 m) deep and a resting piece keeps that depth and its round-off,
+# sometimes a little more (a ball pressed between a cushion and another ball came to rest
+# 1.9e-9 m deep), and a layout the core left must be playable as the next shot's; 1 um, as a
+# shot file's final layout, is round-off to a layout and far below any real overlap (a ball
+# is 57 mm across, a puck 30 mm).
+LAYOUT_TOLERANCE = 1e-6
+
+
+def check_pieces(table: Any, layout: Layout, tol: float = LAYOUT_TOLERANCE,
                  contact: Any = None) -> None:
     """Every piece wholly inside the rails or cushion noses (or, on a table that has
     `in_throat(x, y, r, tol)`, resting in a pocket's throat), its centre outside every hole or
@@ -191,8 +200,10 @@ def _check_overlaps(layout: Layout, pos: np.ndarray, kinds: list[str], radii: np
         _, i, j = best
         need = table[code[i], code[j]] if table is not None else radii[i] + radii[j]
         a, b = layout.pieces[i], layout.pieces[j]
+        depth = (f"{best[0] * 1000:.3f} mm" if abs(best[0]) >= 1e-5
+                 else f"{best[0] * 1e6:.3f} um")
         raise LayoutError(
-            f"pieces {a.id!r} and {b.id!r} overlap by {best[0] * 1000:.3f} mm: centres "
+            f"pieces {a.id!r} and {b.id!r} overlap by {depth}: centres "
             f"must be at least {need * 1000:.2f} mm apart")
 
 
