@@ -205,7 +205,9 @@ def _check_struck_moves(S: np.ndarray, rows: tuple[int, ...], layout: Layout) ->
     """A struck piece leaves the cue moving: one given no motion (or all zeros) would be
     logged struck while it never moves (a 5-pins lag ball that never left the line)."""
     for k in rows:
-        if not S[k, [VX, VY, WX, WY, W0]].any():
+        row = S[k]  # a scalar read each, stopping at the first non-zero (a cue shot's vx)
+        if not (row[VX] != 0.0 or row[VY] != 0.0 or row[W0] != 0.0 or row[WX] != 0.0
+                or row[WY] != 0.0):
             raise SimulationError(f"struck piece {layout.pieces[k].id!r} is given no motion: "
                                   "a struck piece moves (give it a motion in initial)")
 
