@@ -333,6 +333,17 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
     check_causes(events, where)
 
 
+def check_one_strike(events: list[Any], why: str = "") -> None:
+    """A shot has one strike, simulated or written by hand: a second one (`run_motion` can
+    strike several pieces at once, as the 5-pins lag does; no cue does in a shot) is a
+    ValueError naming the event, with `why` after it."""
+    from cuesim.sim.events import EventKind
+
+    strikes = [k for k, e in enumerate(events) if e.kind == EventKind.STRIKE]
+    if len(strikes) > 1:
+        raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one{why}")
+
+
 def check_causes(events: list[Any], where: str) -> None:
     """Every piece in an event was set in motion first: struck, or in a collision with a
     moving piece (a pin knocked down by one moves too). Pieces lie at rest before the shot and

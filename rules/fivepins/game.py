@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_shot_layouts, hand_moved
+from cuesim.rules.files import check_event_log, check_one_strike, check_shot_layouts, hand_moved
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     AT_PLACED_SHOT,
@@ -193,10 +193,7 @@ class FivePinsGame:
                 raise ValueError(f"infraction {placed[0]!r} (5-pins {INFRACTIONS[placed[0]][0]}) "
                                  f"concerns an opening or in-hand shot, and {st.shooter} plays "
                                  "the ball where it lies")
-            strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
-            if len(strikes) > 1:  # run_motion can strike both balls at once: only the lag (3)
-                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (only "
-                                 "the lag, 5-pins 3, strikes both balls)")
+            check_one_strike(shot.events, " (only the lag, 5-pins 3, strikes both balls)")
             out = self._rule(st, shot)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes

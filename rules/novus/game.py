@@ -68,7 +68,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_names, hints, require
-from cuesim.rules.files import check_event_log, hand_moved
+from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import (
     DURING_MOTION,
@@ -89,7 +89,6 @@ from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.shot import NovusShot, ShotError
-from cuesim.sim.events import EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.novus import STRIKER_TOUCH_GAP, NovusTable
@@ -330,9 +329,7 @@ class NovusGame:
             check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
         if record is not None:
-            strikes = [k for k, e in enumerate(record.events) if e.kind == EventKind.STRIKE]
-            if len(strikes) > 1:  # run_motion can strike several pieces at once; no cue does
-                raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one")
+            check_one_strike(record.events)
             check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)
             bad = self.check_placement(record.initial)

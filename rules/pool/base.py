@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log
+from cuesim.rules.files import check_event_log, check_one_strike
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
@@ -215,12 +215,9 @@ class PoolGame:
                                  "(initial layout) and not after it (final layout), and neither "
                                  "a pocket event nor infraction off_table (3.28) says where it "
                                  "went")
-        # a shot has one strike, simulated or not (a lag, two strikes, is adjudicate_lag's;
-        # run_motion can strike several balls at once, which no cue does)
-        strikes = [k for k, e in enumerate(shot.events) if e.kind == EventKind.STRIKE]
-        if len(strikes) > 1:
-            raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one (a cue "
-                             "that touches the ball again is the declared double_hit)")
+        # (a lag, two strikes, is adjudicate_lag's)
+        check_one_strike(shot.events, " (a cue that touches the ball again is the declared "
+                                      "double_hit)")
         if shot.events and shot.result is None:  # a hand-written log that cannot have
             # happened is refused
             check_event_log(shot.events, list(shot.initial.ids()), "shot", pins=False)
