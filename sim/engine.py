@@ -229,6 +229,11 @@ def motion_input(table: Table, layout: Layout, initial: Mapping[str, tuple[float
                               f"{shown(max_events)}")
     struck_rows = _struck_rows(layout, struck)
     struck_index, also = (struck_rows[0], struck_rows[1:]) if struck_rows else (-1, ())
+    if also:  # the further strikes count against the limit as the loop's own does
+        if max_events <= len(also):
+            raise SimulationError(f"max_events {max_events} leaves no room for the shot's "
+                                  f"{len(struck_rows)} strikes")
+        max_events -= len(also)
     if check:
         table.check_layout(layout)
     arr = table_arrays(table)

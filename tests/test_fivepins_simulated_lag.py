@@ -101,3 +101,14 @@ def test_a_struck_piece_given_no_motion_is_refused(struck):
 def test_struck_names_at_least_one_piece():
     with pytest.raises(SimulationError, match="at least one piece"):
         run_motion(TABLE, LAG, lag_motions(1.0, 1.0), struck=())
+
+
+@pytest.mark.truncation
+def test_the_extra_strikes_count_against_max_events():
+    """A truncated lag holds max_events events, the inserted strikes among them."""
+    with pytest.warns(RuntimeWarning, match="after 3 events"):
+        res = run_motion(TABLE, LAG, lag_motions(1.9, 1.85), struck=("white", "yellow"),
+                         max_events=3)
+    assert res.truncated and len(res.events) == 3
+    with pytest.raises(SimulationError, match="max_events 1 leaves no room"):
+        run_motion(TABLE, LAG, lag_motions(1.9, 1.85), struck=("white", "yellow"), max_events=1)
