@@ -63,9 +63,11 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
 # what the helper compiles, in the order the loop's typing reaches them; measured on the
 # novus opening (2 cores): the loop alone 51 s, with the helper compiling the impact chain
 # 34 s, with the first four 30 s (bench/README.md, "Start-up, fourth pass"); with callees
-# compiled for linking only (`link_only`) 9.6-10.3 s on a fast hour, the parent reaching
-# touching_system 0.5 s after the helper was idle: with it, the helper ends within 0.5 s of
-# the parent's reaching it, 9.6-9.9 s ("Start-up, seventh pass")
+# compiled for linking only (`link_only`) 9.6-10.3 s, touching_system added fifth ("Start-up,
+# seventh pass"). Since the contact model grew the impact chain, the helper ends last: this
+# process reached touching_system at 7.6 s and waited 1.5 s for it, so it compiles it again
+# (0.7 s), and the helper ends predict_near 0.3 s after this process reaches it: 11.5-11.7 s
+# against 12.2-12.9 s, the 9-ball break first 11.5-11.9 against 12.4 ("Start-up, ninth pass")
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.resolve.impact", "resolve_impact",
      "F2 R2 f8 I1 I1 F1 F1 i8 i8 I1 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1 F1 F1 I1 I1"),
@@ -75,8 +77,6 @@ HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.predict", "predict_near",
      "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1 F1 I1 F1 I1 F1 I1 I2 I2 I1 I1 "
      "F2"),
-    ("cuesim.sim.detect.touching", "touching_system",
-     "F2 R2 f8 F2 F2 I1 i8 I1 I1 I1 F1 F1 i8 F1 I1 I1 I1 I1 I1"),
 )
 
 
