@@ -58,7 +58,7 @@ from cuesim.sim.predict import (
 )
 from cuesim.sim.queue import build, earliest, tree_length, update
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
-from cuesim.sim.resolve.pin import knock_pin
+from cuesim.sim.resolve.pin import knock_pin, pin_clear_time
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -70,7 +70,9 @@ from cuesim.sim.state import (
     MST,
     NS,
     ON,
+    PEND,
     PIN_DOWN,
+    PIN_MOVED,
     REST,
     SDECEL,
     SEG_AX,
@@ -420,11 +422,25 @@ def run_events_grid(
                 advance(S, P, i, t)
                 S[i, VX] = 0.0
                 S[i, VY] = 0.0
-                if P[i, LAW] == LAW_PIN:
-                    S[i, MST] = PIN_DOWN
                 S[i, WX] = 0.0
                 S[i, WY] = 0.0
-                n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
+                rester = -1
+                if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_MOVED:
+                    # a moved pin stands unless a piece is still inside its contact circle
+                    t_clear, rester = pin_clear_time(S, P, i, t)
+                    if rester >= 0:  # one at rest there: the pin lies down (12.6)
+                        S[i, MST] = PIN_DOWN
+                        S[i, PEND] = 0.0
+                    elif t_clear > t:  # it leans on the passing piece until then
+                        S[i, PEND] = t_clear
+                    else:
+                        S[i, MST] = PIN_DOWN  # start_segment stands it (PEND > 0)
+                elif P[i, LAW] == LAW_PIN:
+                    S[i, MST] = PIN_DOWN
+                if rester >= 0:
+                    n_ev = _log(ev, n_ev, t, EV_PIN, rester, i, -1, 0.0, 0.0)
+                else:
+                    n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
             elif code == S_HOLE:
                 advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)

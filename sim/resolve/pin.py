@@ -40,7 +40,9 @@ Model (rigid bodies, first principles; numbers in cuesim.tables.carom.pin_model)
   base slides with the slip speed u by u^2 / (2 mu g) (moved, 12.4; u = 0 when the rim sticks:
   only touched, 12.5). Until it is upright and still (the longest of the rocking, the slide and
   the ball's passage) it is PIN_MOVED: it slides its distance in that time and touches nothing,
-  then stands again (REST).
+  then stands again (REST). The passage is judged again when the pin would stand, on the true
+  paths (`pin_clear_time`): a ball (or a thrown pin) still inside its contact circle keeps it
+  leaning until it has left; one at rest there fells it (12.6).
 """
 
 from __future__ import annotations
@@ -50,13 +52,19 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
+from cuesim.sim.detect import TOUCH
+from cuesim.sim.motion.dispatch import contact_distance
+from cuesim.sim.motion.segment import position, velocity
+from cuesim.sim.roots import INF, first_descent
 from cuesim.sim.state import (
     AX,
     AY,
     KSEG,
     LAW,
+    LAW_BALL,
     LAW_PIN,
     MST,
+    ON,
     PEND,
     PIN_DOWN,
     PIN_MOVED,
@@ -71,6 +79,7 @@ from cuesim.sim.state import (
     PM_IG,
     PM_MU,
     PM_RB,
+    TEND,
     VX,
     VY,
     M,
@@ -167,6 +176,29 @@ def contact_geometry(P: np.ndarray, knocker: int, pin: int) -> tuple[float, floa
 
 
 @njit_norc
+def passage_time(fx: float, fy: float, vx: float, vy: float, v: float, k: float,
+                 d: float) -> float:
+    """How long a ball at the origin moving at (vx, vy) (speed v > 0, decelerating at k along
+    its path) takes to leave the circle of radius d around (fx, fy), the place where a moved
+    pin will stand: the path length s = along + sqrt(d^2 - miss^2) (along and miss: the
+    circle's centre along and across the path), at v t - k t^2 / 2 = s; 0 when the path misses
+    the circle or leaves it behind. A ball that stops first takes v / k, and the pin's stand
+    is judged again then (`pin_clear_time`)."""
+    along = (fx * vx + fy * vy) / v
+    miss = abs(fx * vy - fy * vx) / v
+    if miss >= d:
+        return 0.0
+    s = along + math.sqrt(d * d - miss * miss)
+    if s <= 0.0:
+        return 0.0
+    if k == 0.0:
+        return s / v
+    if v * v <= 2.0 * k * s:
+        return v / k
+    return (v - math.sqrt(v * v - 2.0 * k * s)) / k
+
+
+@njit_norc
 def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
               t: float) -> tuple[float, bool]:
     """Resolve the standing `pin` touched by `knocker` (a ball or a thrown pin; both advanced
@@ -187,7 +219,8 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
     om, u = jn * om1, jn * u1
     p, alpha = housner(m, hg, ig, rb, g)
     felled = sig != 0.0 and sig * om >= p * alpha
-    t_pass = 0.0
+    passing = False
+    v = k = 0.0
     if P[knocker, LAW] != LAW_PIN:  # a ball's path may push the head past the tipping angle
         vx, vy = S[knocker, VX], S[knocker, VY]
         v = math.sqrt(vx * vx + vy * vy)
@@ -202,7 +235,7 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
             elif along > 0.0 and k > 0.0 and v * v <= 2.0 * k * chord:
                 felled = True  # the ball stops against the pin (12.6: moved onto it)
             elif along > 0.0:
-                t_pass = chord / v if k == 0.0 else (v - math.sqrt(v * v - 2.0 * k * chord)) / k
+                passing = True
     S[pin, PEND] = 0.0
     if felled:
         vx = u + om * hg
@@ -218,10 +251,14 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
             S[pin, MST] = PIN_THROWN
         return vn, True
     slide = u * u / (2.0 * mu * g)
+    direction = 1.0 if u >= 0.0 else -1.0
     t_rock = 0.0 if sig == 0.0 else 2.0 / p * math.atanh(sig * om / (p * alpha))
+    t_pass = 0.0
+    if passing:  # until the ball has left the circle around where the pin will stand
+        t_pass = passage_time(dx + direction * slide * ex, dy + direction * slide * ey,
+                              S[knocker, VX], S[knocker, VY], v, k, dist)
     window = max(abs(u) / (mu * g), t_rock, t_pass)
     speed = 2.0 * slide / window if window > 0.0 else 0.0
-    direction = 1.0 if u >= 0.0 else -1.0
     S[pin, VX] = direction * speed * ex
     S[pin, VY] = direction * speed * ey
     if speed > 0.0:
@@ -229,3 +266,49 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
     S[pin, MST] = PIN_MOVED
     S[pin, PEND] = t + window
     return vn, False
+
+
+@njit_norc
+def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[float, int]:
+    """A moved pin's stand at t, judged on the true paths: (t_clear, rester). A ball, or a
+    thrown pin, whose centre is inside the pin's contact circle (closer than their contact
+    distance D by more than TOUCH, the core's contact tolerance) keeps it leaning until it
+    has left: its exit is the first time in its current segment where
+    D^2 - |q + w tau + a tau^2 / 2|^2 falls through 0 (q, w its offset from the pin and its
+    velocity at t, a its acceleration), or that segment's end, when the pin is judged again.
+    t_clear is the latest exit (t when none is inside); rester is a piece at rest inside,
+    which fells the pin (12.6: it moved onto the pin), or -1. A piece whose exit or segment
+    end rounds to t (its own event at t not yet done) is judged again at the next instant
+    after t."""
+    t_clear, rester = t, -1
+    px, py = S[pin, X], S[pin, Y]
+    for j in range(S.shape[0]):
+        if j == pin or S[j, ON] == 0.0:
+            continue
+        if not (P[j, LAW] == LAW_BALL or (P[j, LAW] == LAW_PIN and S[j, MST] == PIN_THROWN)):
+            continue  # a standing pin meets only balls and thrown pins (dispatch.interacts)
+        bx, by = position(S, j, t)
+        qx, qy = bx - px, by - py
+        d = contact_distance(P, j, pin)
+        if not (math.sqrt(qx * qx + qy * qy) < d - TOUCH):
+            continue  # outside, or touching (within TOUCH, as every contact of the core)
+        c0 = d * d - (qx * qx + qy * qy)
+        wx, wy = velocity(S, j, t)
+        ax, ay = S[j, AX], S[j, AY]
+        if wx == 0.0 and wy == 0.0 and ax == 0.0 and ay == 0.0:
+            rester = j
+            continue
+        h = S[j, TEND] - t
+        leave = INF
+        if h > 0.0:
+            _, b = first_descent(c0, -2.0 * (qx * wx + qy * wy),
+                                 -(wx * wx + wy * wy + qx * ax + qy * ay),
+                                 -(wx * ax + wy * ay), -0.25 * (ax * ax + ay * ay), h)
+            if b < INF:
+                leave = t + b
+        if leave == INF:  # still inside at its segment's end: judged again then
+            leave = S[j, TEND]
+        if not (leave > t):  # its own event at t is not done yet
+            leave = math.nextafter(t, INF)
+        t_clear = max(t_clear, leave)
+    return t_clear, rester

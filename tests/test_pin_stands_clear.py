@@ -1,0 +1,133 @@
+"""5-pins: a moved pin stands again only once no ball is inside its contact circle.
+
+A pin a ball brushes (12.4, 12.5) rocks and slides (PIN_MOVED, touching nothing) for the
+longest of its rocking, its slide and the ball's passage. The passage used to be timed on the
+ball's straight path past where the pin stood, at its deceleration before the knock; a slow
+ball was then still up to tens of micrometres inside the pin's circle when it stood (0.1-0.6 ms
+early on a lone graze). The passage is now timed past where the pin will stand
+(`resolve.pin.passage_time`), and judged again on the true paths when the pin would stand
+(`resolve.pin.pin_clear_time`): a ball still inside keeps the pin leaning until it has left;
+one at rest inside fells it (12.6: the ball moved onto the pin)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cuesim.sim.detect import TOUCH
+from cuesim.sim.events import EventKind
+from cuesim.sim.resolve.pin import passage_time
+from tests.scaled_constants import REPO
+from tests.test_pins_impact import D_BALL_PIN, graze
+
+GRAZES = [(0.15, 0.001), (0.15, 0.003), (0.18, 0.003), (0.21, 0.0005), (0.21, 0.005)]
+
+
+def gap(result, t: float) -> float:
+    """The ball's centre distance from the pin's, less their contact distance, at t."""
+    pos, _ = result.positions_at(t)
+    ids = [p.id for p in result.initial.pieces]
+    return math.dist(pos[ids.index("white")], pos[ids.index("pin_centre")]) - D_BALL_PIN
+
+
+def pin_stops(result) -> list[float]:
+    return [e.t for e in result.event_log()
+            if e.kind == EventKind.STOP and e.a == "pin_centre"]
+
+
+def exit_time(result, lo: float, hi: float) -> float:
+    """When the ball leaves the pin's contact circle, found on the result's own paths: gap
+    rises through 0 in [lo, hi] (bisection; at hi it may read a rounding below 0)."""
+    assert gap(result, lo) < 0.0 and gap(result, hi) >= -TOUCH
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if gap(result, mid) < 0.0 else (lo, mid)
+    return hi
+
+
+@pytest.mark.parametrize(("speed", "depth"), GRAZES)
+def test_the_pin_stands_when_the_ball_has_left_its_circle(speed, depth):
+    """12.4/12.5: a slow ball grazing a lone pin moves it, standing (a collide, no pin event).
+    Its base stops sliding while the ball is still inside its circle (the first stop: the
+    premise, a lone straight graze); it stands (its last stop) when the ball leaves the
+    circle, found on the result's paths to a nanosecond, and not before."""
+    result = graze(speed, depth)
+    assert not [e for e in result.event_log() if e.kind == EventKind.PIN]
+    first, *_, stand = pin_stops(result)
+    assert gap(result, first) < -1e-7  # still at least 0.1 um inside when the slide ends
+    assert gap(result, stand) >= -TOUCH
+    assert stand == pytest.approx(exit_time(result, first, stand), abs=1e-9)
+
+
+def test_a_ball_coming_to_rest_inside_the_circle_fells_the_pin():
+    """12.6: at the speed where a grazing ball just passes the pin (bisected: below it, the ball
+    stops against the pin and fells it at the knock), the ball comes to rest inside the circle
+    of the pin, which slid forward: the pin cannot stand and is felled by the ball (a pin
+    event at the ball's stop). Above that narrow band it stands once the ball has left."""
+    lo, hi = 0.14, 0.16
+    assert [e.kind for e in graze(lo, 0.004).event_log()].count(EventKind.PIN) == 1
+    assert EventKind.COLLIDE in [e.kind for e in graze(hi, 0.004).event_log()]
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        kinds = [e.kind for e in graze(mid, 0.004).event_log()]
+        lo, hi = (lo, mid) if EventKind.COLLIDE in kinds else (mid, hi)
+    result = graze(hi, 0.004)
+    log = result.event_log()
+    (touch,) = [e for e in log if e.kind == EventKind.COLLIDE]
+    (fell,) = [e for e in log if e.kind == EventKind.PIN]
+    (ball_stop,) = [e for e in log if e.kind == EventKind.STOP and e.a == "white"]
+    assert (fell.a, fell.b, fell.speed) == ("white", "pin_centre", 0.0)
+    assert fell.t == ball_stop.t > touch.t
+    assert gap(result, fell.t) < -TOUCH
+
+
+def test_passage_time_closed_forms():
+    """passage_time: the path length through the circle is along + sqrt(d^2 - miss^2),
+    travelled at constant speed (s / v) or decelerating (v t - k t^2 / 2 = s); a path that
+    misses the circle, or has left it, takes none; a ball that stops first takes v / k."""
+    d = 0.03
+    # the circle's centre 0.01 ahead and 0.02 aside: s = 0.01 + sqrt(0.03^2 - 0.02^2)
+    s = 0.01 + math.sqrt(d * d - 0.02**2)
+    assert passage_time(0.01, 0.02, 0.5, 0.0, 0.5, 0.0, d) == pytest.approx(s / 0.5, rel=1e-14)
+    t = passage_time(0.01, 0.02, 0.5, 0.0, 0.5, 0.2, d)
+    assert 0.5 * t - 0.1 * t * t == pytest.approx(s, rel=1e-12)
+    assert passage_time(0.0, 0.05, 0.5, 0.0, 0.5, 0.2, d) == 0.0  # misses the circle
+    assert passage_time(-0.04, 0.0, 0.5, 0.0, 0.5, 0.2, d) == 0.0  # left behind
+    assert passage_time(0.01, 0.02, 0.05, 0.0, 0.05, 0.2, d) == pytest.approx(0.25)  # stops
+
+
+PROBE = """
+import json, sys
+from cuesim.sim.events import EventKind
+from tests.scaled_constants import scaler
+from tests.test_pins_impact import graze
+scale = scaler(("TOUCH",))
+out = {}
+for factor in (1.0, 10.0, 0.1):
+    scale(factor)
+    out[str(factor)] = [[e.t for e in graze(v, d).event_log()
+                         if e.kind == EventKind.STOP and e.a == "pin_centre"]
+                        for v, d in json.loads(sys.argv[1])]
+print(json.dumps(out))
+"""
+
+
+def test_the_stand_does_not_follow_touch():
+    """TOUCH (a ball within it of the circle is touching, not inside) x10 and /10 leaves every
+    stand of the grazes where it was (the core interpreted in a subprocess, so the constant
+    can be scaled without recompiling)."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", PROBE, json.dumps(GRAZES[:3])], env=env,
+                         capture_output=True, text=True, check=True, cwd=REPO)
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert all(len(stops) == 2 for stops in out["1.0"])
+    assert out["10.0"] == out["1.0"] and out["0.1"] == out["1.0"]
