@@ -58,7 +58,7 @@ from cuesim.sim.predict import (
 )
 from cuesim.sim.queue import build, earliest, tree_length, update
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
-from cuesim.sim.resolve.pin import knock_pin, pin_clear_time
+from cuesim.sim.resolve.pin import knock_pin, pin_clear_time, tilts
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -72,7 +72,9 @@ from cuesim.sim.state import (
     ON,
     PEND,
     PIN_DOWN,
+    PIN_LEANS,
     PIN_MOVED,
+    PIN_THROWN,
     REST,
     SDECEL,
     SEG_AX,
@@ -382,6 +384,7 @@ def run_events_grid(
         n_aff = 1
         affected[0] = i
         moved = True
+        quiet = False  # the affected pieces' motions go on: no new segments
         pin_pair = j >= 0 and knocks(S, P, i, j)
         contact = (j >= 0 and not pin_pair) or (
             j < 0 and (single_c[i] == S_RAIL or single_c[i] == S_KNUCKLE))
@@ -424,14 +427,17 @@ def run_events_grid(
                 S[i, VY] = 0.0
                 S[i, WX] = 0.0
                 S[i, WY] = 0.0
+                leaning = P[i, LAW] == LAW_PIN and S[i, MST] == PIN_LEANS
+                thrown = P[i, LAW] == LAW_PIN and S[i, MST] == PIN_THROWN
                 rester = -1
-                if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_MOVED:
-                    # a moved pin stands unless a piece is still inside its contact circle
+                if P[i, LAW] == LAW_PIN and (S[i, MST] == PIN_MOVED or leaning):
+                    # a touched pin stands unless a piece is still inside its contact circle
                     t_clear, rester = pin_clear_time(S, P, i, t)
                     if rester >= 0:  # one at rest there: the pin lies down (12.6)
                         S[i, MST] = PIN_DOWN
                         S[i, PEND] = 0.0
                     elif t_clear > t:  # it leans on the passing piece until then
+                        S[i, MST] = PIN_LEANS
                         S[i, PEND] = t_clear
                     else:
                         S[i, MST] = PIN_DOWN  # start_segment stands it (PEND > 0)
@@ -439,8 +445,24 @@ def run_events_grid(
                     S[i, MST] = PIN_DOWN
                 if rester >= 0:
                     n_ev = _log(ev, n_ev, t, EV_PIN, rester, i, -1, 0.0, 0.0)
+                elif leaning:
+                    quiet = True  # a leaning pin stands or leans on at rest: no motion changes
                 else:
                     n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
+                if P[i, LAW] == LAW_BALL or thrown:
+                    # a piece coming to rest inside a touched pin's circle fells it (12.6)
+                    for q in range(n):
+                        if P[q, LAW] == LAW_PIN and (S[q, MST] == PIN_MOVED
+                                                     or S[q, MST] == PIN_LEANS) \
+                                and tilts(S, P, q, i, t):
+                            advance(S, P, q, t)
+                            S[q, VX] = 0.0
+                            S[q, VY] = 0.0
+                            S[q, MST] = PIN_DOWN
+                            S[q, PEND] = 0.0
+                            n_ev = _log(ev, n_ev, t, EV_PIN, i, q, -1, 0.0, 0.0)
+                            affected[n_aff] = q
+                            n_aff += 1
             elif code == S_HOLE:
                 advance(S, P, i, t)
                 speed = math.sqrt(S[i, VX] ** 2 + S[i, VY] ** 2)
@@ -474,7 +496,8 @@ def run_events_grid(
         for m in range(n_aff):
             a = affected[m]
             start_segment(S, P, a, t)
-            n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
+            if not quiet:
+                n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
             predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
                         knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,

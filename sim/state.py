@@ -6,8 +6,9 @@ Dynamic state S (n, NS): one row per object, the current motion segment
     anti-parallel to the velocity (straight path); ON = 0 once the object is pocketed;
     KSEG the sliding deceleration of this segment (the piece's own, or a stuck pair's shared);
     balls also spin about the horizontal axes: w_xy(t) = (WX, WY) + (AWX, AWY) tau; MST is the
-    motion state (REST, SLIDING, ROLLING; pins: REST standing, PIN_MOVED, PIN_THROWN,
-    PIN_DOWN); PEND: the time a touched pin's rocking ends (PIN_MOVED), 0 otherwise.
+    motion state (REST, SLIDING, ROLLING; pins: REST standing, PIN_MOVED, PIN_LEANS,
+    PIN_THROWN, PIN_DOWN); PEND: the time a touched pin's rocking ends (PIN_MOVED) or it
+    stands again (PIN_LEANS), 0 otherwise.
 Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
 deceleration, kind number, motion law, rolling deceleration (balls), R2, the radius
 of a knocked pin (its reach when it is thrown into a standing pin), and for pins the
@@ -42,8 +43,9 @@ LAW_PIN = 2
 # motion states
 REST, SLIDING, ROLLING = 0, 1, 2
 # pins: standing (REST), thrown (felled, moving), down (felled, at rest), moved (touched but
-# standing: rocking on its base and possibly sliding until S[PEND], then standing again)
-PIN_THROWN, PIN_DOWN, PIN_MOVED = 3, 4, 5
+# standing: rocking on its base and possibly sliding until S[PEND], then standing again),
+# leaning (a moved pin at rest, tilted by a piece still inside its contact circle, until S[PEND])
+PIN_THROWN, PIN_DOWN, PIN_MOVED, PIN_LEANS = 3, 4, 5, 6
 
 # segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
 # the event that opened the segment (-1 for the segments at t = 0)

@@ -14,6 +14,7 @@ from cuesim.sim.state import (
     MST,
     PEND,
     PIN_DOWN,
+    PIN_LEANS,
     PIN_MOVED,
     PIN_THROWN,
     R2,
@@ -42,8 +43,8 @@ def start_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
         S[i, MST] = PIN_DOWN  # a thrown pin stopped dead by an impact lies where it is
     # discs, and pins (at rest unless thrown or moved: then they slide like discs)
     start_disc_segment(S, P, i, t)
-    if P[i, LAW] == LAW_PIN and S[i, MST] == PIN_MOVED:
-        S[i, TEND] = S[i, PEND]  # a touched pin rocks (and slides) until then
+    if P[i, LAW] == LAW_PIN and (S[i, MST] == PIN_MOVED or S[i, MST] == PIN_LEANS):
+        S[i, TEND] = S[i, PEND]  # a touched pin rocks (and slides), or leans, until then
 
 
 @njit_norc
@@ -51,13 +52,14 @@ def interacts(S: np.ndarray, P: np.ndarray, i: int, j: int) -> bool:
     """Whether i and j can touch: balls and discs always. A standing pin (REST) is touched by
     a ball or a thrown pin (`knocks`); thrown and lying pins touch each other, and balls pass
     over them (a 1 g pin under a 210 g ball: the ball rides over or brushes it aside, unslowed);
-    a touched pin rocking on its base (PIN_MOVED) touches nothing until it stands again."""
+    a touched pin rocking on its base (PIN_MOVED) or leaning on a piece inside its circle
+    (PIN_LEANS) touches nothing until it stands again."""
     li, lj = P[i, LAW], P[j, LAW]
     if li != LAW_PIN and lj != LAW_PIN:
         return True
     if li == LAW_PIN and lj == LAW_PIN:
         si, sj = S[i, MST], S[j, MST]
-        if si == PIN_MOVED or sj == PIN_MOVED:
+        if si == PIN_MOVED or sj == PIN_MOVED or si == PIN_LEANS or sj == PIN_LEANS:
             return False
         if si == REST or sj == REST:  # a standing pin: only a thrown one knocks it
             return si == PIN_THROWN or sj == PIN_THROWN

@@ -42,7 +42,8 @@ Model (rigid bodies, first principles; numbers in cuesim.tables.carom.pin_model)
   the ball's passage) it is PIN_MOVED: it slides its distance in that time and touches nothing,
   then stands again (REST). The passage is judged again when the pin would stand, on the true
   paths (`pin_clear_time`): a ball (or a thrown pin) still inside its contact circle keeps it
-  leaning until it has left; one at rest there fells it (12.6).
+  leaning (PIN_LEANS, at rest, touching nothing; no event) until it has left; one that comes
+  to rest there fells it (12.6: the ball moved onto the pin), at its stop.
 """
 
 from __future__ import annotations
@@ -269,29 +270,38 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
 
 
 @njit_norc
+def tilts(S: np.ndarray, P: np.ndarray, pin: int, j: int, t: float) -> bool:
+    """Whether piece j, at t, keeps the touched `pin` from standing: a ball or a thrown pin
+    (what a standing pin meets: dispatch.interacts) whose centre is inside the pin's contact
+    circle, closer than their contact distance by more than TOUCH (the core's contact
+    tolerance: within it they only touch)."""
+    if j == pin or S[j, ON] == 0.0:
+        return False
+    if not (P[j, LAW] == LAW_BALL or (P[j, LAW] == LAW_PIN and S[j, MST] == PIN_THROWN)):
+        return False
+    bx, by = position(S, j, t)
+    return math.sqrt((bx - S[pin, X]) ** 2 + (by - S[pin, Y]) ** 2) < (
+        contact_distance(P, j, pin) - TOUCH)
+
+
+@njit_norc
 def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[float, int]:
-    """A moved pin's stand at t, judged on the true paths: (t_clear, rester). A ball, or a
-    thrown pin, whose centre is inside the pin's contact circle (closer than their contact
-    distance D by more than TOUCH, the core's contact tolerance) keeps it leaning until it
-    has left: its exit is the first time in its current segment where
-    D^2 - |q + w tau + a tau^2 / 2|^2 falls through 0 (q, w its offset from the pin and its
-    velocity at t, a its acceleration), or that segment's end, when the pin is judged again.
-    t_clear is the latest exit (t when none is inside); rester is a piece at rest inside,
-    which fells the pin (12.6: it moved onto the pin), or -1. A piece whose exit or segment
-    end rounds to t (its own event at t not yet done) is judged again at the next instant
-    after t."""
+    """A touched pin's stand at t, judged on the true paths: (t_clear, rester). A piece that
+    `tilts` it keeps it leaning until it has left: its exit is the first time in its current
+    segment where D^2 - |q + w tau + a tau^2 / 2|^2 falls through 0 (D their contact
+    distance; q, w its offset from the pin and its velocity at t, a its acceleration), or that
+    segment's end, when the pin is judged again. t_clear is the latest exit (t when none
+    tilts it); rester is a piece at rest inside, which fells the pin (12.6: it moved onto the
+    pin), or -1 (a piece that stops inside fells it at its stop: the loop's `S_STOP`). A
+    piece whose exit or segment end rounds to t (its own event at t not yet done) is judged
+    again at the next instant after t."""
     t_clear, rester = t, -1
-    px, py = S[pin, X], S[pin, Y]
     for j in range(S.shape[0]):
-        if j == pin or S[j, ON] == 0.0:
+        if not tilts(S, P, pin, j, t):
             continue
-        if not (P[j, LAW] == LAW_BALL or (P[j, LAW] == LAW_PIN and S[j, MST] == PIN_THROWN)):
-            continue  # a standing pin meets only balls and thrown pins (dispatch.interacts)
         bx, by = position(S, j, t)
-        qx, qy = bx - px, by - py
+        qx, qy = bx - S[pin, X], by - S[pin, Y]
         d = contact_distance(P, j, pin)
-        if not (math.sqrt(qx * qx + qy * qy) < d - TOUCH):
-            continue  # outside, or touching (within TOUCH, as every contact of the core)
         c0 = d * d - (qx * qx + qy * qy)
         wx, wy = velocity(S, j, t)
         ax, ay = S[j, AX], S[j, AY]
