@@ -45,7 +45,7 @@ def test_anything_but_a_64_bit_little_endian_elf_object_is_left_to_numba(data):
 
 
 def test_a_truncated_object_is_left_to_numba():
-    obj = _loop_object()
+    obj, _ = _loop_object()
     if obj[:4] != b"\x7fELF":
         pytest.skip("not an ELF platform")
     assert object_symbols(obj[:200]) is None
