@@ -306,6 +306,10 @@ def run_events_grid(
         seen[i] = 0
         parent[i] = i  # resolve_impact's work arrays: parent[a] = a, label[a] = -1
         t_pred[i] = 0.0  # when each object's predictions were last made
+    has_pins = False  # 5-pins: a stop may fell a touched pin (the scan below skips the rest)
+    for i in range(n):
+        if P[i, LAW] == LAW_PIN:
+            has_pins = True
     for i in range(n):
         start_segment(S, P, i, 0.0)
         n_seg = _open_segment(S, P, i, 0.0, seg, n_seg, seg_open, -1)
@@ -449,7 +453,7 @@ def run_events_grid(
                     quiet = True  # a leaning pin stands or leans on at rest: no motion changes
                 else:
                     n_ev = _log(ev, n_ev, t, EV_STOP, i, -1, -1, 0.0, 0.0)
-                if P[i, LAW] == LAW_BALL or thrown:
+                if has_pins and (P[i, LAW] == LAW_BALL or thrown):
                     # a piece coming to rest inside a touched pin's circle fells it (12.6)
                     for q in range(n):
                         if P[q, LAW] == LAW_PIN and (S[q, MST] == PIN_MOVED
