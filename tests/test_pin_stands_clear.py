@@ -164,3 +164,25 @@ def test_the_stand_does_not_follow_touch():
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert all(len(stops) == 1 and t_clear > stops[0] for stops, (t_clear, _) in out["1.0"])
     assert out["10.0"] == out["1.0"] and out["0.1"] == out["1.0"]
+
+
+def test_a_ball_coming_into_a_rocking_pin_knocks_it_when_it_stands():
+    """Only a piece on its way out holds a touched pin leaning. Yellow, sent by white after
+    white brushed the pin, rolls into its circle while it rocks (touching nothing): when the
+    pin stands, yellow is coming in, so it knocks the pin then (a pin event by yellow at the
+    pin's stop), rather than passing through a pin that waits for it to leave."""
+    cx, cy = 0.71, 1.42
+    layout = Layout("carom", (Piece("white", "ball", cx - (D_BALL_PIN - 0.003), cy - 0.1, "white"),
+                              Piece("yellow", "ball", cx + 0.30, cy, "yellow"),
+                              Piece("pin_centre", "pin", cx, cy, "white")))
+    from cuesim.sim import run_motion
+
+    result = run_motion(TABLE, layout, {"white": rolling(0.0, 0.2), "yellow": rolling(-0.5, 0.0)},
+                        struck="white")
+    log = result.event_log()
+    (touch,) = [e for e in log if e.kind == EventKind.COLLIDE and e.b == "pin_centre"]
+    (fell,) = [e for e in log if e.kind == EventKind.PIN]
+    first_stop = pin_stops(result)[0]
+    assert (touch.a, fell.a, fell.b) == ("white", "yellow", "pin_centre")
+    assert fell.t == first_stop > touch.t and fell.speed > 0.0
+    check_event_log(log, [p.id for p in result.initial.pieces], "through", TABLE)

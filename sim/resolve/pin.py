@@ -291,7 +291,9 @@ def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[fl
     segment where D^2 - |q + w tau + a tau^2 / 2|^2 falls through 0 (D their contact
     distance; q, w its offset from the pin and its velocity at t, a its acceleration), or that
     segment's end, when the pin is judged again. t_clear is the latest exit (t when none
-    tilts it); rester is a piece at rest inside, which fells the pin (12.6: it moved onto the
+    tilts it; a piece inside that is not moving out, as one that entered while the pin
+    rocked, does not hold it: the pin stands and the piece knocks it at once, as the pair's
+    contact); rester is a piece at rest inside, which fells the pin (12.6: it moved onto the
     pin), or -1 (a piece that stops inside fells it at its stop: the loop's `S_STOP`). A
     piece whose exit or segment end rounds to t (its own event at t not yet done) is judged
     again at the next instant after t."""
@@ -308,6 +310,8 @@ def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[fl
         if wx == 0.0 and wy == 0.0 and ax == 0.0 and ay == 0.0:
             rester = j
             continue
+        if qx * wx + qy * wy <= 0.0:
+            continue  # coming in (or across): the standing pin meets it, a knock (12.3-12.6)
         h = S[j, TEND] - t
         leave = INF
         if h > 0.0:
