@@ -12,6 +12,7 @@ up after writers that cannot do that.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -50,8 +51,12 @@ def _probe(folder: Path, what: str, shown: str, error: type[ValueError]) -> None
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".cuesim-probe-"):
             pass
     except OSError as exc:
+        # a folder that exists and still answers "no such file" (/proc, /sys) takes no files:
+        # the OS's reason would mislead
+        why = ("it takes no new files" if exc.errno == errno.ENOENT and folder.is_dir()
+               else exc.strerror or str(exc))
         raise error(f"{what} {shown!r}: cannot write in the folder {os.fspath(folder)!r} "
-                    f"({exc.strerror or exc})") from None
+                    f"({why})") from None
 
 
 def check_folder_writable(path: str | os.PathLike[str], what: str,

@@ -18,6 +18,12 @@ class ShotError(ValueError):
     """A shot that cannot be played as given (the message says why and how to fix it)."""
 
 
+class ShotLayoutError(ShotError, LayoutError):
+    """A shot that cannot be played because its layout does not fit the table (a piece off the
+    board, on a hole or overlapping another): both a ShotError and the table check's
+    LayoutError, so either `except` catches it."""
+
+
 def _check_numbers(shot: Any, names: tuple[str, ...]) -> None:
     """Each named field a finite real number, kept as a Python float (numpy's are taken)."""
     for name in names:
@@ -159,7 +165,7 @@ class NovusShot:
         try:
             table.check_layout(others)
         except LayoutError as exc:
-            raise ShotError(str(exc)) from None
+            raise ShotLayoutError(str(exc)) from None
         if len(others):
             pos, radii = table.layout_arrays(others)
             gaps = (np.hypot(pos[:, 0] - x, pos[:, 1] - y) - radii
@@ -281,5 +287,5 @@ class CueShot:
         try:
             table.check_layout(placed)
         except LayoutError as exc:
-            raise ShotError(str(exc)) from None
+            raise ShotLayoutError(str(exc)) from None
         return placed

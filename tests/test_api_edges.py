@@ -12,6 +12,7 @@ import pytest
 from cuesim import (
     CueShot,
     Layout,
+    LayoutError,
     NovusShot,
     Piece,
     ShotError,
@@ -41,6 +42,20 @@ def one_puck():
 
 def test_public_exceptions_are_value_errors():
     assert issubclass(ShotError, ValueError) and issubclass(SimulationError, ValueError)
+
+
+@pytest.mark.parametrize("where", [(5.0, 0.2), (0.49, 0.0), (0.05, 0.05)])
+def test_a_layout_off_the_table_is_both_a_shot_and_a_layout_error(table, where):
+    """The README's Errors table: `simulate` refuses a shot it cannot play (ShotError), and what
+    is wrong is the layout's table check (LayoutError): the error is both, so either catches it."""
+    layout = start_layout("novus").moved("red3", *where)
+    shot = NovusShot(x=0.5, angle=1.57, speed=2.0)
+    for caught in (ShotError, LayoutError):
+        with pytest.raises(caught, match="piece 'red3' at .* (is not wholly on the board|hole)"):
+            simulate(table, layout, shot)
+    pool = start_layout("9-ball").moved("2", 5.0, 0.5)
+    with pytest.raises(LayoutError, match="piece '2'"):
+        simulate(pool_table(), pool, CueShot(angle=1.5708, speed=3.0))
 
 
 @pytest.mark.parametrize("speed", [1e300, MAX_STRIKE_SPEED * 1.01])

@@ -115,6 +115,17 @@ def test_an_existing_device_or_read_only_file_is_not_an_output(tmp_path):
         check_writable(locked, "--json")
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_folder_that_takes_no_files_is_named_so(capsys):
+    """/proc exists and answers "no such file" to a new file in it: the message says the folder
+    takes no new files instead of repeating that misleading reason."""
+    with pytest.raises(OutputError, match=r"cannot write in the folder '/proc' \(it takes no new "
+                                          r"files\)"):
+        check_writable("/proc/shot.json", "--json")
+    assert main(["shoot", "novus", "--speed", "3", "--save", "/proc/shot.json"]) == 2
+    assert "it takes no new files" in one_error_line(capsys.readouterr().err)
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_shoot_json_onto_a_full_disk_is_one_line():
     with open("/dev/full", "w") as full:
