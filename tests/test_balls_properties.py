@@ -8,7 +8,8 @@ import math
 import warnings
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cuesim import CueShot, Layout, Piece, simulate
@@ -16,6 +17,7 @@ from cuesim.sim import run_motion
 from cuesim.sim.cue import strike
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.events import COL_T
+from cuesim.sim.state import SEG_T1, SEG_VX, SEG_VY
 from cuesim.tables import cue_ball_in_kitchen, eight_ball_rack, nine_ball_rack, pool_table
 from tests.profiles import examples
 
@@ -137,6 +139,10 @@ def random_layout(seed: int, n: int) -> Layout:
 
 @SETTINGS
 @given(shot=shots, nine=st.booleans())
+# found by an explore run: a side of 2e-261 left the cue ball "at rest" with a speed of 6e-265
+# m/s, whose square is 0 (its last segment moved forever)
+@example(shot=CueShot(angle=0.0, speed=7.399123246969371, side=2.3396084532129544e-261),
+         nine=False)
 def test_random_shots_into_racks(shot, nine):
     rack = nine_ball_rack if nine else eight_ball_rack
     layout = rack(POOL, cue=cue_ball_in_kitchen(POOL))
@@ -201,3 +207,25 @@ def test_a_strike_with_english_mirrors_the_one_with_the_opposite_english(phi, sp
     assert math.isclose(math.hypot(*va), math.hypot(*plain[:2]), rel_tol=1e-12)
     assert math.isclose(a[4], -b[4], rel_tol=1e-12, abs_tol=1e-12)  # side spin reversed
     assert (va @ n) >= -1e-12  # right english (side > 0): the ball goes left, or straight
+
+
+@pytest.mark.parametrize("case", ["ball", "ball spin", "puck"])
+def test_a_speed_that_squares_to_zero_is_no_motion(case):
+    """A velocity under 1e-154 m/s has a square of 0: the segment that starts with it is a rest,
+    and the piece's velocity is set to 0 with it, so no rest moves (it did, by 1e-170 m/s, for
+    ever: the explore run's example above)."""
+    from cuesim import novus_table
+
+    if case == "puck":
+        table = novus_table()
+        layout = Layout("novus", (Piece("a", "puck", 0.3, 0.5, "red"),))
+        initial = {"a": (1e-170, -1e-190, 0.0)}
+    else:
+        table = POOL
+        layout = Layout(POOL.name, (Piece("a", "ball", 0.6, 1.0),))
+        initial = {"a": (1e-170, 1e-200, 0.0, 0.0, 0.0) if case == "ball"
+                   else (1e-170, 0.0, 0.0, 1e-168, 0.0)}
+    result = run_motion(table, layout, initial)
+    last = result.segments[-1]
+    assert last[SEG_T1] == math.inf and last[SEG_VX] == 0.0 and last[SEG_VY] == 0.0
+    assert (result.positions_at(1e9)[0] == [[layout.pieces[0].x, layout.pieces[0].y]]).all()

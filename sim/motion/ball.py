@@ -62,6 +62,11 @@ def start_ball_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
         straight = v > 0.0 and abs(vx * hy - vy * hx) <= 1e-12 * v and vx * hx + vy * hy > 0.0
         S[i, LIN] = 1.0 if straight and 2.0 * u / 7.0 <= v else 0.0
         return
+    if v == 0.0 and (vx != 0.0 or vy != 0.0):
+        # a speed below 1e-154 m/s squares to nothing: no motion at all, not a rest that moves
+        vx, vy = 0.0, 0.0
+        S[i, VX] = 0.0
+        S[i, VY] = 0.0
     S[i, WX], S[i, WY] = -vy / r, vx / r  # rolling: exactly no slip
     if v == 0.0:
         S[i, AX] = S[i, AY] = S[i, AWX] = S[i, AWY] = 0.0

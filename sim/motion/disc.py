@@ -33,6 +33,10 @@ def start_disc_segment(S: np.ndarray, P: np.ndarray, i: int, t: float) -> None:
     v = math.sqrt(vx * vx + vy * vy)
     S[i, T0] = t
     if v == 0.0:
+        if vx != 0.0 or vy != 0.0:
+            # a speed below 1e-154 m/s squares to nothing: no motion, not a rest that moves
+            S[i, VX] = 0.0
+            S[i, VY] = 0.0
         S[i, AX] = 0.0
         S[i, AY] = 0.0
         S[i, TEND] = math.inf
