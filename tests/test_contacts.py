@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cuesim import EventKind, Layout, NovusPhysics, NovusShot, Piece, novus_table, simulate
@@ -215,6 +215,10 @@ def _frozen_cluster(draw):
 
 @settings(max_examples=examples(40), deadline=None)
 @given(_frozen_cluster())
+# found by an explore run: the row and the striker all dropped, and the overlap check failed on
+# no pucks left
+@example(([Piece("p0", "puck", 0.21875, 0.015, ""), Piece("p1", "puck", 0.24875, 0.015, "")],
+          (0.224375, 0.5), -1.5, 9.0))
 def test_random_frozen_clusters_are_sound(data):
     """Property (issue 12): random frozen clusters against a rail struck by a puck: the shot
     terminates, nothing overlaps or escapes the board, the energy never rises at an event."""
@@ -226,7 +230,8 @@ def test_random_frozen_clusters_are_sound(data):
     fin = res.final_positions[res.final_on]
     assert np.isfinite(fin).all()
     assert ((fin > R_PUCK - 1e-9) & (fin < 1.0 - R_PUCK + 1e-9)).all()
-    d = np.hypot(*(fin[:, None, :] - fin[None, :, :]).transpose(2, 0, 1))
-    np.fill_diagonal(d, np.inf)
-    assert d.min() > 2 * R_PUCK - 1e-7
+    if len(fin) > 1:  # every puck may drop: a row in a corner, struck into its hole
+        d = np.hypot(*(fin[:, None, :] - fin[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        assert d.min() > 2 * R_PUCK - 1e-7
     res.final  # noqa: B018  (a complete result has a legal final layout)
