@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cuesim import CueShot, Layout, Piece, simulate
+from cuesim import CueShot, Layout, Piece, novus_table, simulate
 from cuesim.sim import run_motion
 from cuesim.sim.cue import strike
 from cuesim.sim.detect import TOUCH
@@ -214,8 +214,6 @@ def test_a_speed_that_squares_to_zero_is_no_motion(case):
     """A velocity under 1e-154 m/s has a square of 0: the segment that starts with it is a rest,
     and the piece's velocity is set to 0 with it, so no rest moves (it did, by 1e-170 m/s, for
     ever: the explore run's example above)."""
-    from cuesim import novus_table
-
     if case == "puck":
         table = novus_table()
         layout = Layout("novus", (Piece("a", "puck", 0.3, 0.5, "red"),))
