@@ -44,8 +44,9 @@ would not be; the core never hashes): `tests/test_numba_cache.py` loads every ca
 signature in a fresh process.
 
 A cold start: a core function compiled because a core caller calls it is compiled for
-linking only (`link_only`: no module optimisation or machine code of its own, its bitcode
-cached; the caller's machine code holds it), and when the event loop misses the cache, a
+linking only (`link_only`: no module optimisation, machine code or CPython wrapper of its own,
+its bitcode cached; the caller's machine code holds it), a scalar operation's typing is looked
+up once per compile session (`typing_memo`), and when the event loop misses the cache, a
 helper process compiles its largest callees into the same cache while this process compiles
 the rest (`parallel_compile`; the two hooks are in `load_overload` and the plain-typed calls).
 Every save holds a lock on the cache folder (`lock_saves`), so processes compiling at once
@@ -75,7 +76,7 @@ try:  # the numba runtime, started before machine code that calls it is loaded
 except ImportError:  # pragma: no cover - a numba without it: numba's own load
     _rtsys = None
 
-from cuesim.sim import cached_code, link_only, parallel_compile
+from cuesim.sim import cached_code, link_only, parallel_compile, typing_memo
 from cuesim.sim.numba_cache import core_cache_dir
 
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
@@ -221,6 +222,7 @@ def _cached(fn: Callable[..., Any], options: dict[str, Any]) -> Any:
     if hasattr(dispatcher, "enable_caching") and hasattr(dispatcher, "_cache"):
         dispatcher._cache = CacheAtFirstUse(fn, nrt=options.get("_nrt", True))
         link_only.install(dispatcher)
+        typing_memo.install(dispatcher)
         collector_eased_compiles(dispatcher)
     else:  # NUMBA_DISABLE_JIT (a plain function), or a numba without the attribute
         with core_cache_dir(memo=True):

@@ -19,10 +19,16 @@ one process: 20.8 -> 15.3 s; the event loop runs as fast (1.00-1.02x on the brea
 opening and boxes of 128-1,024 pieces); every result is bit for bit the same (the fingerprint
 test), since LLVM's optimisations keep floating-point results without fast-math flags.
 
+Nor does it get numba's CPython wrapper (the code that unboxes a Python call's arguments,
+which no caller's machine code runs; `_no_wrapper_when_linking`): lowering the wrappers and
+optimising their functions took a cold novus shot in one process from 17.3 to 19.4-19.7 s;
+every result is bit for bit the same without them (the fingerprint test).
+
 Such a signature's entry point is a `LinkOnlyEntry` (a key for its callers' lowering; numba
 keys a compiled callee by its entry point). When Python calls it (a test calling a helper, a
-function both called and called from Python), `materialize` optimises it, emits its machine
-code and caches that (numba's `object` kind) in place of the bitcode.
+function both called and called from Python), `materialize` adds its CPython wrapper,
+optimises it, emits its machine code and caches that (numba's `object` kind) in place of the
+bitcode.
 """
 
 from __future__ import annotations
@@ -83,12 +89,14 @@ def supported() -> bool:
     """Does this numba have what a link-only compile uses?"""
     if "supported" not in _STATE:
         try:
+            from numba.core import compiler
             from numba.core.codegen import CPUCodeLibrary
             from numba.core.environment import lookup_environment  # noqa: F401
         except ImportError:  # pragma: no cover - another numba
             _STATE["supported"] = False
         else:
-            _STATE["supported"] = all(hasattr(CPUCodeLibrary, m) for m in LIBRARY_METHODS)
+            _STATE["supported"] = (all(hasattr(CPUCodeLibrary, m) for m in LIBRARY_METHODS)
+                                   and hasattr(compiler, "_make_subtarget"))
     return bool(_STATE["supported"])
 
 
@@ -120,6 +128,31 @@ def install(dispatcher: Any) -> None:
 
     dispatcher.compile = compile
     dispatcher.add_overload = add_overload_
+    _no_wrapper_when_linking(dispatcher)
+
+
+def _no_wrapper_when_linking(dispatcher: Any) -> None:
+    """Compile `dispatcher`'s link-only signatures without numba's CPython wrapper (the code
+    that unboxes Python arguments, which only a Python call runs): `materialize` adds it if
+    Python ever calls the signature. Only for functions compiled without the numba runtime
+    (`njit_norc`, nearly all of the core): with it, the wrapper boxes a returned array with its
+    dtype, a constant it adds to the function's environment, and a cached caller saved that
+    environment without it (loaded first, its copy is the one a later load finds: "'descr' is
+    NULL")."""
+    compiler = getattr(dispatcher, "_compiler", None)
+    customize = getattr(compiler, "_customize_flags", None)
+    if customize is None:
+        return
+
+    def customize_flags(flags: Any) -> Any:
+        flags = customize(flags)
+        stack = _stack()
+        if not flags.nrt and stack and stack[-1] is dispatcher.py_func and (
+                len(stack) >= 2 or getattr(_local, "linking", 0) > 0):
+            flags.no_cpython_wrapper = True
+        return flags
+
+    compiler._customize_flags = customize_flags
 
 
 def hook_context(context: Any) -> None:
@@ -208,8 +241,9 @@ def _set_linked_envs(library: Any) -> None:
 
 
 def materialize(dispatcher: Any, sig: Any) -> Any:
-    """Give the link-only signature `sig` of `dispatcher` its module passes, its machine code
-    and its entry point, for Python to call; cache it so."""
+    """Give the link-only signature `sig` of `dispatcher` its CPython wrapper (numba's, as its
+    compile would have made it: CPU calls need no call helper), its module passes, its machine
+    code and its entry point, for Python to call; cache it so."""
     from numba.core import sigutils
 
     args, _ = sigutils.normalize_signature(sig)
@@ -218,11 +252,15 @@ def materialize(dispatcher: Any, sig: Any) -> Any:
     for name in ("finalize", "serialize_using_object_code"):
         vars(library).pop(name, None)
     setattr(library, LINK_ONLY, False)
+    context = dispatcher.targetctx
+    try:
+        library._final_module.get_function(cres.fndesc.llvm_cpython_wrapper_name)
+    except NameError:  # compiled for linking without it (`_no_wrapper_when_linking`)
+        _add_python_wrapper(dispatcher, library, cres)
     library._optimize_final_module()  # the module passes a link-only library skipped
     library._shared_module = None  # its module for linking: the optimised one, as numba's
     library.enable_object_caching()
     library._finalize_final_module()
-    context = dispatcher.targetctx
     cfunc = _get_executable(context, type(context).get_executable, library, cres.fndesc,
                             cres.environment)
     made = cres._replace(entry_point=cfunc)
@@ -230,6 +268,23 @@ def materialize(dispatcher: Any, sig: Any) -> Any:
     type(dispatcher).add_overload(dispatcher, made)
     dispatcher._cache.save_overload(sig, made)  # under the key of the compile's `sig`
     return cfunc
+
+
+def _add_python_wrapper(dispatcher: Any, library: Any, cres: Any) -> None:
+    """Lower numba's CPython wrapper of `cres` into its (link-only) library as numba's compile
+    would have: in the target context its flags make (the runtime on or off: the wrapper
+    boxes a returned array through it), with the function's environment, the CPU calling
+    convention's call helper (none) and its `nogil` release of the GIL."""
+    from numba.core import compiler
+
+    flags = compiler.Flags()
+    dispatcher.targetdescr.options.parse_as_flags(flags, dispatcher.targetoptions)
+    context = compiler._make_subtarget(dispatcher.targetctx, flags).subtarget(
+        environment=cres.environment, fndesc=cres.fndesc)
+    library._finalized = False
+    with context.push_code_library(library):
+        context.create_cpython_wrapper(library, cres.fndesc, cres.environment, None,
+                                       release_gil=flags.release_gil)
 
 
 def load_bitcode(codegen: Any, name: str, bitcode: bytes) -> Any:

@@ -67,7 +67,10 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
 # seventh pass"). Since the contact model grew the impact chain, the helper ends last: this
 # process reached touching_system at 7.6 s and waited 1.5 s for it, so it compiles it again
 # (0.7 s), and the helper ends predict_near 0.3 s after this process reaches it: 11.5-11.7 s
-# against 12.2-12.9 s, the 9-ball break first 11.5-11.9 against 12.4 ("Start-up, ninth pass")
+# against 12.2-12.9 s, the 9-ball break first 11.5-11.9 against 12.4 ("Start-up, ninth pass").
+# With link-only callees compiled without CPython wrappers and the typing memo (both
+# processes), still balanced: this process waits 0.0-0.3 s for predict_near, 9.7-9.9 s in all
+# ("Start-up, tenth pass")
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.resolve.impact", "resolve_impact",
      "F2 R2 f8 I1 I1 F1 F1 i8 i8 I1 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1 F1 F1 I1 I1"),

@@ -27,9 +27,16 @@ STAND_IN = textwrap.dedent(
     from cuesim.sim.detect import rails
     from cuesim.sim.engine import table_arrays
     walls = table_arrays(cuesim.novus_table()).rails
-    def held(dispatcher):  # each signature's entry point, and whether it is link-only
+    def held(dispatcher):  # each signature's entry point, whether it is link-only, and
+        # whether its library holds numba's CPython wrapper (what a Python call runs)
+        def wrapped(c):
+            try:
+                c.library._final_module.get_function(c.fndesc.llvm_cpython_wrapper_name)
+            except NameError:
+                return False
+            return True
         return sorted([type(c.entry_point).__name__,
-                       getattr(c.library, "_cuesim_link_only", False)]
+                       getattr(c.library, "_cuesim_link_only", False), wrapped(c)]
                       for c in dispatcher.overloads.values())
     def cached(dispatcher):  # the kind of each cache entry: 'object' or 'bitcode'
         cache_file = dispatcher._cache._cache_file
@@ -77,12 +84,12 @@ def expected() -> dict[str, Any]:
 def test_a_callee_compiled_with_its_caller_gets_no_machine_code_and_caches_bitcode(
         tmp_path, expected):
     """A cold process: the caller is machine code (cached as an object), the callee it
-    compiled is linked into it only (a LinkOnlyEntry, no machine code, its bitcode cached); the
-    caller's result is this process's. A second process loads the caller's machine code and
-    compiles nothing; it never even loads the callee."""
+    compiled is linked into it only (a LinkOnlyEntry, no machine code, no CPython wrapper, its
+    bitcode cached); the caller's result is this process's. A second process loads the
+    caller's machine code and compiles nothing; it never even loads the callee."""
     cold = _run(tmp_path, "caller")
     assert cold["caller"] == expected["caller"]
-    assert cold["held"] == [["LinkOnlyEntry", True]]
+    assert cold["held"] == [["LinkOnlyEntry", True, False]]
     assert cold["cached"] == {"rail_time": ["object"], "face_time": ["bitcode"]}
     warm = _run(tmp_path, "caller")
     assert warm["caller"] == expected["caller"] and warm["cached"] == cold["cached"]
@@ -91,17 +98,19 @@ def test_a_callee_compiled_with_its_caller_gets_no_machine_code_and_caches_bitco
 
 def test_python_calling_a_link_only_callee_gives_it_machine_code_and_caches_it(
         tmp_path, expected):
-    """Called from Python, the link-only callee is optimised and turned into machine code
-    (`link_only.materialize`), gives the plain Python function's results, and its cache entry
-    becomes machine code: the next process loads it so, and from the cache too when the callee
-    was cached as bitcode by an earlier process."""
+    """Called from Python, the link-only callee gets the CPython wrapper it was compiled
+    without, is optimised and turned into machine code (`link_only.materialize`), gives the
+    plain Python function's results, and its cache entry becomes machine code: the next
+    process loads it so, and from the cache too when the callee was cached as bitcode by an
+    earlier process."""
     out = _run(tmp_path, "callee")
     assert out["caller"] == expected["caller"]
     assert out["callee"] == expected["callee"]
-    assert out["held_after"] == [["builtin_function_or_method", False]]  # machine code
+    assert out["held_after"] == [["builtin_function_or_method", False, True]]  # machine code
     assert out["cached"]["face_time"] == ["object"]
     again = _run(tmp_path, "callee")  # loaded, machine code, from the cache
-    assert again["hits"] == 1 and again["held_after"] == out["held_after"]
+    assert again["hits"] == 1  # machine code loaded (the object file: no module to look in)
+    assert again["held_after"] == [["builtin_function_or_method", False, False]]
     assert again["callee"] == expected["callee"] and again["cached"] == out["cached"]
     fresh = tmp_path / "second"
     _run(fresh, "caller")  # the callee cached as bitcode
@@ -169,3 +178,75 @@ def test_a_numba_without_what_it_uses_keeps_its_own_compile(monkeypatch):
 def test_this_numba_is_supported(monkeypatch):
     monkeypatch.delitem(link_only._STATE, "supported", raising=False)
     assert link_only.supported()
+
+
+# A module of its own (numba caches only functions defined in a file): a core caller, a
+# callee compiled with the numba runtime that returns an array (its CPython wrapper boxes it
+# with a constant of the function's environment), and one without the runtime that raises.
+STAND_IN_MODULE = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+    from cuesim.sim.compiled import njit_core, njit_norc
+
+    @njit_core(nogil=True)
+    def halves(n):
+        g = np.empty(n)
+        for i in range(n):
+            g[i] = 0.5 * i
+        return g
+
+    @njit_norc
+    def checked(g, n):
+        if n > g.shape[0]:
+            raise ValueError("n beyond the array")
+        return g[n - 1] + 1.0, n
+
+    @njit_core
+    def caller(n):
+        g = halves(n)
+        return checked(g, n)[0]
+
+    def entries(dispatcher):
+        return sorted(type(c.entry_point).__name__ for c in dispatcher.overloads.values())
+
+    out = {"caller": caller(3)}
+    if sys.argv[1] == "callee":
+        g = halves(4)
+        out["halves"] = g.tolist()
+        out["checked"] = list(checked(g, 4))
+        try:
+            checked(g, 9)
+        except ValueError as error:
+            out["raised"] = str(error)
+    out["held"] = {"halves": entries(halves), "checked": entries(checked)}
+    print(json.dumps(out))
+    """
+)
+
+
+def test_link_only_callees_called_from_python_later_box_and_raise_as_numba_does(tmp_path):
+    """A core caller compiles both callees for linking; a later process calls them from
+    Python: the runtime's callee returns its array (boxed with its dtype, from the cache of
+    the callee and of the caller that linked it), the other returns its tuple and raises its
+    exception, in that process and from the cache in the next."""
+    (tmp_path / "stand_in_module.py").write_text(STAND_IN_MODULE)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "CUESIM_COMPILE_HELPER": "0"}
+
+    def run(mode: str) -> dict[str, Any]:
+        done = subprocess.run([sys.executable, str(tmp_path / "stand_in_module.py"), mode],
+                              env=env, capture_output=True, text=True, timeout=600,
+                              cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    cold = run("caller")
+    assert cold == {"caller": 2.0, "held": {"halves": ["LinkOnlyEntry"],
+                                            "checked": ["LinkOnlyEntry"]}}
+    for _ in range(2):  # materialised from the bitcode, then loaded as machine code
+        late = run("callee")
+        assert late["caller"] == 2.0 and late["halves"] == [0.0, 0.5, 1.0, 1.5]
+        assert late["checked"] == [2.5, 4] and late["raised"] == "n beyond the array"
+        assert late["held"] == {"halves": ["builtin_function_or_method"],
+                                "checked": ["builtin_function_or_method"]}

@@ -1,0 +1,92 @@
+"""Scalar operations typed once per compile session, not once per use.
+
+numba types every arithmetic operation, comparison and builtin call on scalars (`a * b`,
+`x < 0.0`, `min(u, v)`, `math.sqrt(x)`) by trying each of the operation's typing templates in
+turn, NumPy's array operators among them (which work out a full ufunc loop match before they
+find no array in the arguments). Nothing is remembered: a cold novus first shot typed 9,772
+such operations, 70 of them distinct. `get_call_type` here answers a repeat from a memo keyed
+by the function type, the typing context, the plain scalar argument types and the compile's
+flags (which numba's overloads key their implementations by), and re-records the
+implementation key numba stores for the lowering (`_impl_keys`), so the typed IR, the lowering
+and the machine code are those numba makes anyway (the same LLVM IR in
+tests/test_typing_memo.py; the fingerprint test: every result bit for bit the same). A cold
+first shot in one process: 17.5-19.3 -> 14.3-15.8 s (the CPython wrappers of `link_only` left
+out in both).
+
+Only while a core function compiles (`install` wraps each core dispatcher's compile);
+literal, array, tuple and other arguments, keyword arguments and typing failures go to
+numba's own resolution every time. A numba without what it uses keeps its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from numba.core import targetconfig, types
+from numba.core.types import functions
+
+_ACTIVE = threading.local()  # .depth: core compiles running in this thread
+_MEMO: dict[tuple[Any, Any, tuple[Any, ...], Any], tuple[Any, Any]] = {}
+_STATE: dict[str, Any] = {"patched": False, "hits": 0}
+
+
+def _plain_scalar(t: Any) -> bool:
+    return isinstance(t, (types.Number, types.Boolean)) and not isinstance(t, types.Literal)
+
+
+def supported() -> bool:
+    """Does this numba resolve function types the way the memo relies on?"""
+    base = getattr(functions, "BaseFunction", None)
+    stack = getattr(targetconfig, "ConfigStack", None)
+    return (base is not None and callable(getattr(base, "get_call_type", None))
+            and callable(getattr(stack, "top_or_none", None)))
+
+
+def _patch() -> None:
+    """Route `BaseFunction.get_call_type` through the memo (once per process)."""
+    if _STATE["patched"] or not supported():
+        return
+    base = functions.BaseFunction
+    resolve = base.get_call_type
+
+    def get_call_type(self: Any, context: Any, args: tuple[Any, ...], kws: dict[str, Any]
+                      ) -> Any:
+        if (not getattr(_ACTIVE, "depth", 0) or kws or not isinstance(args, tuple)
+                or not all(_plain_scalar(a) for a in args)):
+            return resolve(self, context, args, kws)
+        # the compile's flags too, as numba keys an overload's implementation (a function
+        # compiled without the runtime gets implementations compiled without it)
+        key = (self, context, args, targetconfig.ConfigStack.top_or_none())
+        known = _MEMO.get(key)
+        if known is None:
+            sig = resolve(self, context, args, kws)  # raises where nothing matches
+            impl_keys = getattr(self, "_impl_keys", None)
+            if sig is None or impl_keys is None or sig.args not in impl_keys:
+                return sig
+            _MEMO[key] = (sig, impl_keys[sig.args])
+            return sig
+        sig, impl_key = known
+        _STATE["hits"] += 1
+        self._impl_keys[sig.args] = impl_key  # what numba's resolution records each time
+        return sig
+
+    base.get_call_type = get_call_type
+    _STATE["patched"] = True
+
+
+def install(dispatcher: Any) -> None:
+    """Make `dispatcher`'s compiles type repeated scalar operations from the memo."""
+    if not supported():
+        return
+    _patch()
+    compile_ = dispatcher.compile
+
+    def compile(sig: Any) -> Any:  # noqa: A001 - numba's name
+        _ACTIVE.depth = getattr(_ACTIVE, "depth", 0) + 1
+        try:
+            return compile_(sig)
+        finally:
+            _ACTIVE.depth -= 1
+
+    dispatcher.compile = compile
