@@ -27,7 +27,7 @@ from numba.core import targetconfig, types
 from numba.core.types import functions
 
 _ACTIVE = threading.local()  # .depth: core compiles running in this thread
-_MEMO: dict[tuple[Any, Any, tuple[Any, ...], Any], tuple[Any, Any]] = {}
+_MEMO: dict[tuple[Any, Any, tuple[Any, ...], Any], tuple[Any, Any]] = {}  # -> (sig, impl)
 _STATE: dict[str, Any] = {"patched": False, "hits": 0}
 
 
@@ -41,6 +41,27 @@ def supported() -> bool:
     stack = getattr(targetconfig, "ConfigStack", None)
     return (base is not None and callable(getattr(base, "get_call_type", None))
             and callable(getattr(stack, "top_or_none", None)))
+
+
+_FLAG_KEYS: dict[int, tuple[Any, tuple[tuple[str, str], ...]]] = {}  # id -> (flags, key)
+FLAG_KEYS_HELD = 1024  # flags objects held (one per compile): then forgotten, and keyed anew
+
+
+def _flags_key(flags: Any) -> tuple[tuple[str, str], ...] | None:
+    """A compile's flags as a plain tuple of (option, repr of its value), worked out once per
+    flags object: numba's flags hash by their option names alone and compare by building two
+    dicts of every option, which made each memo lookup cost more than a third of what it
+    saved. The flags object is held with its key, so that its id names no other meanwhile."""
+    if flags is None:
+        return None
+    known = _FLAG_KEYS.get(id(flags))
+    if known is not None and known[0] is flags:
+        return known[1]
+    key = tuple(sorted((name, repr(value)) for name, value in flags.values().items()))
+    if len(_FLAG_KEYS) >= FLAG_KEYS_HELD:
+        _FLAG_KEYS.clear()
+    _FLAG_KEYS[id(flags)] = (flags, key)
+    return key
 
 
 def _patch() -> None:
@@ -57,7 +78,7 @@ def _patch() -> None:
             return resolve(self, context, args, kws)
         # the compile's flags too, as numba keys an overload's implementation (a function
         # compiled without the runtime gets implementations compiled without it)
-        key = (self, context, args, targetconfig.ConfigStack.top_or_none())
+        key = (self, context, args, _flags_key(targetconfig.ConfigStack.top_or_none()))
         known = _MEMO.get(key)
         if known is None:
             sig = resolve(self, context, args, kws)  # raises where nothing matches
