@@ -1,21 +1,22 @@
-"""Scalar operations typed once per compile session, not once per use.
+"""Operations on scalars and arrays typed once per compile session, not once per use.
 
-numba types every arithmetic operation, comparison and builtin call on scalars (`a * b`,
-`x < 0.0`, `min(u, v)`, `math.sqrt(x)`) by trying each of the operation's typing templates in
-turn, NumPy's array operators among them (which work out a full ufunc loop match before they
-find no array in the arguments). Nothing is remembered: a cold novus first shot typed 9,772
-such operations, 70 of them distinct. `get_call_type` here answers a repeat from a memo keyed
-by the function type, the typing context, the plain scalar argument types and the compile's
-flags (which numba's overloads key their implementations by), and re-records the
-implementation key numba stores for the lowering (`_impl_keys`), so the typed IR, the lowering
-and the machine code are those numba makes anyway (the same LLVM IR in
+numba types every arithmetic operation, comparison, builtin call and array index (`a * b`,
+`x < 0.0`, `min(u, v)`, `math.sqrt(x)`, `S[i, VX]`, `S[i, VX] = v`) by trying each of the
+operation's typing templates in turn, NumPy's array operators among them (which work out a
+full ufunc loop match before they find no array in a scalar operation). Nothing is
+remembered: a cold novus first shot typed some 16,000 such operations, 424 of them distinct.
+`get_call_type` here answers a repeat from a memo keyed by the function type, the typing
+context, the argument types (numbers and booleans, a literal one by its value; arrays; tuples
+of these) and the compile's flags (which numba's overloads key their implementations by), and
+re-records the implementation key numba stores for the lowering (`_impl_keys`), so the typed
+IR, the lowering and the machine code are those numba makes anyway (the same LLVM IR in
 tests/test_typing_memo.py; the fingerprint test: every result bit for bit the same). A cold
-first shot in one process: 17.5-19.3 -> 14.3-15.8 s (the CPython wrappers of `link_only` left
-out in both).
+first shot in one process: 17.5-19.3 -> 14.0-14.6 s (the CPython wrappers of `link_only` left
+out in both; scalars alone 14.9-15.3 s).
 
-Only while a core function compiles (`install` wraps each core dispatcher's compile);
-literal, array, tuple and other arguments, keyword arguments and typing failures go to
-numba's own resolution every time. A numba without what it uses keeps its own.
+Only while a core function compiles (`install` wraps each core dispatcher's compile); other
+argument types (functions, records, strings, optional values), keyword arguments and typing
+failures go to numba's own resolution every time. A numba without what it uses keeps its own.
 """
 
 from __future__ import annotations
@@ -31,8 +32,13 @@ _MEMO: dict[tuple[Any, Any, tuple[Any, ...], Any], tuple[Any, Any]] = {}  # -> (
 _STATE: dict[str, Any] = {"patched": False, "hits": 0}
 
 
-def _plain_scalar(t: Any) -> bool:
-    return isinstance(t, (types.Number, types.Boolean)) and not isinstance(t, types.Literal)
+def _keyable(t: Any) -> bool:
+    """A number or boolean (a literal one keyed by its value, which its type holds), an array
+    (its dtype, dimensions, layout and flags), or a tuple of these: types whose equality is
+    all the typing of an operation on them depends on."""
+    if isinstance(t, (types.Number, types.Boolean, types.Array)):
+        return True
+    return isinstance(t, types.BaseTuple) and all(_keyable(x) for x in t)
 
 
 def supported() -> bool:
@@ -74,7 +80,7 @@ def _patch() -> None:
     def get_call_type(self: Any, context: Any, args: tuple[Any, ...], kws: dict[str, Any]
                       ) -> Any:
         if (not getattr(_ACTIVE, "depth", 0) or kws or not isinstance(args, tuple)
-                or not all(_plain_scalar(a) for a in args)):
+                or not all(_keyable(a) for a in args)):
             return resolve(self, context, args, kws)
         # the compile's flags too, as numba keys an overload's implementation (a function
         # compiled without the runtime gets implementations compiled without it)

@@ -1,6 +1,7 @@
-"""Scalar operations typed once per compile session (`cuesim.sim.typing_memo`, issue 16's cold
-start): the memo answers only during a core compile, only plain scalar arguments, and gives
-the typing, the lowering and the machine code numba gives without it."""
+"""Operations typed once per compile session (`cuesim.sim.typing_memo`, issue 16's cold
+start): the memo answers only during a core compile, only for numbers, booleans, arrays and
+tuples of them, and gives the typing, the lowering and the machine code numba gives without
+it."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ import math
 import operator
 import re
 
+import numpy as np
 from numba import njit, types
 from numba.core.registry import cpu_target
 
 from cuesim.sim import typing_memo
 
 
-def _mixed(a: float, b: float, n: int) -> float:
-    """Scalar arithmetic of the core's kinds: mixed int and float, powers, comparisons,
-    builtins and math calls, each repeated."""
-    s = 0.0
+def _mixed(a: float, b: float, n: int, g: np.ndarray) -> float:
+    """Arithmetic of the core's kinds: mixed int and float, powers, comparisons, builtins and
+    math calls, array reads and writes with constant columns, each repeated."""
+    s = g[0, 1]
     for k in range(n):
+        g[k % 2, 0] = g[k % 2, 1] * k
         x = a * k + b / (k + 1)
         y = x * x - a ** 2 + (k % 3) * b
         if x < y and k >= 1:
@@ -40,7 +43,7 @@ def test_repeated_scalar_operations_are_typed_from_the_memo():
     typed; the function gives what its Python source gives."""
     routed = njit(no_cfunc_wrapper=True)(_mixed)
     typing_memo.install(routed)
-    assert routed(0.3, 1.7, 9) == _mixed(0.3, 1.7, 9)
+    assert routed(0.3, 1.7, 9, np.ones((2, 2))) == _mixed(0.3, 1.7, 9, np.ones((2, 2)))
     context = cpu_target.typing_context
     mul = context.resolve_value_type(operator.mul)
     assert any(key[:3] == (mul, context, (types.float64, types.float64))
@@ -53,7 +56,7 @@ def test_the_memo_gives_the_machine_code_numba_gives(monkeypatch):
     aside. A compile without the runtime, first, filled the memo with implementations
     compiled for its flags, which a compile with other flags must not get."""
     monkeypatch.setattr(typing_memo, "_MEMO", {})  # filled first by the compile without
-    sig = (types.float64, types.float64, types.int64)
+    sig = (types.float64, types.float64, types.int64, types.float64[:, ::1])
     for options in ({"_nrt": False}, {"nogil": True}, {}):
         first = njit(no_cfunc_wrapper=True, **options)(_mixed)
         typing_memo.install(first)
@@ -84,10 +87,10 @@ def test_outside_a_core_compile_numba_resolves_as_always():
                    for key in typing_memo._MEMO)
 
 
-def test_a_hit_records_the_implementation_key_again_and_literals_pass_by():
+def test_a_hit_records_the_implementation_key_again_and_literals_are_keyed_by_value():
     """numba's resolution records the implementation of each signature for the lowering at
-    every call; a hit records what the first resolution recorded. Literal arguments (whose
-    typing may depend on the value) always go to numba."""
+    every call; a hit records what the first resolution recorded. A literal argument (whose
+    typing may depend on its value) is keyed by its value; a string goes to numba."""
     typing_memo._patch()
     context = cpu_target.typing_context
     add = context.resolve_value_type(operator.add)
@@ -99,9 +102,15 @@ def test_a_hit_records_the_implementation_key_again_and_literals_pass_by():
         add._impl_keys[sig.args] = "something else"
         assert add.get_call_type(context, args, {}) == sig
         assert add._impl_keys[sig.args] == impl
-        literal = (types.IntegerLiteral(3), types.float64)
-        add.get_call_type(context, literal, {})
-        assert not any(key[2] == literal for key in typing_memo._MEMO)
+        power = context.resolve_value_type(operator.pow)
+        for exponent in (2, 3):
+            power.get_call_type(context, (types.float64, types.IntegerLiteral(exponent)), {})
+        keyed = {key[2] for key in typing_memo._MEMO if key[0] is power}
+        assert {(types.float64, types.IntegerLiteral(e)) for e in (2, 3)} <= keyed
+        assert (types.float64, types.IntegerLiteral(2)) != (types.float64, types.IntegerLiteral(3))
+        text = (types.unicode_type, types.unicode_type)
+        add.get_call_type(context, text, {})
+        assert not any(key[2] == text for key in typing_memo._MEMO)
     finally:
         typing_memo._ACTIVE.depth -= 1
 
