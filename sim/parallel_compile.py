@@ -69,7 +69,7 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
 # (0.7 s), and the helper ends predict_near 0.3 s after this process reaches it: 11.5-11.7 s
 # against 12.2-12.9 s, the 9-ball break first 11.5-11.9 against 12.4 ("Start-up, ninth pass").
 # With link-only callees compiled without CPython wrappers and the typing memo (both
-# processes), still balanced: this process waits 0.0-0.3 s for predict_near, 9.7-9.9 s in all
+# processes), still balanced: this process waits 0.3 s for predict_near, 9.1-9.2 s in all
 # ("Start-up, tenth pass")
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.resolve.impact", "resolve_impact",
@@ -146,7 +146,7 @@ class Helper:
 
 _STATE: dict[str, Helper | None] = {"helper": None}
 _NOTICE: dict[str, bool] = {"said": False}
-COMPILE_NOTICE = ("cuesim: compiling the simulation core for this machine, once: 10-20 s "
+COMPILE_NOTICE = ("cuesim: compiling the simulation core for this machine, once: 10-15 s "
                   "(longer on a busy machine); later runs load it at once")
 
 

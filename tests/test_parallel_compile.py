@@ -244,7 +244,7 @@ def test_cache_saves_wait_for_the_folders_lock(tmp_path):
 
 
 def test_a_compile_is_announced_once_at_a_terminal_and_never_into_a_pipe(monkeypatch, capsys):
-    """The first run compiles for 10-20 s (minutes on a busy machine) before any window or
+    """The first run compiles for 10-15 s (minutes on a busy machine) before any window or
     result: it said nothing, and looked hung. At a terminal it now says so, once; into a pipe
     or a log (and so in these tests and CI) nothing changes."""
     import io
