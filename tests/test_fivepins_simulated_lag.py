@@ -9,10 +9,11 @@ import pytest
 
 from cuesim import ShotResult, SimulationError
 from cuesim.rules.fivepins import FivePinsGame, adjudicate_lag, shot_from_result
+from cuesim.rules.fivepins.lag import _path_x_range
 from cuesim.sim import run_motion
 from cuesim.sim.events import EventKind
 from cuesim.sim.state import SEG_EVENT, SEG_T0
-from cuesim.tables.carom import carom_table, five_pins_lag_layout
+from cuesim.tables.carom import TABLE_WIDTH, carom_table, five_pins_lag_layout
 
 TABLE = carom_table()
 LAG = five_pins_lag_layout(TABLE)
@@ -36,6 +37,52 @@ def test_3_a_simulated_lag_strikes_both_balls_and_is_decided():
     assert out.lag["faults"] == {"Ann": 0, "Bob": 0} and not out.lag["replay"]
     nearer = min(BALLS, key=lambda p: res.final.get(BALLS[p]).y)
     assert out.lag["winner"] == nearer and game.state.phase == "lag_choice"
+
+
+BALL_RADIUS = carom_table().piece_spec("ball").radius
+MIDDLE = TABLE_WIDTH / 2  # the long middle line between the two players' halves
+
+
+def curving_lag() -> ShotResult:
+    """White sent up the table toward yellow's half with heavy spin about the table's long
+    axis (a massé): its slip drags it back, so it crosses the long middle line and comes back
+    to its own half, touching only the short rails; yellow is sent straight."""
+    motions = {"white": (1.6, 1.6, -1.6 / BALL_RADIUS, -140.0, 0.0),
+               "yellow": (0.0, 1.9, -1.9 / BALL_RADIUS, 0.0, 0.0)}
+    return run_motion(TABLE, LAG, motions, struck=("white", "yellow"))
+
+
+def test_3_a_lag_ball_that_went_into_the_other_half_and_came_back_loses():
+    """3 ("шар игрока зашел на половину соперника"): white's centre crosses the long middle
+    line and comes back, touching no long rail, pin or ball; judged over its path, white has
+    entered the opponent's half and loses the lag. Where it stopped alone (a log without its
+    simulation) cannot see it."""
+    res = curving_lag()
+    xs = [res.positions_at(t)[0][LAG.ids().index("white"), 0]
+          for t in np.linspace(0.0, res.duration, 2001)]
+    assert max(xs) > MIDDLE + 0.2 and res.final.get("white").x < MIDDLE
+    assert {e.feature for e in res.event_log()
+            if e.a == "white" and e.kind == EventKind.RAIL} <= {"top_rail", "bottom_rail"}
+    assert not any(e.kind in (EventKind.COLLIDE, EventKind.PIN) for e in res.event_log())
+    out = FivePinsGame(players=("Ann", "Bob"), lag=True).play(shot_from_result(res))
+    assert out.lag["losers"] == ["Ann"] and out.lag["winner"] == "Bob"
+    assert "entered the opponent's half" in out.lag["violations"][0]["text"]
+    assert out.lag["violations"][0]["article"].endswith("3")
+    from_log = adjudicate_lag(res.event_log(), res.initial, res.final, BALLS)
+    assert from_log.losers == []  # the log alone: ruled by where the balls stopped
+
+
+def test_the_path_x_range_is_exact_over_the_segments():
+    """`_path_x_range` (the turning points of each segment's quadratic) against the path
+    sampled densely: never beyond it, and within a sample's travel of it."""
+    res = curving_lag()
+    index = LAG.ids().index("white")
+    xs = [res.positions_at(t)[0][index, 0] for t in np.linspace(0.0, res.duration, 20001)]
+    low, high = _path_x_range(res, "white")
+    step = 2.6 * res.duration / 20000  # the ball's fastest travel in one sample
+    assert low <= min(xs) + 1e-12 and min(xs) - low < step
+    assert high >= max(xs) - 1e-12 and high - max(xs) < step
+    assert _path_x_range(None, "white") is None and _path_x_range(res, "nobody") is None
 
 
 def test_3_a_lag_ball_moving_without_a_strike_is_refused():

@@ -319,7 +319,7 @@ class FivePinsGame:
     # -- the lag ------------------------------------------------------------------------------
     def _lag(self, st: FivePinsState, shot: FivePinsShot) -> Outcome:
         res = adjudicate_lag(shot.events, shot.initial, shot.final, st.balls, shot.infractions,
-                             st.lag_faults)
+                             st.lag_faults, result=shot.result)
         st.lag_faults = res.faults
         ruling = Ruling(legal=not res.violations, violations=list(res.violations),
                         notes=list(res.notes))

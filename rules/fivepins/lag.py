@@ -6,6 +6,7 @@ to give the break."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from cuesim.rules.fivepins.placement import LONG_RAILS
 from cuesim.rules.ruling import Infraction, Violation
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
+from cuesim.sim.state import SEG_AX, SEG_OBJ, SEG_ON, SEG_T0, SEG_T1, SEG_VX, SEG_X
 from cuesim.tables.carom import TABLE_WIDTH
 from cuesim.tables.layout import Layout
 
@@ -47,9 +49,11 @@ def _first(events: list[Event], ball: str, kind: EventKind, feature: str | None 
 
 def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | None,
                    balls: dict[str, str], infractions: list[Infraction] | None = None,
-                   faults: dict[str, int] | None = None) -> LagResult:
+                   faults: dict[str, int] | None = None, result: Any = None) -> LagResult:
     """Rule on the lag (3). `balls` maps each player to his ball; the log holds both strikes;
-    `faults` counts each player's earlier late starts."""
+    `faults` counts each player's earlier late starts; `result`, the lag's simulation when
+    there is one (`FivePinsShot.result`), lets the opponent's half be judged over each ball's
+    whole path instead of where it stopped (`_crossed`)."""
     evs = sorted(events, key=lambda e: e.t)
     res = LagResult(faults=dict(faults or {p: 0 for p in balls}))
     infractions = list(infractions or [])
@@ -95,7 +99,7 @@ def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | 
                 reasons.append(f"touched the {e.b}")  # "сталкивается ... с фишками": felled or not
             elif e.kind == EventKind.RAIL and e.a == b and e.feature in LONG_RAILS:
                 reasons.append(f"touched a long rail ({e.feature})")
-        if declared("lag_crossed", p) or _crossed(initial, final, b):
+        if declared("lag_crossed", p) or _crossed(initial, final, b, result):
             reasons.append("entered the opponent's half")
         if reasons:
             res.losers.append(p)
@@ -147,10 +151,41 @@ def _check_strikes(events: list[Event], balls: dict[str, str]) -> None:
                     "balls: run_motion(table, layout, motions, struck=(ball, ball))")
 
 
-def _crossed(initial: Layout | None, final: Layout | None, ball: str) -> bool:
-    """The ball ended on the other side of the long middle line from where it started (the
-    event log has no sensor on that line, so the final position decides)."""
-    if initial is None or final is None or ball not in initial.ids() or ball not in final.ids():
+def _crossed(initial: Layout | None, final: Layout | None, ball: str, result: Any = None
+             ) -> bool:
+    """The ball's centre went over the long middle line (x = W / 2) into the other half: at
+    any moment of its path when the lag's simulation is at hand (`result`: its exact
+    segments, `_path_x_range`), a ball that came back included; from a log alone (which has
+    no sensor on that line), where it stopped."""
+    if initial is None or ball not in initial.ids():
         return False
-    x0, x1 = initial.get(ball).x, final.get(ball).x
-    return (x0 - TABLE_WIDTH / 2) * (x1 - TABLE_WIDTH / 2) < 0
+    side = initial.get(ball).x - TABLE_WIDTH / 2
+    span = _path_x_range(result, ball)
+    if span is not None:
+        low, high = span
+        return (side < 0.0 and high > TABLE_WIDTH / 2) or (side > 0.0 and low < TABLE_WIDTH / 2)
+    if final is None or ball not in final.ids():
+        return False
+    return side * (final.get(ball).x - TABLE_WIDTH / 2) < 0
+
+
+def _path_x_range(result: Any, ball: str) -> tuple[float, float] | None:
+    """(least, greatest) x of the ball's centre over its segments on the table, exactly
+    (x = x0 + vx t + ax t^2 / 2 on each: its ends and its turning point); None without a
+    simulation holding the ball."""
+    segments = getattr(result, "segments", None)
+    initial = getattr(result, "initial", None)
+    if segments is None or initial is None or ball not in initial.ids():
+        return None
+    own = segments[(segments[:, SEG_OBJ] == initial.ids().index(ball)) & (segments[:, SEG_ON] != 0)]
+    if len(own) == 0:
+        return None
+    xs = [float(x) for x in own[:, SEG_X]]
+    for x, vx, ax, t0, t1 in own[:, [SEG_X, SEG_VX, SEG_AX, SEG_T0, SEG_T1]]:
+        d = t1 - t0
+        if not math.isfinite(d):  # the rest that ends the shot: it stays at x
+            continue
+        xs.append(x + d * (vx + 0.5 * d * ax))
+        if ax != 0.0 and 0.0 < -vx / ax < d:
+            xs.append(x - 0.5 * vx * vx / ax)
+    return min(xs), max(xs)
