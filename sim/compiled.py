@@ -45,7 +45,7 @@ signature in a fresh process.
 
 A cold start: a core function compiled because a core caller calls it is compiled for
 linking only (`link_only`: no module optimisation, machine code or CPython wrapper of its own,
-its bitcode cached; the caller's machine code holds it), a scalar operation's typing is looked
+its bitcode cached; the caller's machine code holds it), an operation's typing is looked
 up once per compile session (`typing_memo`), and when the event loop misses the cache, a
 helper process compiles its largest callees into the same cache while this process compiles
 the rest (`parallel_compile`; the two hooks are in `load_overload` and the plain-typed calls).
