@@ -1,6 +1,7 @@
 """Benchmark: cost per event against N on the box series, with and without the broadphase.
 
     python bench/broadphase.py [--quick] [--passes K] [--json FILE] [--plot FILE]
+    python bench/broadphase.py --crossover [--quick] [--json FILE]
 
 The box series (bench/scenarios.py `box`): n pucks or balls at random places in a square box
 whose floor they cover 10 % of at every n, each launched at a random speed. For each n the
@@ -14,6 +15,10 @@ drifts for seconds at a time, a slow spell then spoils one pass of a row, not th
 run's events are checked to be the same bytes on every grid. The target (issue 16):
 >= 500,000 events/s per core (<= 2 us per event) from n = 16 to n = 1,024 on the loop alone.
 The plot (matplotlib) shows us per event against n, log-log, one line per piece and way.
+
+--crossover measures instead where the grid starts to pay, which sets GRID_MIN_N: the novus
+openings (33 pieces), novus layouts of 16, 24 and 32 scattered pucks and boxes of 16-64 pieces,
+each shot on the loop with no grid and on the grid, interleaved, best of the repeats.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import math
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,21 +71,17 @@ def forced_grid(S: np.ndarray, P: np.ndarray, rails: np.ndarray) -> np.ndarray:
                        float(ys.max()), MAX_CELLS)
 
 
-def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
-    scenario = sc.box(piece, n, 1)
-    case = scenario.cases[0]
-    inp = motion_input(case.table, case.layout, case.initial, struck=case.struck,
-                       max_events=scenario.max_events, check=False)
-    arr = inp.arr
+def loop_runner(inp: Any) -> Callable[[np.ndarray], tuple[float, bytes, int]]:
+    """A function of a grid that runs the compiled loop (`run_events_grid`) on a copy of the
+    input's state and returns (seconds, the bytes of its events, segments and final state,
+    its events)."""
+    n, arr = inp.S.shape[0], inp.arr
     cap_ev, cap_seg = first_capacity(n)
     cap_ev, cap_seg = cap_ev * 4, cap_seg * 4
     ev = np.empty((cap_ev, N_EVENT_COLUMNS))
     seg = np.empty((cap_seg, N_SEG_COLUMNS))
-    grids = {"no grid": grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1),
-             "picked": auto_grid(inp.S, inp.P, arr.rails),
-             "grid": forced_grid(inp.S, inp.P, arr.rails)}
 
-    def loop(g: np.ndarray) -> tuple[float, bytes]:
+    def loop(g: np.ndarray) -> tuple[float, bytes, int]:
         S = inp.S.copy()
         work = work_arrays_for(n, arr.lines.shape[0], arr.circles.shape[0], g)
         t0 = time.perf_counter()
@@ -88,7 +90,21 @@ def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
             arr.e_rail, arr.mu_rail, arr.v_stick, inp.struck, inp.max_events, ev, seg,
             arr.knuckles, arr.model_params, arr.stiffness, arr.exponent, g, *work)
         dt = time.perf_counter() - t0
-        return dt, ev[:n_ev].tobytes() + seg[:n_seg].tobytes() + S.tobytes()
+        return dt, ev[:n_ev].tobytes() + seg[:n_seg].tobytes() + S.tobytes(), n_ev
+
+    return loop
+
+
+def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
+    scenario = sc.box(piece, n, 1)
+    case = scenario.cases[0]
+    inp = motion_input(case.table, case.layout, case.initial, struck=case.struck,
+                       max_events=scenario.max_events, check=False)
+    arr = inp.arr
+    grids = {"no grid": grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1),
+             "picked": auto_grid(inp.S, inp.P, arr.rails),
+             "grid": forced_grid(inp.S, inp.P, arr.rails)}
+    loop = loop_runner(inp)
 
     first = {w: loop(g) for w, g in grids.items()}  # warm, and the results
     same = len({v[1] for v in first.values()}) == 1
@@ -108,6 +124,60 @@ def measure(piece: str, n: int, repeats: int) -> dict[str, Any]:
     for w in WAYS:
         out[f"{w}_us_per_event"] = best[w] / events * 1e6
     return out
+
+
+CROSSOVER_NOVUS = (16, 24, 32)  # scattered pucks (with the striker: 17, 25, 33 pieces)
+CROSSOVER_BOXES = (16, 24, 32, 40, 48, 64)
+
+
+def crossover_row(label: str, scenario: sc.Scenario, repeats: int) -> dict[str, Any]:
+    """The scenario's shots on the compiled loop with no grid and on the grid forced, each
+    shot the two ways interleaved, best of the repeats; the grid's gain is the ratio of the
+    summed times (no grid / grid: above 1 it pays)."""
+    best = {"no grid": 0.0, "grid": 0.0}
+    events, same = 0, True
+    for case in scenario.cases:
+        inp = motion_input(case.table, case.layout, case.initial, struck=case.struck,
+                           max_events=scenario.max_events, check=False)
+        grids = {"no grid": grid_params(0.0, 0.0, 0.0, 0.0, 0.0, 1),
+                 "grid": forced_grid(inp.S, inp.P, inp.arr.rails)}
+        loop = loop_runner(inp)
+        first = {w: loop(g) for w, g in grids.items()}
+        same = same and first["no grid"][1] == first["grid"][1]
+        events += first["no grid"][2]
+        times = {w: math.inf for w in grids}
+        for _ in range(repeats):
+            for w, g in grids.items():
+                times[w] = min(times[w], loop(g)[0])
+        for w in best:
+            best[w] += times[w]
+    pieces = scenario.pieces[1]
+    return {"label": label, "pieces": pieces, "shots": len(scenario.cases),
+            "events_per_shot": events / len(scenario.cases), "same_bytes": same,
+            "no_grid_us_per_event": best["no grid"] / events * 1e6,
+            "grid_us_per_event": best["grid"] / events * 1e6,
+            "gain": best["no grid"] / best["grid"],
+            "picked": "grid" if pieces >= GRID_MIN_N else "no grid"}
+
+
+def crossover(repeats: int) -> list[dict[str, Any]]:
+    """Where the grid starts to pay: the novus openings (33 pieces), scattered novus layouts
+    and the small boxes, with no grid and on the grid (`crossover_row`); printed as they come."""
+    rows = []
+    cases = [("novus openings", sc.novus_opening(12))]
+    cases += [(f"novus, {k} scattered pucks", sc.novus_scattered(k, 12)) for k in CROSSOVER_NOVUS]
+    cases += [(f"box, {n} {piece}s", sc.box(piece, n, 6))
+              for piece in ("puck", "ball") for n in CROSSOVER_BOXES]
+    print(f"{'shots':<28}{'pieces':>7}{'events/shot':>12}   us/event: {'no grid':>8}{'grid':>8}"
+          f"   {'grid gain':>9}   picked ({GRID_MIN_N = })  same")
+    for label, scenario in cases:
+        r = crossover_row(label, scenario, repeats)
+        rows.append(r)
+        print(f"{label:<28}{r['pieces']:>7}{r['events_per_shot']:>12.1f}   {'':>9}"
+              f"{r['no_grid_us_per_event']:>8.2f}{r['grid_us_per_event']:>8.2f}   "
+              f"{r['gain']:>8.2f}x   {r['picked']:<22}{'yes' if r['same_bytes'] else 'NO'}",
+              flush=True)
+    return rows
 
 
 def _best_of(kept: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
@@ -184,10 +254,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plot", default=None,
                     help=f"the PNG to write (default {PLOT}; a --quick run writes none unless "
                          "given one: its three sizes would replace the documented plot)")
+    ap.add_argument("--crossover", action="store_true",
+                    help="instead of the series: where the grid starts to pay (the novus "
+                         "openings, scattered novus layouts, boxes of 16-64), which GRID_MIN_N "
+                         "decides")
     args = ap.parse_args(argv)
     ns = QUICK_NS if args.quick else NS
     print(f"machine: {platform.machine()} {platform.processor() or ''} python "
           f"{platform.python_version()}; GRID_MIN_N = {GRID_MIN_N}, CELL_PIECES = {CELL_PIECES}")
+    if args.crossover:
+        rows = crossover(3 if args.quick else 11)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"crossover": rows}, indent=1) + "\n")
+        if not all(r["same_bytes"] for r in rows):
+            print("ERROR: a grid changed a result")
+            return 1
+        return 0
     print(f"{'piece':>6}{'N':>6}{'events':>8}{'cells':>7}   us/event: {'no grid':>8}"
           f"{'picked':>8}{'grid':>8}{'whole':>8}   {'events/s (picked)':>18}  same")
     passes = args.passes or (1 if args.quick else 3)

@@ -107,7 +107,8 @@ def novus_opening(count: int, seed: int = SEED) -> Scenario:
                     "then random openings", cases, "novus", pymunk=True)
 
 
-def _midgame_case(table: Any, rng: np.random.Generator, k: int) -> Case:
+def _midgame_case(table: Any, rng: np.random.Generator, k: int,
+                  n_pucks: int | None = None) -> Case:
     (u0, u1), (w0, w1) = table.striker_strip()
     shot = NovusShot(x=float(rng.uniform(u0, u1)), y=float(rng.uniform(w0, w1)),
                      angle=float(rng.uniform(0.35, math.pi - 0.35)),
@@ -116,7 +117,8 @@ def _midgame_case(table: Any, rng: np.random.Generator, k: int) -> Case:
     r = PUCK_DIAMETER / 2
     clear_striker = r + table.piece_spec("striker").radius + 1e-4
     holes = table.geometry.holes
-    n_pucks = int(rng.integers(4, 25))
+    if n_pucks is None:
+        n_pucks = int(rng.integers(4, 25))
     placed: list[tuple[float, float]] = []
     while len(placed) < n_pucks:
         x, y = (float(v) for v in rng.uniform(r + 1e-4, 1.0 - r - 1e-4, 2))
@@ -138,6 +140,19 @@ def novus_midgame(count: int, seed: int = SEED) -> Scenario:
     cases = [_midgame_case(table, rng, k) for k in range(count)]
     return Scenario("novus-midgame", "novus: random mid-game positions (4-24 pucks, striker "
                     "anywhere in the south zone)", cases, "novus", pymunk=True)
+
+
+def novus_scattered(n_pucks: int, count: int, seed: int = SEED) -> Scenario:
+    """`count` mid-game positions of exactly n_pucks pucks (at most 32) scattered at random
+    over the board, the striker shot from anywhere in the south zone (bench/broadphase.py's
+    crossover)."""
+    if not 0 <= n_pucks <= 32:
+        raise ValueError(f"n_pucks: expected 0 to 32 (a novus set), got {n_pucks}")
+    table = novus_table()
+    rng = np.random.default_rng([seed, 11, n_pucks])
+    cases = [_midgame_case(table, rng, k, n_pucks) for k in range(count)]
+    return Scenario(f"novus-scattered-{n_pucks}", f"novus: {n_pucks} pucks scattered at "
+                    "random, striker anywhere in the south zone", cases, "novus")
 
 
 # -- pool -------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ LOOP = ("cuesim.sim.loop", "run_events_grid",
         "F2 R2 F2 F2 F2 F2 F2 F2 F1 F1 f8 i8 i8 F2 F2 F2 F1 F2 F2 F1 W I1 B1")
 # the functions whose cache miss starts the helper, with their usual argument types: the
 # loop, and the broadphase's auto_grid_into, which engine.grid_for compiles just before it
-# on 24 pieces or more (1.3 s sooner)
+# on GRID_MIN_N (34) pieces or more (1.3 s sooner)
 STARTERS: tuple[tuple[str, str, str], ...] = (
     LOOP, ("cuesim.sim.detect.grid", "auto_grid_into", "F2 R2 F2 F1"))
 # what the helper compiles, in the order the loop's typing reaches them; measured on the

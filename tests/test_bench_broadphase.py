@@ -55,3 +55,32 @@ def test_a_quick_run_leaves_the_documented_plot_alone(monkeypatch, tmp_path, cap
     assert broadphase.main(["--quick"]) == 0
     assert not (tmp_path / "documented.png").exists()
     assert "plot: none for a --quick run" in capsys.readouterr().out
+
+
+def test_a_quick_crossover_run_compares_both_ways_on_the_same_bytes(monkeypatch, tmp_path,
+                                                                      capsys):
+    """--crossover (what sets GRID_MIN_N): each row's shots with no grid and on the grid, the
+    same bytes both ways, the gain and the way GRID_MIN_N picks for its size."""
+    monkeypatch.setattr(broadphase, "CROSSOVER_NOVUS", (16,))
+    monkeypatch.setattr(broadphase, "CROSSOVER_BOXES", (16, 40))
+    out = tmp_path / "cross.json"
+    assert broadphase.main(["--crossover", "--quick", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["crossover"]
+    assert [r["label"] for r in rows] == [
+        "novus openings", "novus, 16 scattered pucks", "box, 16 pucks", "box, 40 pucks",
+        "box, 16 balls", "box, 40 balls"]
+    assert [r["pieces"] for r in rows] == [33, 17, 16, 40, 16, 40]
+    for r in rows:
+        assert r["same_bytes"]
+        assert r["gain"] == pytest.approx(r["no_grid_us_per_event"] / r["grid_us_per_event"])
+        assert r["picked"] == ("grid" if r["pieces"] >= broadphase.GRID_MIN_N else "no grid")
+    assert "grid gain" in capsys.readouterr().out
+
+
+def test_scattered_novus_layouts_hold_the_pucks_asked_for():
+    from bench import scenarios as sc
+
+    scenario = sc.novus_scattered(24, 3)
+    assert scenario.pieces == (25, 25)  # and the striker
+    with pytest.raises(ValueError, match="n_pucks: expected 0 to 32"):
+        sc.novus_scattered(33, 1)

@@ -337,9 +337,9 @@ def test_a_warm_fresh_process_loads_machine_code_without_numbas_target_refresh(t
     assert out["arrays"] == []
     assert out["runtime"] is not True
     assert out["unparsed"] == [True]  # the loop's bitcode was never parsed (sim.cached_code)
-    # the only machine code two shots load: the loop (its callees inside) and the broadphase's
-    # grid (33 pieces); the work arrays are made in Python
-    assert out["machine_code"] == ["auto_grid_into", "run_events_grid"]
+    # the only machine code two shots load: the loop, its callees inside (33 and 10 pieces:
+    # no broadphase grid to pick, `grid.GRID_MIN_N`); the work arrays are made in Python
+    assert out["machine_code"] == ["run_events_grid"]
     assert out["events"] == r.n_events
     assert out["end"] == r.final_positions.tolist()
     assert out["many"] == many["n_events"].tolist()

@@ -69,15 +69,24 @@ def test_the_declared_signatures_are_those_the_event_loop_calls(monkeypatch):
 
 
 def test_the_starters_declared_types_are_those_a_shot_passes():
-    """engine.run_input calls the loop, and on 24 pieces or more auto_grid first, with the
-    declared argument types (P read-only), so a cold first shot starts the helper."""
+    """engine.run_input calls the loop, and on GRID_MIN_N pieces or more auto_grid first, with
+    the declared argument types (P read-only), so a cold first shot starts the helper."""
     import math
 
+    import numpy as np
+
     import cuesim
+    from cuesim.sim.detect.grid import GRID_MIN_N
+    from cuesim.sim.engine import run_motion
+    from cuesim.tables.box import box_for, random_box_layout, random_box_motion
 
     table = cuesim.novus_table()
     cuesim.simulate(table, cuesim.novus_doubles_layout(table),
                     cuesim.NovusShot(x=0.5, angle=math.pi / 2, speed=6.0))
+    box = box_for(GRID_MIN_N, "puck")  # enough pieces for the grid
+    rng = np.random.default_rng(3)
+    layout = random_box_layout(box, GRID_MIN_N, rng)
+    run_motion(box, layout, random_box_motion(layout, rng, 0.5, ball=False))
     for module, name, codes in pc.STARTERS:
         assert pc.signature(codes) in _dispatcher(module, name).signatures, name
 

@@ -31,14 +31,15 @@ MARGIN = 0.05  # the fat cell's margin, as a fraction of the cell width
 # the smallest cell: the largest contact distance (with TOUCH and rounding) fits within the
 # width less both margins, with this factor to spare
 SPARE = 1.01
-# measured with bench/broadphase.py (bench/README.md, "Broadphase", "When the grid switches
-# on"): below 24 pieces the grid costs more than it saves on the breaks (10 and 16 balls),
-# 5-pins and novus layouts of 8-16 pucks (0.64-0.89x); from 24 it saves on scattered novus
-# layouts and boxes (1.1-2.1x) and breaks even on the novus doubles openings (33 pieces);
-# the narrowest cells are the fastest on every box from 64 to 1,024 pieces (0.1 of a piece's
-# share of the area: the floor of `smallest_width` decides at 10 % coverage; 0.25, 0.5, 1 and
-# 2 were 5-60 % slower)
-GRID_MIN_N = 24  # fewer objects: no grid
+# measured on the compiled loop, the same shots with no grid and on the grid (bench/README.md,
+# "Broadphase", "The grid from 34 pieces"): below 34 pieces the grid costs more than it saves on
+# every novus layout (all have at most 33 pieces: the openings 0.95x, scattered layouts of
+# 16-32 pucks 0.72-0.88x), on the breaks and on 5-pins; on the boxes it pays from about 32
+# pieces (1.05-1.10x at 32, 1.24-1.26x at 40, 1.5-1.75x at 64). It is a speed setting, not
+# physics: the results are the same bytes either way. The narrowest cells are the fastest on
+# every box from 64 to 1,024 pieces (0.1 of a piece's share of the area: the floor of
+# `smallest_width` decides at 10 % coverage; 0.25, 0.5, 1 and 2 were 5-60 % slower)
+GRID_MIN_N = 34  # fewer objects: no grid
 CELL_PIECES = 0.1  # the area of a cell, in pieces' shares of the table
 MAX_CELLS = 1024  # cells per side at most
 
