@@ -99,6 +99,34 @@ from cuesim.sim.state import (
     X,
     Y,
 )
+from cuesim.sim.work_rows import (
+    CC_I,
+    CC_J,
+    CW_IMPULSE,
+    CW_VPEAK,
+    FW_CROSS_T,
+    FW_ROW_T,
+    FW_SINGLE_T,
+    FW_T_PRED,
+    FW_VIEW,
+    IW_AFFECTED,
+    IW_BUF,
+    IW_CELL,
+    IW_CROSS_C,
+    IW_IN_CLUSTER,
+    IW_NXT,
+    IW_PARENT,
+    IW_PRV,
+    IW_ROW_J,
+    IW_SEEN,
+    IW_SEG_OPEN,
+    IW_SINGLE_C,
+    IW_SINGLE_K,
+    N_CC_ROWS,
+    N_CW_ROWS,
+    N_FW_ROWS,
+    N_IW_ROWS,
+)
 
 STATUS_DONE = 0
 STATUS_FULL = 1  # the event or segment buffer is full: run again with larger buffers
@@ -209,8 +237,9 @@ def work_arrays(n: int, n_lines: int, n_circles: int, n_cells: int, n_tree: int)
     arrays, the grid's and queues' int row, the impact's bool row (contents unset). The
     engine calls the Python function (and tree_length's) and keeps them."""
     max_c = 8 * n + 8
-    grids = (np.empty((15, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
-             np.empty((2, max_c), np.int64), np.empty((9, n)), np.empty((4, max_c)),
+    grids = (np.empty((N_IW_ROWS, n), np.int64), np.empty((N_INT_ROWS, 2 * max_c), np.int64),
+             np.empty((N_CC_ROWS, max_c), np.int64), np.empty((N_FW_ROWS, n)),
+             np.empty((N_CW_ROWS, max_c)),
              np.empty((N_FLOAT_ROWS, max(max_c, NS))), np.empty((n, n_lines)),
              np.empty((n, n_circles)), np.empty((n, n)))
     ints = np.empty(n_cells + STACK + 2 * n_tree, np.int64)
@@ -269,7 +298,7 @@ def run_events_grid(
     queue = ints[n_cells + STACK:n_cells + STACK + n_tree]  # the earliest event of each object
     cross_q = ints[n_cells + STACK + n_tree:n_cells + STACK + 2 * n_tree]  # the earliest crossing
     slow = bools[:max_c]
-    for r in range(15):
+    for r in range(N_IW_ROWS):
         for k in range(n):
             iw[r, k] = -1
     for k in range(n_cells):
@@ -277,10 +306,10 @@ def run_events_grid(
     for k in range(n_tree):
         queue[k] = -1
         cross_q[k] = -1
-    for r in range(9):
+    for r in range(N_FW_ROWS):
         for k in range(n):
             fw[r, k] = INF
-    for r in range(4):
+    for r in range(N_CW_ROWS):
         for k in range(max_c):
             cw[r, k] = 0.0
     for k in range(max_c):
@@ -291,15 +320,18 @@ def run_events_grid(
         for k in range(circles.shape[0]):
             side_c[i, k] = 1.0
         pair_t[i, i] = INF  # no grid: a row's scan reads it; every other pair is made below
-    seg_open, single_c, single_k, row_j, cross_c = iw[0], iw[1], iw[2], iw[3], iw[4]
-    nxt, prv, cell, buf, buf2 = iw[5], iw[6], iw[7], iw[8], iw[9]
-    links, bufs = iw[5:8], iw[8:10]  # the same rows, for predict_near's argument count
-    affected, in_cluster, seen, parent, label = iw[10], iw[11], iw[12], iw[13], iw[14]
-    single_t, row_t, t_pred, cross_t = fw[0], fw[1], fw[2], fw[3]
-    view = fw[4:9]  # each piece's next change of motion and its path's box (predict.set_view)
+    seg_open, single_c, single_k = iw[IW_SEG_OPEN], iw[IW_SINGLE_C], iw[IW_SINGLE_K]
+    row_j, cross_c = iw[IW_ROW_J], iw[IW_CROSS_C]
+    nxt, prv, cell, buf = iw[IW_NXT], iw[IW_PRV], iw[IW_CELL], iw[IW_BUF]
+    affected, in_cluster, seen = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_SEEN]
+    parent = iw[IW_PARENT]
+    single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
+        fw[FW_CROSS_T]
+    view = fw[FW_VIEW:FW_VIEW + 5]  # each piece's next change of motion and its path's box
+    # (predict.set_view)
     change_t = view[V_CHANGE]
-    cnx, cny, impulse, vpeak = cw[0], cw[1], cw[2], cw[3]
-    ci, cj = cc[0], cc[1]
+    impulse, vpeak = cw[CW_IMPULSE], cw[CW_VPEAK]
+    ci, cj = cc[CC_I], cc[CC_J]
     for i in range(n):
         single_c[i] = 0
         in_cluster[i] = 0
@@ -370,8 +402,7 @@ def run_events_grid(
         c_i = -1 if one else cross_q[1]
         if c_i >= 0 and cross_t[c_i] <= t and cross_t[c_i] < INF:
             # a cell crossing first: no event, only new neighbours
-            cross_cell(S, P, c_i, g, head, nxt, prv, cell, pair_t, single_t, row_t, row_j,
-                       t_pred, cross_t, cross_c, queue, cross_q, buf, buf2, view)
+            cross_cell(S, P, c_i, g, head, pair_t, iw, fw, queue, cross_q)
             continue
         if t == INF:
             break
@@ -393,16 +424,13 @@ def run_events_grid(
         contact = (j >= 0 and not pin_pair) or (
             j < 0 and (single_c[i] == S_RAIL or single_c[i] == S_KNUCKLE))
         if contact:
-            n_given, n_seed = gather_due(S, P, pair_t, row_t, single_t, single_c, single_k, t,
-                                         rails, knuckles, ci, cj, cnx, cny, affected,
-                                         in_cluster, g, head, nxt, cell, queue, buf2, buf,
-                                         stack)
-            n_aff, n_c = touching_system(S, P, t, rails, knuckles, affected, n_seed, in_cluster,
-                                         ci, cj, cnx, cny, n_given, g, head, nxt, cell, buf,
-                                         buf2)
-            if not resolve_impact(S, P, t, ci, cj, cnx, cny, n_c, n_given, affected, n_aff,
-                                  e_pair, mu_pair, e_rail, mu_rail, stiffness, exponent, v_stick,
-                                  model_params, work, iwork, slow, impulse, vpeak, parent, label):
+            n_given, n_seed = gather_due(S, P, pair_t, t, rails, knuckles, iw, fw, cc, cw, g,
+                                         head, queue, stack)
+            n_aff, n_c = touching_system(S, P, t, rails, knuckles, n_seed, n_given, iw, cc, cw,
+                                         g, head)
+            if not resolve_impact(S, P, t, cc, cw, n_c, n_given, iw, n_aff, e_pair, mu_pair,
+                                  e_rail, mu_rail, stiffness, exponent, v_stick, model_params,
+                                  work, iwork, slow):
                 unfinished_impact = True  # the shot stops as truncated at the next event
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
                 if cj[m] >= 0 and impulse[m] > 0.0:
@@ -503,14 +531,11 @@ def run_events_grid(
             if not quiet:
                 n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
-            predict_all(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
-                        knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                        view)
+            predict_all(S, P, t, n_aff, rails, holes, lines, circles, side_l, side_c, knuckles,
+                        pair_t, iw, fw)
         else:
-            predict_near(S, P, t, affected, n_aff, rails, holes, lines, circles, side_l, side_c,
-                         knuckles, pair_t, single_t, single_c, single_k, row_t, row_j, in_cluster,
-                         t_pred, seen, cross_t, cross_c, g, head, links, bufs, queue, cross_q,
-                         view)
+            predict_near(S, P, t, n_aff, rails, holes, lines, circles, side_l, side_c, knuckles,
+                         pair_t, iw, fw, g, head, queue, cross_q)
     if unfinished_impact and status == STATUS_DONE:  # the unfinished impact was the last event
         status = STATUS_RUNAWAY
     return n_ev, n_seg, status

@@ -73,13 +73,11 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
 # ("Start-up, tenth pass")
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
     ("cuesim.sim.resolve.impact", "resolve_impact",
-     "F2 R2 f8 I1 I1 F1 F1 i8 i8 I1 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1 F1 F1 I1 I1"),
+     "F2 R2 f8 I2 F2 i8 i8 I2 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1"),
     ("cuesim.sim.resolve.pin", "knock_pin", "F2 R2 i8 i8 f8 f8"),
-    ("cuesim.sim.predict", "predict_all",
-     "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1 F2"),
+    ("cuesim.sim.predict", "predict_all", "F2 R2 f8 i8 F2 F2 F2 F2 F2 F2 F2 F2 I2 F2"),
     ("cuesim.sim.predict", "predict_near",
-     "F2 R2 f8 I1 i8 F2 F2 F2 F2 F2 F2 F2 F2 F1 I1 I1 F1 I1 I1 F1 I1 F1 I1 F1 I1 I2 I2 I1 I1 "
-     "F2"),
+     "F2 R2 f8 i8 F2 F2 F2 F2 F2 F2 F2 F2 I2 F2 F1 I1 I1 I1"),
 )
 
 

@@ -48,6 +48,29 @@ from cuesim.sim.state import (
     X,
     Y,
 )
+from cuesim.sim.work_rows import (
+    CC_I,
+    CC_J,
+    CW_NX,
+    CW_NY,
+    FW_CROSS_T,
+    FW_ROW_T,
+    FW_SINGLE_T,
+    FW_T_PRED,
+    FW_VIEW,
+    IW_AFFECTED,
+    IW_BUF,
+    IW_BUF2,
+    IW_CELL,
+    IW_CROSS_C,
+    IW_IN_CLUSTER,
+    IW_NXT,
+    IW_PRV,
+    IW_ROW_J,
+    IW_SEEN,
+    IW_SINGLE_C,
+    IW_SINGLE_K,
+)
 
 SIMULTANEOUS = 1e-12  # s: contacts this close in time are one simultaneous impact
 
@@ -214,38 +237,22 @@ def row_min(pair_t: np.ndarray, single_t: np.ndarray, i: int, g: np.ndarray, hea
 
 
 @njit_norc
-def gather_due(
-    S: np.ndarray,
-    P: np.ndarray,
-    pair_t: np.ndarray,
-    row_t: np.ndarray,
-    single_t: np.ndarray,
-    single_c: np.ndarray,
-    single_k: np.ndarray,
-    t: float,
-    rails: np.ndarray,
-    knuckles: np.ndarray,
-    ci: np.ndarray,
-    cj: np.ndarray,
-    cnx: np.ndarray,
-    cny: np.ndarray,
-    seeds: np.ndarray,
-    flag: np.ndarray,
-    g: np.ndarray,
-    head: np.ndarray,
-    nxt: np.ndarray,
-    cell: np.ndarray,
-    queue: np.ndarray,
-    due_now: np.ndarray,
-    buf: np.ndarray,
-    stack: np.ndarray,
-) -> tuple[int, int]:
+def gather_due(S: np.ndarray, P: np.ndarray, pair_t: np.ndarray, t: float, rails: np.ndarray,
+               knuckles: np.ndarray, iw: np.ndarray, fw: np.ndarray, cc: np.ndarray,
+               cw: np.ndarray, g: np.ndarray, head: np.ndarray, queue: np.ndarray,
+               stack: np.ndarray) -> tuple[int, int]:
     """All contacts due at time t (within SIMULTANEOUS): pairs (ci, cj) and contacts with a
-    rail or knuckle (ci, -1 - feature), with their normals, and their pieces as seeds[:]. Only
-    the objects whose earliest event is due now are visited (the queue lists them), each
-    against its neighbours, in index order as a scan of the upper triangle of pair_t gives.
-    A standing pin's knocks are resolved on their own (resolve.pin, `knocks`).
-    Returns (contacts, seeds); `flag` is a zeroed work array, zeroed again on return."""
+    rail or knuckle (ci, -1 - feature), with their normals (cc, cw: the loop's contact rows),
+    and their pieces as seeds (iw's `affected`). Only the objects whose earliest event is due
+    now are visited (the queue lists them), each against its neighbours, in index order as a
+    scan of the upper triangle of pair_t gives. A standing pin's knocks are resolved on their
+    own (resolve.pin, `knocks`). Returns (contacts, seeds). Flags: iw's `in_cluster`, zero
+    and zeroed again; scratch: iw's two buffers (sim.work_rows)."""
+    seeds, flag, due_now, buf = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_BUF2], iw[IW_BUF]
+    nxt, cell = iw[IW_NXT], iw[IW_CELL]
+    single_c, single_k = iw[IW_SINGLE_C], iw[IW_SINGLE_K]
+    single_t, row_t = fw[FW_SINGLE_T], fw[FW_ROW_T]
+    ci, cj, cnx, cny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
     n_rails = rails.shape[0]
     limit = t + SIMULTANEOUS * max(1.0, t)
     c = 0
@@ -304,17 +311,20 @@ def gather_due(
 
 
 @njit_norc
-def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                in_cluster: np.ndarray, view: np.ndarray) -> None:
+def predict_all(S: np.ndarray, P: np.ndarray, t: float, n_aff: int, rails: np.ndarray,
+                holes: np.ndarray, lines: np.ndarray, circles: np.ndarray, side_l: np.ndarray,
+                side_c: np.ndarray, knuckles: np.ndarray, pair_t: np.ndarray, iw: np.ndarray,
+                fw: np.ndarray) -> None:
     """After an event, without a grid: predict the affected objects' single events and their
     pairs with every object, and mend every row (a row that pointed into the cluster is scanned
     again, any other lowered by a new pair that comes sooner). A pair of two affected objects
     is predicted once, by the later of the two in `affected` (in_cluster[a] holds a's place,
-    from 1), and the affected rows are made in the same pass, as a scan would make them."""
+    from 1), and the affected rows are made in the same pass, as a scan would make them.
+    iw, fw: the loop's work rows (sim.work_rows): affected[:n_aff], the single events, rows,
+    boxes."""
+    affected, in_cluster = iw[IW_AFFECTED], iw[IW_IN_CLUSTER]
+    single_c, single_k, row_j = iw[IW_SINGLE_C], iw[IW_SINGLE_K], iw[IW_ROW_J]
+    single_t, row_t, view = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_VIEW:FW_VIEW + 5]
     n = S.shape[0]
     for m in range(n_aff):
         a = affected[m]
@@ -353,25 +363,24 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_
 
 
 @njit_norc
-def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
-                 rails: np.ndarray, holes: np.ndarray, lines: np.ndarray, circles: np.ndarray,
-                 side_l: np.ndarray, side_c: np.ndarray, knuckles: np.ndarray,
-                 pair_t: np.ndarray, single_t: np.ndarray, single_c: np.ndarray,
-                 single_k: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-                 in_cluster: np.ndarray, t_pred: np.ndarray, seen: np.ndarray,
-                 cross_t: np.ndarray, cross_c: np.ndarray, g: np.ndarray, head: np.ndarray,
-                 links: np.ndarray, bufs: np.ndarray, queue: np.ndarray,
-                 cross_q: np.ndarray, view: np.ndarray) -> None:
+def predict_near(S: np.ndarray, P: np.ndarray, t: float, n_aff: int, rails: np.ndarray,
+                 holes: np.ndarray, lines: np.ndarray, circles: np.ndarray, side_l: np.ndarray,
+                 side_c: np.ndarray, knuckles: np.ndarray, pair_t: np.ndarray, iw: np.ndarray,
+                 fw: np.ndarray, g: np.ndarray, head: np.ndarray, queue: np.ndarray,
+                 cross_q: np.ndarray) -> None:
     """`predict_all` on the grid: the affected objects' pairs with their neighbours only (the
     rest stay INF; two affected objects' pair once, and their rows in the same pass, as in
     predict_all), the rows of their neighbours mended, their crossings predicted, and both
-    queues mended. links: the grid's rows nxt, prv and cell; bufs: two work rows.
-
-    At most 30 arguments: CPython passes a longer call as f(*tuple), and numba builds that
-    tuple in the caller, an atomic reference count up and down for each of its arrays, at every
-    event."""
-    nxt, prv, cell = links[0], links[1], links[2]
-    buf, buf2 = bufs[0], bufs[1]
+    queues mended. iw, fw: the loop's work rows (sim.work_rows), among them the grid's lists
+    and two scratch rows."""
+    affected, in_cluster, seen = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_SEEN]
+    single_c, single_k, row_j, cross_c = iw[IW_SINGLE_C], iw[IW_SINGLE_K], iw[IW_ROW_J], \
+        iw[IW_CROSS_C]
+    nxt, prv, cell = iw[IW_NXT], iw[IW_PRV], iw[IW_CELL]
+    buf, buf2 = iw[IW_BUF], iw[IW_BUF2]
+    single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
+        fw[FW_CROSS_T]
+    view = fw[FW_VIEW:FW_VIEW + 5]
     for m in range(n_aff):
         a = affected[m]
         single_t[a], single_c[a], single_k[a], view[V_CHANGE, a] = single_event(
@@ -405,8 +414,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
         row_t[a], row_j[a] = best, bj
     for r in range(n_rep):
         seen[buf2[r]] = 0
-        mend_row(pair_t, single_t, row_t, row_j, in_cluster, affected, n_aff, buf2[r], g,
-                 head, nxt, cell, buf, queue)
+        mend_row(pair_t, iw, fw, n_aff, buf2[r], g, head, queue)
     for m in range(n_aff):
         a = affected[m]
         in_cluster[a] = 0
@@ -420,14 +428,15 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n
 
 
 @njit_norc
-def mend_row(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray,
-             in_cluster: np.ndarray, affected: np.ndarray, n_aff: int, k: int, g: np.ndarray,
-             head: np.ndarray, nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-             queue: np.ndarray) -> None:
+def mend_row(pair_t: np.ndarray, iw: np.ndarray, fw: np.ndarray, n_aff: int, k: int,
+             g: np.ndarray, head: np.ndarray, queue: np.ndarray) -> None:
     """Mend row k (not in the cluster) after the affected objects' pairs were predicted
     again: scanned again if its earliest pointed into the cluster, else lowered by a new pair
     that comes sooner. Only k's neighbours' pairs are read: the table's other entries are
-    never reset, and hold whatever an earlier shot left there."""
+    never reset, and hold whatever an earlier shot left there. Scratch: iw's first buffer."""
+    affected, in_cluster, row_j = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_ROW_J]
+    nxt, cell, buf = iw[IW_NXT], iw[IW_CELL], iw[IW_BUF]
+    single_t, row_t = fw[FW_SINGLE_T], fw[FW_ROW_T]
     before = row_t[k]
     if row_j[k] >= 0 and in_cluster[row_j[k]]:
         row_t[k], row_j[k] = row_min(pair_t, single_t, k, g, head, nxt, cell, buf)
@@ -442,14 +451,17 @@ def mend_row(pair_t: np.ndarray, single_t: np.ndarray, row_t: np.ndarray, row_j:
 
 @njit_norc
 def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.ndarray,
-               nxt: np.ndarray, prv: np.ndarray, cell: np.ndarray, pair_t: np.ndarray,
-               single_t: np.ndarray, row_t: np.ndarray, row_j: np.ndarray, t_pred: np.ndarray,
-               cross_t: np.ndarray, cross_c: np.ndarray, queue: np.ndarray, cross_q: np.ndarray,
-               buf: np.ndarray, buf2: np.ndarray, view: np.ndarray) -> None:
+               pair_t: np.ndarray, iw: np.ndarray, fw: np.ndarray, queue: np.ndarray,
+               cross_q: np.ndarray) -> None:
     """Move object i into the cell its path enters at cross_t[i]: predict its pairs with its
     new neighbours (from t_pred: the value the all-pairs prediction holds), drop those with
     the pieces no longer next to it from the rows that pointed at them, and mend the rows and
-    queues they touch."""
+    queues they touch. iw, fw: the loop's work rows (sim.work_rows)."""
+    nxt, prv, cell = iw[IW_NXT], iw[IW_PRV], iw[IW_CELL]
+    row_j, cross_c, buf, buf2 = iw[IW_ROW_J], iw[IW_CROSS_C], iw[IW_BUF], iw[IW_BUF2]
+    single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
+        fw[FW_CROSS_T]
+    view = fw[FW_VIEW:FW_VIEW + 5]
     t = cross_t[i]
     old, new = cell[i], cross_c[i]
     remove(head, nxt, prv, cell, i)

@@ -43,6 +43,24 @@ from cuesim.sim.predict import (
 )
 from cuesim.sim.queue import build, tree_length
 from cuesim.sim.state import ON, VX, VY, R, X, Y
+from cuesim.sim.work_rows import (
+    FW_CROSS_T,
+    FW_ROW_T,
+    FW_SINGLE_T,
+    FW_T_PRED,
+    FW_VIEW,
+    IW_AFFECTED,
+    IW_CELL,
+    IW_CROSS_C,
+    IW_IN_CLUSTER,
+    IW_NXT,
+    IW_ROW_J,
+    IW_SEEN,
+    IW_SINGLE_C,
+    IW_SINGLE_K,
+    N_FW_ROWS,
+    N_IW_ROWS,
+)
 from tests.profiles import examples
 
 ONE_CELL = np.array([0.0, 0.0, math.inf, 0.0, 1.0, 1.0])
@@ -71,18 +89,21 @@ class Shot:
             self.g = ONE_CELL.copy()
         n_cells = int(self.g[4]) * int(self.g[5])
         self.head = np.full(n_cells, -1, np.int64)
-        self.links = np.full((3, n), -1, np.int64)  # nxt, prv, cell
-        self.bufs = np.zeros((2, n), np.int64)
+        self.iw = np.zeros((N_IW_ROWS, n), np.int64)  # the loop's work rows
+        self.fw = np.full((N_FW_ROWS, n), math.inf)
+        self.links = self.iw[IW_NXT:IW_CELL + 1]  # nxt, prv, cell
+        self.links[:] = -1
         self.side_l = np.ones((n, arr.lines.shape[0]))
         self.side_c = np.ones((n, arr.circles.shape[0]))
-        self.single_t, self.single_c, self.single_k = np.empty(n), np.zeros(n, np.int64), \
-            np.zeros(n, np.int64)
-        self.view = np.full((5, n), math.inf)
+        self.single_t, self.single_c, self.single_k = self.fw[FW_SINGLE_T], \
+            self.iw[IW_SINGLE_C], self.iw[IW_SINGLE_K]
+        self.view = self.fw[FW_VIEW:FW_VIEW + 5]
         self.pair_t = np.full((n, n), math.inf)
-        self.row_t, self.row_j = np.empty(n), np.empty(n, np.int64)
-        self.in_cluster, self.seen = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        self.t_pred = np.zeros(n)
-        self.cross_t, self.cross_c = np.full(n, math.inf), np.zeros(n, np.int64)
+        self.row_t, self.row_j = self.fw[FW_ROW_T], self.iw[IW_ROW_J]
+        self.in_cluster, self.seen = self.iw[IW_IN_CLUSTER], self.iw[IW_SEEN]
+        self.t_pred = self.fw[FW_T_PRED]
+        self.t_pred[:] = 0.0
+        self.cross_t, self.cross_c = self.fw[FW_CROSS_T], self.iw[IW_CROSS_C]
         nxt, prv, cell = self.links
         for i in range(n):
             start_segment(S, P, i, 0.0)
@@ -133,15 +154,13 @@ class Shot:
         for a, (vx, vy) in zip(affected, kicks, strict=True):
             S[a, VX], S[a, VY] = vx, vy
             start_segment(S, P, a, 0.0)
-        aff = np.array(affected + [-1] * (self.n - len(affected)), np.int64)
-        args = (S, P, 0.0, aff, len(affected), *self.geo, self.side_l, self.side_c,
-                self.knuckles, self.pair_t, self.single_t, self.single_c, self.single_k,
-                self.row_t, self.row_j, self.in_cluster)
+        self.iw[IW_AFFECTED] = affected + [-1] * (self.n - len(affected))
+        args = (S, P, 0.0, len(affected), *self.geo, self.side_l, self.side_c,
+                self.knuckles, self.pair_t, self.iw, self.fw)
         if self.g[4] == 1.0 and self.g[5] == 1.0:
-            predict_all(*args, self.view)
+            predict_all(*args)
         else:
-            predict_near(*args, self.t_pred, self.seen, self.cross_t, self.cross_c, self.g,
-                         self.head, self.links, self.bufs, self.queue, self.cross_q, self.view)
+            predict_near(*args, self.g, self.head, self.queue, self.cross_q)
 
 
 def _check(shot: Shot, affected: list[int]) -> None:

@@ -21,6 +21,18 @@ from cuesim.sim.detect.grid import neighbours, one_cell, sort_small
 from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.state import ON, X, Y
+from cuesim.sim.work_rows import (
+    CC_I,
+    CC_J,
+    CW_NX,
+    CW_NY,
+    IW_AFFECTED,
+    IW_BUF,
+    IW_BUF2,
+    IW_CELL,
+    IW_IN_CLUSTER,
+    IW_NXT,
+)
 
 CULL_SPARE = 1e-9  # m: the box cull's rounding spare (a computed distance is off by ~1e-16 m)
 
@@ -70,18 +82,20 @@ def _place(S: np.ndarray, flag: np.ndarray, b: int, t: float) -> tuple[float, fl
 
 @njit_norc
 def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
-                    knuckles: np.ndarray, members: np.ndarray, n_seeds: int,
-                    flag: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray,
-                    ny: np.ndarray, n_given: int, g: np.ndarray, head: np.ndarray,
-                    nxt: np.ndarray, cell: np.ndarray, buf: np.ndarray,
-                    near: np.ndarray) -> tuple[int, int]:
-    """Grow the system from members[:n_seeds] (breadth first) and list its contacts after the
-    n_given contacts already listed (the ones detected due now, not listed twice). Every member
-    is advanced to t. `flag` is a zeroed work array of length n, zeroed on return. A member's
-    touching pieces are among its neighbours on the broadphase grid (g, head, nxt, cell:
-    detect.grid), taken in index order; buf and near are int work arrays of length n. A rail
-    or knuckle is looked at only when p is within its box widened by the reach (`box_apart`).
+                    knuckles: np.ndarray, n_seeds: int, n_given: int, iw: np.ndarray,
+                    cc: np.ndarray, cw: np.ndarray, g: np.ndarray,
+                    head: np.ndarray) -> tuple[int, int]:
+    """Grow the system from members[:n_seeds] (iw's `affected`, breadth first) and list its
+    contacts (cc, cw: the loop's contact rows) after the n_given contacts already listed (the
+    ones detected due now, not listed twice). Every member is advanced to t. The flag row (iw's
+    `in_cluster`) is zero, and zeroed on return. A member's touching pieces are among its
+    neighbours on the broadphase grid (g, head and iw's lists: detect.grid), taken in index
+    order; iw's two buffers are scratch (sim.work_rows). A rail or knuckle is looked at only
+    when p is within its box widened by the reach (`box_apart`).
     Returns (number of members, number of contacts)."""
+    members, flag, buf, near = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_BUF], iw[IW_BUF2]
+    nxt, cell = iw[IW_NXT], iw[IW_CELL]
+    ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
     n_rails = rails.shape[0]
     cap = ci.shape[0]
     count = n_seeds

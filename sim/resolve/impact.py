@@ -32,6 +32,17 @@ from cuesim.sim.state import (
     VX,
     VY,
 )
+from cuesim.sim.work_rows import (
+    CC_I,
+    CC_J,
+    CW_IMPULSE,
+    CW_NX,
+    CW_NY,
+    CW_VPEAK,
+    IW_AFFECTED,
+    IW_LABEL,
+    IW_PARENT,
+)
 
 # rows of resolve_impact's float work array (a column per contact and per piece, and at least
 # NS columns): the contacts' laws, then the multiple impact's rows, a row over all pieces, the
@@ -201,25 +212,28 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
 
 
 @njit_norc
-def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
-                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, objs: np.ndarray,
-                   n_obj: int,
-                   e_pair: np.ndarray, mu_pair: np.ndarray, e_rail: np.ndarray,
-                   mu_rail: np.ndarray, stiffness: np.ndarray, exponent: np.ndarray,
-                   v_stick: float, model_params: np.ndarray, work: np.ndarray,
-                   iwork: np.ndarray, slow: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                   parent: np.ndarray, label: np.ndarray) -> bool:
-    """Resolve the touching system (its pieces objs[:n_obj] advanced to t; its first n_due
-    contacts the ones detection found due now: a due contact that does not close is pressed,
-    detect.pairs/rails, and counts as slow and pressing whatever the sign test). Writes each
-    contact's normal impulse (impulse[k] > 0: the contact acted) and its largest approach speed
-    (vpeak[k]). stiffness/exponent hold the compliance law K delta^eta of kind pairs (rows <
-    n_kinds) and of each kind on a rail (last row). Work arrays, so that an impact allocates
-    nothing: `work`, float, N_FLOAT_ROWS x (at least n_c, the pieces and NS); `iwork`, int,
-    N_INT_ROWS x (2 n_c or more); parent and label, int over all pieces, parent[a] = a and
-    label[a] = -1, as they are again on return: no work here costs more than the system's
-    size. Returns False when a multiple impact reached its step bound unfinished (the loop then
-    stops the shot as truncated)."""
+def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: np.ndarray,
+                   n_c: int, n_due: int, iw: np.ndarray, n_obj: int, e_pair: np.ndarray,
+                   mu_pair: np.ndarray, e_rail: np.ndarray, mu_rail: np.ndarray,
+                   stiffness: np.ndarray, exponent: np.ndarray, v_stick: float,
+                   model_params: np.ndarray, work: np.ndarray, iwork: np.ndarray,
+                   slow: np.ndarray) -> bool:
+    """Resolve the touching system (its pieces objs[:n_obj], iw's `affected`, advanced to t;
+    its contacts k < n_c the columns of cc and cw, sim.work_rows: pieces ci, cj and normals
+    nx, ny; its first n_due the ones detection found due now: a due contact that does not
+    close is pressed, detect.pairs/rails, and counts as slow and pressing whatever the sign
+    test). Writes each contact's normal impulse (cw's impulse row: > 0, the contact acted) and
+    its largest approach speed (vpeak). stiffness/exponent hold the compliance law K delta^eta
+    of kind pairs (rows < n_kinds) and of each kind on a rail (last row). Work arrays, so that
+    an impact allocates nothing: `work`, float, N_FLOAT_ROWS x (at least n_c, the pieces and
+    NS); `iwork`, int, N_INT_ROWS x (2 n_c or more); iw's parent and label rows, over all
+    pieces, parent[a] = a and label[a] = -1, as they are again on return: no work here costs
+    more than the system's size. Returns False when a multiple impact reached its step bound
+    unfinished (the loop then stops the shot as truncated). The loop's rows come as whole
+    arrays: numba pushes every word of every array argument at a call (sim.work_rows)."""
+    ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
+    impulse, vpeak = cw[CW_IMPULSE], cw[CW_VPEAK]
+    objs, parent, label = iw[IW_AFFECTED], iw[IW_PARENT], iw[IW_LABEL]
     n_kinds = stiffness.shape[1]
     e, mu, kk, eta = work[R_E], work[R_MU], work[R_K], work[R_ETA]
     v_fast = 0.0  # the fastest approach in the system: a slow system is all slow contacts
