@@ -109,6 +109,7 @@ from cuesim.sim.work_rows import (
     FW_SINGLE_T,
     FW_T_PRED,
     FW_VIEW,
+    FW_VIEW_END,
     IW_AFFECTED,
     IW_BUF,
     IW_CELL,
@@ -327,7 +328,7 @@ def run_events_grid(
     parent = iw[IW_PARENT]
     single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
         fw[FW_CROSS_T]
-    view = fw[FW_VIEW:FW_VIEW + 5]  # each piece's next change of motion and its path's box
+    view = fw[FW_VIEW:FW_VIEW_END]  # each piece's next change of motion and its path's box
     # (predict.set_view)
     change_t = view[V_CHANGE]
     impulse, vpeak = cw[CW_IMPULSE], cw[CW_VPEAK]

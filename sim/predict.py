@@ -58,6 +58,7 @@ from cuesim.sim.work_rows import (
     FW_SINGLE_T,
     FW_T_PRED,
     FW_VIEW,
+    FW_VIEW_END,
     IW_AFFECTED,
     IW_BUF,
     IW_BUF2,
@@ -324,7 +325,7 @@ def predict_all(S: np.ndarray, P: np.ndarray, t: float, n_aff: int, rails: np.nd
     boxes."""
     affected, in_cluster = iw[IW_AFFECTED], iw[IW_IN_CLUSTER]
     single_c, single_k, row_j = iw[IW_SINGLE_C], iw[IW_SINGLE_K], iw[IW_ROW_J]
-    single_t, row_t, view = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_VIEW:FW_VIEW + 5]
+    single_t, row_t, view = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_VIEW:FW_VIEW_END]
     n = S.shape[0]
     for m in range(n_aff):
         a = affected[m]
@@ -380,7 +381,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, n_aff: int, rails: np.n
     buf, buf2 = iw[IW_BUF], iw[IW_BUF2]
     single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
         fw[FW_CROSS_T]
-    view = fw[FW_VIEW:FW_VIEW + 5]
+    view = fw[FW_VIEW:FW_VIEW_END]
     for m in range(n_aff):
         a = affected[m]
         single_t[a], single_c[a], single_k[a], view[V_CHANGE, a] = single_event(
@@ -461,7 +462,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
     row_j, cross_c, buf, buf2 = iw[IW_ROW_J], iw[IW_CROSS_C], iw[IW_BUF], iw[IW_BUF2]
     single_t, row_t, t_pred, cross_t = fw[FW_SINGLE_T], fw[FW_ROW_T], fw[FW_T_PRED], \
         fw[FW_CROSS_T]
-    view = fw[FW_VIEW:FW_VIEW + 5]
+    view = fw[FW_VIEW:FW_VIEW_END]
     t = cross_t[i]
     old, new = cell[i], cross_c[i]
     remove(head, nxt, prv, cell, i)

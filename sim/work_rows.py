@@ -30,8 +30,9 @@ FW_SINGLE_T = 0  # each piece's next single event
 FW_ROW_T = 1  # the earliest event of its row
 FW_T_PRED = 2  # when its predictions were last made
 FW_CROSS_T = 3  # its next cell crossing
-FW_VIEW = 4  # 5 rows from here: its next change of motion and its path's box (predict V_*)
-N_FW_ROWS = 9
+FW_VIEW, FW_VIEW_END = 4, 9  # rows [FW_VIEW, FW_VIEW_END): its next change of motion and its
+# path's box (predict V_*)
+N_FW_ROWS = FW_VIEW_END
 
 # the contacts of an event, a column each (up to 8 n + 8): cc (int64) and cw (float64) rows
 CC_I, CC_J = 0, 1  # the piece, and the other piece (or -1 - feature: a rail or knuckle)

@@ -49,6 +49,7 @@ from cuesim.sim.work_rows import (
     FW_SINGLE_T,
     FW_T_PRED,
     FW_VIEW,
+    FW_VIEW_END,
     IW_AFFECTED,
     IW_CELL,
     IW_CROSS_C,
@@ -97,7 +98,7 @@ class Shot:
         self.side_c = np.ones((n, arr.circles.shape[0]))
         self.single_t, self.single_c, self.single_k = self.fw[FW_SINGLE_T], \
             self.iw[IW_SINGLE_C], self.iw[IW_SINGLE_K]
-        self.view = self.fw[FW_VIEW:FW_VIEW + 5]
+        self.view = self.fw[FW_VIEW:FW_VIEW_END]
         self.pair_t = np.full((n, n), math.inf)
         self.row_t, self.row_j = self.fw[FW_ROW_T], self.iw[IW_ROW_J]
         self.in_cluster, self.seen = self.iw[IW_IN_CLUSTER], self.iw[IW_SEEN]
