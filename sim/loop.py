@@ -56,7 +56,7 @@ from cuesim.sim.predict import (
     set_view,
     single_event,
 )
-from cuesim.sim.queue import build, earliest, tree_length, update
+from cuesim.sim.queue import build, earliest, tree_length, update_path
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
 from cuesim.sim.resolve.pin import knock_pin, pin_clear_time, tilts
 from cuesim.sim.roots import INF
@@ -523,7 +523,7 @@ def run_events_grid(
             )
             set_view(S, P, i, view)
             row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
-            update(queue, row_t, i)
+            update_path(queue, row_t, i)
             continue
 
         for m in range(n_aff):

@@ -34,7 +34,7 @@ from cuesim.sim.detect.sensors import circle_time, line_time
 from cuesim.sim.detect.touching import segment_contact
 from cuesim.sim.motion.dispatch import contact_radius, knocks
 from cuesim.sim.motion.segment import position, reach, travel_bound, velocity
-from cuesim.sim.queue import due, update
+from cuesim.sim.queue import due, update, update_path
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -419,7 +419,7 @@ def predict_near(S: np.ndarray, P: np.ndarray, t: float, n_aff: int, rails: np.n
     for m in range(n_aff):
         a = affected[m]
         in_cluster[a] = 0
-        update(queue, row_t, a)
+        update_path(queue, row_t, a)
         if S[a, ON] == 0.0 and cell[a] >= 0:  # pocketed: off the grid
             remove(head, nxt, prv, cell, a)
             cross_t[a] = INF
@@ -447,7 +447,7 @@ def mend_row(pair_t: np.ndarray, iw: np.ndarray, fw: np.ndarray, n_aff: int, k: 
             if pair_t[k, a] < row_t[k] and cell[a] >= 0 and adjacent(g, cell[k], cell[a]):
                 row_t[k], row_j[k] = pair_t[k, a], a
     if row_t[k] != before:
-        update(queue, row_t, k)
+        update_path(queue, row_t, k)
 
 
 @njit_norc
@@ -475,7 +475,7 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
         pair_t[i, k] = pair_t[k, i] = v
         if sooner(v, i, row_t[k], row_j[k]):
             row_t[k], row_j[k] = v, i
-            update(queue, row_t, k)
+            update_path(queue, row_t, k)
         if sooner(v, k, best, bj):
             best, bj = v, k
     rescan = False
@@ -487,12 +487,12 @@ def cross_cell(S: np.ndarray, P: np.ndarray, i: int, g: np.ndarray, head: np.nda
             before = row_t[k]
             row_t[k], row_j[k] = row_min(pair_t, single_t, k, g, head, nxt, cell, buf2)
             if row_t[k] != before:
-                update(queue, row_t, k)
+                update_path(queue, row_t, k)
     if rescan:  # its earliest was with a piece it left
         best, bj = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
     if best != row_t[i]:
         row_t[i], row_j[i] = best, bj
-        update(queue, row_t, i)
+        update_path(queue, row_t, i)
     row_j[i] = bj
     cross_t[i], cross_c[i] = crossing(S, g, i, new, t)
     update(cross_q, cross_t, i)

@@ -1,7 +1,8 @@
 """The event queue: a tournament tree over each object's earliest time.
 
 tree[1] is the index of the smallest of vals[:n], the lowest index among equal ones (what
-np.argmin gives); changing vals[i] costs log2(n) steps (`update`), reading the earliest O(1),
+np.argmin gives); changing vals[i] costs log2(n) steps (`update_path`, or `update`, which
+stops early), reading the earliest O(1),
 and listing every object due by a time O(k log n) for k of them, in index order (`due`).
 Leaves sit at tree[L:L + n] (L the power of two >= n); a node holds the index of the smaller
 of its children's, the left one on ties; padding leaves hold -1 (never smaller).
@@ -73,10 +74,25 @@ def build(tree: np.ndarray, vals: np.ndarray) -> None:
 
 
 @njit_norc
+def update_path(tree: np.ndarray, vals: np.ndarray, i: int) -> None:
+    """vals[i] has changed: recompute every node from its leaf to the root. A fixed number of
+    levels, with no data-dependent exit: on the event queue, mended several times an event,
+    it beats `update`'s early stop, whose exit the branch predictor misses (boxes of 256 and
+    1,024 pieces 5-7 % faster, bench/README.md "The event queue mends the whole path")."""
+    if tree.shape[0] == 2:
+        return
+    k = (tree.shape[0] // 2 + i) // 2
+    while k >= 1:
+        tree[k] = _better(tree[2 * k], tree[2 * k + 1], vals)
+        k //= 2
+
+
+@njit_norc
 def update(tree: np.ndarray, vals: np.ndarray, i: int) -> None:
     """vals[i] has changed: mend the path from its leaf to the root. It stops at a node whose
     winner stays the same object, other than i: that winner's value is unchanged, so is every
-    node above it."""
+    node above it. The loop's crossings queue uses it (faster there than `update_path`: the
+    boxes of 40-64 pucks lose 6 % with the whole path)."""
     if tree.shape[0] == 2:
         return
     k = (tree.shape[0] // 2 + i) // 2

@@ -28,7 +28,7 @@ from cuesim.sim.detect.grid import (
     smallest_width,
 )
 from cuesim.sim.engine import motion_input, run_input
-from cuesim.sim.queue import argmin, build, due, earliest, tree_length, update
+from cuesim.sim.queue import argmin, build, due, earliest, tree_length, update, update_path
 from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, LAW, LAW_PIN, NS, R2, T0, TEND, VX, VY, R, X, Y
 from cuesim.tables.box import box_for, random_box_layout, random_box_motion
@@ -177,7 +177,8 @@ def test_a_crossing_is_where_the_path_leaves_the_fat_cell(vx: float, vy: float, 
 def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
                                                         changes: list[tuple[int, float]],
                                                         limit: float) -> None:
-    for flat in (False, True):
+    for flat, mend in ((False, update), (False, update_path), (True, update),
+                       (True, update_path)):
         v = np.array(vals)
         tree = np.full(tree_length(len(v), flat), -1, np.int64)
         build(tree, v)
@@ -186,7 +187,7 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
         for i, x in changes:
             i %= len(v)
             v[i] = x
-            update(tree, v, i)
+            mend(tree, v, i)
             assert earliest(tree, v) == int(np.argmin(v))
             cnt = due(tree, v, limit, out, stack)
             assert out[:cnt].tolist() == np.flatnonzero(v <= limit).tolist()
@@ -198,24 +199,26 @@ def test_the_queue_is_argmin_and_lists_the_due_in_order(vals: list[float],
        st.randoms())
 def test_the_queue_mended_leaf_by_leaf_is_the_queue_built_anew(
         vals: list[float], batches: list[list[tuple[int, float]]], rnd) -> None:
-    """Several values changed, then `update` for each changed leaf in any order (as the loop
-    mends a cluster's rows): every node of the tree is the one `build` gives, so `update`
-    stopping early at an unchanged winner loses nothing."""
-    v = np.array(vals)
-    tree = np.full(tree_length(len(v), False), -1, np.int64)
-    build(tree, v)
-    fresh = tree.copy()
-    for batch in batches:
-        changed = []
-        for i, x in batch:
-            i %= len(v)
-            v[i] = x
-            changed.append(i)
-        rnd.shuffle(changed)
-        for i in changed:
-            update(tree, v, i)
-        build(fresh, v)
-        assert tree.tolist() == fresh.tolist()
+    """Several values changed, then `update` (or `update_path`) for each changed leaf in any
+    order (as the loop mends a cluster's rows): every node of the tree is the one `build`
+    gives, so `update` stopping early at an unchanged winner loses nothing, and both mends
+    leave the same tree."""
+    for mend in (update, update_path):
+        v = np.array(vals)
+        tree = np.full(tree_length(len(v), False), -1, np.int64)
+        build(tree, v)
+        fresh = tree.copy()
+        for batch in batches:
+            changed = []
+            for i, x in batch:
+                i %= len(v)
+                v[i] = x
+                changed.append(i)
+            rnd.shuffle(changed)
+            for i in changed:
+                mend(tree, v, i)
+            build(fresh, v)
+            assert tree.tolist() == fresh.tolist()
 
 
 @settings(max_examples=examples(60), deadline=None)
