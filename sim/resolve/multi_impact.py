@@ -235,11 +235,24 @@ def _disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: 
 @njit_norc
 def _apply_disc_friction(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                          jt: float) -> None:
+    """J_t t on disc i (v += J_t t / m, w += R J_t / I), -J_t t on j (j < 0: fixed). Two
+    pieces of the same mass, radius and inertia take the same quotients, computed once: three
+    divisions a contact and step instead of six, the same bytes (the novus opening 3 % faster,
+    bench/README.md "Equal discs share their quotients")."""
     tx, ty = -ny, nx
-    S[i, VX] += jt * tx / P[i, M]
-    S[i, VY] += jt * ty / P[i, M]
-    S[i, W0] += P[i, R] * jt / P[i, INERTIA]
-    if j >= 0:
+    dvx = jt * tx / P[i, M]
+    dvy = jt * ty / P[i, M]
+    dw = P[i, R] * jt / P[i, INERTIA]
+    S[i, VX] += dvx
+    S[i, VY] += dvy
+    S[i, W0] += dw
+    if j < 0:
+        return
+    if P[j, M] == P[i, M] and P[j, R] == P[i, R] and P[j, INERTIA] == P[i, INERTIA]:
+        S[j, VX] -= dvx
+        S[j, VY] -= dvy
+        S[j, W0] += dw
+    else:
         S[j, VX] -= jt * tx / P[j, M]
         S[j, VY] -= jt * ty / P[j, M]
         S[j, W0] += P[j, R] * jt / P[j, INERTIA]
