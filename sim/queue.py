@@ -2,10 +2,10 @@
 
 tree[1] is the index of the smallest of vals[:n], the lowest index among equal ones (what
 np.argmin gives); changing vals[i] costs log2(n) steps (`update_path`, or `update`, which
-stops early), reading the earliest O(1),
-and listing every object due by a time O(k log n) for k of them, in index order (`due`).
-Leaves sit at tree[L:L + n] (L the power of two >= n); a node holds the index of the smaller
-of its children's, the left one on ties; padding leaves hold -1 (never smaller).
+stops early), reading the earliest O(1), and listing every object due by a time O(k log n)
+for k of them, in index order (`due`). Leaves sit at tree[L:L + n] (L the power of two
+>= n); a node holds the index of the smaller of its children's, the left one on ties; padding
+leaves hold -1 (never smaller).
 
 A flat queue (`tree_length(n, flat=True)`: two entries) keeps no tree: `earliest` is an argmin
 scan and `due` a scan, cheaper for a few objects than mending the tree at every change.
