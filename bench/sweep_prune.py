@@ -1,6 +1,6 @@
 """Benchmark: the grid against sweep-and-prune, by the work each would do on the box series.
 
-    python bench/sweep_prune.py [--quick] [--dt SECONDS] [--json FILE]
+    python bench/sweep_prune.py [--quick] [--dt SECONDS] [--json FILE] [--plot FILE]
 
 Issue 16 asks for the broadphase (a uniform grid or sweep-and-prune inside the compiled loop)
 to be chosen by measurement. An event-driven core pays a broadphase in two ways: the internal
@@ -24,7 +24,8 @@ launched at random), from the shots' exact trajectories (`cuesim.trajectory.samp
 Everything is per event of the shot (its own event count). Samples undercount: two swaps of
 one pair, or two crossings of one piece, within dt cancel. --dt sets it (default 0.1 ms, where
 a piece moves at most 0.3 mm, a tenth of the fat cell's margin); the script also counts at 2 dt
-and prints the change, which bounds what the samples miss.
+and prints the change, which bounds what the samples miss. --plot draws both counts against N
+(matplotlib; bench/plots/sweep_prune.png is the run in bench/README.md).
 """
 
 from __future__ import annotations
@@ -234,6 +235,46 @@ def report(rows: list[dict[str, Any]], coarse: dict[tuple[str, int], dict[str, A
     return "\n".join(lines)
 
 
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    """Internal events per event and candidates per piece against N, log-log."""
+    import matplotlib
+    import matplotlib.ticker
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.2), dpi=90)
+    colours = {"puck": "tab:blue", "ball": "tab:orange"}
+    panels = ((left, (("grid_crossings", "-", "grid crossings"),
+                      ("sap_x_swaps", "--", "SAP swaps, x"),
+                      ("sap_xy_swaps", ":", "SAP swaps, x + y")),
+               "internal events per event of the shot"),
+              (right, (("grid_candidates", "-", "grid: 3 x 3 block"),
+                       ("sap_x_candidates", "--", "SAP: x overlap"),
+                       ("sap_xy_candidates", ":", "SAP: box overlap")),
+               "candidates per piece (mean)"))
+    for ax, lines, ylabel in panels:
+        for piece in ("puck", "ball"):
+            sub = [r for r in rows if r["piece"] == piece]
+            for key, style, label in lines:
+                ax.plot([r["n"] for r in sub], [r[key] for r in sub], style, marker="o",
+                        markersize=3, color=colours[piece], label=f"{piece}s, {label}")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("pieces in the box (N), 10 % of the floor covered")
+        ax.set_ylabel(ylabel)
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6.5)
+    fig.suptitle("Box series: the grid's crossings against a kinetic sweep-and-prune's swaps "
+                 "(counted from the same trajectories)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def _dt(text: str) -> float:
     try:
         value = float(text)
@@ -251,11 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=positive_int, action="append",
                     help="box sizes (repeat the flag); default " + ", ".join(map(str, NS)))
     ap.add_argument("--json", help="also write the rows as JSON to this file")
+    ap.add_argument("--plot", help="also draw the counts against N into this PNG file")
     args = ap.parse_args(argv)
     ns = tuple(args.n) if args.n else (QUICK_NS if args.quick else NS)
-    if args.json:
-        from cuesim.output import check_writable
-        check_writable(args.json, "--json")
+    from cuesim.output import OutputError, check_writable
+    try:
+        for value, flag in ((args.json, "--json"), (args.plot, "--plot")):
+            if value:
+                check_writable(value, flag)
+    except OutputError as exc:
+        ap.error(str(exc))
     rows, coarse = [], {}
     for piece in ("puck", "ball"):
         for n in ns:
@@ -266,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report(rows, coarse))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    if args.plot:
+        plot(rows, Path(args.plot))
     return 0
 
 

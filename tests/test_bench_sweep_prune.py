@@ -56,3 +56,20 @@ def test_a_sampling_step_out_of_range_is_refused(capsys: pytest.CaptureFixture[s
         sweep_prune.main(["--dt", "1"])
     assert exit_info.value.code == 2
     assert "--dt: expected 1e-6 to 0.01 s" in capsys.readouterr().err
+
+
+def test_the_plot_is_drawn(tmp_path) -> None:  # noqa: ANN001
+    rows = [{"piece": piece, "n": n, "grid_crossings": 2.0, "sap_x_swaps": 10.0 * n / 64,
+             "sap_xy_swaps": 20.0 * n / 64, "grid_candidates": 1.2, "sap_x_candidates": 5.0,
+             "sap_xy_candidates": 0.2} for piece in ("puck", "ball") for n in (64, 256)]
+    out = tmp_path / "sap.png"
+    sweep_prune.plot(rows, out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_unwritable_output_is_refused_before_counting(
+        tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+    with pytest.raises(SystemExit) as exit_info:
+        sweep_prune.main(["--plot", str(tmp_path / "missing" / "sap.png")])
+    assert exit_info.value.code == 2
+    assert "--plot" in capsys.readouterr().err
