@@ -113,6 +113,59 @@ def test_20_5_both_last_pucks_with_a_penalty_loses_the_set():
     assert out["ruling"]["frame_over"] and out["ruling"]["winner"] == "B"
 
 
+def test_20_5_17_1_p_the_opponent_owing_a_penalty_puck_has_not_lost_his_last():
+    """novus 20.5, 17.1.п, 20.3: B owes a 17.1.п penalty puck (placed when A's series ends),
+    so the black puck A pockets with his own last one is not B's last: no annulment, A has
+    cleared first and wins the set (as with a 17.4 debt)."""
+    before = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.4, 0.3)]
+    after, events = last_red(before, "black1")
+    for owed in ({"pending": [{"player": "B", "article": "novus 17.1.п"}]},
+                 {"debt": {"red": 0, "black": 1}}):
+        out = rule(before, after, events, state={"sets": 3, "series": {"A": 2}, **owed})
+        r = out["ruling"]
+        assert r["frame_over"] and r["winner"] == "A", owed
+        assert "novus 20.5" not in " ".join(r["notes"]), owed
+
+
+def test_20_5_17_1_p_with_a_penalty_both_take_penalty_pucks_and_play_on():
+    """novus 20.5, 17.1.п, 17.5: the same with the striker pocketed: A takes a penalty puck,
+    B his 17.1.п one and misses his turn, so A plays on; nobody has cleared."""
+    before = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.4, 0.3)]
+    after, events = last_red(before, "black1", striker_in=True)
+    out = rule(before, after, events, state={
+        "sets": 3, "series": {"A": 2}, "pending": [{"player": "B", "article": "novus 17.1.п"}]})
+    r = out["ruling"]
+    assert not r["frame_over"] and r["next_player"] == "A"
+    groups = sorted(p["group"] for p in out["layout"]["pieces"] if p["kind"] == "puck")
+    assert groups == ["black", "red"]
+
+
+def test_20_4_17_1_p_a_responder_owing_a_penalty_puck_cannot_answer():
+    """novus 20.4, 17.1.п: B touches a puck during the shot with which A clears in his first
+    series; B's penalty puck comes as the series ends and he misses his next turn, which was
+    the answer: the set is A's, not replayed after B clears."""
+    after, events = last_red(ONE_RED)
+    out = rule(ONE_RED, after, events, state={"sets": 3},
+               infractions=[{"code": "touched_puck", "player": "B", "pieces": []}])
+    r = out["ruling"]
+    assert r["frame_over"] and r["winner"] == "A"
+    assert any("misses his turn" in n and "novus 20.4" in n for n in r["notes"])
+    assert out["state"]["sets_won"] == {"A": 1, "B": 0}
+
+
+def test_20_4_17_1_p_a_state_with_the_owing_responder_answering_is_refused():
+    """novus 20.4, 17.1.п: a state where B answers a first-series clearance while he owes a
+    17.1.п penalty puck cannot have happened (he missed that turn): refused, naming it."""
+    before = [striker(0.5, 0.93), *BLACK]
+    state = {"sets": 3, "shooter": "B", "series": {"A": 1, "B": 1},
+             "first_clear": {"A": "clean"}, "responder": "B",
+             "pending": [{"player": "B", "article": "novus 17.1.п"}]}
+    with pytest.raises(ValueError, match="state.pending: B owes a 17.1.п penalty puck"):
+        rule(before, drop(before, "black1", "black2"),
+             [hit(0.1, "black1"), pocket(0.2, "black1"), hit(0.3, "black2", "black1"),
+              pocket(0.4, "black2")], state=state)
+
+
 def test_20_6_only_dark_pucks_three_misses_each_replay():
     """novus 20.6: both only dark pucks, three misses each: replay, first strike unchanged."""
     before = [striker(0.3, 0.07), puck("red1", 0.6, 0.1), puck("black1", 0.5, 0.9)]

@@ -259,6 +259,22 @@ def test_17_1_z_old_place_taken_by_another_puck_nearest_free_place_beside_it():
     _overlap_free(pieces)
 
 
+def test_17_1_z_own_dark_puck_driven_over_the_rail_goes_back_not_to_the_circle():
+    """novus 17.1.з over 12 / 17.7: a punishable shot drove the own dark puck it touched over
+    the south rail: it goes back where it was (as an opponent's does by 17.1.р), once, not to
+    the centre circle; the turn is lost (18.1.в) and the penalty stands."""
+    before = [striker(0.36, 0.07), puck("red1", 0.30, 0.05), puck("red2", 0.3, 0.8),
+              puck("black1", 0.3, 0.3)]
+    out = rule(before, drop(before, "red1"), [hit(0.1, "red1")],
+               state={"series": {"A": 2}},
+               infractions=[{"code": "puck_off_table", "pieces": ["red1"], "note": "south"}])
+    red1 = [p for p in out["layout"]["pieces"] if p["id"] == "red1"]
+    assert [(p["x"], p["y"]) for p in red1] == [(0.30, 0.05)]
+    assert "novus 17.1.з" in articles(out) and "novus 18.1.в" in articles(out)
+    assert not any("17.7" in n for n in out["ruling"]["notes"])
+    assert out["ruling"]["next_player"] == "B"
+
+
 def test_17_1_z_two_dark_pucks_swapping_places_both_go_back_exactly():
     """novus 17.1.з: two touched dark pucks put back together: neither is kept from its old
     place by the other still lying there after the shot."""

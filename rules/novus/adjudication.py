@@ -303,13 +303,17 @@ class ShotAdjudication:
     def rule_off_table(self, off: list[tuple[str, str]], a: ShotAnalysis | None) -> None:
         """Pieces over the rail: a puck (12, 17.7, 17.1.р) costs the turn by 18.1.в; the
         striker (17.1.д) a penalty puck, and with it the turn (18.1.г), not 18.1.в, which is
-        about pucks."""
+        about pucks. An own dark puck a punishable shot touched goes back where it was
+        (17.1.з, as the opponent's go back by 17.1.р), not to the centre circle."""
         if not off:
             return
         punishable = a is not None and not a.correct
         pucks = False
         for pid, exit_side in off:
             piece = self.before.get(pid)
+            if punishable and a is not None and pid in a.dark_touched:
+                pucks = True  # 17.1.з put it back where it was (`rule_shot`): not to the circle
+                continue
             self.layout = self.layout.without([pid], missing_ok=True)
             if piece.kind == "striker":
                 if art("17.1.д") not in (v.article for v in self.violations):
@@ -459,9 +463,13 @@ class ShotAdjudication:
         opp_left = self.count(self.opp_colour)
         own_now = a is not None and bool(a.own_pocketed) and own_left == 0
         opp_now = a is not None and bool(a.opp_pocketed) and opp_left == 0
+        # a penalty puck the opponent owes (17.4 debt, or 17.1.п pending until this series
+        # ends, 17.5) comes back onto the board: his last puck gone is not yet his last
+        opp_owes = g.debt[self.opp_colour] or any(
+            g.team_of(p["player"]) == self.opp_team for p in g.pending)
         # 20.5: own last puck together with the opponent's last
-        if (own_now and opp_now and not g.debt[self.colour] and not g.debt[self.opp_colour]
-                and not g.first_clear):
+        if own_now and opp_now and not g.debt[self.colour] and not opp_owes \
+                and not g.first_clear:
             if self.penalty:
                 return self.finish_set(self.opp_team, art("20.5"), [Violation(
                     art("20.5"), "last pucks of both pocketed with a penalty: the set is lost",
@@ -475,10 +483,6 @@ class ShotAdjudication:
             if self.shooter == g.opener and g.series[self.shooter] == 1 and not g.first_clear:
                 return self.interrupt_first_series()
             return self.finish_set(self.team, art("20.3") if not g.doubles else art("21.2"), [])
-        # a penalty puck the opponent owes (17.4 debt, or 17.1.п pending until this series
-        # ends, 17.5) comes back onto the board: his last puck gone is not yet his set
-        opp_owes = g.debt[self.opp_colour] or any(
-            g.team_of(p["player"]) == self.opp_team for p in g.pending)
         if opp_left == 0 and not opp_owes and not g.first_clear:
             return self.finish_set(self.opp_team, art("20.3"), [], note="the opponent's last "
                                    "puck left the table: his set")
@@ -522,14 +526,21 @@ class ShotAdjudication:
 
     def interrupt_first_series(self) -> NovusOutcome:
         """20.4 / 21.7: the opener cleared in his first series; only the next opponent
-        answers."""
+        answers. One who owes a 17.1.п penalty puck (a violation during this series) takes it
+        as the series ends and misses his next turn, which is the answer: he cannot clear in
+        a first series, and the set is the opener's."""
         g = self.g
-        g.first_clear[self.shooter] = "violated" if self.turn_loss else "clean"
         responder = g.next_after(self.shooter)
+        a_art = art("21.7" if g.doubles else "20.4")
+        if any(p["player"] == responder for p in g.pending):
+            return self.finish_set(self.team, a_art, [], note=(
+                f"{responder} owes a penalty puck ({art('17.1.п')}): it is placed as the series "
+                "ends and he misses his turn, the answer to the first-series clearance"))
+        g.first_clear[self.shooter] = "violated" if self.turn_loss else "clean"
         g.responder = responder
         g.series[responder] += 1
-        self.notes.append(f"{art('21.7' if g.doubles else '20.4')}: all pucks pocketed in the "
-                          f"first series: the series is interrupted and {responder} answers")
+        self.notes.append(f"{a_art}: all pucks pocketed in the first series: the series is "
+                          f"interrupted and {responder} answers")
         return self.outcome(None, responder, True)
 
     def conclude_response(self, own_left: int) -> NovusOutcome:

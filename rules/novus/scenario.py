@@ -132,6 +132,10 @@ def _check_turn_losses(g: NovusGame) -> None:
                 or pend["player"] not in g.players or pend["article"] != "novus 17.1.п":
             raise ValueError(f"state.pending[{k}] must be {{'player': one of {g.players}, "
                              f"'article': 'novus 17.1.п'}}, got {pend!r}")
+    if any(pend["player"] == g.responder for pend in g.pending):
+        raise ValueError(f"state.pending: {g.responder} owes a 17.1.п penalty puck, so he "
+                         "missed his turn as the opener's first series ended and cannot be the "
+                         "state.responder answering it (20.4, 21.7)")
     for k, who in enumerate(g.skip):
         if who not in g.players:
             raise ValueError(f"state.skip[{k}] must be a player who misses a turn by 17.1.п, "
