@@ -148,3 +148,27 @@ def test_3_38_touching_cushions_reads_the_cushion_and_its_jaws():
                   "3": (0.6, 2.54 - r - 0.001), "4": (0.3, 1.0)})
     assert touching_cushions(lay) == {"1": "foot", "2": "left"}
     assert touching_cushions(lay, ["cue", "3"]) == {}
+
+
+def test_2_16_an_unannounced_ball_touching_a_cushion_counts_as_driven_to_it():
+    """2.16: the referee must tell the player that an object ball touches a cushion; if he
+    does not, any contact with that ball counts as having driven it to the rail. The 1 lies
+    against the foot cushion, nobody announced it, the cue ball clips it and nothing else
+    reaches a rail: the rail requirements (5.9, 6.7.2, 4.11) are met. Announced, 3.38 governs
+    and the same shot is a foul."""
+    from cuesim.rules.pool import EightBall, StraightPool
+
+    pos = spread(NINE)
+    pos["1"] = (0.635, 2.54 - 0.028575)
+    moved = dict(pos, cue=(0.5, 2.3), **{"1": (0.4, 2.3)})
+    ev = [strike(), hit(0.3, "1")]
+    assert nine_in_play().play(shot(ev, pos, final=moved)).ruling.legal
+    out = nine_in_play().play(shot(ev, pos, final=moved, frozen={"1": "foot_rail"}))
+    assert "WPA 3.38" in articles(out)
+    for game in (EightBall(players=("Ann", "Bob")), StraightPool(players=("Ann", "Bob"))):
+        game.state.phase, game.state.ball_in_hand = "play", None
+        if isinstance(game, EightBall):
+            game.state.groups = {"Ann": "solids", "Bob": "stripes"}
+        decl = ({"safety": True} if isinstance(game, StraightPool)
+                else {"called_ball": "1", "called_pocket": "foot_left"})
+        assert not game.play(shot(ev, pos, final=moved, **decl)).ruling.violations

@@ -262,6 +262,15 @@ def rails_touched_at_start(initial: Layout | None, frozen: dict[str, str]) -> di
     return out
 
 
+def unwarned_at_cushion(initial: Layout | None, frozen: dict[str, str]) -> set[str]:
+    """The object balls touching a cushion at the start (`touching_cushions`) that the
+    declaration does not announce (`declaration.frozen`): the referee did not warn that they
+    touch it, so any contact with one counts as having driven it to the rail (2.16)."""
+    if initial is None:
+        return set()
+    return set(touching_cushions(initial, [b for b in initial.ids() if b != CUE])) - set(frozen)
+
+
 def frozen_to_cue(initial: Layout | None, ball: str) -> bool:
     if initial is None or CUE not in initial.ids() or ball not in initial.ids():
         return False
