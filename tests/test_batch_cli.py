@@ -178,6 +178,10 @@ def test_unreachable_cluster(tmp_path, capsys, monkeypatch):
     assert code == 2 and "cannot reach the Dask cluster at 'tcp://127.0.0.1:9'" in err
     assert err.count("\n") == 1
     assert not out.exists() and not parts_dir(out).exists()
+    folder = tmp_path / "run"  # a dataset: no new, empty folder left behind either
+    code, _, err = run(["novus", "--shots", "5", "--cluster", "tcp://127.0.0.1:9", "--dataset",
+                        "--out", str(folder)], capsys)
+    assert code == 2 and "cannot reach the Dask cluster" in err and not folder.exists()
 
 
 # Every refusal of options that contradict each other: the run stops before anything is written

@@ -298,10 +298,12 @@ def _run(job: Job, target: Target, info: dict[str, Any], n_workers: int, n_threa
         bar.say(f"resuming, {len(done)} of {job.n_chunks} chunks already written")
     sink = PartWriter(target, tuple(info["ids"]), tuple(info["event_kinds"]),
                       tuple(info["rails"]) if "status_labels" in info else None)
-    client, own = connect(cluster) if cluster is not None else (None, False)
+    client, own = None, False
     flushed = time.monotonic()
     keep = True
     try:
+        if cluster is not None:  # inside: a cluster out of reach leaves no new folder either
+            client, own = connect(cluster)
         _write_manifest(target, {**info, "done": _ranges(done)})
         _announce(client, bar, n_workers, n_threads)
         for c, rows in _execute(job, todo, n_workers, client, sink, bar) if todo else ():
