@@ -7,6 +7,7 @@ import math
 import pytest
 
 from cuesim.rules.pool import StraightPool
+from cuesim.rules.pool.model import Declaration, PoolShot
 from cuesim.rules.ruling import Infraction
 from cuesim.tables.pool_spots import (
     CENTER_SPOT,
@@ -129,6 +130,23 @@ def test_6_7_2_no_rail_is_a_foul():
 def test_6_11_foul_incoming_player_accepts_cue_ball_position():
     out = in_play().play(shot([strike(), hit(0.2, "4")], spread(ALL)))
     assert out.state.ball_in_hand is None and "cue" in out.layout.ids()
+
+
+def test_6_11_3_10_a_foul_placing_the_cue_ball_in_hand_leaves_it_in_hand():
+    """6.11, 3.10, 3.22: Ann has the cue ball in hand behind the head string, puts it down and
+    touches the 3 while placing it: a foul between shots. The cue ball is still in hand (no
+    stroke drove it across the head string), so Bob has it in hand there too, whether or not
+    the step's layout shows where Ann had put it."""
+    pos = dict(spread(ALL), cue=KITCHEN_CUE)
+    touched = [Infraction("touched_ball_placing", pieces=("3",))]
+    for with_layout in (True, False):
+        g = in_play(ball_in_hand="kitchen")
+        step = shot([], pos, infractions=touched)
+        if not with_layout:
+            step = PoolShot([], None, None, Declaration(), touched)
+        out = g.play(step)
+        assert out.ruling.next_player == "Bob" and out.ruling.points == {"Ann": -1}
+        assert out.state.ball_in_hand == "kitchen", with_layout
 
 
 def test_6_10_scratch_ball_in_hand_in_the_kitchen():

@@ -118,17 +118,19 @@ class StraightPool(PoolGame):
     def _foul(self, st: PoolState, shooter: str, shot: PoolShot, facts: ShotFacts,
               ruling: Ruling) -> Outcome:
         """6.11: one point, the incoming player takes the cue ball where it lies (in hand
-        behind the head string after a scratch, 6.10, or when it lies nowhere: a foul between
-        shots while it was in hand); 6.12: the third consecutive foul costs 15 more and the
-        opponent may have the balls re-racked; 6.13: balls pocketed on a foul are spotted; 3.9:
-        after interference with the cue ball on the break the opponent shoots from the kitchen
-        or has the offender do so."""
+        behind the head string after a scratch, 6.10, or when it lies nowhere, or still in
+        hand: a foul between shots while it was in hand, even placed, 3.10); 6.12: the third
+        consecutive foul costs 15 more and the opponent may have the balls re-racked; 6.13:
+        balls pocketed on a foul are spotted; 3.9: after interference with the cue ball on the
+        break the opponent shoots from the kitchen or has the offender do so."""
         other = st.opponent(shooter)
         ruling.legal = False
         n = self._count_foul(st, shooter, ruling, "WPA 6.12")
         lies = shot.final if shot.final is not None else shot.initial
-        # the cue ball lies nowhere: off the layout, or (no layout) still in hand
+        # the cue ball lies nowhere: off the layout, or (no layout) still in hand; or it is in
+        # hand and no stroke drove it across the head string, wherever it was put (3.10)
         nowhere = CUE not in lies.ids() if lies is not None else st.ball_in_hand is not None
+        nowhere = nowhere or (st.ball_in_hand is not None and not facts.stroke)
         st.ball_in_hand = "kitchen" if facts.scratch or nowhere else None  # 6.10, 6.11
         if n >= 3:
             self._penalize(st, shooter, FOUL_POINTS + THIRD_FOUL_EXTRA, ruling)
