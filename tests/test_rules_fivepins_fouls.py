@@ -250,6 +250,22 @@ def test_11_3_v_13_2_the_ball_taken_in_hand_does_not_cover_the_red_spot():
     assert "yellow" not in out.layout.ids() and out.ruling.placement == "top_half"
 
 
+def test_11_3_a_13_2_the_ball_taken_in_hand_does_not_cover_a_spot_of_the_offender_ball():
+    """11.3.а with 13.2: the white left the table, the yellow (the incoming player's, taken in
+    hand at the end of the shot) stopped on the red spot and the red on the bottom spot, the
+    white's spot opposite the yellow: the white goes on the spot of the ball occupying it, the
+    red spot, which the yellow in hand no longer covers (not on the top spot)."""
+    g = game_in_play()
+    before = position(red=list(SPOTS["bottom_spot"]))
+    final = position(yellow=list(SPOTS["red_spot"]),
+                     red=list(SPOTS["bottom_spot"])).without(["white"])
+    out = play(g, strike(), hit(0.3, "white", "yellow"), initial=before, final=final,
+               infractions=[{"code": "off_table", "pieces": ["white"]}])
+    white = out.layout.get("white")
+    assert (white.x, white.y) == SPOTS["red_spot"]
+    assert out.spotted[-1]["article"] == "5-pins 11.3.а"
+
+
 # -- 12.7 pins removed while a ball covers their mark ----------------------------------------
 def test_12_7_pin_under_a_ball_is_removed_and_comes_back_when_free():
     g = game_in_play()

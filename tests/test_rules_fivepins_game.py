@@ -156,11 +156,13 @@ def test_3_touching_a_long_rail_or_the_red_loses():
     assert res.winner == "A"
 
 
-@pytest.mark.parametrize("felled", [False, True])
+@pytest.mark.parametrize("felled", [False, True, "pin named first"])
 def test_3_a_pin_touched_loses_the_lag_whether_or_not_it_falls(felled):
     """3: "шар игрока сталкивается ... с одной или несколькими фишками": a collide with a pin
-    left standing loses as a pin knocked down does, though the ball stops nearer the rail."""
-    touch = pin(0.5, "white", "pin_left") if felled else hit(0.5, "white", "pin_left")
+    left standing loses as a pin knocked down does, though the ball stops nearer the rail,
+    whichever of the two the log names first."""
+    touch = (pin(0.5, "white", "pin_left") if felled is True
+             else hit(0.5, "pin_left", "white") if felled else hit(0.5, "white", "pin_left"))
     res = adjudicate_lag([*lag_events(), touch], layout(**LAG_BEFORE),
                          layout(**dict(LAG_BEFORE, white=[0.3, 0.2], yellow=[1.1, 0.25])), BALLS)
     assert res.winner == "B" and res.losers == ["A"]

@@ -216,8 +216,9 @@ def put_back_off_table(layout: Layout, off: list[str], offender_ball: str,
     ball on the spot by the short rail opposite the half of the incoming player's ball (11.3 а);
     a spot that a ball occupies gives way to the spot of that ball (the red's spot for the red,
     the top / bottom spot for a player's ball). The incoming player's ball is in hand anyway
-    (11.3 б): it is left out, and where it lies occupies no spot of the red (13.2: the referee
-    takes it in hand) unless `incoming_in_hand` is False (the shot ended the game)."""
+    (11.3 б): it is left out, and where it lies occupies no spot of the red's or the
+    offender's ball (13.2: the referee takes it in hand) unless `incoming_in_hand` is False (the
+    shot ended the game)."""
     spotted = []
     layout = layout.without(off, missing_ok=True)
     if RED in off:
@@ -233,10 +234,11 @@ def put_back_off_table(layout: Layout, off: list[str], offender_ball: str,
             first = "top_spot"
         other = "top_spot" if first == "bottom_spot" else "bottom_spot"
         order = [first]
-        blocker = occupied_by(layout, SPOTS[first], ignore=[offender_ball])
+        in_hand = [incoming_ball] if incoming_in_hand else []  # it covers no spot (13.2)
+        blocker = occupied_by(layout, SPOTS[first], ignore=[offender_ball, *in_hand])
         if blocker == RED:
             order.append("red_spot")
         order += [other, "lag_spot", "red_spot"]
-        layout, s = put_ball(layout, offender_ball, order, article("11.3.а"))
+        layout, s = put_ball(layout, offender_ball, order, article("11.3.а"), ignore=in_hand)
         spotted.append(s)
     return layout, spotted
