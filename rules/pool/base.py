@@ -25,7 +25,6 @@ from cuesim.rules.pool.general import (
     rails_touched_at_start,
     spot_into,
     stroke_violations,
-    unwarned_at_cushion,
     warn_match,
 )
 from cuesim.rules.pool.model import (
@@ -141,7 +140,7 @@ class PoolGame:
         else:
             facts = ShotFacts.from_events(jammed_events(shot.events, decl.jammed), off)
             facts.at_rail = rails_touched_at_start(shot.initial, decl.frozen)
-            facts.unwarned = unwarned_at_cushion(shot.initial, decl.frozen)
+            facts.initial, facts.announced = shot.initial, dict(decl.frozen)
             out = self._rule(st, shot, facts)
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes

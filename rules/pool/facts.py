@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from cuesim.rules.pool.model import CUE
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event
+from cuesim.tables.layout import Layout
 from cuesim.tables.pool_spots import HEAD_STRING_LINE, SIMULTANEOUS_S, rail_of
 
 
@@ -24,9 +25,10 @@ class ShotFacts:
     # balls touching a cushion at the start of the shot -> that cushion's table rail ('head',
     # 'foot', 'left', 'right'): the cue ball as it lies, object balls as announced (3.38)
     at_rail: dict[str, str] = field(default_factory=dict)
-    # object balls touching a cushion at the start that nobody announced: any contact with one
-    # counts as having driven it to the rail (2.16)
-    unwarned: set[str] = field(default_factory=set)
+    # the layout before the shot and the balls announced frozen (declaration.frozen): what 2.16
+    # reads (`general.met_unwarned`), only when a rail requirement is not met otherwise
+    initial: Layout | None = None
+    announced: dict[str, str] = field(default_factory=dict)
 
     @staticmethod
     def from_events(events: list[Event], off_table: list[str] | None = None) -> ShotFacts:
@@ -99,20 +101,15 @@ class ShotFacts:
 
     def rail_after_contact(self, exclude: set[str] | None = None) -> set[str]:
         """Balls (cue or numbered) driven to a cushion at or after the first contact (a ball
-        already touching that rail's cushion counts only by `driven`), and the `unwarned`
-        balls touching a cushion that a ball met then (2.16: the referee did not say that it
-        touches the cushion, so any contact with it drove it there)."""
+        already touching that rail's cushion counts only by `driven`)."""
         if self.first_hit_t is None:
             return set()
         out = set()
         for e in self.events:
-            if e.t < self.first_hit_t:
-                continue
-            if e.kind == EventKind.RAIL and self.driven(e):
-                out.add(e.a)
-            elif e.kind == EventKind.COLLIDE:
-                out.update(b for b in (e.a, e.b) if b in self.unwarned)
-        return out - exclude if exclude else out
+            if e.kind == EventKind.RAIL and e.t >= self.first_hit_t and self.driven(e):
+                if not exclude or e.a not in exclude:
+                    out.add(e.a)
+        return out
 
     def driven(self, rail_event: Event) -> bool:
         """Whether a cushion contact drove the ball to that rail (3.38's note): a ball that

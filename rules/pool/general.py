@@ -199,7 +199,7 @@ def rail_violation(facts: ShotFacts, article: str) -> list[Violation]:
     reach a cushion (3.19 (a), (b); 4.11, 5.9, 6.7.2)."""
     if not facts.first_hits:
         return []
-    if facts.object_pocketed or facts.rail_after_contact():
+    if facts.object_pocketed or facts.rail_after_contact() or met_unwarned(facts):
         return []
     return [Violation(article, "no ball was pocketed and no ball reached a cushion after the "
                       "contact", FOUL)]
@@ -269,6 +269,16 @@ def unwarned_at_cushion(initial: Layout | None, frozen: dict[str, str]) -> set[s
     if initial is None:
         return set()
     return set(touching_cushions(initial, [b for b in initial.ids() if b != CUE])) - set(frozen)
+
+
+def met_unwarned(facts: ShotFacts) -> set[str]:
+    """The balls of `unwarned_at_cushion` (touching a cushion, not announced) that a ball met at
+    or after the first contact: each counts as driven to the rail (2.16)."""
+    if facts.first_hit_t is None:
+        return set()
+    unwarned = unwarned_at_cushion(facts.initial, facts.announced)
+    return {b for e in facts.events if e.kind == EventKind.COLLIDE
+            and e.t >= facts.first_hit_t for b in (e.a, e.b) if b in unwarned}
 
 
 def frozen_to_cue(initial: Layout | None, ball: str) -> bool:
