@@ -23,6 +23,26 @@ def test_21_1_seats_clockwise_order_and_rotation_after_a_set():
     assert g.shooter == "b2"
 
 
+def test_21_1_partners_sit_opposite_a_state_seating_them_side_by_side_is_refused():
+    """novus 21.1: partners stand opposite each other, so the pairs strike in turn; a state
+    seating a1 and a2 side by side cannot have happened and is refused, naming the field."""
+    import pytest
+
+    before = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.4, 0.3)]
+    seats = {"south": "a1", "west": "a2", "north": "b1", "east": "b2"}
+    with pytest.raises(ValueError, match=r"doubles partners sit opposite .*state\.seats"):
+        rule(before, before, [hit(0.1, "red1")], state={**D, "seats": seats})
+
+
+def test_22_3_first_is_for_singles_in_doubles_the_order_of_the_players_gives_it():
+    """novus 22.3: in doubles the pair with the first strike says who starts, which the order
+    of the players gives; 'first' (the singles protocol index) is refused, not ignored."""
+    import pytest
+
+    with pytest.raises(ValueError, match="'first' is for singles"):
+        NovusGame(PLAYERS, doubles=True, sets=3, first=1)
+
+
 def test_21_6_no_penalty_puck_until_pucks_on_the_opposite_side_moved():
     """novus 21.6: a1's own row at the north rail untouched: the penalty puck is owed."""
     row = [{"id": p.id, "kind": "puck", "group": "red", "x": p.x, "y": p.y}

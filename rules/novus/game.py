@@ -145,6 +145,10 @@ class NovusGame:
         if self.first not in (0, 1):
             raise ValueError(f"'first' is the index (0 or 1) of the first striker, got "
                              f"{self.first!r}")
+        if self.doubles and self.first != 0:
+            raise ValueError("'first' is for singles; in doubles the order of the players gives "
+                             "the first strike (22.3): [a1, a2, b1, b2], a1 of the first pair "
+                             "strikes first")
         if len(self.colours) != 2 or self.colours[0] == self.colours[1]:
             raise ValueError(f"two different colours are needed, got {self.colours!r}")
         for team in self.teams():

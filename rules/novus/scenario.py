@@ -69,6 +69,9 @@ def game_from_dict(state: Any) -> NovusGame:
             raise ValueError(f"state.seats must seat every player once, got {seats!r}")
         if not doubles and {*seats} not in ({"south", "north"}, {"east", "west"}):
             raise ValueError("singles players sit opposite each other (state.seats)")
+        if doubles and (len(seats) != 4 or g.team_of(seats["south"]) != g.team_of(seats["north"])):
+            raise ValueError("doubles partners sit opposite each other, so that the pairs "
+                             f"strike in turn (21.1): state.seats {seats!r}")
         g.seats = dict(seats)
     if "start_side" in state:
         if state["start_side"] not in g.seats:
