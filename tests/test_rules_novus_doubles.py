@@ -74,6 +74,21 @@ def test_21_5_violation_by_the_pair_without_the_turn_penalises_their_next_player
     assert len(east) == 1 and abs(east[0]["x"] - 0.985) < 1e-9
 
 
+def test_17_1_p_21_5_two_violations_in_one_series_two_pucks_one_missed_turn():
+    """novus 17.1.п, 21.5: b2 touched a puck in two shots of a1's series, each time penalising
+    b1 (the next of his pair to strike). When the series ends b1 takes two penalty pucks and
+    misses his next turn, once: a2 plays now, and no second skip waits for b1's turn after."""
+    before = [striker(), puck("red1", 0.3, 0.62), puck("black1", 0.4, 0.72),
+              puck("black2", 0.6, 0.3), puck("black3", 0.8, 0.3)]
+    after = moved(moved(before, "red1", 0.32, 0.66), "striker", 0.5, 0.3)
+    pending = [{"player": "b1", "article": "novus 17.1.п"}] * 2
+    out = rule(before, after, [hit(0.1, "red1")], state={**D, "pending": pending})
+    assert out["ruling"]["next_player"] == "a2"
+    assert out["state"]["skip"] == [] and out["state"]["pending"] == []
+    blacks = [p for p in out["layout"]["pieces"] if p.get("group") == "black"]
+    assert len(blacks) == 5
+
+
 def test_21_7_first_series_clearance_of_16_answered_by_one_opponent():
     """novus 21.7: a1 clears all 16 in his first series: only b1 answers; b1 fails: pair a."""
     before = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.3, 0.5)]

@@ -512,7 +512,8 @@ class ShotAdjudication:
             self.place_penalties(who, g.colour_of(who), 1, self.before)
             self.notes.append(f"{art('17.1.п')}: the penalty puck of {who} is placed now and he "
                               "misses his turn")
-            g.skip.append(who)
+            if who not in g.skip:  # two violations in one series: two pucks, one turn missed
+                g.skip.append(who)
         g.pending = []
         nxt = g.next_after(self.shooter)
         for _ in range(4):
