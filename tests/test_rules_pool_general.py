@@ -103,6 +103,23 @@ def test_3_39_ball_on_the_head_string_may_be_hit_before_crossing():
     assert out.ruling.legal
 
 
+def test_3_39_a_kitchen_ball_touched_later_before_leaving_the_kitchen_is_a_foul():
+    """3.39: "the shot is a foul if before leaving the kitchen the cue ball touches any object
+    ball lying in the kitchen". A first contact with the 1 on the head string is legal, but the
+    cue ball, still behind the head string, then touches the 2 lying in the kitchen: a foul.
+    Once it has crossed the head string, the same later contact is legal."""
+    pos = {"cue": KITCHEN_CUE, "1": (0.6, HEAD_STRING_Y), "2": (0.25, 0.3), "9": MID}
+    ev = [strike(), hit(0.1, "1"), rail(0.5, "1", "left_foot_rail"), hit(0.6, "2"),
+          rail(0.9, "2", "left_head_rail")]
+    out = nine_in_play(ball_in_hand="kitchen").play(shot(ev, pos))
+    assert "WPA 3.39" in articles(out)
+    assert "ball 2 behind the head string" in out.ruling.describe()
+    ev = [strike(), hit(0.1, "1"), rail(0.5, "1", "left_foot_rail"), cross(0.52),
+          rail(0.55, "cue", "left_foot_rail"), cross(0.58, direction=-1), hit(0.6, "2"),
+          rail(0.9, "2", "left_head_rail")]
+    assert nine_in_play(ball_in_hand="kitchen").play(shot(ev, pos)).ruling.legal
+
+
 def test_3_39_2_10_a_simultaneous_hit_beyond_the_head_string_gives_the_benefit():
     """3.39 with 2.10: the cue ball from the kitchen hits a ball behind the head string and
     one beyond it at the same instant: the shooter has the benefit of the doubt (as for the

@@ -22,6 +22,7 @@ from cuesim.tables.pool_spots import (
     BALL_RADIUS,
     FROZEN_TOLERANCE,
     LONG_STRING_LINE,
+    SIMULTANEOUS_S,
     frozen,
     marks_of,
     rail_of,
@@ -163,6 +164,23 @@ def placement_violations(state: PoolState, initial: Layout | None,
             and not facts.cue_left_kitchen_before(t_hit):
         out.append(Violation("WPA 3.39", f"the cue ball hit ball {behind[0]} behind the head "
                              "string before leaving the kitchen", FOUL))
+    elif initial is not None:
+        # 3.39: "... if before leaving the kitchen the cue ball touches any object ball lying in
+        # the kitchen": a later contact too (with a ball still where it lay: nothing had met
+        # it), after a first one on or just beyond the head string
+        met: set[str] = set()
+        for e in facts.events:
+            if e.kind != EventKind.COLLIDE or e.t <= t_hit + SIMULTANEOUS_S:
+                met.update((e.a, e.b) if e.kind == EventKind.COLLIDE else ())
+                continue
+            ball = e.b if e.a == CUE else e.a if e.b == CUE else None
+            if ball is not None and ball not in met and ball in initial.ids() \
+                    and marks.in_kitchen(initial.get(ball).y) \
+                    and not facts.cue_left_kitchen_before(e.t):
+                out.append(Violation("WPA 3.39", f"the cue ball touched ball {ball} behind the "
+                                     "head string before leaving the kitchen", FOUL))
+                break
+            met.update((e.a, e.b))
     return out
 
 
