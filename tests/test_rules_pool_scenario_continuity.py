@@ -37,6 +37,30 @@ def test_a_ball_a_step_leaves_out_is_off_the_table_from_then_on():
         adjudicate_scenario(s)
 
 
+def test_a_choice_step_in_between_changes_no_table():
+    """5.6, 3.32: the 2 pocketed on a push-out stays down; a choice step after it (no table of
+    its own) does not bring it back: the next shot's table with the 2 on it is refused."""
+    table = {"cue": [0.635, 1.2], "1": [0.2, 1.0], "2": [0.6, 1.9], "3": [0.9, 1.7],
+             "9": [0.5, 2.3]}
+    s = {"game": "nine_ball",
+         "state": {"game": "nine_ball", "players": ["Ann", "Bob"], "shooter": "Bob",
+                   "breaker": "Ann", "phase": "play", "ball_in_hand": None,
+                   "push_out_available": True},
+         "steps": [
+             {"initial": table, "declaration": {"push_out": True},
+              "events": [{"t": 0.0, "kind": "strike", "a": "cue"},
+                         {"t": 0.3, "kind": "collide", "a": "cue", "b": "2"},
+                         {"t": 0.8, "kind": "pocket", "a": "2", "feature": "foot_left"}]},
+             {"declaration": {"choice": "shoot"}},
+             {"initial": table,
+              "events": [{"t": 0.0, "kind": "strike", "a": "cue"},
+                         {"t": 0.3, "kind": "collide", "a": "cue", "b": "1"},
+                         {"t": 0.5, "kind": "collide", "a": "1", "b": "2"},
+                         {"t": 0.9, "kind": "pocket", "a": "2", "feature": "foot_right"}]}]}
+    with pytest.raises(ScenarioError, match=r"steps\[2\]\.initial: ball '2' is on the table"):
+        adjudicate_scenario(s)
+
+
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.json")), ids=lambda p: p.stem)
 def test_the_shipped_scenarios_go_on_from_the_table_left(path):
     """Re-racks (14.1), spotted balls and ball in hand all continue."""

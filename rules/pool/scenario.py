@@ -243,7 +243,8 @@ def check_continues(before: Outcome | None, step: Any, where: str) -> None:
     ball that step left off the table (pocketed and not spotted: only the games' spotting
     rules, WPA 3.32, bring one back) cannot stand in this step's initial layout. The cue ball
     may (ball in hand leaves it out of the layout), and so may every ball after a new rack
-    (`rack`). A ball a step leaves out of its layout is off the table from then on."""
+    (`rack`). A ball a step leaves out of its layout is off the table from then on. `before` is
+    the last outcome with a table: a choice step in between changes none."""
     if before is None or before.layout is None or before.rack is not None \
             or not isinstance(step, dict) or step.get("request") is not None:
         return
@@ -254,8 +255,9 @@ def check_continues(before: Outcome | None, step: Any, where: str) -> None:
     back = [b for b in parse_layout(step[key], f"{where}.{key}").ids() if b not in left]
     if back:
         raise ScenarioError(f"{where}.{key}: ball {back[0]!r} is on the table, but the step "
-                            "before left it off (pocketed and not spotted): a pocketed ball "
-                            "comes back only by spotting (WPA 3.32) or a new rack")
+                            "before left it off (pocketed and not spotted; a choice in between "
+                            "changes no table): a pocketed ball comes back only by spotting "
+                            "(WPA 3.32) or a new rack")
 
 
 def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +270,8 @@ def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
         check_continues(before, step, name)
         out = run_step(game, step, name)
         outs.append(out.to_dict())
-        before = out
+        if out.layout is not None or out.rack is not None:
+            before = out  # a choice or a request without a table leaves the table as it was
     return {
         "game": game.name,
         "steps": outs,
