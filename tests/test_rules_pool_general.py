@@ -285,6 +285,29 @@ def test_3_28_off_table_names_a_ball_that_was_on_the_table_and_is_not_after():
                                      infractions=[foul("off_table", "2")]))
 
 
+def test_3_21_a_ball_disturbed_by_the_foul_goes_back_where_it_was():
+    """3.21: "any object ball disturbed in an ordinary foul is returned as close as possible to
+    its original position", with no option for the incoming player: the shooter's hand moved
+    the 3 between shots and it goes back; if another ball now covers its place it stays (a
+    note says so); one the stroke moved as well stays where the stroke left it."""
+    pos = {"cue": (0.6, 0.5), "1": (0.3, 1.5), "3": (0.8, 1.8), "4": (0.8, 1.5), "9": (0.3, 2.2)}
+    moved = dict(pos, **{"3": (1.0, 2.0)})
+    touched = [foul("touched_ball", "3")]
+    out = nine_in_play().play(shot([], pos, final=moved, infractions=touched))
+    assert (out.layout.get("3").x, out.layout.get("3").y) == pos["3"]
+    assert out.ruling.spotted == [{"id": "3", "x": 0.8, "y": 1.8, "article": "WPA 3.21"}]
+    ev = [strike(), hit(0.2, "4"), rail(0.5, "cue")]  # the stroke sends the 4 into its place
+    out = nine_in_play().play(shot(ev, pos, final=dict(moved, **{"4": pos["3"]}),
+                                   infractions=touched))
+    assert (out.layout.get("3").x, out.layout.get("3").y) == moved["3"]
+    assert any("place of ball 3 is taken" in n for n in out.ruling.notes)
+    ev = [strike(), hit(0.2, "1"), hit(0.4, "1", "3")]  # the stroke moved the 3 too
+    out = nine_in_play().play(shot(ev, pos, final=dict(moved, **{"1": (0.5, 1.6)}),
+                                   infractions=touched))
+    assert (out.layout.get("3").x, out.layout.get("3").y) == moved["3"]
+    assert any("moved by the stroke as well" in n for n in out.ruling.notes)
+
+
 def test_3_21_a_touched_ball_was_on_the_table():
     """3.21: the ball an infraction names as touched was on the table before the shot."""
     before = layout(spread([b for b in NINE if b != "9"]))
@@ -306,6 +329,7 @@ def test_3_21_a_ball_touched_by_hand_may_lie_elsewhere_after_the_shot():
     out = nine_in_play().play(PoolShot(events, before, after,
                                        infractions=[foul("touched_ball", "7")]))
     assert articles(out) == ["WPA 3.21"]
+    assert (out.layout.get("7").x, out.layout.get("7").y) == spread(NINE)["7"]  # put back
     with pytest.raises(ValueError, match=r"shot\.final moves \['7'\], which no event touches "
                                          "and no declared infraction moves by hand"):
         nine_in_play().play(PoolShot(events, before, after))

@@ -22,6 +22,7 @@ from cuesim.rules.pool.general import (
     jammed_events,
     next_breaker,
     placement_violations,
+    put_back_hand_moved,
     rails_touched_at_start,
     spot_into,
     stroke_violations,
@@ -448,6 +449,10 @@ class PoolGame:
             rack = None if st.phase == "match_over" else self.rack_name
         layout, spotted = (None, []) if rack else self._next_layout(
             st, shot, facts, spot or [], article)
+        own = [i for i in shot.infractions if not i.player or i.player == shooter]
+        if layout is not None and own:
+            layout, back, notes = put_back_hand_moved(layout, shot.initial, own, facts)
+            spotted, ruling.notes = spotted + back, ruling.notes + notes
         ruling.spotted = spotted
         if st.phase != "match_over":
             ruling.next_player = st.shooter

@@ -7,8 +7,9 @@ declared Infraction codes (3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40-3.43)."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cuesim.rules.pool.facts import ShotFacts
@@ -64,6 +65,11 @@ INFRACTIONS: dict[str, tuple[str, str]] = {
 # 3.22, 3.25, 3.41, 3.42, 1.16.2, 6.7.5): after the shot they may lie elsewhere with no event
 HAND_MOVES = ("touched_ball", "touched_ball_placing", "dropped_object", "interference",
               "measuring_device", "jump_masse_moved_ball", "deliberate_interference")
+# The shooter's hand moves whose disturbed object balls the referee puts back (3.21: "any
+# object ball disturbed in an ordinary foul is returned as close as possible to its original
+# position"; 3.41's interference by the other player keeps the whole table as it was before)
+RESTORED_HAND_MOVES = ("touched_ball", "touched_ball_placing", "dropped_object",
+                       "measuring_device", "jump_masse_moved_ball")
 # Infractions that can be committed between shots, with no stroke (an empty event log): the
 # others describe a stroke (its tip, foot, timing, jump or a ball it sent) and are declared
 # with that shot's events. 1.11 the time limit; 3.21, 3.22 touching a ball; 3.25 a dropped
@@ -387,6 +393,40 @@ def ball_group(ball_id: str) -> str:
         return "cue"
     n = int(ball_id)
     return "solids" if n < 8 else ("eight" if n == 8 else "stripes")
+
+
+def put_back_hand_moved(layout: Layout, initial: Layout | None,
+                        infractions: list[Infraction], facts: ShotFacts
+                        ) -> tuple[Layout, list[dict], list[str]]:
+    """3.21: the object balls the shooter's declared hand moves (`RESTORED_HAND_MOVES`)
+    disturbed go back to their places before the shot. A ball the stroke moved as well (an
+    event of its own) has no such place to go back to, and one whose place another ball now
+    covers stays where it lies (the referee's judgement, said in a note). Returns the layout,
+    {"id", "x", "y", "article"} records and the notes."""
+    if initial is None:
+        return layout, [], []
+    by_stroke = {b for e in facts.events for b in (e.a, e.b) if b}
+    records, notes = [], []
+    for inf in infractions:
+        if inf.code not in RESTORED_HAND_MOVES:
+            continue
+        for b in inf.pieces:
+            if b == CUE or b not in initial.ids() or b not in layout.ids():
+                continue
+            was, now = initial.get(b), layout.get(b)
+            if (was.x, was.y) == (now.x, now.y):
+                continue
+            if b in by_stroke:
+                notes.append(f"Ball {b} was moved by the stroke as well: it stays where it lies "
+                             "(WPA 3.21)")
+            elif any(math.hypot(p.x - was.x, p.y - was.y) < 2.0 * BALL_RADIUS - 1e-9
+                     for p in layout.pieces if p.id != b):
+                notes.append(f"The place of ball {b} is taken: it stays where it lies (WPA 3.21)")
+            else:
+                layout = layout.with_piece(replace(now, x=was.x, y=was.y))
+                records.append({"id": b, "x": was.x, "y": was.y, "article": "WPA 3.21"})
+                notes.append(f"Ball {b}, disturbed by the foul, goes back where it was (WPA 3.21)")
+    return layout, records, notes
 
 
 def next_breaker(state: PoolState, frame_winner: str) -> str:
