@@ -97,3 +97,47 @@ def test_5_pins_header_and_ruling_cite_the_ball_in_hand_alike(tmp_path):
     step(app, [key(pygame.K_1 + s.pending()[2].index("spot_offender"))])
     assert "(WCBS 13.5)" in s.ruling_text
     assert _HEADER_HALF.search(s.place_line()).group(2) == "WCBS 13.3, 13.5"
+
+
+def test_the_panel_during_a_shot_reads_a_snapshot_later_actions_leave_alone():
+    """The panel shows the session as it was before the shot while the shot is animated
+    (`Session.snapshot`, app.before): the shot's own action must not reach it. A shallow copy
+    shared the history, so the shot that ended a game showed the next game's 'inning 1'."""
+    from cuesim.viewer import ai
+    from cuesim.viewer.session import new_session
+
+    s = new_session("9-ball")
+    for seed in range(3):
+        before, n, inning = s.snapshot(), len(s.history), s.inning()
+        s.apply(ai.choose_shot(s, level="beginner", seed=seed).action)
+        assert len(before.history) == len(before.actions) == n
+        assert before.inning() == inning and len(s.history) == n + 1
+
+
+def test_a_pocketed_cue_ball_is_not_drawn_while_the_incoming_player_chooses(tmp_path):
+    """WPA 6.6 with 3.20: the 14.1 opening break scratches without a contact; while Bob
+    chooses (accept / rerack) nobody has the cue ball in hand, so none is drawn (it was drawn
+    at its default place, the table's centre, as if on the table)."""
+    app = make_app("14.1", tmp_path)
+    s = app.session
+    app._shoot_action(s.shot_action((0.3, 0.3), math.atan2(-0.3, -0.3), 3.0, 0.0, 0.0, {}))
+    for _ in range(400):
+        step(app, [], 0.05)
+        if app.mode != "animate":
+            break
+    assert s.pending() is not None and "cue" not in s.layout().ids()
+    assert "cue" not in [p.id for p in app._resting_pieces()]
+
+
+def test_the_computers_aim_line_is_predicted_at_the_power_it_plays(tmp_path):
+    """The computer's aim line, first contact and foul colour come from the shot it plays:
+    at the power shown, not at the 30 % floor of a person's line before his drag sets the
+    power (a soft legal pot was drawn red, predicted at 3.3 m/s)."""
+    app = make_app("9-ball", tmp_path)
+    app.power = 0.05
+    app.preview()
+    assert app._preview_key[2] == 0.3  # a person's hint, before the drag
+    app.session.computer = (app.session.shooter(),)
+    app._preview_key = None
+    app.preview()
+    assert app._preview_key[2] == 0.05

@@ -23,7 +23,6 @@ turn), `input.InputHandlers` (events to aiming, placing, calls, menus, choices) 
 
 from __future__ import annotations
 
-import copy
 import io
 import math
 from pathlib import Path
@@ -430,8 +429,7 @@ class App(InputHandlers, Drawing):
         self._shoot_action(self.current_action())
 
     def _shoot_action(self, action: dict[str, Any]) -> None:
-        before = copy.copy(self.session)  # what the panel shows while the shot is animated
-        before.ref = copy.deepcopy(self.session.ref)
+        before = self.session.snapshot()  # what the panel shows while the shot is animated
         try:
             self.session.apply(action)
         except (ShotError, LayoutError, SimulationError, ValueError) as exc:

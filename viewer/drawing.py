@@ -27,8 +27,11 @@ class Drawing:
     def preview(self) -> Prediction:
         """The struck piece's path up to its first contact as the real simulator predicts it,
         where it is then, what it touches, the touched piece's path just after, and the
-        ruling the referee would give the shot (aim.predict)."""
-        power = self.power if self.drag == "power" else max(self.power, 0.3)
+        ruling the referee would give the shot (aim.predict). At the power shown while it is
+        dragged and on the computer's turn (the shot it plays); a person's line before the drag
+        sets the power is a hint, at least 30 % of the full power."""
+        shown = self.drag == "power" or self.session.shooter() in self.session.computer
+        power = self.power if shown else max(self.power, 0.3)
         key = (self.pos, self.angle, round(power, 2), self.tip, len(self.session.actions),
                tuple(sorted(self.declaration.items())))
         if key == self._preview_key:
@@ -115,8 +118,9 @@ class Drawing:
     def _resting_pieces(self) -> list[Piece]:
         layout = self.session.layout()
         struck = self.session.struck_id()
-        if self.mode == "over":
-            return list(layout.pieces)
+        if self.mode == "over" or (self.session.pending() is not None
+                                   and struck not in layout.ids()):
+            return list(layout.pieces)  # (a choice pending: nobody has the piece in hand yet)
         piece = Piece(struck, "striker" if struck == "striker" else "ball", *self.pos,
                       "" if struck == "striker" else struck)
         return [p for p in layout.pieces if p.id != struck] + [piece]

@@ -260,7 +260,8 @@ class InputHandlers:
             self._end_without_shot(board)
             where = "in the last shot" if last and self.session.actions[-1]["kind"] == "shot" \
                 else "now"
-            self.say(f"Declared {code} {where}")
+            label = self.session.infraction_codes().get(code, code)
+            self.say(f"Declared {where}: {label}")  # shown: 'Declared now: touched a puck (...).'
 
     def _opponent(self, player: str) -> str:
         players = self.session.players
@@ -354,7 +355,9 @@ class InputHandlers:
             return False
         self.pos = (float(xy[0]), float(xy[1]))
         self._preview_key = None
-        self.say(f"{self.session.struck_id()} placed")
+        struck = self.session.struck_id()
+        noun = {"cue": "the cue ball", "striker": "the striker"}.get(struck, f"the {struck} ball")
+        self.say(f"{noun} is placed")
         return True
 
     def _call_ball(self, xy: tuple[float, float]) -> None:

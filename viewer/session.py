@@ -294,6 +294,16 @@ class Session:
         ruling, _ = self._adjudicate(copy.deepcopy(self.ref), result, action)
         return ruling
 
+    def snapshot(self) -> Session:
+        """A copy that the actions carried out after it leave as it is (what the panel shows
+        while a shot is animated): its own referee and its own lists of actions and history,
+        which `apply` appends to (a shallow copy shared them, and the shot that ended a frame
+        then showed the next frame's inning)."""
+        out = copy.copy(self)
+        out.ref = copy.deepcopy(self.ref)
+        out.actions, out.history = list(self.actions), list(self.history)
+        return out
+
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it."""
         kind = action.get("kind")
