@@ -141,3 +141,18 @@ def test_the_computers_aim_line_is_predicted_at_the_power_it_plays(tmp_path):
     app._preview_key = None
     app.preview()
     assert app._preview_key[2] == 0.05
+
+
+def test_the_end_of_a_set_counts_the_pieces_of_the_board_it_draws(tmp_path):
+    """The panel at the end of a set sits beside that set's final board: its counts of the
+    pucks are of that board (they were the next set's start: 8 pucks beside a board with none
+    of them)."""
+    app = make_app("novus", tmp_path, sets=3)
+    layout = app.session.layout()
+    pieces = list(layout.pieces)
+    on = [not (p.kind == "puck" and p.group == "red") for p in pieces]
+    app.mode, app.end_board_shot = "intermission", None
+    app.end_board = (pieces, [(p.x, p.y) for p in pieces], on, {})
+    text = " ".join(line.text for line in app._end_lines())
+    assert "(red): 0 sets, 0 pucks on the board" in text
+    assert "(black): 0 sets, 8 pucks on the board" in text

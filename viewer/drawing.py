@@ -296,8 +296,14 @@ class Drawing:
         return out
 
     def _end_lines(self) -> list[Line]:
+        """The end of a set, game or match: the title and the scoreboard, its counts of the
+        pieces on the board drawn (the final board of what ended, not the next one's start)."""
         s = self.session
-        board = s.scoreboard()
+        end = self._end_board()
+        drawn = None if end is None else Layout(s.layout().table, tuple(
+            Piece(p.id, p.kind, float(xy[0]), float(xy[1]), p.group)
+            for p, xy, on in zip(end[0], end[1], end[2], strict=True) if on))
+        board = s.scoreboard(drawn)
         title = scoresheet.title(s)
         out = [Line(title, V.GOOD, 26), Line("")]
         return out + [Line(t, V.TEXT, 19) for t in board if t != title]
