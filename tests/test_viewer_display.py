@@ -396,8 +396,28 @@ def test_the_referee_menu_fits_the_panel_down_to_its_last_entry(tmp_path, game, 
         assert app.panel.height(lines) <= app.panel.rect.height, (k, size)
         shown = " ".join(app.panel.text_lines(lines))
         assert panel_text.menu_label(app.session.infraction_codes()[names[k]])[:20] in shown
+        entries = sum(t[:2] in ("> ", "  ") for t in app.panel.text_lines(lines))
+        if entries < len(names):  # the list scrolls: a line says so (it rarely found room)
+            assert re.search(r"\d+ more (above|below)", shown, re.I), (k, size)
         step(app, [key(pygame.K_DOWN)])
     assert app.menu_index == len(names) - 1
+
+
+@pytest.mark.parametrize("size", [(820, 1200), (1000, 1140), (800, 520)])
+def test_the_power_label_stays_inside_its_bar(tmp_path, size):
+    """Tall windows scale the text up while the panel keeps its width: the power label is
+    sized to its bar and never drawn past it (it ran off the window's right edge)."""
+    from cuesim.viewer import draw
+
+    app = make_app("9-ball", tmp_path)
+    app.resize(size)
+    rect = app.power_rect
+    surface = pygame.Surface((rect.right + 60, rect.bottom + 10))
+    surface.fill((0, 0, 0))
+    draw.draw_power(surface, rect, 1.0, f"power {app.session.max_speed:.1f} m/s")
+    beyond = surface.subsurface(pygame.Rect(rect.right, rect.top, 60, rect.height))
+    assert all(beyond.get_at((x, y))[:3] == (0, 0, 0) for x in range(60)
+               for y in range(rect.height))
 
 
 # -- 5. the table ----------------------------------------------------------------------------

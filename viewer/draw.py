@@ -315,5 +315,11 @@ def draw_power(surface: pygame.Surface, rect: pygame.Rect, fraction: float,
     fill.width = round(rect.width * max(0.0, min(1.0, fraction)))
     colour = (round(90 + 160 * fraction), round(200 - 120 * fraction), 80)
     pygame.draw.rect(surface, colour, fill, border_radius=3)
-    text = _font(max(12, round(rect.height * 20 / 26))).render(label, True, V.TEXT)
+    size = max(12, round(rect.height * 20 / 26))
+    while size > 10 and _font(size).size(label)[0] > rect.width - 12:  # it fits the bar
+        size -= 1
+    text = _font(size).render(label, True, V.TEXT)
+    clip = surface.get_clip()
+    surface.set_clip(rect)  # never past the bar, however narrow
     surface.blit(text, text.get_rect(midleft=(rect.left + 6, rect.centery)))
+    surface.set_clip(clip)

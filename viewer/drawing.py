@@ -329,13 +329,17 @@ class Drawing:
         if self.panel.height(base + tail + [entry(self.menu_index)]) > budget:
             base = lines[:2] + head  # keep the title and the player, drop the scoreboard
         shown = [self.menu_index] if names else []
+        # room kept for the line that says how many more entries the list scrolls to
+        note = [Line(f"{len(names)} more above, {len(names)} more below.", V.DIM, 17)]
         grew = True
         while grew:  # widen the window around the selected entry while it fits
             grew = False
             for k in (shown[-1] + 1, shown[0] - 1) if shown else ():
                 if 0 <= k < len(names):
                     trial = sorted([*shown, k])
-                    if self.panel.height(base + [entry(j) for j in trial] + tail) <= budget:
+                    rest = [] if len(trial) == len(names) else note
+                    if self.panel.height(base + [entry(j) for j in trial] + rest + tail) \
+                            <= budget:
                         shown, grew = trial, True
         more = []
         if shown and shown[0] > 0:
