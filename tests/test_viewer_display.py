@@ -667,3 +667,21 @@ def test_a_window_opening_under_a_still_pointer_keeps_the_opening_aim(tmp_path):
     step(app, [move(centre)])
     x, y = app.pos
     assert app.angle == pytest.approx(math.atan2(1.42 - y, 0.71 - x), abs=0.01)
+
+
+def test_a_small_panel_drops_the_scoreboard_before_it_cuts_off_the_latest_lines(tmp_path):
+    """At the smallest window a long ruling and the one kept from before the computer's turn
+    overflowed the panel, and its last lines (what happens now) were cut off: the scoreboard
+    goes first, then the kept ruling; the latest ruling and the message stay."""
+    app = make_app("5-pins", tmp_path)
+    app.resize((800, 520))
+    long = ("A foul. The striker's ball hit the red before the opponent's ball (WCBS 7.2). "
+            * 4).strip()
+    app.ruling_shown, app.kept_ruling = "No foul. " + long, long
+    app.say("Computer (club) aims.")
+    lines = app.hud_lines()
+    text = " ".join(app.panel.text_lines(lines))
+    assert app.panel.height(lines) <= app.panel.rect.height
+    assert "Computer (club) aims." in text and "No foul." in text
+    app.resize((1920, 1080))  # room enough: nothing dropped
+    assert "Game 1 of" in " ".join(app.panel.text_lines(app.hud_lines()))

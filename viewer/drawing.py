@@ -222,6 +222,7 @@ class Drawing:
                               f"{CUE_END_MASS * 1000:g} g): {squirt}", V.DIM, 17))
         animating = self.mode == "animate" and self.playback is not None
         shown = self.before if animating and self.before is not None else s
+        score: list[Line] = []
         if self.mode in ("intermission", "over", "pick_game"):
             lines += self._end_lines()
         elif animating:
@@ -233,7 +234,8 @@ class Drawing:
             if place:
                 lines.append(Line(place, V.DIM, 19))
             lines.append(Line(""))
-            lines += [Line(t, V.TEXT, 19) for t in s.scoreboard()]
+            score = [Line(t, V.TEXT, 19) for t in s.scoreboard()]
+            lines += score
         if self.mode == "menu":
             return self._fit_menu(lines)
         lines.append(Line(""))
@@ -243,10 +245,11 @@ class Drawing:
         replay = animating and self.before is None  # R: the last shot again, ruled later
         kept = self.kept_ruling if not replay and (
             self.kept_ruling != self.ruling_shown or animating) else ""
+        before_that: list[Line] = []
         if kept:  # the computer's turn runs: the ruling on the action before it stays readable
-            lines.append(Line("Referee, before this shot:" if animating else "Before that:",
-                              V.ACCENT, 20 if animating else 18))
-            lines.append(Line(kept, V.TEXT, 19))
+            before_that = [Line("Referee, before this shot:" if animating else "Before that:",
+                                V.ACCENT, 20 if animating else 18), Line(kept, V.TEXT, 19)]
+            lines += before_that
         warning = self.foul_warning()
         if warning:
             lines.append(Line(warning, V.BAD, 20))
@@ -267,6 +270,17 @@ class Drawing:
             lines.append(Line(self.message, V.BAD if self.message_bad else V.GOOD, 19))
         if self.confirm_quit is not None and self.quit_question != self.message:
             lines.append(Line(self.quit_question, V.BAD, 19))  # until it is answered
+        return self._fit_panel(lines, [score, before_that])
+
+    def _fit_panel(self, lines: list[Line], droppable: list[list[Line]]) -> list[Line]:
+        """The lines, less what the panel has no room for: the scoreboard first, then the
+        ruling kept from before the computer's turn, so that the latest ruling and what to do
+        now are never cut off at the panel's foot (a small window)."""
+        budget = self.panel.rect.height - 8
+        for group in droppable:
+            if self.panel.height(lines) <= budget:
+                break
+            lines = [line for line in lines if not any(line is g for g in group)]
         return lines
 
     def _shot_lines(self, shown: Session) -> list[Line]:
