@@ -96,6 +96,8 @@ def test_novus_referee_menu_declares_a_double_hit_in_the_last_shot(tmp_path):
     assert app.session.actions[0]["infractions"] == [{"code": "double_hit", "player": ""}]
     assert "novus 17.1.к" in app.screen_text()
     assert app.session.shooter() == "Boris"  # a penalty puck and loss of turn
+    # the message says it in words (it said 'Declared double hit in the last shot')
+    assert "Declared in the last shot: " in app.message and "double" not in app.message[:30]
 
 
 def test_pool_referee_menu_double_hit_gives_ball_in_hand(tmp_path):
@@ -420,3 +422,12 @@ def test_ball_in_hand_default_is_the_first_legal_place_when_none_is_clear(tmp_pa
     crowded = s.default_place()
     assert s.check_place(*crowded) is None and crowded != clear
     assert abs(crowded[0] - 0.71) < 1e-9 and 2.13 < crowded[1] < clear[1]  # next to the red
+
+
+def test_placing_the_ball_in_hand_is_said_in_words(tmp_path):
+    """A right-click placing the ball in hand says 'The cue ball is placed' (it said 'Cue
+    placed', the piece's id)."""
+    app = make_app("9-ball", tmp_path)
+    assert app.session.placement() is not None  # the break: in hand behind the head string
+    assert app.place(app.pos)
+    assert app.message == "The cue ball is placed."
