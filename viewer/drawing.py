@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 import pygame
 
@@ -19,6 +20,14 @@ from cuesim.viewer.hud import Line
 from cuesim.viewer.session import SESSION_GAMES, Session
 
 PATH_STEP_PX = 6.0  # px between the points of the aim lines a contact label keeps off
+
+
+def board_of(table: str, pieces: Sequence[Piece], positions: Sequence[Sequence[float]],
+             on: Sequence[bool]) -> Layout:
+    """The pieces on the table (`on`) at their positions, as a layout (for the scoreboard's
+    counts of a board drawn mid-shot or at the end of a set)."""
+    return Layout(table, tuple(Piece(p.id, p.kind, float(xy[0]), float(xy[1]), p.group)
+                               for p, xy, o in zip(pieces, positions, on, strict=True) if o))
 
 
 class Drawing:
@@ -291,9 +300,7 @@ class Drawing:
         replay = self.before is None
         pos, on = pb.frame()
         pieces = pb.result.initial.pieces
-        board = Layout(pb.result.initial.table, tuple(
-            Piece(p.id, p.kind, float(pos[k][0]), float(pos[k][1]), p.group)
-            for k, p in enumerate(pieces) if on[k]))
+        board = board_of(pb.result.initial.table, pieces, pos, on)
         who = pb.result.initial.ids()
         shooter = shown.shooter() if not replay else "the last shot"
         out = [Line(f"Shooting: {shooter}" if not replay else "Replay of the last shot",
@@ -314,9 +321,7 @@ class Drawing:
         pieces on the board drawn (the final board of what ended, not the next one's start)."""
         s = self.session
         end = self._end_board()
-        drawn = None if end is None else Layout(s.layout().table, tuple(
-            Piece(p.id, p.kind, float(xy[0]), float(xy[1]), p.group)
-            for p, xy, on in zip(end[0], end[1], end[2], strict=True) if on))
+        drawn = None if end is None else board_of(s.layout().table, end[0], end[1], end[2])
         board = s.scoreboard(drawn)
         title = scoresheet.title(s)
         out = [Line(title, V.GOOD, 26), Line("")]
