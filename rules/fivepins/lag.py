@@ -91,14 +91,13 @@ def adjudicate_lag(events: list[Event], initial: Layout | None, final: Layout | 
     for p, b in balls.items():
         reasons = []
         for e in evs:
-            if e.kind == EventKind.COLLIDE and b in (e.a, e.b) and RED in (e.a, e.b):
+            other = e.b if e.a == b else e.a  # a collide may name either piece first
+            if e.kind == EventKind.COLLIDE and b in (e.a, e.b) and other == RED:
                 reasons.append("touched the red ball")
             elif e.kind == EventKind.PIN and e.a == b and e.b in PINS:
                 reasons.append(f"knocked the {e.b}")
-            elif e.kind == EventKind.COLLIDE and b in (e.a, e.b) \
-                    and (e.b if e.a == b else e.a) in PINS:  # the log may name either first
-                pin = e.b if e.a == b else e.a
-                reasons.append(f"touched the {pin}")  # "сталкивается ... с фишками": felled or not
+            elif e.kind == EventKind.COLLIDE and b in (e.a, e.b) and other in PINS:
+                reasons.append(f"touched the {other}")  # "... с фишками": felled or not
             elif e.kind == EventKind.RAIL and e.a == b and e.feature in LONG_RAILS:
                 reasons.append(f"touched a long rail ({e.feature})")
         if declared("lag_crossed", p) or _crossed(initial, final, b, result):
