@@ -56,11 +56,13 @@ _PRACTISED: dict[tuple[Any, ...], BreakPlan] = {}
 
 
 def practice_key(session: Session, level: Level) -> tuple[Any, ...]:
-    """What a practised plan holds for: the game, the table, the stroke (execution error and
-    break speed) and the cue's top speed; not the search's size."""
-    return (session.game, session.table.name, session.table.geometry.width,
-            session.table.geometry.length, level.aim_sigma_deg, level.speed_sigma,
-            level.tip_sigma, level.break_speed, session.max_speed)
+    """What a practised plan holds for: the game, the whole table (its geometry and its
+    physics, the multiple impact's resolution among them: `cuesim play --impact-steps`), the
+    cue (its end mass and top speed) and the stroke (execution error and break speed); not
+    the search's size. A plan practised on another table or with another cue is practised
+    again, so a game's choices never depend on what the process played before."""
+    return (session.game, session.table, session.cue_end_mass(), session.max_speed,
+            level.aim_sigma_deg, level.speed_sigma, level.tip_sigma, level.break_speed)
 
 
 def practised(session: Session, level: Level) -> BreakPlan | None:

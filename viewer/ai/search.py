@@ -22,6 +22,7 @@ which a fresh batch referee does not have.
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -284,9 +285,11 @@ class Thinker:
     _steps: Iterator[bool] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) \
+                or self.seed < 0:
             raise ValueError(f"the computer's seed must be a whole number >= 0, got "
                              f"{self.seed!r}")
+        self.seed = int(self.seed)  # a numpy integer as the int it is
         self.rng = np.random.default_rng([self.seed, len(self.session.actions)])
         self._steps = self._think()
 
