@@ -76,6 +76,34 @@ def _fields(data: Any, source: str, required: tuple[str, ...], optional: tuple[s
     return out
 
 
+def striker_others(layout: Layout) -> Layout:
+    """The novus layout's pieces other than the struck striker (id 'striker'), checked: the
+    piece 'striker', where present, is of kind 'striker' and is the layout's only striker
+    (26.1); ShotError otherwise. `NovusShot.place` and the batch's setup share it."""
+    has_striker = "striker" in layout.ids()
+    if has_striker and layout.get("striker").kind != "striker":
+        raise ShotError(f"the layout's piece 'striker' is of kind "
+                        f"{layout.get('striker').kind!r}; the shot strikes the striker "
+                        "(kind 'striker')")
+    others = layout.without(["striker"]) if has_striker else layout
+    extra = [p.id for p in others.pieces if p.kind == "striker"]
+    if extra:
+        raise ShotError(f"the layout has a striker {extra[0]!r} besides the one the shot "
+                        "strikes (id 'striker'): a novus layout has one striker (26.1)")
+    return others
+
+
+def check_struck_ball(layout: Layout, ball: str) -> None:
+    """ShotError unless `ball` is a ball of the layout: the cue strikes a ball, never a pin.
+    `CueShot.place` and the batch's setup share it."""
+    balls = [p.id for p in layout.pieces if p.kind == "ball"]
+    if ball not in layout.ids():
+        raise ShotError(f"no ball {ball!r} on the table; balls are {balls}")
+    if layout.get(ball).kind != "ball":
+        raise ShotError(f"the cue strikes a ball, and {ball!r} is a "
+                        f"{layout.get(ball).kind}; balls are {balls}")
+
+
 @dataclass(frozen=True)
 class NovusShot:
     """A novus shot, in the frame of the player on `side` (novus 12).
@@ -153,15 +181,7 @@ class NovusShot:
         STRIKER_TOUCH_GAP is refused."""
         x, y = self.striker_position(table)
         has_striker = "striker" in layout.ids()
-        if has_striker and layout.get("striker").kind != "striker":
-            raise ShotError(f"the layout's piece 'striker' is of kind "
-                            f"{layout.get('striker').kind!r}; the shot strikes the striker "
-                            "(kind 'striker')")
-        others = layout.without(["striker"]) if has_striker else layout
-        extra = [p.id for p in others.pieces if p.kind == "striker"]
-        if extra:
-            raise ShotError(f"the layout has a striker {extra[0]!r} besides the one the shot "
-                            "strikes (id 'striker'): a novus layout has one striker (26.1)")
+        others = striker_others(layout)
         try:
             table.check_layout(others)
         except LayoutError as exc:
@@ -275,12 +295,7 @@ class CueShot:
 
     def place(self, table: Any, layout: Layout) -> Layout:
         """The layout with the struck ball where this shot plays it, checked."""
-        balls = [p.id for p in layout.pieces if p.kind == "ball"]
-        if self.ball not in layout.ids():
-            raise ShotError(f"no ball {self.ball!r} on the table; balls are {balls}")
-        if layout.get(self.ball).kind != "ball":
-            raise ShotError(f"the cue strikes a ball, and {self.ball!r} is a "
-                            f"{layout.get(self.ball).kind}; balls are {balls}")
+        check_struck_ball(layout, self.ball)
         placed = layout
         if self.position is not None:
             placed = layout.moved(self.ball, *self.position)

@@ -103,6 +103,51 @@ def test_unplayable_shots_raise_or_are_marked(table, singles):
     assert res["n_events"][0] == res["n_events"][2] > 0
 
 
+@pytest.mark.parametrize("kw", [{}, {"events": True}, {"ruling": "novus"}])
+def test_a_striker_under_the_touch_gap_is_refused_as_simulate_refuses_it(table, kw):
+    """Novus 12: a striker placed less than STRIKER_TOUCH_GAP (1 um) from a puck is refused
+    by `simulate`; a batch refuses it too, with or without event logs or a ruling (it played
+    it when the gap was above zero)."""
+    from cuesim import NovusShot, simulate
+    from cuesim.shot import ShotError
+    from cuesim.tables.layout import Layout, Piece
+    from cuesim.tables.novus import STRIKER_TOUCH_GAP
+    near = NovusShot(x=0.5, angle=math.pi / 2, speed=3.0)
+    sx, sy = near.striker_position(table)
+    gap = table.piece_spec("striker").radius + table.piece_spec("puck").radius
+    layout = Layout("novus", (Piece("p", "puck", sx + gap + 0.5 * STRIKER_TOUCH_GAP, sy, "red"),
+                              Piece("q", "puck", 0.5, 0.6, "black")))
+    with pytest.raises(ShotError, match="novus 12: the striker .* touches 'p'"):
+        simulate(table, layout, near)
+    far = NovusShot(x=0.4, angle=math.pi / 2, speed=3.0)
+    res = simulate_many(table, layout, [near, far], workers=1, errors="mark", **kw)
+    assert list(res["status"]) == [1, 0]
+    with pytest.raises(ValueError, match="shot 0: novus 12: the striker"):
+        simulate_many(table, layout, [near, far], workers=1, **kw)
+
+
+@pytest.mark.parametrize("kw", [{}, {"events": True}])
+@pytest.mark.parametrize("game, pieces, struck, message", [
+    ("novus", [("s2", "striker", 0.3, 0.5)], "striker", "a striker 's2' besides"),
+    ("novus", [("striker", "puck", 0.3, 0.5)], "striker", "'striker' is of kind 'puck'"),
+    ("5-pins", None, "pin_centre", "the cue strikes a ball, and 'pin_centre' is a pin")])
+def test_a_batch_refuses_the_layouts_simulate_refuses(game, pieces, struck, message, kw):
+    """A second striker (novus 26.1), a piece 'striker' of another kind, a pin as the struck
+    piece: `simulate` refuses every shot on such a layout, and so does a batch, whether or
+    not it keeps event logs (the compiled path played them)."""
+    from cuesim.tables.layout import Layout, Piece
+    table = game_table(game)
+    if pieces is None:
+        layout = start_layout(game, table)
+    else:
+        layout = Layout("novus", (*(Piece(i, k, x, y, *(("red",) if k == "puck" else ()))
+                                    for i, k, x, y in pieces),
+                                  Piece("p", "puck", 0.6, 0.6, "red")))
+    shots = {"angle": [1.0], "speed": [3.0]} | ({"x": [0.5]} if game == "novus" else {})
+    with pytest.raises(ValueError, match=message):
+        simulate_many(table, layout, shots, struck=struck, workers=1, errors="mark", **kw)
+
+
 def test_five_pins_rulings_and_points_match_the_referee():
     """5-pins is scored by points (5-pins 8, 15): a ruled batch adds each shot's points for
     the shooter and for the opponent, as the referee gives them to a fresh game's breaker (A,

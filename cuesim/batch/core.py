@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from cuesim.batch.params import XY_TOGETHER, BatchError
-from cuesim.shot import CueShot, NovusShot, ShotError
+from cuesim.shot import CueShot, NovusShot, ShotError, check_struck_ball, striker_others
 from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _kind_properties, table_arrays
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
 from cuesim.tables.layout import Layout, LayoutError, Piece
-from cuesim.tables.novus import NovusTable
+from cuesim.tables.novus import STRIKER_TOUCH_GAP, NovusTable
 
 # summary columns: name -> (dtype, per piece?)
 RULING_GAMES = ("novus", "novus-doubles", "8-ball", "9-ball", "14.1", "5-pins")
@@ -109,10 +109,10 @@ class Prepared:
             # the layout the shots are played on: the striker moved (or added at the end)
             template = NovusShot(x=0.5, angle=math.pi / 2, speed=1.0, side=setup.side)
             has = "striker" in layout.ids()
-            self.others = layout.without(["striker"]) if has else layout
-            try:
+            try:  # the checks of NovusShot.place that hold for every shot of the setup
+                self.others = striker_others(layout)
                 table.check_layout(self.others)
-            except LayoutError as exc:
+            except (ShotError, LayoutError) as exc:
                 raise BatchError(str(exc)) from None
             x, y = template.striker_position(table)
             placed = layout.moved("striker", x, y) if has else layout.with_piece(
@@ -123,12 +123,10 @@ class Prepared:
                 self.other_pos, self.other_r = np.zeros((0, 2)), np.zeros(0)
             self.striker_r = table.piece_spec("striker").radius
         else:
-            if setup.struck not in layout.ids():
-                raise BatchError(f"no ball {setup.struck!r} on the table; balls are "
-                                 f"{layout.ids()}")
-            try:
+            try:  # the checks of CueShot.place that hold for every shot of the setup
+                check_struck_ball(layout, setup.struck)
                 table.check_layout(layout)
-            except LayoutError as exc:
+            except (ShotError, LayoutError) as exc:
                 raise BatchError(str(exc)) from None
             placed = layout
         self.placed = placed
@@ -264,11 +262,12 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
                 todo[k] = False
                 _invalid(setup, first, k, exc)
         if setup.family == "novus" and len(prep.other_r):
-            # novus 12: the striker touches no puck (the same test as NovusShot.place)
+            # novus 12: the striker touches no puck, a gap under STRIKER_TOUCH_GAP refused (the
+            # same test as NovusShot.place, which then says why)
             gaps = (np.hypot(prep.other_pos[None, :, 0] - place[:, 0:1],
                              prep.other_pos[None, :, 1] - place[:, 1:2])
                     - prep.other_r[None, :] - prep.striker_r)
-            for k in np.flatnonzero(todo & (gaps.min(axis=1) <= 0.0)):
+            for k in np.flatnonzero(todo & (gaps.min(axis=1) < STRIKER_TOUCH_GAP)):
                 todo[k] = False
                 try:
                     make_shot(setup, params, int(k)).place(table, setup.layout)
