@@ -275,13 +275,15 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
     order; a piece that is not on the table before the shot; an event of a piece after it
     dropped into a pocket (but, on a pool table, being touched there by a piece still on the
     table, as in a crowded pocket: WPA 3.20); a cushion, pocket or line the table does not
-    have; a piece that collides with itself or is struck twice; a pin event where no pins
+    have; a second piece (b) on an event that has one, a feature on one that names none; a
+    piece that collides with itself or is struck twice; a pin event where no pins
     stand (pins: whether the game has them; None: the carom table has, the others not, and
     with no table either may); an event of a piece that nothing set in motion
     (`check_causes`). Several pieces may be struck: each player's ball in a lag."""
     from cuesim.sim.events import EventKind
 
     strike, collide, pocket = EventKind.STRIKE, EventKind.COLLIDE, EventKind.POCKET
+    feature_kinds = (EventKind.RAIL, pocket, EventKind.LINE, EventKind.CIRCLE)
     names = _feature_names(table) if table is not None else {}
     known = set(pieces)
     gone: dict[str, float] = {}
@@ -317,6 +319,14 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
         if b == a:
             raise ScenarioError(f"{where}.events[{k}]: {a!r} cannot "
                                 f"{e.kind.name.lower()} with itself")
+        if b is not None and e.kind not in (collide, EventKind.PIN):
+            raise ScenarioError(f"{where}.events[{k}].b: a {e.kind.name.lower()} event has one "
+                                f"piece, 'a'; only a collide or a pin event names a second "
+                                f"piece, got b = {b!r}")
+        if e.feature is not None and e.kind not in feature_kinds:
+            raise ScenarioError(f"{where}.events[{k}].feature: a {e.kind.name.lower()} event "
+                                "has no feature (only rail, pocket, line and circle events "
+                                f"name one), got {e.feature!r}")
         allowed = names.get(e.kind)
         if allowed is not None and e.feature is not None and e.feature not in allowed:
             kind = e.kind.name.lower()

@@ -75,6 +75,17 @@ def test_every_simulated_log_passes_the_checks(game):
     ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "1"),
       Event(0.3, EventKind.POCKET, "1", feature="foot_left"),
       Event(0.4, EventKind.RAIL, "1", feature="foot_rail")], "after it dropped"),
+    # one piece per event but a collide's and a pin's: a 'b' on a rail event made the 2 count
+    # as touched, so it could lie anywhere after the shot with nothing having moved it
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.1, EventKind.COLLIDE, "cue", "1"),
+      Event(0.3, EventKind.RAIL, "cue", "2", feature="foot_rail")],
+     r"events\[2\]\.b: a rail event has one piece"),
+    ([Event(0.0, EventKind.STRIKE, "cue", "1")], r"events\[0\]\.b: a strike event"),
+    ([Event(0.0, EventKind.STRIKE, "cue"), Event(0.4, EventKind.STOP, "cue", "2")],
+     r"events\[1\]\.b: a stop event"),
+    ([Event(0.0, EventKind.STRIKE, "cue"),
+      Event(0.1, EventKind.COLLIDE, "cue", "1", feature="foot_rail")],
+     r"events\[1\]\.feature: a collide event has no feature"),
 ])
 def test_logs_that_cannot_have_happened_are_refused(events, message):
     with pytest.raises(ScenarioError, match=message):
@@ -132,8 +143,17 @@ def test_the_referees_python_api_checks_a_hand_written_log():
             [Event(0.0, EventKind.STRIKE, "white"),
              Event(0.5, EventKind.RAIL, "red", feature="top_rail")], pins, pins))
 
+    with pytest.raises(ScenarioError, match=r"events\[1\]\.b: a rail event"):
+        FivePinsGame(["Ann", "Bob"]).play(FivePinsShot(
+            [Event(0.0, EventKind.STRIKE, "white"),
+             Event(0.5, EventKind.RAIL, "white", "pin_left", feature="top_rail")], pins, pins))
+
     novus = start_layout("novus")
     pucks = [p for p in novus.ids() if p != "striker"]
+    with pytest.raises(ScenarioError, match=r"events\[1\]\.b: a rail event"):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
+            novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
+                           Event(0.3, EventKind.RAIL, "striker", pucks[0], feature="north")]))
     with pytest.raises(ScenarioError, match="nothing set"):
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
             novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
