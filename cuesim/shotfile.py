@@ -395,7 +395,8 @@ def _no_constant(name: str) -> Any:
 def _header(block: dict[str, Any], where: str) -> None:
     if block.get("format") != FORMAT:
         raise ShotFileError(f"{where}.format must be {FORMAT!r}, got {block.get('format')!r}")
-    if block.get("version") != VERSION:
+    version = block.get("version")
+    if type(version) is not int or version != VERSION:  # true == 1 and 1.0 == 1 in Python
         raise ShotFileError(f"{where}.version {block.get('version')!r} is not supported: this "
                             f"cuesim reads version {VERSION}")
 

@@ -52,6 +52,9 @@ def test_local_workers_are_bounded_by_the_cores(table, singles, tmp_path):
     for bad in (most + 1, 100_000, True):
         with pytest.raises(BatchError, match="workers must be"):
             simulate_many(table, singles, sampler, workers=bad, chunk_size=2)
+    for bad_chunk in (0, 2.0, True):  # a bool is no count (True was taken as chunks of 1)
+        with pytest.raises(BatchError, match="chunk_size must be a positive integer"):
+            simulate_many(table, singles, sampler, workers=1, chunk_size=bad_chunk)
     out = tmp_path / "w.parquet"
     cli = subprocess.run([sys.executable, "-m", "cuesim", "batch", "novus", "--shots", "4",
                           "--workers", "100000", "--out", str(out)], capture_output=True,

@@ -84,6 +84,8 @@ def _set(path, value):
     (lambda d: d.pop("exact"), "no 'exact' block"),
     (_set(("exact", "format"), "other"), r"exact.format must be 'cuesim-shot'"),
     (_set(("exact", "version"), 99), "version 99 is not supported"),
+    (_set(("exact", "version"), True), "version True is not supported"),  # true == 1
+    (_set(("exact", "version"), 1.0), "version 1.0 is not supported"),
     (_set(("table",), 3), "table must be a table name"),
     (_set(("truncated",), "no"), "truncated must be true or false"),
     (_set(("initial", "table"), "novus"), "is not the shot's table"),

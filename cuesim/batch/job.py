@@ -155,7 +155,8 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
     if struck is not None and not isinstance(struck, str):
         raise BatchError(f"struck must be a piece id (a string) or None, got {struck!r}")
     chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
-    if not isinstance(chunk_size, int | np.integer) or chunk_size < 1:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer) \
+            or chunk_size < 1:
         raise BatchError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     family = family_of(table)
     try:
