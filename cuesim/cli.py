@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import NoReturn
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
+from cuesim.output import same_file
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import (
     DEFAULT_MAX_EVENTS,
@@ -380,24 +381,23 @@ def cmd_shoot(args: argparse.Namespace) -> int:
 
 def _check_outputs_spare_inputs(args: argparse.Namespace) -> None:
     """Refuse an output (--save, --plot, --gif) that is one of the input files (--layout,
-    --state): writing it would destroy the input it was made from."""
+    --state), which writing it would destroy, or that another output names too, which would
+    leave only the one written last."""
     inputs = {opt: getattr(args, opt.strip("-")) for opt in ("--layout", "--state")}
-    for out in ("--save", "--plot", "--gif"):
+    outputs = ("--save", "--plot", "--gif")
+    for k, out in enumerate(outputs):
         path = getattr(args, out.strip("-"))
         if path is None:
             continue
         for opt, given in inputs.items():
-            if given is not None and _same_file(path, given):
+            if given is not None and same_file(path, given):
                 raise CliError(f"{out} {path!r} is the {opt} file: writing it would replace "
                                "the input; give another name")
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (through links and relative paths)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet)
-        return os.path.realpath(a) == os.path.realpath(b)
+        for other in outputs[k + 1:]:
+            given = getattr(args, other.strip("-"))
+            if given is not None and same_file(path, given):
+                raise CliError(f"{out} and {other} name one file, {path!r}: the one written "
+                               "last would replace the other; give each its own name")
 
 
 def _check_plot(path: str) -> None:

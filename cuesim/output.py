@@ -24,6 +24,17 @@ class OutputError(ValueError):
     """An output file that cannot be written (the message names the option and the path)."""
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (through links, `~`, `..` and relative paths; a file
+    that does not exist yet by its resolved path): an output that is an input, or two outputs
+    on one path, would destroy a file."""
+    a, b = os.path.expanduser(a), os.path.expanduser(b)
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def check_writable(path: str | os.PathLike[str], what: str,
                    error: type[ValueError] = OutputError) -> Path:
     """`path` as a Path, after checking that a file can be written there; `what` names the

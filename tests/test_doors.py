@@ -181,6 +181,32 @@ def test_shoot_output_over_its_own_input_is_refused(tmp_path, capsys, option):
     assert path.read_bytes() == before
 
 
+def test_shoot_outputs_on_one_path_are_refused(tmp_path, capsys):
+    """`shoot --plot x.gif --gif x.gif` wrote the animation over the plot and said nothing:
+    one output lost. Two outputs on one path are refused before the shot."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "both.gif"
+    err = _error(capsys, ["shoot", "novus", "--speed", "3", "--plot", str(path), "--gif",
+                          str(tmp_path / "." / "both.gif")])
+    assert "--plot and --gif name one file" in err and not path.exists()
+
+
+def test_play_screenshot_over_the_saved_game_is_refused(tmp_path, capsys, monkeypatch):
+    """`play --load game.png --screenshot game.png` replaced the saved game with the picture
+    (a saved game whose name ends in .png); so would --save. Refused, the game kept."""
+    from cuesim.viewer.session import new_session
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    saved = tmp_path / "game.png"
+    new_session("9-ball").save(saved)
+    before = saved.read_bytes()
+    for opt in ("--load", "--save"):
+        err = _error(capsys, ["play", "9-ball", opt, str(saved), "--screenshot",
+                              str(tmp_path / "." / "game.png")])
+        assert f"is the {opt} file" in err and "would replace the saved game" in err
+        assert saved.read_bytes() == before
+
+
 @pytest.mark.parametrize("args, option", [
     (["novus", "--english", "0.2"], "--english is an option of ball games, not of novus"),
     (["novus-doubles", "--ball", "cue"], "--ball is an option of ball games"),

@@ -27,6 +27,7 @@ import numpy as np
 from cuesim.batch.limits import TooManyShots
 from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
 from cuesim.batch.sources import ShotGrid
+from cuesim.output import same_file
 from cuesim.tables.layout import Layout, LayoutError
 
 
@@ -418,15 +419,6 @@ def _with_impact_steps(table: Any, text: str | None) -> Any:
         raise BatchError(f"--impact-steps: {exc}") from None
 
 
-def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (through links, `..` and relative paths)."""
-    a, b = os.path.expanduser(a), os.path.expanduser(b)
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet)
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
 def _check_out_spares_inputs(args: argparse.Namespace) -> None:
     """Refuse an --out that is one of the input files (--params, --state, --layout): writing
     it would destroy the input it was made from."""
@@ -435,7 +427,7 @@ def _check_out_spares_inputs(args: argparse.Namespace) -> None:
         return
     for opt in ("--params", "--state", "--layout"):
         given = getattr(args, opt.strip("-"))
-        if given is not None and _same_file(out, given):
+        if given is not None and same_file(out, given):
             raise BatchError(f"--out {args.out!r} is the {opt} file: writing it would replace "
                              "the input; give another name")
 

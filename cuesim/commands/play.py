@@ -9,7 +9,7 @@ import sys
 
 from cuesim.api import GAME_NAMES
 from cuesim.commands import MAX_CANDIDATES, at_most, end_mass_grams, impact_steps
-from cuesim.output import OutputError, check_writable, remove_partial
+from cuesim.output import OutputError, check_writable, remove_partial, same_file
 from cuesim.rules.api_checks import MAX_MATCH
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
 from cuesim.viewer.savefile import CUE_GAMES
@@ -122,6 +122,11 @@ def run(args: argparse.Namespace) -> int:
         if not args.screenshot.lower().endswith(".png"):
             raise ValueError(f"--screenshot needs a .png file name, got {args.screenshot!r}")
         check_writable(args.screenshot, "--screenshot")
+        for opt in ("--load", "--save"):  # a saved game, never overwritten by a picture
+            given = getattr(args, opt.strip("-"))
+            if given is not None and same_file(args.screenshot, given):
+                raise ValueError(f"--screenshot {args.screenshot!r} is the {opt} file: writing "
+                                 "the picture would replace the saved game; give another name")
         if not _has_display():
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
