@@ -212,6 +212,11 @@ BAD = [
     (["9-ball", "--grid", "speed=1:5:3", "--seed", "4"], "do not combine it with --shots"),
     (["9-ball", "--grid", "speed=1:5:3", "--set", "speed=2"], "already on the grid"),
     (["9-ball", "--grid", "speed=1:99:3"], "range of 'speed' (1:99) includes shots that cannot"),
+    # a fixed value at fault is named, not the first varied range (it blamed 'angle', 'speed')
+    (["novus", "--shots", "3", "--vary", "angle=80:100", "--set", "offset=0.1"],
+     "the fixed values (offset=0.1) give shots that cannot be played: tip offset 0.1 m"),
+    (["9-ball", "--shots", "3", "--vary", "speed=2:8", "--set", "height=0.9"],
+     "the fixed values (height=0.9) give shots that cannot be played: tip offset"),
     (["9-ball", "--shots", "3", "--layout", "{missing}"], "--layout: cannot read layout file"),
     (["9-ball", "--shots", "3", "--layout", "{bad_json}"], "is not valid JSON (line 1"),
     (["9-ball", "--shots", "3", "--layout", "{no_pieces}"], "missing field 'pieces'"),

@@ -4,6 +4,7 @@ chunks, the manifest that describes it, and the task every worker runs on one ch
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from cuesim.batch.core import (
     prepare_chunk,
 )
 from cuesim.batch.limits import check_count
-from cuesim.batch.params import BatchError, ShotSampler, n_rows, shot_table
+from cuesim.batch.params import BatchError, ShotSampler, defaults, n_rows, shot_table
 from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
 from cuesim.shot import ShotError
 from cuesim.sim.engine import MAX_EVENTS_EXPECTED, max_events_ok, table_arrays
@@ -205,25 +206,44 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
 
 
 def probe(setup: Setup, sampler: Generator) -> None:
-    """Check each varied parameter at both ends of its range, the others at their fixed or
-    default values: a range that leaves what a shot can be fails before anything runs."""
+    """Check the fixed values on the defaults (the varied parameters at theirs too), then each
+    varied parameter at both ends of its range with the others at mid-range or fixed: what
+    cannot be played fails before anything runs, and the message names the fixed values or the
+    range at fault (a fixed tip offset that misses the striker is no fault of the aim's range)."""
     base = sampler.chunk(setup.family, 0, 0, 1)
+    start = defaults(setup.family)
+    for name, (a, b) in sampler.vary.items():  # a place (x, y: no default) at mid-range
+        base[name][0] = (a + b) / 2 if math.isnan(start[name]) else start[name]
+    problem = _unplayable(setup, base)
+    if problem is not None:
+        values = ", ".join(f"{k}={v:g}" for k, v in sampler.fixed.items())
+        raise BatchError(f"the fixed values ({values}) give shots that cannot be played: "
+                         f"{problem}")
+    for other, (a, b) in sampler.vary.items():
+        base[other][0] = (a + b) / 2
     for name, (lo, hi) in sampler.vary.items():
         for value in (lo, hi):
             params = {k: v.copy() for k, v in base.items()}
-            for other, (a, b) in sampler.vary.items():
-                params[other][0] = (a + b) / 2
             params[name][0] = value
-            try:
-                shot = make_shot(setup, params, 0)
-                if setup.family == "novus":
-                    shot.striker_position(setup.table)  # type: ignore[union-attr]
-                    shot.striker_motion(setup.table)  # type: ignore[union-attr]
-                else:
-                    shot.ball_motion(setup.table)  # type: ignore[union-attr]
-            except (ShotError, LayoutError, ValueError) as exc:
+            problem = _unplayable(setup, params)
+            if problem is not None:
                 raise BatchError(f"range of {name!r} ({lo:g}:{hi:g}) includes shots that "
-                                 f"cannot be played: at {name}={value:g}: {exc}") from None
+                                 f"cannot be played: at {name}={value:g}: {problem}")
+
+
+def _unplayable(setup: Setup, params: dict[str, np.ndarray]) -> str | None:
+    """Why shot 0 of `params` cannot be played (its shot made and its motion computed, as
+    `simulate` does before the layout), or None."""
+    try:
+        shot = make_shot(setup, params, 0)
+        if setup.family == "novus":
+            shot.striker_position(setup.table)  # type: ignore[union-attr]
+            shot.striker_motion(setup.table)  # type: ignore[union-attr]
+        else:
+            shot.ball_motion(setup.table)  # type: ignore[union-attr]
+    except (ShotError, LayoutError, ValueError) as exc:
+        return str(exc)
+    return None
 
 
 def manifest(job: Job, workers: int, cluster: str | None,
