@@ -113,6 +113,21 @@ def test_a_version_that_is_not_the_integer_1_is_refused(saves, version, tmp_path
     assert session_from_dict(data, "save.json").load_note is None
 
 
+@pytest.mark.parametrize(("change", "field", "expected"), [
+    (lambda d: d.update(foo=1), "foo", "a saved game's fields are"),
+    (lambda d: d.update(computer=["Ann", "Ann"]), "computer", "each once"),
+    (lambda d: d["options"].update(games=2), "options", "must be odd"),
+])
+def test_fields_no_saved_game_has_are_refused(saves, change, field, expected, tmp_path,
+                                              capsys):
+    """Door: a field this version never writes (it was ignored), a computer player named
+    twice (accepted), and a match the referee refuses (5-pins 2: an even number of games gave
+    a bare ValueError naming no file) are refused naming the file and the field."""
+    data = copy.deepcopy(saves["5-pins"][0])
+    change(data)
+    _refused(data, tmp_path / "save.json", "5-pins", field, capsys, expected)
+
+
 # -- b) a shot's values, checked by the shot classes ------------------------------------------
 @pytest.mark.parametrize("game", ["novus", "9-ball", "5-pins"])
 @pytest.mark.parametrize(("field", "value", "expected"), [

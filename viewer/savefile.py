@@ -45,6 +45,9 @@ PHYSICS_OPTIONS = ("impact_steps", "end_mass")
 SAVE_OPTIONS = WHOLE_OPTIONS + PHYSICS_OPTIONS
 CUE_GAMES = ("8-ball", "9-ball", "14.1", "5-pins")  # the games played with a cue on a ball
 SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
+# the fields Session.to_dict writes (`base` only for a game carried on from a table)
+SAVE_FIELDS = {"format", "version", "game", "players", "computer", "options", "actions",
+               "layout", "state", "base"}
 
 
 def physics_option_problem(game: str, key: str, value: Any) -> str | None:
@@ -103,9 +106,15 @@ def check_save(data: Any, source: str = "saved game") -> None:
         check_names(players, "players")  # printable, not too long: as every game's door
     except ValueError as exc:
         raise SaveFileError(f"{source}: {exc}") from None
+    unknown = sorted(set(data) - SAVE_FIELDS)
+    if unknown:
+        raise fail(unknown[0], f"absent: a saved game's fields are {sorted(SAVE_FIELDS)}",
+                   data[unknown[0]])
     computer = data.get("computer", [])
-    if not isinstance(computer, list) or not all(c in players for c in computer):
-        raise fail("computer", "a list of the players the computer plays", computer)
+    if not isinstance(computer, list) or not all(c in players for c in computer) \
+            or len(set(computer)) != len(computer):
+        raise fail("computer", "a list of the players the computer plays, each once",
+                   computer)
     options = data.get("options", {})  # absent: no options; null, "", 0 or [] are refused
     if not isinstance(options, dict):
         raise fail("options", "an object", options)
@@ -122,7 +131,14 @@ def check_save(data: Any, source: str = "saved game") -> None:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise fail("actions", "a list of actions", actions)
-    probe = _ShotProbe(game, players, computer, options) if any(
+    from cuesim.viewer.session import new_session
+
+    try:  # the match as the referee takes it (each option alone is checked above)
+        start = new_session(game, list(players), tuple(computer), dict(options))
+    except ValueError as exc:  # 5-pins 2: an odd number of games
+        raise SaveFileError(f"{source}: options: the referee refuses this match: "
+                            f"{str(exc).splitlines()[0]}") from None
+    probe = _ShotProbe(start) if any(
         isinstance(a, dict) and a.get("kind") == "shot" for a in actions) else None
     for k, action in enumerate(actions):
         _check_action(action, f"actions[{k}]", players, fail, source, probe)
@@ -261,14 +277,12 @@ class _ShotProbe:
     any physics is refused; a shot these values allow that the replay then refuses is for the
     replay (a file from other physics)."""
 
-    def __init__(self, game: str, players: list[str], computer: list[str],
-                 options: dict[str, Any]) -> None:
-        from cuesim.viewer.session import new_session
-
-        self.game = game
-        self.session = new_session(game, list(players), tuple(computer), dict(options))
+    def __init__(self, session: Any) -> None:
+        """`session`: the saved game's start (new_session with its players and options)."""
+        self.game = session.game
+        self.session = session
         self.table = self.session.table
-        self.novus = game.startswith("novus")
+        self.novus = self.game.startswith("novus")
 
     def _problem(self, action: dict[str, Any], **values: float) -> str | None:
         """Why the shot classes refuse `action` with only `values` taken from it (the other
