@@ -160,6 +160,17 @@ def test_6_9_ball_off_table_foul_and_spotted():
     out = in_play().play(shot(ev, spread(ALL), infractions=[foul("off_table", "4")]))
     assert "WPA 6.9" in articles(out)
     assert out.layout.get("4").y == pytest.approx(FOOT_SPOT[1])
+    assert [(r["id"], r["article"]) for r in out.spotted] == [("4", "WPA 6.9")]
+
+
+def test_6_9_a_ball_off_the_table_is_spotted_by_6_9_a_pocketed_one_by_6_13():
+    """6.9 "Все выскочившие шары выставляются" spots the balls that left the table; 6.13 the
+    ball pocketed on the foul. Both were recorded under 6.13."""
+    ev = [strike(), hit(0.2, "4"), hit(0.25, "4", "5"), pocket(0.5, "5", "side_left"),
+          rail(0.6, "4")]
+    out = in_play().play(shot(ev, spread(ALL), called_ball="5", called_pocket="side_left",
+                              infractions=[foul("off_table", "4")]))
+    assert {r["id"]: r["article"] for r in out.spotted} == {"4": "WPA 6.9", "5": "WPA 6.13"}
 
 
 def test_6_13_ball_made_on_a_foul_is_spotted_and_not_scored():

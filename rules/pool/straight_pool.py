@@ -158,6 +158,17 @@ class StraightPool(PoolGame):
                              spot=list(facts.object_pocketed) + facts.objects_off_table,
                              article="WPA 6.13")
 
+    def _next_layout(self, st: PoolState, shot: PoolShot, facts: ShotFacts,
+                     spot: list[str], article: str) -> tuple[Layout | None, list[dict]]:
+        """As every game's, with the object balls that left the table spotted by 6.9 (the
+        pocketed ones by the article the ruling gives: 6.13 after a foul, 6.8, 6.7.4)."""
+        layout, records = super()._next_layout(st, shot, facts, spot, article)
+        off = set(facts.objects_off_table)
+        for record in records:
+            if record["id"] in off:
+                record["article"] = "WPA 6.9"
+        return layout, records
+
     def _foul_before_break(self, st: PoolState, shooter: str, ruling: Ruling) -> None:
         """6.11: every foul costs a point, this one too."""
         self._penalize(st, shooter, FOUL_POINTS, ruling)
