@@ -49,6 +49,25 @@ def test_game_point_capped_scenario():
     assert out["state"]["game_scores"] == [{"Ann": 60, "Bob": 41}]
 
 
+def test_a_state_in_play_without_placement_plays_the_ball_where_it_lies():
+    """13.1: a ball is in hand in play only after a foul. A `play` state that leaves out
+    `placement` took the opening's bottom half (4.1), so a correct carom from the top half was
+    ruled a 13.3 foul; at the `break` the default is still the bottom half."""
+    shot = {"initial": {"white": [0.40, 2.00], "yellow": [1.0, 1.0], "red": [0.71, 2.40]},
+            "events": [{"t": 0, "kind": "strike", "a": "white"},
+                       {"t": 0.4, "kind": "collide", "a": "white", "b": "yellow"},
+                       {"t": 0.8, "kind": "collide", "a": "white", "b": "red"}],
+            "final": {"white": [0.5, 2.5], "yellow": [1.2, 0.6], "red": [0.9, 2.6]}}
+    state = {"players": ["Ann", "Bob"], "shooter": "Ann", "scores": {"Ann": 10, "Bob": 10}}
+    played = adjudicate({"game": "five_pins", "state": dict(state, phase="play"), "shot": shot})
+    ruling = played["steps"][0]["ruling"]
+    assert ruling["legal"] and ruling["points"] == {"Ann": 4}
+    from cuesim.rules.fivepins.model import FivePinsState
+    assert FivePinsState.from_dict(dict(state, phase="break")).placement == "bottom_half"
+    assert FivePinsState.from_dict(state).placement == "bottom_half"  # the phase: break
+    assert FivePinsState.from_dict(dict(state, phase="play")).placement is None
+
+
 def test_dispatcher_knows_the_five_pins_names():
     data = json.loads((HERE / "game_point_capped.json").read_text(encoding="utf-8"))
     for name in ("five_pins", "5-pins", "fivepins"):

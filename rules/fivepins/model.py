@@ -133,6 +133,10 @@ class FivePinsState:
                                     values["players"][1]: "yellow"})
         values.setdefault("breaker", data["shooter"])
         values.setdefault("first_breaker", values["breaker"])
+        # absent: in hand in the bottom half for the opening (4.1), else where it lies (a ball
+        # is in hand in play only after a foul, 13.1, which a state resumed then names)
+        values.setdefault("placement",
+                          "bottom_half" if values.get("phase", "break") == "break" else None)
         values.setdefault("scores", {p: 0 for p in values["players"]})
         values.setdefault("games_won", {p: 0 for p in values["players"]})
         state = FivePinsState(**values)
