@@ -174,6 +174,8 @@ def test_10_4_reset_gives_a_shot_that_cannot_score():
                                 red=list(SPOTS["red_spot"])))
     assert out.ruling.legal and out.ruling.points == {}
     assert any("10.4" in n for n in out.ruling.notes)
+    # what the shot made is said as not scored (the carom's line read as 4 points scored)
+    assert "carom: 4 points (5-pins 8.2), not scored (5-pins 10.4)" in out.ruling.notes
     out = play(g, strike("yellow"), hit(0.3, "yellow", "white"), hit(0.6, "yellow", "red"))
     assert out.ruling.points == {"B": 4}  # the opponent scores again
 

@@ -404,8 +404,10 @@ class FivePinsGame:
         """8: a correct shot scores its pins and carom for the shooter; any foul gives the
         opponent the shot's points plus the foul points (7, 8, 15.1)."""
         positive = j.positive
+        unscored = ""  # 10.4: what the shot made, said as not scored
         if j.legal:
             if st.no_score and positive:
+                unscored = ", not scored (5-pins 10.4)"
                 ruling.notes.append(f"{positive} points not scored: the shot after the reset "
                                     "is a safety only (5-pins 10.4)")
                 positive = 0
@@ -422,9 +424,9 @@ class FivePinsGame:
                                 "(5-pins 7, 8, 15.1)")
         if j.counted_pins:
             ruling.notes.append(f"pins down: {', '.join(j.counted_pins)} ({j.pin_points} points,"
-                                " 5-pins 8.1)")
+                                f" 5-pins 8.1){unscored}")
         if j.carom_points:
-            ruling.notes.append(f"carom: {j.carom_points} points (5-pins 8.2)")
+            ruling.notes.append(f"carom: {j.carom_points} points (5-pins 8.2){unscored}")
         st.scores[who] = st.scores.get(who, 0) + pts
         if pts:
             ruling.points = {who: pts}
