@@ -3,6 +3,8 @@ the first-series clearance of 16, and the doubles form of the rear-zone rule."""
 
 from __future__ import annotations
 
+import pytest
+
 from cuesim.rules.novus import NovusGame
 from cuesim.rules.novus.placement import start_row
 from tests.novus_util import articles, drop, hit, moved, pocket, puck, rule, striker
@@ -134,11 +136,18 @@ def test_21_4_doubles_opponent_puck_into_the_centre_circle_is_put_back():
 
 
 def test_16_1_z_doubles_shot_out_of_turn_loses_the_set():
-    """novus 16.1.з: in doubles a shot by the wrong player loses the set, even noticed late."""
+    """novus 16.1.з: in doubles a shot by the wrong player ("право на удар было у другого
+    игрока") loses the set, even noticed late: a2 struck when his partner a1 had the turn, or
+    b1 when a1 had it. a1 himself, who has the turn, cannot have struck out of it."""
     before = [striker(), puck("red1", 0.3, 0.7), puck("black1", 0.5, 0.3)]
     out = rule(before, None, state=D,
-               infractions=[{"code": "shot_out_of_turn", "player": "a1", "note": "late"}])
+               infractions=[{"code": "shot_out_of_turn", "player": "a2", "note": "late"}])
     assert articles(out) == ["novus 16.1.з"] and out["ruling"]["winner"] == "b1 & b2"
+    out = rule(before, None, state=D,
+               infractions=[{"code": "shot_out_of_turn", "player": "b1"}])
+    assert articles(out) == ["novus 16.1.з"] and out["ruling"]["winner"] == "a1 & a2"
+    with pytest.raises(ValueError, match="a1 has it"):
+        rule(before, None, state=D, infractions=[{"code": "shot_out_of_turn", "player": "a1"}])
 
 
 def test_22_3_pair_without_first_strike_may_swap_seats_again_in_the_deciding_set():

@@ -366,12 +366,20 @@ def test_17_1_o_16_1_d_touched_pucks_are_pucks_on_the_board():
 
 
 def test_16_1_zh_shot_out_of_turn_and_late_notice():
-    """novus 16.1.ж: a shot out of turn loses the set, unless noticed after the next shot."""
-    out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": "shot_out_of_turn"}])
-    assert articles(out) == ["novus 16.1.ж"] and out["ruling"]["frame_over"]
+    """novus 16.1.ж: a shot out of turn ("сделал удар ..., а право на удар было у соперника")
+    loses the set, unless noticed after the next shot. Declared for the player who has the
+    turn it is refused: it cost him the set he was to play."""
     out = rule(BASE, None, state={"sets": 3},
-               infractions=[{"code": "shot_out_of_turn", "note": "late"}])
+               infractions=[{"code": "shot_out_of_turn", "player": "B"}])
+    assert articles(out) == ["novus 16.1.ж"] and out["ruling"]["frame_over"]
+    assert out["ruling"]["winner"] == "A"
+    out = rule(BASE, None, state={"sets": 3},
+               infractions=[{"code": "shot_out_of_turn", "player": "B", "note": "late"}])
     assert not out["ruling"]["frame_over"]
+    for declared in ({}, {"player": "A"}):
+        with pytest.raises(ValueError, match="A has it: name the player who struck out of turn"):
+            rule(BASE, None, state={"sets": 3},
+                 infractions=[{"code": "shot_out_of_turn", **declared}])
 
 
 def test_17_1_p_violation_while_opponent_has_the_turn():

@@ -204,6 +204,10 @@ class ShotAdjudication:
                 g.debt[colour] = 0
                 continue
             if inf.code == "shot_out_of_turn":
+                if who == self.shooter:  # 16.1.ж/з: the right to strike was another's
+                    raise ValueError(f"infraction 'shot_out_of_turn' ({art(article)}) is a "
+                                     f"stroke by a player who does not have the turn; {who} "
+                                     "has it: name the player who struck out of turn")
                 if "late" in inf.note and not g.doubles:
                     self.notes.append(f"{art('16.1.ж')}: noticed after the next shot: no "
                                       "violation, the set goes on")

@@ -8,7 +8,8 @@ Each code maps to (article, consequence, text). Consequences:
 * 'disqualification' - exclusion from the competition; the match is lost (14.1-14.4)
 * 'warning'         - recorded; the third warning loses the unplayed sets (15.3, 19.3)
 * special: 'puck_off_table' (12, 17.7, 17.1.р, 18.1.в; the striker named: 17.1.д),
-  'penalty_forgotten' (17.4), 'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles),
+  'penalty_forgotten' (17.4), 'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles; its
+  `player` is who struck, never the player who had the turn: that is refused),
   'touched_puck' (17.1.о, or 16.1.д when two or more pieces are named), 'time_warning' (19.3),
   'time_5s' (18.1.ж), 'time_30s' (17.1.т).
 
