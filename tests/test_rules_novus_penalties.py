@@ -555,3 +555,16 @@ def test_17_1_a_strokes_infraction_needs_the_stroke(code):
     for between in ("refused_shot", "touched_puck"):
         ruled = NovusGame(["A", "B"]).adjudicate(None, [Infraction(between, "A", ("red1",))])
         assert not ruled.ruling.legal
+
+
+@pytest.mark.parametrize("player", ["A", "B"])
+def test_18_1_v_a_puck_over_the_rail_needs_a_stroke(player):
+    """novus 18.1.в: the turn is lost when a puck flies over the rail "в результате удара", as
+    a result of the stroke. Declared with no shot it cost A his turn, even with B named; it is
+    refused: a puck a hand or cue knocked off is 'touched_puck' or 'moved_pucks'."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.ruling import Infraction
+
+    with pytest.raises(ValueError, match="infraction 'puck_off_table' .* happens in a stroke"):
+        NovusGame(["A", "B"]).adjudicate(None, [Infraction("puck_off_table", player,
+                                                           ("red1",))])

@@ -89,10 +89,12 @@ INFRACTIONS: dict[str, tuple[str, str, str]] = {
 HAND_MOVES = ("shook_table", "moved_pucks", "touched_moving_deliberately",
               "striker_touched_puck_placing", "touched_moving", "touched_puck")
 # Infractions that describe a stroke (17.1.к a double hit, 17.1.у the side or butt of the cue)
-# or what a stroke did (17.1.д the striker over the rail, 17.1.с broken): declared with that
-# shot, never with none. The others can happen between shots (17.1.п: any of them by the player
-# who has not the turn; 16.1.ж is a stroke out of turn, which no shot of the game's log holds).
-STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken")
+# or what a stroke did (17.1.д the striker over the rail, 17.1.с broken, 18.1.в a puck over the
+# rail "в результате удара"): declared with that shot, never with none (a puck a hand or cue
+# knocked off between shots is 'touched_puck' or 'moved_pucks'). The others can happen between
+# shots (17.1.п: any of them by the player who has not the turn; 16.1.ж is a stroke out of
+# turn, which no shot of the game's log holds).
+STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken", "puck_off_table")
 # Infractions that need pieces in motion (17.1.м the striker touched or taken before every
 # piece stopped, 17.1.н and 16.1.м a moving puck or striker touched): they happen during a
 # shot, and are declared with it (also by the player without the turn, 17.1.п). Between shots
