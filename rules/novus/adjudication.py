@@ -229,8 +229,13 @@ class ShotAdjudication:
             self.add(article, text, consequence)
 
         if self.record is not None:
-            analysis = analyse_shot(self.record, self.side, self.colour)
-            self.rule_shot(analysis)
+            # a puck declared over the rail left the board whatever the layout after the shot
+            # shows (the core keeps every piece on it): 16.1.а counts it as out of its area
+            gone = [pid for pid, _ in off_table]
+            seen = self.record if not gone else replace(
+                self.record, final=self.record.final.without(gone, missing_ok=True))
+            analysis = analyse_shot(seen, self.side, self.colour)
+            self.rule_shot(analysis, set(gone))
         self.rule_off_table(off_table, analysis)
         self.rule_stacked(stacked)
         penalised: set[str] = set()  # 17.2: one penalty puck per side for one shot
@@ -238,7 +243,9 @@ class ShotAdjudication:
             self.rule_late(inf, penalised)
         return self.conclude(analysis)
 
-    def rule_shot(self, a: ShotAnalysis) -> None:
+    def rule_shot(self, a: ShotAnalysis, gone: set[str] | None = None) -> None:
+        """The shot's own rulings (13, 16.1.а/г, 17.1, 18.1, 20); `gone`: the pucks declared
+        over the rail, which lie nowhere on the board whatever the layout after it shows."""
         g = self.g
         kind = {"direct": "direct", "ricochet": "ricochet", "none": "no contact"}[a.kind]
         self.notes.append(f"{kind} shot, {'correct' if a.correct else 'punishable'} "
@@ -257,7 +264,7 @@ class ShotAdjudication:
             self.layout = self.layout.without(a.dark_touched, missing_ok=True)
             for pid in a.dark_touched:
                 self.restore(pid, "17.1.з")
-            self.rule_opponent_into_dark(a)
+            self.rule_opponent_into_dark(a, gone or set())
         if a.striker_pocketed:
             self.add("17.1.г", "the striker fell into a pocket", "penalty_puck")
         own = [p for p in a.own_pocketed if p not in self.layout.ids()]
@@ -280,12 +287,14 @@ class ShotAdjudication:
         else:
             g.misses = {t: 0 for t in g.teams()}
 
-    def rule_opponent_into_dark(self, a: ShotAnalysis) -> None:
-        """21.3 / 21.4 / 17.1.ф: opponent's pucks a punishable shot drove into their dark area."""
+    def rule_opponent_into_dark(self, a: ShotAnalysis, gone: set[str]) -> None:
+        """21.3 / 21.4 / 17.1.ф: opponent's pucks a punishable shot drove into their dark area
+        (not those declared over the rail, `gone`: 17.1.р puts them back)."""
         g = self.g
         opp_sides = self.team_sides(self.opp_team)
         for p in self.before.pieces:
-            if p.kind != "puck" or p.group != self.opp_colour or p.id not in self.layout.ids():
+            if p.kind != "puck" or p.group != self.opp_colour or p.id not in self.layout.ids() \
+                    or p.id in gone:
                 continue
             q = self.layout.get(p.id)
             if abs(q.x - p.x) <= MOVE_TOL and abs(q.y - p.y) <= MOVE_TOL:
