@@ -97,7 +97,10 @@ class BallPhysics:
 
     mu_slide: float = 0.20  # Alciatore TP A-4: 0.2 for cloth (pooltool u_s = 0.2)
     mu_roll: float = 0.010  # Alciatore: 0.005-0.015 (pooltool u_r = 0.01)
-    mu_spin: float = 0.044  # estimate: spin about the vertical dies in a few seconds (pooltool)
+    # pooltool's u_sp = (10 * 2/5 / 9) R = 0.0127 at R = 28.575 mm, with the same law: spin
+    # about the vertical decays at 10.9 rad/s^2 (Alciatore, "physical properties": about 10
+    # rad/s^2). It was 0.044 (37.8 rad/s^2: a side spin gone before the first rail)
+    mu_spin: float = 0.0127
     e_ball: float = 0.95  # Alciatore: 0.92-0.98 for phenolic balls
     ball_friction_a: float = 9.951e-3  # Alciatore TP A-14 fit
     ball_friction_b: float = 0.108  # Alciatore TP A-14 fit

@@ -54,7 +54,7 @@ def same(got: Any, want: Any, path: str = "") -> None:
 
 # --- physics objects -----------------------------------------------------------------------
 BALL_PHYSICS = {  # Alciatore, Mathavan et al. 2010, Han 2005, pooltool (tables/balls.py)
-    "mu_slide": 0.20, "mu_roll": 0.010, "mu_spin": 0.044, "e_ball": 0.95,
+    "mu_slide": 0.20, "mu_roll": 0.010, "mu_spin": 0.0127, "e_ball": 0.95,
     "ball_friction_a": 9.951e-3, "ball_friction_b": 0.108, "ball_friction_c": 1.088,
     "e_cushion": 0.85, "mu_cushion": 0.20, "v_stick": 0.005, "g": 9.80665,
     "impact_steps": 20.0,  # a numerical resolution (tables/contact.py IMPACT_STEPS)
@@ -152,7 +152,7 @@ KIND_COEFFICIENTS = {
         "impact_steps": 20.0,
     },
     "pool_9ft": {
-        "kinds": ("ball",), "decel": (1.96133,), "spin_decel": (37.750883639545044,),
+        "kinds": ("ball",), "decel": (1.96133,), "spin_decel": (10.896277777777778,),
         "e_pair": ((0.95,),), "mu_pair": ((0.117951,),), "e_rail": (0.85,), "mu_rail": (0.2,),
         "v_stick": 0.005, "law": (1,), "roll_decel": (0.0980665,),
         "friction_fit": (0.009951, 0.108, 1.088), "cushion_height": 0.03629025,
@@ -163,7 +163,7 @@ KIND_COEFFICIENTS = {
     },
     "carom": {
         "kinds": ("ball", "pin"), "decel": (1.96133, 2.941995),
-        "spin_decel": (35.080699186991865, 353.0393999999999),
+        "spin_decel": (10.125565447154472, 353.0393999999999),
         "e_pair": ((0.95, 0.7), (0.7, 0.5)),
         "mu_pair": ((0.117951, 0.117951), (0.117951, 0.117951)),
         "e_rail": (0.85, 0.5), "mu_rail": (0.2, 0.2), "v_stick": 0.005, "law": (1, 2),

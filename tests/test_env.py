@@ -426,7 +426,7 @@ def test_matches_the_computer_wins_before_the_agent_shoots_are_counted():
     9, WPA 5.14) is dealt again by reset, and info["redealt"] counts it, so that a win rate
     against the computer can count it as lost."""
     redealt = []
-    for seed in range(8):
+    for seed in (0, 23):  # 23: the computer wins the first two deals (tables.balls mu_spin)
         env = CueEnv("9-ball", options={"race_to": 1}, agent_first=False, level=16)
         _, info = env.reset(seed=seed)
         assert not env.session.over() and env.session.shooter() == PLAYERS[0]

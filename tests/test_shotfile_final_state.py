@@ -97,11 +97,11 @@ def test_truncated_shots_of_every_game_reload(game: str, tmp_path: Path) -> None
 def test_a_ball_resting_on_a_felled_pin_reloads(tmp_path: Path) -> None:
     """A felled pin lies where a standing one could not: the final layout check takes it
     alone (5-pins), as it takes each novus puck alone (a puck may rest on another)."""
-    result = play("5-pins", CueShot(angle=math.radians(57), speed=1.5, ball="white"))
-    pin = result.initial.index("pin_left")
+    result = play("5-pins", CueShot(angle=math.radians(41), speed=2.0, ball="white"))
+    pin = result.initial.index("pin_centre")
     felled = result.events[result.events[:, 1] == int(EventKind.PIN), 3]
     assert pin in felled.astype(int).tolist()
-    with pytest.raises(LayoutError, match="'white' and 'pin_left' overlap"):
+    with pytest.raises(LayoutError, match="'white' and 'pin_centre' overlap"):
         game_table("5-pins").check_layout(result.final)
     round_trip(result, tmp_path)
 

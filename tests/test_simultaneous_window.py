@@ -46,7 +46,8 @@ def test_mirror_impacts_rounding_keeps_apart_are_one_impact():
     ids = res.initial.ids()
     v4 = segment_state(_opened_at(res, ids.index("4"), four.t), four.t)[1]
     v5 = segment_state(_opened_at(res, ids.index("5"), five.t), five.t)[1]
-    np.testing.assert_allclose(v4, [-v5[0], v5[1]], rtol=0, atol=1e-12)  # mirror images
+    # mirror images, to the rounding of their paths (1.7e-12 m/s apart in 0.58 m/s)
+    np.testing.assert_allclose(v4, [-v5[0], v5[1]], rtol=0, atol=1e-11)
 
 
 def _opened_at(res, i: int, t: float) -> np.ndarray:

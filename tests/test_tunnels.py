@@ -217,10 +217,10 @@ def test_side_pocket_rattle_no_longer_runs_down_the_rail_inside_the_rubber():
         angle=2.5485645056127857, speed=8.74609375, side=-0.01129864147509757,
         height=0.18579386625877492, elevation=0.2526002481708308))
     assert not res.truncated
-    depth, where = penetration(POOL, res)
+    depth, where = penetration(POOL, res)  # nothing inside a cushion, knuckle or ball
     assert depth <= DEPTH, where
-    pos, _ = res.positions_at(1.3224)
-    assert pos[res.initial.index("5"), 0] <= POOL.geometry.width - RB + 1e-9
+    # (with the spin friction of 2026-12-05, tables.balls mu_spin, ball 5 no longer rattles
+    # there: it drops into the side pocket at t = 1.137 s, off a jaw)
 
 
 def test_novus_doubles_opening_row_on_the_rail_runaway():
@@ -517,7 +517,7 @@ def test_viewer_takes_a_truncated_shot_back(game, monkeypatch):
     assert s.actions == [] and s.layout() == before and s.last_result is None
 
 
-FIVE_PINS_TILT_SEEDS = [437, 778, 1213, 1466, 1692, 1856, 1883]  # passages up to 2.6 mm deep
+FIVE_PINS_TILT_SEEDS = [117, 540, 1127, 1337, 1466, 1856, 1883]  # passages 1.0 to 5.7 mm deep
 
 
 @pytest.mark.parametrize("seed", FIVE_PINS_TILT_SEEDS)
