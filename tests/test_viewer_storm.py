@@ -268,6 +268,27 @@ def test_random_input_storm(game, vs_computer, tmp_path):
     assert report.shots > 0  # the storm did play the game
 
 
+def test_a_finished_five_pins_match_carried_on_keeps_its_fallen_pins():
+    """A finished 5-pins match saved by a version whose physics replays it differently is
+    carried on from its saved table (`Session.resume`). That table's knocked pins lie where
+    they fell, one under a ball, and the carry-on refused it ('pieces overlap'): the pins off
+    their marks now lie fallen (away from their marks), the ones the replay has fallen."""
+    from pathlib import Path
+
+    from cuesim.viewer.session import session_from_dict
+
+    data = json.loads((Path(__file__).parent / "saves" / "five_pins_over_fallen_pins.json")
+                      .read_text())
+    replayed = session_from_dict(data, "save.json")
+    last = [k for k, a in enumerate(data["actions"]) if a["kind"] == "shot"][-1]
+    other = next(p for p in data["players"] if p != data["actions"][last]["player"])
+    data["actions"][last]["player"] = other  # the replay can no longer follow the file
+    carried = session_from_dict(data, "save.json")
+    assert "carries on" in carried.load_note and carried.over()
+    assert carried.layout() == replayed.layout()
+    assert carried.fallen_pins().keys() == replayed.fallen_pins().keys()
+
+
 def test_a_finished_five_pins_match_whose_fallen_pins_overlap_saves_and_loads():
     """A storm finding (5-pins, two people): the match's last shot knocks pins down and they lie
     where they fell, one under a ball (a knocked pin is out of play: balls pass over it). The

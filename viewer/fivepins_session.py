@@ -21,6 +21,26 @@ CONTACT_DIRECTIONS = 72  # every 5 degrees
 CONTACT_SPEEDS = (0.3, 0.6)  # fractions of max_speed: a soft and a firm shot
 
 
+# a pin this far (m) from its mark is not standing on it: knocked down at the end of a match
+# (the referee sets pins up on their marks, 12.1; a knocked one lies a pin's height away)
+KNOCKED_FROM_MARK = 1e-3
+
+
+def knocked_pins(layout: Layout) -> dict[str, float]:
+    """The pins of a finished match's table that lie off their marks (tables.carom.pin_spots)
+    -> the direction from the mark to where each lies (rad), the way it fell as far as the
+    table shows (`pin_fall_angles` reads it from the shot, which a carried-on save lacks)."""
+    from cuesim.tables.carom import pin_spots
+
+    out: dict[str, float] = {}
+    for pid, (x0, y0) in pin_spots().items():
+        if pid in layout.ids():
+            p = layout.get(pid)
+            if math.hypot(p.x - x0, p.y - y0) > KNOCKED_FROM_MARK:
+                out[pid] = math.atan2(p.y - y0, p.x - x0)
+    return out
+
+
 class FivePinsRefereeSession(StateRefereeSession):
     """5-pins with the referee `cuesim.rules.fivepins.FivePinsGame` (WCBS rules)."""
 
@@ -42,10 +62,24 @@ class FivePinsRefereeSession(StateRefereeSession):
         return self.ref.state.shooter
 
     def _resume_layout(self, layout: Layout) -> None:
-        """The referee's table for the next shot and the session's; no pin lies fallen."""
+        """The referee's table for the next shot and the session's. In a finished match the
+        pins off their marks lie where the last shot knocked them (`knocked_pins`), each
+        fallen away from its mark; during a match every pin stands."""
         self._layout = layout
         self.ref.layout = layout
-        self._fallen = {}
+        self._fallen = knocked_pins(layout) if self.over() else {}
+
+    def _check_resumed(self, layout: Layout, state: dict[str, Any]) -> None:
+        """As every layout, but in a finished match (a saved one carried on from its table)
+        the knocked pins lie where they fell, under a ball as well: each alone on the bed,
+        and the rest overlapping nothing (as the replay's check leaves `fallen_pins` out)."""
+        if state.get("phase") != "match_over":
+            self.table.check_layout(layout)
+            return
+        knocked = knocked_pins(layout)
+        for pid in knocked:
+            self.table.check_layout(Layout(layout.table, (layout.get(pid),)))
+        self.table.check_layout(layout.without(knocked))
 
     def struck_id(self) -> str:
         return self.ref.state.ball_of(self.ref.state.shooter)

@@ -366,7 +366,7 @@ class Session:
         ValueError or LayoutError naming what does not fit."""
         from cuesim.rulings import referee
 
-        self.table.check_layout(layout)
+        self._check_resumed(layout, state)
         ref = referee(self.game, state)
         players = list(ref.players if hasattr(ref, "players") else ref.state.players)
         if players != self.players:
@@ -379,6 +379,10 @@ class Session:
     def _resume_layout(self, layout: Layout) -> None:
         """Put the pieces where `layout` has them (`resume`)."""
         raise NotImplementedError
+
+    def _check_resumed(self, layout: Layout, state: dict[str, Any]) -> None:
+        """The table `resume` carries on from, checked as every layout is (LayoutError)."""
+        self.table.check_layout(layout)
 
     def _rebuild(self, actions: list[dict[str, Any]]) -> None:
         fresh = new_session(self.game, self.players, self.computer, self.options)
