@@ -287,6 +287,12 @@ def test_a_finished_five_pins_match_carried_on_keeps_its_fallen_pins():
     assert "carries on" in carried.load_note and carried.over()
     assert carried.layout() == replayed.layout()
     assert carried.fallen_pins().keys() == replayed.fallen_pins().keys()
+    # its title names the referee's winner: with no ruling of this sitting it read "a draw",
+    # beside the scoreboard's "Ann wins"
+    from cuesim.viewer import scoresheet
+    winner = carried.ref.state.winner
+    assert winner and scoresheet.title(carried) == scoresheet.title(replayed) \
+        == f"Match over: {winner} wins."
 
 
 def test_a_finished_five_pins_match_whose_fallen_pins_overlap_saves_and_loads():

@@ -130,6 +130,9 @@ class NovusSession(Session):
     def over(self) -> bool:
         return bool(self.ref.match_over)
 
+    def match_winner(self) -> str | None:
+        return self.ref.winner or None if self.over() else None
+
     def infraction_codes(self) -> dict[str, str]:
         from cuesim.rules.novus.infractions import INFRACTIONS
 

@@ -73,8 +73,9 @@ def rows(session: Session) -> list[FrameRow]:
 def title(session: Session) -> str:
     r = session.last_ruling
     unit = session.unit.capitalize()
-    if session.over():
-        winner = r.winner if r is not None else None
+    if session.over():  # the referee's state says who won: a game carried on from a saved
+        # table and score has no ruling of this sitting (it read "a draw" beside "Ann wins")
+        winner = session.match_winner()
         return f"Match over: {winner} wins." if winner else "Match over: a draw."
     n = len(rows(session))
     who = r.winner if r is not None and r.winner else "nobody"

@@ -130,6 +130,10 @@ class Session:
     def over(self) -> bool:
         return False
 
+    def match_winner(self) -> str | None:
+        """Who won the finished match, by the referee's state (None: a draw, or not over)."""
+        return None
+
     def scoreboard(self, board: Layout | None = None) -> list[str]:
         """The scoreboard in lines; counts of pieces on the table come from `board` when given
         (the pieces still on the table at a moment of a shot being shown)."""
@@ -547,3 +551,6 @@ class StateRefereeSession(Session):
 
     def over(self) -> bool:
         return self.ref.state.phase == "match_over"
+
+    def match_winner(self) -> str | None:
+        return self.ref.state.winner if self.over() else None
