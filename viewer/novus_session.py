@@ -131,7 +131,9 @@ class NovusSession(Session):
         return bool(self.ref.match_over)
 
     def match_winner(self) -> str | None:
-        return self.ref.winner or None if self.over() else None
+        if not self.over():
+            return None
+        return self.ref.winner or None  # 23.1: an even number of sets may end equal
 
     def infraction_codes(self) -> dict[str, str]:
         from cuesim.rules.novus.infractions import INFRACTIONS

@@ -243,7 +243,7 @@ class ShotAdjudication:
             self.rule_late(inf, penalised)
         return self.conclude(analysis)
 
-    def rule_shot(self, a: ShotAnalysis, gone: set[str] | None = None) -> None:
+    def rule_shot(self, a: ShotAnalysis, gone: set[str]) -> None:
         """The shot's own rulings (13, 16.1.а/г, 17.1, 18.1, 20); `gone`: the pucks declared
         over the rail, which lie nowhere on the board whatever the layout after it shows."""
         g = self.g
@@ -264,7 +264,7 @@ class ShotAdjudication:
             self.layout = self.layout.without(a.dark_touched, missing_ok=True)
             for pid in a.dark_touched:
                 self.restore(pid, "17.1.з")
-            self.rule_opponent_into_dark(a, gone or set())
+            self.rule_opponent_into_dark(a, gone)
         if a.striker_pocketed:
             self.add("17.1.г", "the striker fell into a pocket", "penalty_puck")
         own = [p for p in a.own_pocketed if p not in self.layout.ids()]
