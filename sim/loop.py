@@ -428,7 +428,7 @@ def run_events_grid(
             n_given, n_seed = gather_due(S, P, pair_t, t, rails, knuckles, iw, fw, cc, cw, g,
                                          head, queue, stack)
             n_aff, n_c = touching_system(S, P, t, rails, knuckles, n_seed, n_given, iw, cc, cw,
-                                         g, head)
+                                         g, head, stiffness, exponent)
             if not resolve_impact(S, P, t, cc, cw, n_c, n_given, iw, n_aff, e_pair, mu_pair,
                                   e_rail, mu_rail, stiffness, exponent, v_stick, model_params,
                                   work, iwork, slow):

@@ -39,4 +39,5 @@ CC_I, CC_J = 0, 1  # the piece, and the other piece (or -1 - feature: a rail or 
 N_CC_ROWS = 2
 CW_NX, CW_NY = 0, 1  # the unit normal from piece i toward the other body
 CW_IMPULSE, CW_VPEAK = 2, 3  # the impact's normal impulse and largest approach speed
-N_CW_ROWS = 4
+CW_GAP = 4  # the gap the contact starts from (0: touching, within TOUCH; detect.touching)
+N_CW_ROWS = 5

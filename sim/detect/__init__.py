@@ -6,7 +6,21 @@ V_TOUCH  a normal speed this small (m/s) is no approach: touching pieces that dr
          slower than this stay a resting contact (overlap < V_TOUCH * shot time < 1e-9 m);
 A resting contact is pressed (and resolved at once) when, left alone, it would overlap by
 more than TOUCH before the relative motion turns.
+REACH    an impact takes in every piece, rail and knuckle within REACH times its largest
+         compression delta* of its own (detect.touching): a contact that opens a gap smaller
+         than the compression is physically touching.
 """
 
 TOUCH = 1e-9
 V_TOUCH = 1e-10
+# in largest compressions delta* of the impact's fastest due contact (sim.resolve.multi_impact
+# contact_time_scale x v): a piece nearer than this takes part in the impact from its gap, one
+# farther is a later binary impact. A piece struck by an impact has moved at most about pi
+# delta* when that contact ends (a linear law, the striking piece far heavier; Hertz 2.94), so
+# a gap beyond that closes after the contact, and both ways give the same outcome (a contact
+# that starts from a gap and has not touched ends nothing, resolve.multi_impact); a tenth of
+# REACH still covers it. The soft reference's row of pucks passes from the touching outcome to
+# the chain's between gaps of 0.01 and 1 delta* (bench/README.md, "A gap smaller than the
+# compression"). Bounded by detect.grid's REACH_FRACTION of the contact distance. 10x either
+# way changes nothing visible (tests/test_impact_reach.py).
+REACH = 32.0

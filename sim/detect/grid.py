@@ -28,9 +28,13 @@ from cuesim.sim.state import AX, AY, LAW, LAW_PIN, ON, R2, T0, TEND, VX, VY, R, 
 
 G_X0, G_Y0, G_W, G_MARGIN, G_NX, G_NY = range(6)
 MARGIN = 0.05  # the fat cell's margin, as a fraction of the cell width
-# the smallest cell: the largest contact distance (with TOUCH and rounding) fits within the
-# width less both margins, with this factor to spare
-SPARE = 1.01
+# an impact takes in a piece at most this fraction of the pair's contact distance away
+# (detect.touching: its reach, REACH delta*, is far below it but for breaks harder than any
+# cue gives: a pool ball's 4 delta* is 5.7 mm, a tenth of its diameter, at 17 m/s)
+REACH_FRACTION = 0.1
+# the smallest cell: the largest contact distance and the impact's farthest reach (with TOUCH
+# and rounding) fit within the width less both margins, with this factor to spare
+SPARE = 1.01 * (1.0 + REACH_FRACTION)
 # measured on the compiled loop, the same shots with no grid and on the grid (bench/README.md,
 # "Broadphase", "The grid from 34 pieces"): below 34 pieces the grid costs more than it saves on
 # every novus layout (all have at most 33 pieces: the openings 0.95x, scattered layouts of

@@ -1,10 +1,15 @@
 """The touching system of an impact: every piece joined to the impacting pieces by a chain of
-contacts (gap <= TOUCH), with the rails, jaws and knuckles they touch, by their real extent.
+contacts, with the rails, jaws and knuckles they touch, by their real extent.
 
-A rail is a segment: a piece touches it when the distance from its centre to the segment
-(the nearest point, an end point included) is within R + TOUCH; the contact normal runs from
-the centre to that point. A knuckle is a fixed circle. Pocketed pieces, standing pins (their
-knocks are resolved on their own, resolve.pin) and rocking ones take no part.
+Two pieces are in contact when their gap is no larger than the impact's reach (`impact_reach`:
+REACH times the largest compression delta* of its fastest due contact between pieces, never
+below TOUCH): a gap smaller than the compression the impact makes is physically touching, and
+the contact takes part in the multiple impact from that gap (cw's gap row; 0 within TOUCH). A
+farther piece is a later binary impact. A rail is a segment: a piece touches it when the
+distance from its centre to the segment (the nearest point, an end point included) is within
+R + TOUCH; the contact normal runs from the centre to that point. A knuckle is a fixed
+circle. Pocketed pieces, standing pins (their knocks are resolved on their own,
+resolve.pin) and rocking ones take no part.
 Contact k: (ci[k], cj[k]) with cj[k] >= 0 a piece, cj[k] = -1 - rail or -1 - (n_rails + knuckle)
 a fixed feature; (nx[k], ny[k]) the unit normal from ci[k] toward the other body.
 """
@@ -16,14 +21,16 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
-from cuesim.sim.detect import TOUCH
-from cuesim.sim.detect.grid import neighbours, one_cell, sort_small
+from cuesim.sim.detect import REACH, TOUCH
+from cuesim.sim.detect.grid import REACH_FRACTION, neighbours, one_cell, sort_small
 from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
-from cuesim.sim.state import ON, X, Y
+from cuesim.sim.resolve.multi_impact import contact_time_scale
+from cuesim.sim.state import KIND, ON, VX, VY, M, X, Y
 from cuesim.sim.work_rows import (
     CC_I,
     CC_J,
+    CW_GAP,
     CW_NX,
     CW_NY,
     IW_AFFECTED,
@@ -73,6 +80,12 @@ def _listed(ci: np.ndarray, cj: np.ndarray, n: int, a: int, b: int) -> bool:
 
 
 @njit_norc
+def _gap(gap: float) -> float:
+    """The gap a contact starts its impact from: 0 within TOUCH (touching, or sunk in)."""
+    return gap if gap > TOUCH else 0.0
+
+
+@njit_norc
 def _place(S: np.ndarray, flag: np.ndarray, b: int, t: float) -> tuple[float, float]:
     """Piece b's centre at t: a non-member's segment may start earlier than t."""
     if flag[b] == 0:
@@ -81,27 +94,58 @@ def _place(S: np.ndarray, flag: np.ndarray, b: int, t: float) -> tuple[float, fl
 
 
 @njit_norc
+def impact_reach(S: np.ndarray, P: np.ndarray, cc: np.ndarray, cw: np.ndarray, n_given: int,
+                 stiffness: np.ndarray, exponent: np.ndarray) -> float:
+    """REACH delta*: the largest compression of the due contacts k < n_given between two pieces
+    (at the impact's time), each as a binary impact at its approach speed v,
+    delta* = v contact_time_scale(m_eff, K, eta, v); at least TOUCH. A cushion's rubber gives
+    way by millimetres, far beyond the frozen configuration of the impact: a due contact with a
+    rail or knuckle reaches only what touches (TOUCH). stiffness/exponent: the laws of kind
+    pairs."""
+    ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
+    reach = TOUCH
+    for k in range(n_given):
+        i, j = ci[k], cj[k]
+        if j < 0:
+            continue
+        v = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
+        if not v > 0.0:
+            continue
+        ka, kb = int(P[i, KIND]), int(P[j, KIND])
+        m_eff = 1.0 / (1.0 / P[i, M] + 1.0 / P[j, M])
+        reach = max(reach, REACH * v * contact_time_scale(m_eff, stiffness[ka, kb],
+                                                          exponent[ka, kb], v))
+    return reach
+
+
+@njit_norc
 def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                     knuckles: np.ndarray, n_seeds: int, n_given: int, iw: np.ndarray,
-                    cc: np.ndarray, cw: np.ndarray, g: np.ndarray,
-                    head: np.ndarray) -> tuple[int, int]:
+                    cc: np.ndarray, cw: np.ndarray, g: np.ndarray, head: np.ndarray,
+                    stiffness: np.ndarray, exponent: np.ndarray) -> tuple[int, int]:
     """Grow the system from members[:n_seeds] (iw's `affected`, breadth first) and list its
-    contacts (cc, cw: the loop's contact rows) after the n_given contacts already listed (the
-    ones detected due now, not listed twice). Every member is advanced to t. The flag row (iw's
-    `in_cluster`) is zero, and zeroed on return. A member's touching pieces are among its
-    neighbours on the broadphase grid (g, head and iw's lists: detect.grid), taken in index
-    order; iw's two buffers are scratch (sim.work_rows). A rail or knuckle is looked at only
-    when p is within its box widened by the reach (`box_apart`).
+    contacts (cc, cw: the loop's contact rows, each with its gap) after the n_given contacts
+    already listed (the ones detected due now, gap 0, not listed twice). Every member is
+    advanced to t. A contact is a gap within the impact's reach (`impact_reach`; for a piece,
+    at most REACH_FRACTION of the pair's contact distance, which the grid's neighbours cover; a
+    rail or knuckle within TOUCH).
+    The flag row (iw's `in_cluster`) is zero, and zeroed on return. A member's touching pieces
+    are among its neighbours on the broadphase grid (g, head and iw's lists: detect.grid),
+    taken in index order; iw's two buffers are scratch (sim.work_rows). A rail or knuckle is
+    looked at only when p is within its box widened by the reach (`box_apart`).
     Returns (number of members, number of contacts)."""
     members, flag, buf, near = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_BUF], iw[IW_BUF2]
     nxt, cell = iw[IW_NXT], iw[IW_CELL]
-    ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
+    ci, cj, nx, ny, gaps = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY], cw[CW_GAP]
     n_rails = rails.shape[0]
     cap = ci.shape[0]
     count = n_seeds
     for m in range(n_seeds):
         flag[members[m]] = 1  # 1: a member, 2: a member whose contacts are listed
         advance(S, P, members[m], t)
+    for k in range(n_given):
+        gaps[k] = 0.0
+    reach = impact_reach(S, P, cc, cw, n_given, stiffness, exponent)
     n_c = n_given
     front = 0
     while front < count:
@@ -122,7 +166,8 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
             bx, by = _place(S, flag, b, t)
             dx, dy = bx - ax, by - ay
             d = math.sqrt(dx * dx + dy * dy)
-            if d - contact_distance(P, a, b) > TOUCH or d == 0.0:
+            d_c = contact_distance(P, a, b)
+            if d - d_c > min(reach, REACH_FRACTION * d_c) or d == 0.0:
                 continue
             near[n_near] = b
             n_near += 1
@@ -142,6 +187,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                 count += 1
             if not _listed(ci, cj, n_given, a, b):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, b, dx / d, dy / d
+                gaps[n_c] = _gap(d - contact_distance(P, a, b))
                 n_c += 1
         far = ra + TOUCH + CULL_SPARE  # a feature farther than this is not touching
         for k in range(n_rails):
@@ -149,7 +195,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                 continue
             gap, cx, cy = segment_contact(ax, ay, ra, rails[k])
             if gap <= TOUCH and n_c < cap and not _listed(ci, cj, n_given, a, -1 - k):
-                ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, -1 - k, cx, cy
+                ci[n_c], cj[n_c], nx[n_c], ny[n_c], gaps[n_c] = a, -1 - k, cx, cy, 0.0
                 n_c += 1
         for k in range(knuckles.shape[0]):
             kx, ky = knuckles[k, 0], knuckles[k, 1]
@@ -160,7 +206,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
             f = -1 - n_rails - k
             if d - ra - knuckles[k, 2] <= TOUCH and d > 0.0 and n_c < cap and not _listed(
                     ci, cj, n_given, a, f):
-                ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, f, dx / d, dy / d
+                ci[n_c], cj[n_c], nx[n_c], ny[n_c], gaps[n_c] = a, f, dx / d, dy / d, 0.0
                 n_c += 1
     for m in range(count):
         flag[members[m]] = 0

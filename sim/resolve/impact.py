@@ -20,7 +20,12 @@ from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
-from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact, unfinished
+from cuesim.sim.resolve.multi_impact import (
+    N_WORK_ROWS,
+    contact_time_scale,
+    solve_multi_impact,
+    unfinished,
+)
 from cuesim.sim.state import (
     KIND,
     LAW,
@@ -31,10 +36,12 @@ from cuesim.sim.state import (
     MP_NOSE,
     VX,
     VY,
+    M,
 )
 from cuesim.sim.work_rows import (
     CC_I,
     CC_J,
+    CW_GAP,
     CW_IMPULSE,
     CW_NX,
     CW_NY,
@@ -50,13 +57,17 @@ from cuesim.sim.work_rows import (
 R_E, R_MU, R_K, R_ETA = range(4)
 R_IMPACT = 4  # N_WORK_ROWS rows: solve_multi_impact's work
 R_DEG = R_IMPACT + N_WORK_ROWS  # over all pieces: their contact counts in a multiple impact
-R_SYSTEM = R_DEG + 1  # 8 rows: one system's nx, ny, e, mu, K, eta, impulse, peak speed
-R_SAVED = R_SYSTEM + 8  # 2 rows of NS: the pieces of a binary impact tried alone
+R_SYSTEM = R_DEG + 1  # 9 rows: one system's nx, ny, e, mu, K, eta, impulse, peak speed, gap
+R_SAVED = R_SYSTEM + 9  # 2 rows of NS: the pieces of a binary impact tried alone
 N_FLOAT_ROWS = R_SAVED + 2
 # rows of its int work array (2 columns per contact): the contacts' systems, then one system's
 # pieces i and j, the contacts' places in the whole, and its pieces
 I_COMP, I_CI, I_CJ, I_INDEX, I_OBJS = range(5)
 N_INT_ROWS = 5
+# a binary contact lasts at most this many contact time scales delta*/v (an elastic one:
+# Hertz 2.94, a linear law pi; a dissipating one less): a contact starting from a gap that
+# cannot close within it does not take part in that binary impact (`_binary_alone`)
+DURATION = 4.0
 
 
 @njit_norc
@@ -91,27 +102,37 @@ def _binary(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, 
 @njit_norc
 def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
-                  model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                  saved: np.ndarray) -> bool:
-    """The due contact 0 resolved alone, when no other contact of the system ever closes.
+                  kk: np.ndarray, eta: np.ndarray, gap: np.ndarray, model_params: np.ndarray,
+                  impulse: np.ndarray, vpeak: np.ndarray, saved: np.ndarray) -> bool:
+    """The due contact 0 resolved alone, when no other contact of the system closes while it
+    acts.
 
     The binary impact changes the velocities of its two pieces along its normal in proportion
     to its impulse, which only grows; so an other contact's approach speed moves linearly from
-    its value before to its value after. Not closing at both ends, it never closes, carries no
-    force in the multiple impact, and the binary impact is that impact's exact solution. Returns
-    False (the state untouched) when some contact would close: the multiple impact is needed.
+    its value before to its value after. A touching contact (gap 0) not closing at both ends
+    never closes; one starting from a gap that it cannot close at the faster of those speeds
+    within DURATION time scales of contact 0 (longer than any binary contact lasts) loads only
+    after contact 0 has ended, and then ends the multiple impact unloaded (resolve.multi_impact:
+    only a contact that touched keeps it going). Either way it carries no force in the
+    multiple impact, and the binary impact is that impact's exact solution. Returns False (the
+    state untouched) when some contact would close: the multiple impact is needed.
     saved: two rows of NS, work."""
-    for k in range(1, n_c):
-        if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
-            return False
     i, j = ci[0], cj[0]
+    v0 = approach(S, i, j, nx[0], ny[0])
+    m_eff = P[i, M] if j < 0 else 1.0 / (1.0 / P[i, M] + 1.0 / P[j, M])
+    reach_time = DURATION * contact_time_scale(m_eff, kk[0], eta[0], v0) if v0 > 0.0 else 0.0
+    for k in range(1, n_c):
+        v = approach(S, ci[k], cj[k], nx[k], ny[k])
+        if v > 0.0 and (gap[k] == 0.0 or gap[k] < v * reach_time):
+            return False
     for c in range(S.shape[1]):  # by element: slice assignment compiles a shape check
         saved[0, c] = S[i, c]
         if j >= 0:
             saved[1, c] = S[j, c]
     _binary(S, P, i, j, nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
     for k in range(1, n_c):
-        if approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
+        v = approach(S, ci[k], cj[k], nx[k], ny[k])
+        if v > 0.0 and (gap[k] == 0.0 or gap[k] < v * reach_time):
             for c in range(S.shape[1]):
                 S[i, c] = saved[0, c]
                 if j >= 0:
@@ -128,16 +149,18 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
                     n_obj: int, model_params: np.ndarray, impulse: np.ndarray,
-                    vpeak: np.ndarray, work: np.ndarray) -> bool:
-    """One connected system: a binary impact, or one multiple impact (work: resolve_impact's
-    float work array). False when the multiple impact reached its step bound unfinished."""
+                    vpeak: np.ndarray, gap: np.ndarray, work: np.ndarray) -> bool:
+    """One connected system: a binary impact, or one multiple impact whose contacts start from
+    their gaps (work: resolve_impact's float work array). False when the multiple impact
+    reached its step bound unfinished."""
     if n_c == 1:
         _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
-    elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, model_params,
-                                           impulse, vpeak, work[R_SAVED:R_SAVED + 2])):
+    elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, gap,
+                                           model_params, impulse, vpeak,
+                                           work[R_SAVED:R_SAVED + 2])):
         steps = solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj,
                                    model_params, impulse, vpeak,
-                                   work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG])
+                                   work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG], gap)
         return not unfinished(steps)
     return True
 
@@ -173,14 +196,15 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
                   model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                  listed: np.ndarray, work: np.ndarray, iwork: np.ndarray) -> bool:
+                  gap: np.ndarray, listed: np.ndarray, work: np.ndarray,
+                  iwork: np.ndarray) -> bool:
     """Resolve each connected system on its own (its due contacts first, as listed). listed
     is a work array over all pieces, all -1, restored on return; work and iwork are
     resolve_impact's. False when a multiple impact reached its step bound unfinished."""
     lci, lcj, index, lobjs = iwork[I_CI], iwork[I_CJ], iwork[I_INDEX], iwork[I_OBJS]
     lnx, lny, le, lmu = work[R_SYSTEM], work[R_SYSTEM + 1], work[R_SYSTEM + 2], work[R_SYSTEM + 3]
     lkk, leta = work[R_SYSTEM + 4], work[R_SYSTEM + 5]
-    limp, lvp = work[R_SYSTEM + 6], work[R_SYSTEM + 7]
+    limp, lvp, lgap = work[R_SYSTEM + 6], work[R_SYSTEM + 7], work[R_SYSTEM + 8]
     n_comp = 0
     for k in range(n_c):
         n_comp = max(n_comp, comp[k] + 1)
@@ -191,7 +215,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
             if comp[k] != c:
                 continue
             lci[m], lcj[m], lnx[m], lny[m] = ci[k], cj[k], nx[k], ny[k]
-            le[m], lmu[m], lkk[m], leta[m] = e[k], mu[k], kk[k], eta[k]
+            le[m], lmu[m], lkk[m], leta[m], lgap[m] = e[k], mu[k], kk[k], eta[k], gap[k]
             index[m] = k
             due += k < n_due
             m += 1
@@ -201,7 +225,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     lobjs[n_obj] = a
                     n_obj += 1
         finished = _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs,
-                                   n_obj, model_params, limp, lvp, work) and finished
+                                   n_obj, model_params, limp, lvp, lgap, work) and finished
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
     for k in range(n_c):
@@ -232,7 +256,7 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
     unfinished (the loop then stops the shot as truncated). The loop's rows come as whole
     arrays: numba pushes every word of every array argument at a call (sim.work_rows)."""
     ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
-    impulse, vpeak = cw[CW_IMPULSE], cw[CW_VPEAK]
+    impulse, vpeak, gap = cw[CW_IMPULSE], cw[CW_VPEAK], cw[CW_GAP]
     objs, parent, label = iw[IW_AFFECTED], iw[IW_PARENT], iw[IW_LABEL]
     n_kinds = stiffness.shape[1]
     e, mu, kk, eta = work[R_E], work[R_MU], work[R_K], work[R_ETA]
@@ -257,12 +281,14 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
         slow[k] = v0 <= v_stick and (pressed or v_fast <= v_stick)
         if slow[k]:
             e[k] = 0.0
+        # a contact that starts from a gap is not touching: its pieces are never joined
+        slow[k] = slow[k] and gap[k] == 0.0
     comp = iwork[I_COMP]
     if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
         finished = _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs,
-                                   n_obj, model_params, impulse, vpeak, work)
+                                   n_obj, model_params, impulse, vpeak, gap, work)
     else:
         finished = _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp,
-                                 model_params, impulse, vpeak, label, work, iwork)
+                                 model_params, impulse, vpeak, gap, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)
     return finished

@@ -479,8 +479,9 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                        nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                        stiff: np.ndarray, expo: np.ndarray, objs: np.ndarray, n_obj: int,
                        model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                       work: np.ndarray, deg: np.ndarray) -> int:
-    """Resolve contacts k < n_c (pieces advanced to now) as one multiple impact. Writes each
+                       work: np.ndarray, deg: np.ndarray, gap: np.ndarray) -> int:
+    """Resolve contacts k < n_c (pieces advanced to now) as one multiple impact, contact k
+    starting from gap[k] >= 0 (its compression -gap[k]: detect.touching). Writes each
     contact's normal impulse to impulse[k] and its largest approach speed to vpeak[k]; returns
     the number of integration steps. model_params: the table's (sim.state MP_*), among them
     the resolution, steps per contact time scale; work: float rows W_* (N_WORK_ROWS) of at
@@ -497,7 +498,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     dp, relax = work[W_DP], work[W_RELAX]
     fr, fc = work[W_FR:W_FR + 3], work[W_FC:W_FC + N_FC]
     for k in range(n_c):
-        inv_mj[k] = k_unload[k] = delta[k] = dmax[k] = f[k] = f_new[k] = dp[k] = 0.0
+        inv_mj[k] = k_unload[k] = dmax[k] = f[k] = f_new[k] = dp[k] = 0.0
+        delta[k] = -gap[k]
         fr[0, k] = fr[1, k] = fr[2, k] = 0.0
         work[W_NX, k], work[W_NY, k], work[W_MU, k] = nx[k], ny[k], mu[k]
     fit_a, fit_b, fit_c = model_params[MP_FIT_A], model_params[MP_FIT_B], model_params[MP_FIT_C]
@@ -568,8 +570,11 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             vk = _approach(S, ci[k], cj[k], nx[k], ny[k])
             if vk > vpeak[k]:
                 vpeak[k] = vk
-            # an open contact that still closes keeps the impact going
-            approaching = approaching or vk > v_open
+            # an open contact that still closes keeps the impact going, if it touched: one
+            # still closing the gap it started from is the loop's next event (the cloth acts
+            # meanwhile), as it would be a little farther away (detect.touching's reach)
+            approaching = approaching or vk > v_open and (
+                gap[k] == 0.0 or dmax[k] > 0.0 or k_unload[k] > 0.0 and e[k] <= 0.0)
         elapsed += dt
         if not loaded and not approaching or elapsed >= t_bound:
             break

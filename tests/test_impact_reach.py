@@ -1,0 +1,115 @@
+"""An impact takes in the pieces whose gap is smaller than its compression (detect.touching's
+reach, REACH delta*): a gap of nanometres is touching, and TOUCH (1 nm) no longer decides an
+outcome. Before, a row of pucks 3 nm apart was a chain of binary impacts and its last puck
+ended 38 mm farther than from the touching row; the soft-contact reference gives the same row
+either way. REACH itself is not physics: 10x either way changes nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cuesim import novus_table
+from cuesim.sim import run_motion
+from cuesim.sim.soft import soft_simulate
+from cuesim.tables.layout import Layout, Piece
+from tests.scaled_constants import REPO
+
+R = 0.015  # a puck's radius (tables.novus)
+
+
+def _row(gap: float, n: int = 5) -> Layout:
+    return Layout("novus", [Piece(f"p{i}", "puck", 0.3 + i * (2 * R + gap), 0.5)
+                            for i in range(n)])
+
+
+def _elastic():
+    """Elastic, frictionless pucks: Newton's cradle, whose outcome the gaps decide."""
+    return novus_table(novus_table().physics.with_(e_puck_puck=1.0, mu_impact=0.0))
+
+
+def _last_x(layout: Layout) -> float:
+    return next(p.x for p in layout.pieces if p.id == "p4")
+
+
+def test_a_gap_of_nanometres_is_touching_touch_decides_nothing():
+    """A row 0, 1 nm (TOUCH) and 3 nm apart ends the same, within 0.1 mm (it was 38 mm apart
+    at 3 nm: the chain of binary impacts of a rigid Newton's cradle); the soft reference moves
+    by 0.03 mm."""
+    table = _elastic()
+    ends = [_last_x(run_motion(table, _row(gap), {"p0": (1.0, 0.0, 0.0)}).final)
+            for gap in (0.0, 1e-9, 3e-9)]
+    assert max(ends) - min(ends) < 1e-4
+
+
+@pytest.mark.parametrize("gap", [1e-6, 3e-6])
+def test_a_row_with_gaps_below_the_compression_follows_the_soft_reference(gap: float):
+    """Gaps of 0.07 and 0.2 of the first impact's compression (delta* = 15 um at 1 m/s): the
+    soft reference's last puck travels between the touching row's and the cradle's; the core
+    follows it within a millimetre (it gave the cradle's, 16 mm off at 1 um)."""
+    table, layout = _elastic(), _row(gap)
+    core = _last_x(run_motion(table, layout, {"p0": (1.0, 0.0, 0.0)}).final)
+    soft = soft_simulate(table, layout, {"p0": (1.0, 0.0, 0.0)}).position("p4")[0]
+    assert abs(core - soft) < 1e-3
+
+
+PROBE = """
+import json, math, sys, warnings
+warnings.simplefilter('ignore')
+from cuesim import CueShot, novus_table, simulate
+from cuesim.sim import run_motion
+from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
+from cuesim.tables.layout import Layout, Piece
+from tests.scaled_constants import scaler
+scale = scaler(("REACH",))
+novus, pool, R = novus_table(), pool_table(), 0.015
+def row(gap):
+    return Layout("novus", [Piece(f"p{i}", "puck", 0.3 + i * (2 * R + gap), 0.5)
+                            for i in range(5)])
+cases = [(novus, row(g), None, {"p0": (1.0, 0.0, 0.0)}) for g in (3e-6, 2e-5, 6e-5, 2e-4)]
+cases.append((novus, Layout("novus", (Piece("a", "puck", 0.5, 0.5, "red"),
+                                      Piece("b", "puck", 0.5 + 2 * R + 4e-5, 0.5, "red"),
+                                      Piece("c", "puck", 0.5 + 2 * R + 2e-5, 0.5 + 2 * R))),
+              None, {"a": (2.0, 0.1, 0.0)}))
+cases.append((pool, nine_ball_rack(pool, cue=cue_ball_in_kitchen(pool), gap=3e-4),
+              CueShot(angle=math.pi / 2 + 0.002, speed=7.0), None))
+out = {}
+for factor in (1.0, 10.0, 0.1, 0.0):
+    scale(factor)
+    rows = []
+    for tab, lay, shot, init in cases:
+        res = simulate(tab, lay, shot) if shot else run_motion(tab, lay, init)
+        rows.append({"kinds": [int(e.kind) for e in res.event_log()],
+                     "final": [[p.id, p.x, p.y] for p in res.final.pieces]})
+    out[str(factor)] = rows
+print(json.dumps(out))
+"""
+
+
+def _same(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
+    """The same events, kind by kind, and every final position within tol metres."""
+    for ra, rb in zip(a, b, strict=True):
+        if ra["kinds"] != rb["kinds"] or len(ra["final"]) != len(rb["final"]):
+            return False
+        for (ia, xa, ya), (ib, xb, yb) in zip(ra["final"], rb["final"], strict=True):
+            if ia != ib or abs(xa - xb) > tol or abs(ya - yb) > tol:
+                return False
+    return True
+
+
+def test_the_reach_x10_either_way_changes_nothing_visible():
+    """Rows of pucks 3-200 um apart (0.2-13 delta*), a puck into two with gaps of 20 and 40 um,
+    and a 9-ball rack with gaps of 15-285 um: REACH x10 and /10 leave every event and rest
+    position (within a micrometre); 0 (the reach TOUCH, as before) moves them by millimetres,
+    which shows the change reaches the core. The core runs interpreted (NUMBA_DISABLE_JIT)
+    in a subprocess, so the constant can be changed without recompiling."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                         text=True, check=True, cwd=REPO)
+    rows = json.loads(run.stdout.strip().splitlines()[-1])
+    assert _same(rows["10.0"], rows["1.0"]) and _same(rows["0.1"], rows["1.0"])
+    assert not _same(rows["0.0"], rows["1.0"], tol=1e-3)
