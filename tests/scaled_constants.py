@@ -26,3 +26,15 @@ def scaler(names: tuple[str, ...]) -> Callable[[float], None]:
             setattr(m, c, value * factor)
 
     return scale
+
+
+def same_outcomes(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
+    """Whether two probe runs' shots ({"kinds": event kinds, "final": [[id, x, y], ...]}
+    each) have the same events, kind by kind, and every final position within tol metres."""
+    for ra, rb in zip(a, b, strict=True):
+        if ra["kinds"] != rb["kinds"] or len(ra["final"]) != len(rb["final"]):
+            return False
+        for (ia, xa, ya), (ib, xb, yb) in zip(ra["final"], rb["final"], strict=True):
+            if ia != ib or abs(xa - xb) > tol or abs(ya - yb) > tol:
+                return False
+    return True

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from tests.scaled_constants import REPO
+from tests.scaled_constants import REPO, same_outcomes
 
 PROBE = """
 import json, math, sys, warnings
@@ -65,22 +65,11 @@ print(json.dumps(out))
 """
 
 
-def _same(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
-    """The same events, kind by kind, and every final position within tol metres."""
-    for ra, rb in zip(a, b, strict=True):
-        if ra["kinds"] != rb["kinds"] or len(ra["final"]) != len(rb["final"]):
-            return False
-        for (ia, xa, ya), (ib, xb, yb) in zip(ra["final"], rb["final"], strict=True):
-            if ia != ib or abs(xa - xb) > tol or abs(ya - yb) > tol:
-                return False
-    return True
-
-
 def test_the_cores_floors_change_nothing_visible_x10_either_way():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                          text=True, check=True, cwd=REPO)
     rows = json.loads(run.stdout.strip().splitlines()[-1])
     assert all(r["kinds"] and r["kinds"] != ["truncated"] for r in rows["1.0"])
-    assert _same(rows["10.0"], rows["1.0"]) and _same(rows["0.1"], rows["1.0"])
-    assert not _same(rows["100000000.0"], rows["1.0"])
+    assert same_outcomes(rows["10.0"], rows["1.0"]) and same_outcomes(rows["0.1"], rows["1.0"])
+    assert not same_outcomes(rows["100000000.0"], rows["1.0"])

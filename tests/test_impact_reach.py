@@ -17,7 +17,7 @@ from cuesim import novus_table
 from cuesim.sim import run_motion
 from cuesim.sim.soft import soft_simulate
 from cuesim.tables.layout import Layout, Piece
-from tests.scaled_constants import REPO
+from tests.scaled_constants import REPO, same_outcomes
 
 R = 0.015  # a puck's radius (tables.novus)
 
@@ -90,17 +90,6 @@ print(json.dumps(out))
 """
 
 
-def _same(a: list[dict], b: list[dict], tol: float = 1e-6) -> bool:
-    """The same events, kind by kind, and every final position within tol metres."""
-    for ra, rb in zip(a, b, strict=True):
-        if ra["kinds"] != rb["kinds"] or len(ra["final"]) != len(rb["final"]):
-            return False
-        for (ia, xa, ya), (ib, xb, yb) in zip(ra["final"], rb["final"], strict=True):
-            if ia != ib or abs(xa - xb) > tol or abs(ya - yb) > tol:
-                return False
-    return True
-
-
 def test_the_reach_x10_either_way_changes_nothing_visible():
     """Rows of pucks 3-200 um apart (0.2-13 delta*), a puck into two with gaps of 20 and 40 um,
     and a 9-ball rack with gaps of 15-285 um: REACH x10 and /10 leave every event and rest
@@ -111,5 +100,5 @@ def test_the_reach_x10_either_way_changes_nothing_visible():
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                          text=True, check=True, cwd=REPO)
     rows = json.loads(run.stdout.strip().splitlines()[-1])
-    assert _same(rows["10.0"], rows["1.0"]) and _same(rows["0.1"], rows["1.0"])
-    assert not _same(rows["0.0"], rows["1.0"], tol=1e-3)
+    assert same_outcomes(rows["10.0"], rows["1.0"]) and same_outcomes(rows["0.1"], rows["1.0"])
+    assert not same_outcomes(rows["0.0"], rows["1.0"], tol=1e-3)
