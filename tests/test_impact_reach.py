@@ -48,7 +48,7 @@ def test_a_gap_of_nanometres_is_touching_touch_decides_nothing():
 
 @pytest.mark.parametrize("gap", [1e-6, 3e-6])
 def test_a_row_with_gaps_below_the_compression_follows_the_soft_reference(gap: float):
-    """Gaps of 0.07 and 0.2 of the first impact's compression (delta* = 15 um at 1 m/s): the
+    """Gaps of 0.09 and 0.27 of the first impact's compression (delta* = 11 um at 1 m/s): the
     soft reference's last puck travels between the touching row's and the cradle's; the core
     follows it within a millimetre (it gave the cradle's, 16 mm off at 1 um)."""
     table, layout = _elastic(), _row(gap)
@@ -91,7 +91,7 @@ print(json.dumps(out))
 
 
 def test_the_reach_x10_either_way_changes_nothing_visible():
-    """Rows of pucks 3-200 um apart (0.2-13 delta*), a puck into two with gaps of 20 and 40 um,
+    """Rows of pucks 3-200 um apart (0.3-18 delta*), a puck into two with gaps of 20 and 40 um,
     and a 9-ball rack with gaps of 15-285 um: REACH x10 and /10 leave every event and rest
     position (within a micrometre); 0 (the reach TOUCH, as before) moves them by millimetres,
     which shows the change reaches the core. The core runs interpreted (NUMBA_DISABLE_JIT)

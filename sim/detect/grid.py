@@ -29,9 +29,9 @@ from cuesim.sim.state import AX, AY, LAW, LAW_PIN, ON, R2, T0, TEND, VX, VY, R, 
 G_X0, G_Y0, G_W, G_MARGIN, G_NX, G_NY = range(6)
 MARGIN = 0.05  # the fat cell's margin, as a fraction of the cell width
 # an impact takes in a piece at most this fraction of the pair's contact distance away
-# (detect.touching: its reach, REACH delta*, meets it from about 1.4 m/s for balls and 6 m/s
+# (detect.touching: its reach, REACH delta*, meets it from about 1.4 m/s for balls and 8.5 m/s
 # for pucks; the pi delta* a struck piece moves during a contact stays within it up to about
-# 25 m/s for balls and 60 m/s for pucks, beyond any cue)
+# 25 m/s for balls and 85 m/s for pucks, beyond any cue)
 REACH_FRACTION = 0.1
 # the smallest cell: the largest contact distance and the impact's farthest reach (with TOUCH
 # and rounding) fit within the width less both margins, with this factor to spare
