@@ -57,6 +57,20 @@ def test_a_row_with_gaps_below_the_compression_follows_the_soft_reference(gap: f
     assert abs(core - soft) < 1e-3
 
 
+@pytest.mark.parametrize("gap", [3e-9, 1e-6, 3e-6])
+def test_a_puck_near_a_rail_follows_the_soft_reference(gap: float):
+    """A puck struck into another lying 3 nm, 1 um and 3 um from the top rail (elastic,
+    frictionless): both rest within 0.3 mm of the soft reference's rests (before, 3 nm gave
+    the chain's outcome, the second puck 8.4 mm from where it rests when touching)."""
+    table = novus_table(novus_table().physics.with_(e_puck_puck=1.0, e_rail=1.0, mu_impact=0.0,
+                                                    mu_rail_impact=0.0))
+    layout = Layout("novus", [Piece("a", "puck", 0.5, 0.8), Piece("b", "puck", 0.5, 1 - R - gap)])
+    final = run_motion(table, layout, {"a": (0.0, 1.0, 0.0)}).final
+    soft = soft_simulate(table, layout, {"a": (0.0, 1.0, 0.0)})
+    for p in final.pieces:
+        assert abs(p.y - soft.position(p.id)[1]) < 3e-4 and abs(p.x - 0.5) < 1e-9
+
+
 PROBE = """
 import json, math, sys, warnings
 warnings.simplefilter('ignore')
