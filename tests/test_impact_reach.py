@@ -7,17 +7,23 @@ either way. REACH itself is not physics: 10x either way changes nothing."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from cuesim import novus_table
+from cuesim import NovusShot, novus_table, simulate
 from cuesim.sim import run_motion
 from cuesim.sim.soft import soft_simulate
 from cuesim.tables.layout import Layout, Piece
+from tests.profiles import examples
 from tests.scaled_constants import REPO, same_outcomes
+from tests.test_novus_properties import check_invariants
 
 R = 0.015  # a puck's radius (tables.novus)
 
@@ -116,3 +122,38 @@ def test_the_reach_x10_either_way_changes_nothing_visible():
     rows = json.loads(run.stdout.strip().splitlines()[-1])
     assert same_outcomes(rows["10.0"], rows["1.0"]) and same_outcomes(rows["0.1"], rows["1.0"])
     assert not same_outcomes(rows["0.0"], rows["1.0"], tol=1e-3)
+
+
+def _patch(n: int, gap: float, jitter: float, seed: int) -> Layout:
+    """n pucks of a hexagonal patch around (0.5, 0.6), neighbours 2R + gap apart, each moved
+    by up to jitter * gap / 2 (so every neighbouring gap lies within gap (1 +- jitter))."""
+    rng = np.random.default_rng(seed)
+    step = 2 * R + gap
+    sites = sorted(((i + j / 2) * step, j * step * math.sqrt(3) / 2)
+                   for i in range(-3, 4) for j in range(-3, 4))
+    sites.sort(key=lambda p: math.hypot(*p))
+    pieces = []
+    for k, (x, y) in enumerate(sites[:n]):
+        a, s = rng.uniform(0, 2 * math.pi), rng.uniform(0, jitter * gap / 2)
+        pieces.append(Piece(f"p{k}", "puck", 0.5 + x + s * math.cos(a),
+                            0.6 + y + s * math.sin(a), "red"))
+    return Layout("novus", pieces)
+
+
+@settings(max_examples=examples(25), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 19), log_gap=st.floats(-12.0, -3.7), jitter=st.floats(0.0, 0.9),
+       seed=st.integers(0, 2**32 - 1), x=st.floats(0.3, 0.7),
+       angle=st.floats(math.pi / 2 - 0.6, math.pi / 2 + 0.6), speed=st.floats(0.05, 12.0))
+def test_random_shots_into_patches_with_tiny_gaps(n, log_gap, jitter, seed, x, angle, speed):
+    """Patches of pucks 1e-12 to 2e-4 m apart (the impact's reach takes in all, some or none
+    of them), struck at random: no NaN, no overlap, nothing off the board, every shot ends at
+    rest, and the same input gives the same output."""
+    table = novus_table()
+    layout = _patch(n, 10.0 ** log_gap, jitter, seed)
+    shot = NovusShot(x=x, angle=angle, speed=speed)
+    result = simulate(table, layout, shot)
+    check_invariants(result)
+    again = simulate(table, layout, shot)
+    assert np.array_equal(result.events, again.events)
+    assert np.array_equal(result.segments, again.segments)
