@@ -29,6 +29,18 @@ from cuesim.sim.state import INERTIA, VX, VY, W0, WX, WY, M, R
 
 
 @njit_norc
+def nose_restitution(e: float, r: float, height: float) -> float:
+    """The horizontal restitution of a ball of radius r on a cushion nose at `height`: Han's
+    normal impulse (1 + e) m c along the nose normal, c = v_x cos(theta), has the horizontal
+    part (1 + e) m v_x cos^2(theta), so without friction the ball leaves at
+    -((1 + e) cos^2(theta) - 1) v_x (the nose's downward part goes into the slate). The
+    multiple impact, whose cushion force is horizontal, takes this as the contact's
+    restitution, so that a lone cushion contact in it gives Han's outcome; at least 0."""
+    sin_t = min(max((height - r) / r, -1.0), 1.0)
+    return max((1.0 + e) * (1.0 - sin_t * sin_t) - 1.0, 0.0)
+
+
+@njit_norc
 def resolve_ball_cushion(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float,
                          mu: float, height: float) -> float:
     """Ball i (advanced to now) against a cushion whose inward normal is (nx, ny) and whose

@@ -16,7 +16,7 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
-from cuesim.sim.resolve.ball_cushion import resolve_ball_cushion
+from cuesim.sim.resolve.ball_cushion import nose_restitution, resolve_ball_cushion
 from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
@@ -37,6 +37,7 @@ from cuesim.sim.state import (
     VX,
     VY,
     M,
+    R,
 )
 from cuesim.sim.work_rows import (
     CC_I,
@@ -158,6 +159,9 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
     elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, gap,
                                            model_params, impulse, vpeak,
                                            work[R_SAVED:R_SAVED + 2])):
+        for k in range(n_c):  # a ball's cushion: Han's normal at the nose (horizontal part)
+            if cj[k] < 0 and P[ci[k], LAW] == LAW_BALL:
+                e[k] = nose_restitution(e[k], P[ci[k], R], model_params[MP_NOSE])
         steps = solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj,
                                    model_params, impulse, vpeak,
                                    work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG], gap)

@@ -48,12 +48,18 @@ Tangential friction (documented simplification of LZB 2009's frictional model): 
 normal impulse increment dP_k = F_k dt bounds a Coulomb impulse against the current contact slip
   discs:  dJ_t = -sign(v_t) min(mu_k dP_k, r |v_t| / k_t), v_t = (v_i - v_j) . t + w_i R_i + w_j R_j
   balls:  the ball-ball friction law of resolve.ball_ball (mu from the slip), or, against a
-          cushion or knuckle, Coulomb friction at the cushion's nose (resolve.ball_cushion's
-          geometry, horizontal normal impulse).
-Sticking is rigid-body sticking, regularised: a sticking contact's slip relaxes with the time
-constant tau = STICK_TIME delta*/v (a fifth of the contact time scale, well inside the contact)
-by the exact factor r = 1 - exp(-dt / tau) per step, or 1 / (pieces' contact count) if smaller
-(the Jacobi bound that keeps several contacts of one piece from overshooting). Its limit tau -> 0
+          cushion or knuckle, Han's law as the binary impact and the soft reference have it
+          (resolve.ball_cushion): the caller gives the contact Han's horizontal restitution
+          at the nose (`nose_restitution`); its friction keeps the direction of the slip it
+          loads with, mu dP_N a step (dP_N = dP_k / cos(theta), along the nose normal) up to
+          the impulse that stops that slip, and its part along the normal waits for the
+          impact's end (`_deferred_friction`), so a lone cushion contact gives Han's outcome
+          (tests/test_cushion_in_multi_impact.py).
+Sticking (discs, ball pairs) is rigid-body sticking, regularised: a sticking contact's slip
+relaxes with the time constant tau = STICK_TIME delta*/v (a fifth of the contact time scale,
+well inside the contact) by the exact factor r = 1 - exp(-dt / tau) per step, or 1 / (pieces'
+contact count) if smaller (the Jacobi bound that keeps several contacts of one piece from
+overshooting). Its limit tau -> 0
 is the soft reference's friction, which stops a slip within one of its steps (sim.soft.step);
 a tenth of STICK_TIME moves no outgoing velocity of the openings' first impacts by more than
 the resolution's own error (tests/test_impact_resolution.py). The
@@ -267,32 +273,44 @@ def _nose(r: float, nx: float, ny: float, height: float) -> tuple[float, float, 
 
 
 @njit_norc
-def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, ry: float, rz: float,
-                        dp: float, mu: float, k: float, relax: float) -> tuple[float, float, float]:
-    """Coulomb impulse F on ball i at a cushion nose r_c = (rx, ry, rz) (`_nose`): the slip
-    s = v + w x r_c less its part along r_c; F = -min(mu dp, relax |s| / k) s/|s| with
-    k = 7/(2m) = 3.5/m."""
-    r = P[i, R]
-    wx, wy, wz = S[i, WX], S[i, WY], S[i, W0]
-    sx = S[i, VX] + wy * rz - wz * ry
-    sy = S[i, VY] + wz * rx - wx * rz
-    sz = wx * ry - wy * rx
-    ux, uy, uz = rx / r, ry / r, rz / r
-    sn = sx * ux + sy * uy + sz * uz
-    sx, sy, sz = sx - sn * ux, sy - sn * uy, sz - sn * uz
-    slip = math.sqrt(sx * sx + sy * sy + sz * sz)
-    if slip == 0.0:
+def ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, fc: np.ndarray, k: int,
+                        dp: float, mu: float) -> tuple[float, float, float]:
+    """Han's friction at a cushion nose r_c = (fc[FC_A], fc[FC_B], fc[FC_C]) (`_nose`), in
+    steps: the slip s = v + w x r_c less its part along r_c, taken when the contact first
+    loads, sets the direction and the bound |s| / A (A = 7/(2m), fc[FC_D]: the impulse that
+    stops it, Han's sticking case); each step adds mu dP_N against that direction, dP_N =
+    dp / cos(theta) the step's impulse along the nose normal (dp horizontal), until the bound
+    is spent. Summed over the contact, Han's sliding impulse mu (1 + e) c / B, or the sticking
+    one (resolve.ball_cushion): so a lone cushion contact gives Han's outcome."""
+    if fc[FC_LEFT, k] < 0.0:  # the contact's first loaded step: Han's initial slip
+        r = P[i, R]
+        rx, ry, rz = fc[FC_A, k], fc[FC_B, k], fc[FC_C, k]
+        wx, wy, wz = S[i, WX], S[i, WY], S[i, W0]
+        sx = S[i, VX] + wy * rz - wz * ry
+        sy = S[i, VY] + wz * rx - wx * rz
+        sz = wx * ry - wy * rx
+        ux, uy, uz = rx / r, ry / r, rz / r
+        sn = sx * ux + sy * uy + sz * uz
+        sx, sy, sz = sx - sn * ux, sy - sn * uy, sz - sn * uz
+        slip = math.sqrt(sx * sx + sy * sy + sz * sz)
+        fc[FC_LEFT, k] = slip / fc[FC_D, k]
+        if slip > 0.0:
+            fc[FC_E, k], fc[FC_F, k], fc[FC_G, k] = sx / slip, sy / slip, sz / slip
+    f = min(mu * dp * fc[FC_SEC, k], fc[FC_LEFT, k])
+    if not f > 0.0:
         return 0.0, 0.0, 0.0
-    f = min(mu * dp, relax * slip / k)
-    return -f * sx / slip, -f * sy / slip, -f * sz / slip
+    fc[FC_LEFT, k] -= f
+    return -f * fc[FC_E, k], -f * fc[FC_F, k], -f * fc[FC_G, k]
 
 
 @njit_norc
 def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, ry: float,
-                               rz: float, fx: float, fy: float, fz: float) -> None:
-    """v += F_xy / m (the cloth takes F_z), w += r_c x F / I (r_c: the cushion nose)."""
-    S[i, VX] += fx / P[i, M]
-    S[i, VY] += fy / P[i, M]
+                               rz: float, fx: float, fy: float, fz: float, hx: float,
+                               hy: float) -> None:
+    """v += (F_xy - h) / m (the cloth takes F_z; h, the part along the normal, is held back),
+    w += r_c x F / I (r_c: the cushion nose)."""
+    S[i, VX] += (fx - hx) / P[i, M]
+    S[i, VY] += (fy - hy) / P[i, M]
     c = 1.0 / P[i, INERTIA]
     S[i, WX] += c * (ry * fz - rz * fy)
     S[i, WY] += c * (rz * fx - rx * fz)
@@ -302,7 +320,11 @@ def _apply_ball_fixed_friction(S: np.ndarray, P: np.ndarray, i: int, rx: float, 
 # friction constants of a contact (rows of `fc`, a column per contact), computed once per
 # impact: the friction law's code, then what the law divides by at every step
 FC_LAW, FC_A, FC_B, FC_C, FC_D, FC_E, FC_F = range(7)
-N_FC = 7
+# a ball on a fixed body also keeps its initial slip's direction in FC_E, FC_F, FC_G, what is
+# left of its friction impulse in FC_LEFT (-1: not loaded yet), 1 / cos(theta) in FC_SEC and
+# its friction's part along the normal, held back to the impact's end, in FC_PN
+FC_G, FC_LEFT, FC_SEC, FC_PN = 7, 8, 9, 10
+N_FC = 11
 F_NONE, F_DISC, F_BALL_BALL, F_BALL_FIXED = range(4)
 
 # rows of the impact's float work array (a column per contact, `work[row, k]`): the caller
@@ -337,6 +359,10 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
             fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx[k], ny[k],
                                                           model_params[MP_NOSE])
             fc[FC_D, k] = 3.5 / P[i, M]
+            fc[FC_E, k] = fc[FC_F, k] = fc[FC_G, k] = 0.0
+            fc[FC_LEFT, k] = -1.0
+            fc[FC_PN, k] = 0.0
+            fc[FC_SEC, k] = P[i, R] / math.hypot(fc[FC_A, k], fc[FC_B, k])
         elif mu[k] > 0.0:
             fc[FC_LAW, k] = F_DISC
             ri = P[i, R]
@@ -367,9 +393,7 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, n_c:
             fr[0, k], fr[1, k], fr[2, k] = ball_ball_friction_impulse(
                 S, P, i, j, nx[k], ny[k], dp[k], fit_a, fit_b, fit_c, relax[k], fc[FC_A, k])
         elif law == F_BALL_FIXED:
-            fr[0, k], fr[1, k], fr[2, k] = ball_fixed_friction(
-                S, P, i, fc[FC_A, k], fc[FC_B, k], fc[FC_C, k], dp[k], mu[k], fc[FC_D, k],
-                relax[k])
+            fr[0, k], fr[1, k], fr[2, k] = ball_fixed_friction(S, P, i, fc, k, dp[k], mu[k])
         else:
             fr[0, k] = _disc_friction(S, P, i, j, nx[k], ny[k], dp[k], mu[k], relax[k],
                                       fc[FC_A, k])
@@ -382,10 +406,28 @@ def _friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, n_c:
             apply_friction_impulse(S, i, j, nx[k], ny[k], fr[0, k], fr[1, k], fr[2, k], fc[FC_B, k],
                              fc[FC_C, k], fc[FC_D, k], fc[FC_E, k])
         elif law == F_BALL_FIXED:
+            # Han's normal impulse is the compliance law's alone: the friction's part along
+            # the normal waits for the impact's end (`_deferred_friction`), where the law
+            # cannot answer it
+            fn = fr[0, k] * nx[k] + fr[1, k] * ny[k]
+            fc[FC_PN, k] += fn
             _apply_ball_fixed_friction(S, P, i, fc[FC_A, k], fc[FC_B, k], fc[FC_C, k],
-                                       fr[0, k], fr[1, k], fr[2, k])
+                                       fr[0, k], fr[1, k], fr[2, k], fn * nx[k], fn * ny[k])
         else:
             _apply_disc_friction(S, P, i, j, nx[k], ny[k], fr[0, k])
+
+
+@njit_norc
+def _deferred_friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, n_c: int,
+                       work: np.ndarray) -> None:
+    """At the impact's end, each ball's cushion friction's part along the normal, held back
+    (`_friction`): Han's P_X = (normal) - mu P_N cos(phi) sin(theta)."""
+    fc, nx, ny = work[W_FC:W_FC + N_FC], work[W_NX], work[W_NY]
+    for k in range(n_c):
+        if fc[FC_LAW, k] == F_BALL_FIXED and fc[FC_PN, k] != 0.0:
+            i = ci[k]
+            S[i, VX] += fc[FC_PN, k] * nx[k] / P[i, M]
+            S[i, VY] += fc[FC_PN, k] * ny[k] / P[i, M]
 
 
 @njit_norc
@@ -587,6 +629,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                 elapsed += skip
                 for k in range(n_c):
                     delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * skip
+    _deferred_friction(S, P, ci, n_c, work)
     # remove an integration surplus of energy (never a physical gain): scale the velocities
     # relative to the centre of mass (all of them when a fixed body takes part)
     ke1 = _energy(S, P, objs, n_obj)
