@@ -80,3 +80,17 @@ def test_a_cue_ball_into_a_ball_frozen_to_the_cushion_comes_back_as_the_soft_ref
     core = run_motion(TABLE, layout, initial).final.get("cue")
     soft = soft_simulate(TABLE, layout, initial).position("cue")
     assert abs(core.y - soft[1]) < 0.05
+
+
+def test_a_ball_a_hair_off_the_cushion_is_as_frozen_to_it():
+    """The same shot with the 1 ball 1 nm (TOUCH), 3 nm and 1 um off the cushion: the cushion
+    joins the impact within its reach (detect.touching), so the cue ball comes back within
+    5 mm of where it does from the frozen ball (before, 3 nm gave a chain of binary impacts,
+    5 cm away, and exactly 1 nm a third outcome, 59 cm away)."""
+    initial = {"cue": (0.0, 2.0, 0.0, 0.0, 0.0)}
+    ends = []
+    for gap in (0.0, 1e-9, 3e-9, 1e-6):
+        layout = Layout(TABLE.name, [Piece("cue", "ball", 0.6, 2.0, "cue"),
+                                     Piece("1", "ball", 0.6, TABLE.length - R - gap)])
+        ends.append(run_motion(TABLE, layout, initial).final.get("cue").y)
+    assert max(ends) - min(ends) < 5e-3

@@ -7,8 +7,8 @@ V_TOUCH  a normal speed this small (m/s) is no approach: touching pieces that dr
 A resting contact is pressed (and resolved at once) when, left alone, it would overlap by
 more than TOUCH before the relative motion turns.
 REACH    an impact takes in every piece, rail and knuckle within REACH times its largest
-         compression delta* (detect.touching; a ball's cushion within TOUCH): a gap smaller
-         than the compression is physically touching.
+         compression delta* (detect.touching): a gap smaller than the compression is
+         physically touching.
 """
 
 TOUCH = 1e-9

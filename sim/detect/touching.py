@@ -7,8 +7,8 @@ below TOUCH): a gap smaller than the compression the impact makes is physically 
 the contact takes part in the multiple impact from that gap (cw's gap row; 0 within TOUCH). A
 farther piece is a later binary impact. A rail is a segment: a piece touches it when the
 distance from its centre to the segment (the nearest point, an end point included) is within
-R + the reach (a ball's cushion: R + TOUCH); the contact normal runs from the centre to that
-point. A knuckle is a fixed circle. Pocketed pieces, standing pins (their knocks are resolved
+R + the reach (at most a tenth of its diameter); the contact normal runs from the centre to
+that point. A knuckle is a fixed circle. Pocketed pieces, standing pins (their knocks are resolved
 on their own, resolve.pin) and rocking ones take no part.
 Contact k: (ci[k], cj[k]) with cj[k] >= 0 a piece, cj[k] = -1 - rail or -1 - (n_rails + knuckle)
 a fixed feature; (nx[k], ny[k]) the unit normal from ci[k] toward the other body.
@@ -26,7 +26,7 @@ from cuesim.sim.detect.grid import REACH_FRACTION, neighbours, one_cell, sort_sm
 from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.resolve.multi_impact import contact_time_scale
-from cuesim.sim.state import KIND, LAW, LAW_BALL, ON, VX, VY, M, X, Y
+from cuesim.sim.state import KIND, ON, VX, VY, M, X, Y
 from cuesim.sim.work_rows import (
     CC_I,
     CC_J,
@@ -128,7 +128,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
     already listed (the ones detected due now, gap 0, not listed twice). Every member is
     advanced to t. A contact is a gap within the impact's reach (`impact_reach`; for a piece,
     at most REACH_FRACTION of the pair's contact distance, which the grid's neighbours cover;
-    for a rail or knuckle, of the piece's diameter, and a ball's cushion within TOUCH).
+    for a rail or knuckle, of the piece's diameter).
     The flag row (iw's `in_cluster`) is zero, and zeroed on return. A member's touching pieces
     are among its neighbours on the broadphase grid (g, head and iw's lists: detect.grid),
     taken in index order; iw's two buffers are scratch (sim.work_rows). A rail or knuckle is
@@ -189,10 +189,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, b, dx / d, dy / d
                 gaps[n_c] = _gap(d - contact_distance(P, a, b))
                 n_c += 1
-        # a rail or knuckle: as to a piece of its own size; a ball's cushion within TOUCH (the
-        # multiple impact's ball on a cushion disagrees with the soft reference already when
-        # touching: bench/README.md, "A gap smaller than the compression")
-        reach_a = TOUCH if P[a, LAW] == LAW_BALL else min(reach, REACH_FRACTION * 2.0 * ra)
+        reach_a = min(reach, REACH_FRACTION * 2.0 * ra)  # as to a piece of its own size
         far = ra + reach_a + CULL_SPARE  # a feature farther than this is not touching
         for k in range(n_rails):
             if box_apart(ax, ay, far, rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3]):
