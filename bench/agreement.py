@@ -1,6 +1,6 @@
 """Agreement of the event core with the soft-contact reference (issue 12, item 3).
 
-    python bench/agreement.py [--quick] [--json OUT] [--steps N]
+    python bench/agreement.py [--quick] [--json OUT] [--steps N] [--dissipation LAW]
 
 Each case runs through the event core (`cuesim.sim.run_motion`, the call `cuesim.simulate`
 makes) and the discrete-element reference (`cuesim.sim.soft.soft_simulate`) from the same
@@ -11,7 +11,10 @@ code). The reference runs at --steps steps per contact duration (default 320, 8 
 than soft_simulate's default: its friction ramp converges at the first order in the step, and
 at 320 a halving moves the novus opening's pucks by ~3-10 mm). The reference is the ground
 truth for touching contacts: elastic clusters agree to < 1 mm; with e < 1 the two spend the
-restitution by different dissipation laws (bench/README.md).
+restitution by different dissipation laws (bench/README.md), so the reference runs with both
+by default: its own viscous damping, and the core's rate-independent hysteresis
+(`soft_simulate(dissipation="hysteretic")`), which checks the core's integration of its law
+through chains, rails and cloth; --dissipation keeps one.
 """
 
 from __future__ import annotations
@@ -161,13 +164,16 @@ def suite_cases(quick: bool = False) -> list[Case]:
 STEPS = 320  # steps per contact duration of the reference in this benchmark
 
 
-def compare(case: Case, steps: int = STEPS) -> dict[str, Any]:
-    """Run a case on both and measure the agreement."""
+LAWS = ("viscous", "hysteretic")  # the reference's dissipation laws (sim.soft)
+
+
+def compare(case: Case, steps: int = STEPS, dissipation: str = "viscous") -> dict[str, Any]:
+    """Run a case on both and measure the agreement (the reference with `dissipation`)."""
     t0 = time.perf_counter()
     core = run_motion(case.table, case.layout, case.initial, check=False)
     t1 = time.perf_counter()
     soft = soft_simulate(case.table, case.layout, case.initial, check=False,
-                         steps_per_contact=steps)
+                         steps_per_contact=steps, dissipation=dissipation)
     t2 = time.perf_counter()
     ids = case.layout.ids()
     both = core.final_on & soft.final_on
@@ -176,6 +182,7 @@ def compare(case: Case, steps: int = STEPS) -> dict[str, Any]:
     soft_pocketed = sorted(soft.pocketed_ids())
     return {
         "case": case.name,
+        "dissipation": dissipation,
         "max_diff_mm": float(diff[both].max() * 1000.0) if both.any() else 0.0,
         "pocketed_equal": core_pocketed == soft_pocketed,
         "core_pocketed": core_pocketed,
@@ -195,18 +202,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="OUT", help="also write the rows as JSON")
     parser.add_argument("--steps", type=int, default=STEPS,
                         help=f"reference steps per contact duration (default {STEPS})")
+    parser.add_argument("--dissipation", choices=(*LAWS, "both"), default="both",
+                        help="the reference's dissipation law (default: both, side by side)")
     args = parser.parse_args(argv)
+    laws = LAWS if args.dissipation == "both" else (args.dissipation,)
     cases = suite_cases(args.quick)
     # warm up the compiled code of both on the smallest case (compiles on a cold cache)
     warm = cradle(3)
-    compare(warm, args.steps)
-    rows = [compare(c, args.steps) for c in cases]
-    print(f"{'case':<40} {'max diff mm':>11} {'pocketed =':>10} {'core s':>8} {'soft s':>8}"
-          f" {'soft dt us':>10}")
+    for law in laws:
+        compare(warm, args.steps, law)
+    rows = [compare(c, args.steps, law) for c in cases for law in laws]
+    print(f"{'case':<40} {'reference':<10} {'max diff mm':>11} {'pocketed =':>10} {'core s':>8}"
+          f" {'soft s':>8} {'soft dt us':>10}")
     for r in rows:
         flag = "yes" if r["pocketed_equal"] else "NO"
-        print(f"{r['case']:<40} {r['max_diff_mm']:>11.2f} {flag:>10} {r['core_s']:>8.4f}"
-              f" {r['soft_s']:>8.3f} {r['soft_dt_us']:>10.3f}")
+        print(f"{r['case']:<40} {r['dissipation']:<10} {r['max_diff_mm']:>11.2f} {flag:>10}"
+              f" {r['core_s']:>8.4f} {r['soft_s']:>8.3f} {r['soft_dt_us']:>10.3f}")
         if not r["pocketed_equal"]:
             print(f"{'':<4}pocketed: core {r['core_pocketed']}, soft {r['soft_pocketed']}")
         if not r["soft_at_rest"] or r["core_truncated"]:

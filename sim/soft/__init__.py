@@ -2,10 +2,12 @@
 the same tables and pieces, the ground truth for touching contacts (issue 12, item 3).
 
 Every contact is compliant, F = k delta^eta with the stiffness of tables.contact, damped so
-that each pair's binary impact has the table's restitution (sim.soft.damping), with Coulomb
-friction at the contact point; the bed laws are the core's (or, with `spin_coupling=True`, the
-discs' coupled law of sim.soft.disc_face); rails are segments of their real
-extent plus the jaw knuckles; a piece is captured when its centre enters a hole circle.
+that each pair's binary impact has the table's restitution (sim.soft.damping; or, with
+`dissipation="hysteretic"`, spending it by the event core's rate-independent unloading law,
+sim.soft.hysteresis: both give a binary impact the table's restitution, they part in chains),
+with Coulomb friction at the contact point; the bed laws are the core's (or, with
+`spin_coupling=True`, the discs' coupled law of sim.soft.disc_face); rails are segments of
+their real extent plus the jaw knuckles; a piece is captured when its centre enters a hole circle.
 Nothing here uses the event core (sim/loop.py, sim/detect, sim/resolve). The kernel and its
 integration scheme are described in sim.soft.step.
 
@@ -34,6 +36,7 @@ from cuesim.sim.soft.damping import (  # compiled code caches in the user's cach
     time_scale,
 )
 from cuesim.sim.soft.disc_face import EPS_TABLE, Face, tabulate
+from cuesim.sim.soft.hysteresis import N_MEM
 from cuesim.sim.soft.step import STATUS_PAUSED, STATUS_TIME_LIMIT, run_soft
 from cuesim.tables.base import PieceTable
 from cuesim.tables.layout import Layout
@@ -51,6 +54,9 @@ STEPS_PER_CONTACT_RANGE = (1, 100 * STEPS_PER_CONTACT)
 STIFFNESS_SCALE_RANGE = (1e-4, 1e4)
 DT_RANGE = (1e-9, FREE_STEP_MAX)
 MAX_SAMPLES = 10_000_000
+# how a contact spends its restitution: by its compression rate (Tsuji's damping,
+# sim.soft.damping) or by its largest compression (the event core's law, sim.soft.hysteresis)
+DISSIPATION_LAWS = ("viscous", "hysteretic")
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,13 @@ def _cushion_sin(height: float, r: float) -> float:
     return min(max((height - r) / r, -1.0), 1.0)
 
 
+def _unloading_share(e: float, hyst: bool) -> float:
+    """The hysteretic law unloads along a stiffer curve, K e^(-2 eta): its release lasts about
+    e of the loading (exactly e for a line contact), and the step shrinks with it (at most to
+    a tenth: a plastic contact releases nothing)."""
+    return max(min(e, 1.0), 0.1) if hyst else 1.0
+
+
 def _bed_tables(kinds: list[str], laws: list[int], specs: dict[str, Any],
                 coupled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(eps, phi, tau) of the coupled bed law, a row of phi and tau per kind (ones for balls,
@@ -103,7 +116,7 @@ def _bed_tables(kinds: list[str], laws: list[int], specs: dict[str, Any],
 
 def _check_settings(table: Any, layout: Any, initial: Any, t_max: Any, sample_dt: Any,
                     steps_per_contact: Any, stiffness_scale: Any, dt: Any, bed_friction: Any,
-                    spin_coupling: Any, check: Any) -> None:
+                    spin_coupling: Any, check: Any, dissipation: Any = "viscous") -> None:
     """soft_simulate's arguments, each a ValueError naming it when it does not fit."""
     if not isinstance(table, PieceTable):
         raise ValueError(f"soft_simulate needs a table (novus_table(), pool_table(), ...), got "
@@ -133,6 +146,9 @@ def _check_settings(table: Any, layout: Any, initial: Any, t_max: Any, sample_dt
             or not low <= steps_per_contact <= high:
         raise ValueError(f"steps_per_contact must be a whole number in [{low}, {high}], got "
                          f"{shown(steps_per_contact)}")
+    if not isinstance(dissipation, str) or dissipation not in DISSIPATION_LAWS:
+        raise ValueError(f"dissipation must be one of {', '.join(DISSIPATION_LAWS)}, got "
+                         f"{dissipation!r}")
     for name, flag in (("bed_friction", bed_friction), ("spin_coupling", spin_coupling),
                        ("check", check)):
         if not isinstance(flag, bool):
@@ -143,7 +159,8 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
                   t_max: float = T_MAX, sample_dt: float | None = None,
                   steps_per_contact: int = STEPS_PER_CONTACT, stiffness_scale: float = 1.0,
                   dt: float | None = None, bed_friction: bool = True,
-                  spin_coupling: bool = False, check: bool = True) -> SoftResult:
+                  spin_coupling: bool = False, check: bool = True,
+                  dissipation: str = "viscous") -> SoftResult:
     """Run the soft-contact reference from `layout` with the initial motions `initial` (as
     `cuesim.sim.run_motion`: (vx, vy, w) or, for balls, (vx, vy, wx, wy, wz)) until every
     piece rests or `t_max` s. `sample_dt` records positions every so often; `dt` overrides the
@@ -152,10 +169,15 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     `spin_coupling=True` slows the discs by the coupled bed law of their faces
     (`sim.soft.disc_face`: a spinning disc slides further, and both motions stop together)
     instead of the core's uncoupled one; `bench/disc_spin.py --soft N` compares the two.
+    `dissipation="hysteretic"` spends each contact's restitution by the event core's law (its
+    largest compression sets what unloading gives back, sim.soft.hysteresis) instead of
+    viscous damping ("viscous"): the same binary impacts, other chains, so that the core's
+    integration of its own law through rows and racks can be checked (bench/agreement.py).
     Arguments that do not fit (the sanity bounds above included) raise a ValueError naming
     them."""
     _check_settings(table, layout, initial, t_max, sample_dt, steps_per_contact,
-                    stiffness_scale, dt, bed_friction, spin_coupling, check)
+                    stiffness_scale, dt, bed_friction, spin_coupling, check, dissipation)
+    hyst = dissipation == "hysteretic"
     if check:
         table.check_layout(layout)
     c = table.kind_coefficients()
@@ -212,17 +234,23 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
         for a in present:
             for b in present:
                 ts = time_scale(ep[a, b], kp[a, b], m_pair[a][b], v_ref)
-                steps.append(contact_duration(1.0, ep[a, b]) * ts / steps_per_contact)
-                steps.append(0.3 * ts / max(damping_ratio(c.e_pair[a][b], ep[a, b]), 1e-9))
+                steps.append(contact_duration(1.0, ep[a, b]) * ts / steps_per_contact
+                             * _unloading_share(c.e_pair[a][b], hyst))
+                if not hyst:
+                    steps.append(0.3 * ts / max(damping_ratio(c.e_pair[a][b], ep[a, b]), 1e-9))
             if kr[a] > 0.0:
                 ts = time_scale(er[a], kr[a], m_rail[a], v_ref)
-                steps.append(contact_duration(1.0, er[a]) * ts / steps_per_contact)
-                steps.append(0.3 * ts / max(damping_ratio(e_rail[a], er[a]), 1e-9))
+                steps.append(contact_duration(1.0, er[a]) * ts / steps_per_contact
+                             * _unloading_share(e_rail[a], hyst))
+                if not hyst:
+                    steps.append(0.3 * ts / max(damping_ratio(e_rail[a], er[a]), 1e-9))
         dt = min(steps)
     cp = np.array([[damping_coefficient(c.e_pair[a][b], ep[a, b], kp[a, b], m_pair[a][b])
                     for b in range(nk)] for a in range(nk)])
     cr = np.array([damping_coefficient(e_rail[a], er[a], kr[a], m_rail[a]) for a in range(nk)])
     fit = np.array(c.friction_fit, dtype=np.float64)
+    e_pair_arr = np.array(c.e_pair, dtype=np.float64).reshape(nk, nk)
+    e_rail_arr = np.array(e_rail, dtype=np.float64)
 
     geo = table.geometry
     rails, knuckles, holes = geo.rail_array(), geo.knuckle_array(), geo.hole_array()
@@ -233,6 +261,9 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     cap_t = np.full(n, np.inf)
     cap_hole = np.full(n, -1, dtype=np.int64)
     clock = np.array([0.0, 1.0, dt, 0.0])
+    mem_pair = np.zeros((N_MEM, n, n) if hyst else (N_MEM, 0, 0))
+    mem_rail = np.zeros((N_MEM, n, rails.shape[0] + knuckles.shape[0]) if hyst
+                        else (N_MEM, 0, 0))
     times, frames = [], []
     while True:
         if sample_dt is not None:
@@ -244,7 +275,8 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
         status = run_soft(X, V, W, Z, on, rad, mass, inertia, law, kind, decel, sdecel, rdecel,
                           kp, ep, cp, mup, kr, er, cr, mur, sinr, fit, rails, knuckles, holes,
                           F, T, cap_t, cap_hole, clock, dt, FREE_STEP_MAX, FREE_TRAVEL,
-                          min(until, t_max), t_max, bed_friction, eps_t, phi_t, tau_t)
+                          min(until, t_max), t_max, bed_friction, eps_t, phi_t, tau_t, hyst,
+                          e_pair_arr, e_rail_arr, mem_pair, mem_rail)
         if status != STATUS_PAUSED or clock[0] >= t_max:
             break
     if sample_dt is not None:

@@ -18,6 +18,8 @@ Normal force of a contact with overlap delta (tables.contact, sim.soft.damping):
     F_n = max(0, k delta^eta + c delta^((eta-1)/2) d(delta)/dt w),
 w = sim.soft.damping.onset: 1/2 + (time since touch)/dt over a contact's first step, then 1
 (the dashpot's force jumps at first touch; the weight keeps its impulse second-order).
+With `hyst` (soft_simulate's dissipation="hysteretic") the normal force is instead the
+rate-independent law of sim.soft.hysteresis, each contact remembering its largest compression.
 Tangential friction at the contact point, against the slip s of the surfaces there:
     F_t = -min(mu F_n, relax |s| / (k_t dt N)) s/|s|,  k_t = 1/m_i + 1/m_j + R_i^2/I_i + R_j^2/I_j
 (N below), i.e. Coulomb friction regularised by a steep linear ramp: below the slip that one step of
@@ -62,6 +64,7 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_core
 from cuesim.sim.soft.damping import onset
+from cuesim.sim.soft.hysteresis import forget_if_apart, hysteretic_force
 
 LAW_DISC = 0
 LAW_BALL = 1
@@ -197,29 +200,38 @@ def _friction(F: np.ndarray, T: np.ndarray, i: int, j: int, rix: float, riy: flo
 def _cushion(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.ndarray,
              i: int, nx: float, ny: float, s: float, r: float, m: float, inertia: float,
              k: float, eta: float, c: float, mu: float, sin_t: float, dt: float,
-             balls: bool, share: float) -> bool:
+             balls: bool, share: float, e: float, mem: np.ndarray, q: int) -> bool:
     """Force and torque on piece i from a cushion (rail face or knuckle) whose inward normal
     is n, the centre at the distance s from the face (from the knuckle's surface); returns
     whether they overlap. A disc meets a flat face (overlap R - s). A ball meets the nose
     along the fixed normal n3 = (n cos(theta), -sin(theta)) of Han's model, touching at s = R
     when Z = 0 (the core's contact geometry): the overlap is (R - s) cos(theta) + Z sin(theta)
     (the nose's displacement along n3, linear in the ball's); during the contact the ball is
-    free vertically (Z, V_z), the nose force and its friction act in 3-D."""
+    free vertically (Z, V_z), the nose force and its friction act in 3-D. With e >= 0 the
+    normal force is the hysteretic law's (restitution e, memory mem[:, i, q]; sim.soft.hysteresis),
+    with e < 0 the damped one's (c)."""
     if balls:
         cos_t = math.sqrt(1.0 - sin_t * sin_t)
         d = (r - s) * cos_t + Z[i, 0] * sin_t
         if d <= 0.0:
+            if e >= 0.0:
+                forget_if_apart(d, mem, i, q)
             return False
         n3x, n3y, n3z = nx * cos_t, ny * cos_t, -sin_t
         vz = Z[i, 1]
     else:
         d = r - s
         if d <= 0.0:
+            if e >= 0.0:
+                forget_if_apart(d, mem, i, q)
             return False
         n3x, n3y, n3z = nx, ny, 0.0
         vz = 0.0
-    ddot = -(V[i, 0] * n3x + V[i, 1] * n3y + vz * n3z)
-    fn = k * d**eta + c * d ** (0.5 * (eta - 1.0)) * ddot * onset(d, ddot, dt)
+    if e >= 0.0:
+        fn = hysteretic_force(d, k, eta, e, mem, i, q)
+    else:
+        ddot = -(V[i, 0] * n3x + V[i, 1] * n3y + vz * n3z)
+        fn = k * d**eta + c * d ** (0.5 * (eta - 1.0)) * ddot * onset(d, ddot, dt)
     if fn <= 0.0:
         return True
     F[i, 0] += fn * n3x
@@ -287,11 +299,15 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
                    mur: np.ndarray, sinr: np.ndarray, fit: np.ndarray, rails: np.ndarray,
                    knuckles: np.ndarray, A: np.ndarray, reach: np.ndarray, hf: float,
                    resting: np.ndarray, dt: float,
-                   F: np.ndarray, T: np.ndarray) -> bool:
+                   F: np.ndarray, T: np.ndarray, hyst: bool, e_pair: np.ndarray,
+                   e_rail: np.ndarray, mem_pair: np.ndarray, mem_rail: np.ndarray) -> bool:
     """Fill F (n, 3) and T (n, 3) with the contact forces and torques (and incush with
     whether a ball presses a cushion nose); return whether a contact is active between
     pieces not both at rest, or could begin within the free step hf (the pieces' bed
-    accelerations A; reach[i] bounds how far piece i can move in hf)."""
+    accelerations A; reach[i] bounds how far piece i can move in hf). hyst: the normal
+    forces follow the hysteretic law (restitutions e_pair, e_rail; each contact's memory in
+    mem_pair[:, i, j] and mem_rail[:, i, rail or n_rails + knuckle]) instead of the damped
+    one (cp, cr)."""
     n = X.shape[0]
     F[:] = 0.0
     T[:] = 0.0
@@ -315,6 +331,8 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             gap = dist - rsum
             nx, ny = dx / dist, dy / dist
             if gap >= 0.0:
+                if hyst:
+                    forget_if_apart(-gap, mem_pair, i, j)
                 v_n = (V[i, 0] - V[j, 0]) * nx + (V[i, 1] - V[j, 1]) * ny
                 a_n = (A[i, 0] - A[j, 0]) * nx + (A[i, 1] - A[j, 1]) * ny
                 if gap < _closing(v_n, a_n, hf):
@@ -331,9 +349,12 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             kj = kind[j]
             d = -gap
             eta = ep[ki, kj]
-            vn = (V[i, 0] - V[j, 0]) * nx + (V[i, 1] - V[j, 1]) * ny
-            fn = (kp[ki, kj] * d**eta
-                  + cp[ki, kj] * d ** (0.5 * (eta - 1.0)) * vn * onset(d, vn, dt))
+            if hyst:
+                fn = hysteretic_force(d, kp[ki, kj], eta, e_pair[ki, kj], mem_pair, i, j)
+            else:
+                vn = (V[i, 0] - V[j, 0]) * nx + (V[i, 1] - V[j, 1]) * ny
+                fn = (kp[ki, kj] * d**eta
+                      + cp[ki, kj] * d ** (0.5 * (eta - 1.0)) * vn * onset(d, vn, dt))
             if fn <= 0.0:
                 continue
             F[i, 0] -= fn * nx
@@ -376,6 +397,8 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             length = math.sqrt(ex * ex + ey * ey)
             along = ((px - x0) * ex + (py - y0) * ey) / length
             if gap >= 0.0 and Z[i, 0] == 0.0:
+                if hyst:
+                    forget_if_apart(-gap, mem_rail, i, q)
                 if (-reach[i] <= along <= length + reach[i]
                         and gap < _closing(-(V[i, 0] * nx + V[i, 1] * ny),
                                            -(A[i, 0] * nx + A[i, 1] * ny), hf)):
@@ -384,7 +407,8 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             if along < 0.0 or along > length:
                 continue
             if _cushion(V, W, Z, F, T, i, nx, ny, s, ri, mass[i], inertia[i], kr[ki], er[ki],
-                        cr[ki], mur[ki], sinr[ki], dt, balls, count[i]):
+                        cr[ki], mur[ki], sinr[ki], dt, balls, count[i],
+                        e_rail[ki] if hyst else -1.0, mem_rail, q):
                 incush[i] = True
                 if not resting[i]:
                     near = True
@@ -397,13 +421,16 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             dist = math.sqrt(dx * dx + dy * dy)
             gap = dist - rsum
             if gap >= 0.0 and Z[i, 0] == 0.0:
+                if hyst:
+                    forget_if_apart(-gap, mem_rail, i, rails.shape[0] + q)
                 if gap < _closing(-(V[i, 0] * dx + V[i, 1] * dy) / dist,
                                   -(A[i, 0] * dx + A[i, 1] * dy) / dist, hf):
                     near = True
                 continue
             if _cushion(V, W, Z, F, T, i, dx / dist, dy / dist, dist - knuckles[q, 2], ri,
                         mass[i], inertia[i], kr[ki], er[ki], cr[ki], mur[ki], sinr[ki], dt,
-                        balls, count[i]):
+                        balls, count[i], e_rail[ki] if hyst else -1.0, mem_rail,
+                        rails.shape[0] + q):
                 incush[i] = True
                 if not resting[i]:
                     near = True
@@ -442,13 +469,16 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
              rails: np.ndarray, knuckles: np.ndarray, holes: np.ndarray, F: np.ndarray,
              T: np.ndarray, cap_t: np.ndarray, cap_hole: np.ndarray, clock: np.ndarray,
              dt: float, hf_max: float, travel: float, t_until: float, t_max: float,
-             bed: bool, eps_t: np.ndarray, phi_t: np.ndarray, tau_t: np.ndarray) -> int:
+             bed: bool, eps_t: np.ndarray, phi_t: np.ndarray, tau_t: np.ndarray, hyst: bool,
+             e_pair: np.ndarray, e_rail: np.ndarray, mem_pair: np.ndarray,
+             mem_rail: np.ndarray) -> int:
     """Advance the pieces from clock[0] until they all rest (STATUS_REST), clock[0] reaches
     t_until (STATUS_PAUSED) or t_max (STATUS_TIME_LIMIT). clock = (t, near, free step, steps);
     F (n, 3), T (n, 3) hold the forces of the last step (all zero before the first); Z (n, 2)
     the height offset and vertical velocity of a ball on a cushion nose (zero elsewhere).
     eps_t, phi_t[kind], tau_t[kind]: the discs' coupled bed law (`face_factors`), or eps_t
-    empty for the uncoupled one."""
+    empty for the uncoupled one. hyst, e_pair, e_rail, mem_pair, mem_rail: the normal law
+    (`contact_forces`); the memories persist from call to call."""
     n = X.shape[0]
     incush = np.zeros(n, dtype=np.bool_)
     reach = np.zeros(n)
@@ -517,7 +547,7 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
                 Zp[i, 1] = Z[i, 1] + F[i, 2] * 0.5 * h / mass[i]
         near = contact_forces(X, Vp, Wp, Zp, incush, on, rad, mass, inertia, law, kind, kp, ep, cp,
                               mup, kr, er, cr, mur, sinr, fit, rails, knuckles, A, reach, hf,
-                              resting, dt, F, T)
+                              resting, dt, F, T, hyst, e_pair, e_rail, mem_pair, mem_rail)
         for i in range(n):
             if not incush[i]:  # off the nose the slate takes the vertical motion (Han)
                 Z[i, 0] = Z[i, 1] = 0.0
