@@ -22,6 +22,7 @@ from cuesim.sim.detect import TOUCH
 from cuesim.sim.detect.holes import knuckle_time
 from cuesim.sim.detect.pairs import pair_time
 from cuesim.sim.detect.rails import rail_time
+from cuesim.sim.detect.touching import on_face
 from cuesim.sim.events import EventKind
 from cuesim.sim.roots import INF
 from cuesim.sim.state import AX, AY, LAW, LAW_BALL, NP, NS, ON, TEND, VX, VY, R, X
@@ -292,6 +293,28 @@ def test_two_balls_wedged_between_the_jaws_of_a_corner_come_to_rest():
     jaws = {e.feature for e in res.event_log() if e.kind == EventKind.RAIL}
     assert {"head_right_jaw_a", "head_right_jaw_b"} <= jaws
     assert res.n_events < 198
+
+
+def test_a_rail_is_touched_on_its_face_only():
+    """detect.touching.on_face: a piece beyond a segment's end meets the knuckle there, not
+    the segment's end point as well (as detect.rails and the soft reference have it). In the
+    wedge shot the cue ball, driven into the head-right pocket's mouth beside the 1, reaches
+    knuckle b within the impact; the segments' nearest points taken as contacts put the ends
+    of jaw b and of the right head rail on the same corner too, three contacts at one point
+    (the cue ball then came back 5 cm further out of the mouth)."""
+    res = _wedge_shot(POOL)
+    t_hit = next(e.t for e in res.event_log() if e.kind == EventKind.COLLIDE)
+    at_hit = {e.feature for e in res.event_log()
+              if e.kind == EventKind.RAIL and e.a == "cue" and e.t == t_hit}
+    assert at_hit == {"head_right_knuckle_b"}
+    jaw_b = next(k for k, r in enumerate(POOL.geometry.rails) if r.name == "head_right_jaw_b")
+    rail = POOL.geometry.rail_array()[jaw_b]
+    x0, y0, x1, y1 = rail[:4]
+    ux, uy = (x1 - x0) / math.hypot(x1 - x0, y1 - y0), (y1 - y0) / math.hypot(x1 - x0, y1 - y0)
+    for along, face in ((-1e-6, False), (-1e-10, True), (0.05, True), (0.0982, True),
+                        (0.0983, False)):
+        px, py = x0 + along * ux - 0.03 * uy, y0 + along * uy + 0.03 * ux
+        assert on_face(px, py, rail) is face
 
 
 @settings(max_examples=examples(40), deadline=None)

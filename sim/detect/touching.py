@@ -5,10 +5,12 @@ Two pieces are in contact when their gap is no larger than the impact's reach (`
 REACH times the largest compression delta* of its fastest due contact between pieces, never
 below TOUCH): a gap smaller than the compression the impact makes is physically touching, and
 the contact takes part in the multiple impact from that gap (cw's gap row; 0 within TOUCH). A
-farther piece is a later binary impact. A rail is a segment: a piece touches it when the
-distance from its centre to the segment (the nearest point, an end point included) is within
-R + the reach (at most a tenth of its diameter); the contact normal runs from the centre to
-that point. A knuckle is a fixed circle. Pocketed pieces, standing pins (their knocks are resolved
+farther piece is a later binary impact. A rail is a segment: a piece touches its face when the
+foot of its centre lies on the segment (`on_face`, as detect.rails has it) and the distance
+is within R + the reach (at most a tenth of its diameter); the contact normal runs from the
+centre to the foot. A segment's ends are knuckles or other rails, never contacts of their own:
+an end point taken as one doubled the knuckle at every jaw (below). A knuckle is a fixed
+circle. Pocketed pieces, standing pins (their knocks are resolved
 on their own, resolve.pin) and rocking ones take no part.
 Contact k: (ci[k], cj[k]) with cj[k] >= 0 a piece, cj[k] = -1 - rail or -1 - (n_rails + knuckle)
 a fixed feature; (nx[k], ny[k]) the unit normal from ci[k] toward the other body.
@@ -23,6 +25,7 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import REACH, TOUCH
 from cuesim.sim.detect.grid import REACH_FRACTION, neighbours, one_cell, sort_small
+from cuesim.sim.detect.rails import EXTENT_TOL
 from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
 from cuesim.sim.resolve.multi_impact import contact_time_scale
@@ -59,6 +62,24 @@ def segment_contact(px: float, py: float, r: float, rail: np.ndarray
     if d == 0.0:
         return -r, -rail[4], -rail[5]
     return d - r, dx / d, dy / d
+
+
+@njit_norc
+def on_face(px: float, py: float, rail: np.ndarray) -> bool:
+    """Whether the foot of p on the rail's line lies on the segment (EXTENT_TOL past an end
+    still does): only there does a piece touch the rail's face. Beyond an end the piece meets
+    the knuckle or the next rail there; taking the end point as a contact too (the nearest
+    point of the segment) put a second and third contact on the same corner: a cue ball
+    driven into a pocket's mouth pressed the knuckle 1.3 mm deep and then the two segments'
+    ends as well, and came back where the soft reference, which has faces and knuckles only,
+    sends it into the pocket."""
+    x0, y0, x1, y1 = rail[0], rail[1], rail[2], rail[3]
+    ex, ey = x1 - x0, y1 - y0
+    length = math.sqrt(ex * ex + ey * ey)
+    if length == 0.0:
+        return False
+    along = ((px - x0) * ex + (py - y0) * ey) / length
+    return -EXTENT_TOL <= along <= length + EXTENT_TOL
 
 
 @njit_norc
@@ -193,6 +214,8 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
         far = ra + reach_a + CULL_SPARE  # a feature farther than this is not touching
         for k in range(n_rails):
             if box_apart(ax, ay, far, rails[k, 0], rails[k, 1], rails[k, 2], rails[k, 3]):
+                continue
+            if not on_face(ax, ay, rails[k]):
                 continue
             gap, cx, cy = segment_contact(ax, ay, ra, rails[k])
             if gap <= reach_a and n_c < cap and not _listed(ci, cj, n_given, a, -1 - k):
