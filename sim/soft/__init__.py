@@ -261,9 +261,9 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
     cap_t = np.full(n, np.inf)
     cap_hole = np.full(n, -1, dtype=np.int64)
     clock = np.array([0.0, 1.0, dt, 0.0])
-    mem_pair = np.zeros((N_MEM, n, n) if hyst else (N_MEM, 0, 0))
-    mem_rail = np.zeros((N_MEM, n, rails.shape[0] + knuckles.shape[0]) if hyst
-                        else (N_MEM, 0, 0))
+    # each contact's memory (hysteretic law): pairs, then rails, then knuckles
+    mem = np.zeros((N_MEM, n, n + rails.shape[0] + knuckles.shape[0]) if hyst
+                   else (N_MEM, 0, 0))
     times, frames = [], []
     while True:
         if sample_dt is not None:
@@ -276,7 +276,7 @@ def soft_simulate(table: Any, layout: Layout, initial: Mapping[str, tuple[float,
                           kp, ep, cp, mup, kr, er, cr, mur, sinr, fit, rails, knuckles, holes,
                           F, T, cap_t, cap_hole, clock, dt, FREE_STEP_MAX, FREE_TRAVEL,
                           min(until, t_max), t_max, bed_friction, eps_t, phi_t, tau_t, hyst,
-                          e_pair_arr, e_rail_arr, mem_pair, mem_rail)
+                          e_pair_arr, e_rail_arr, mem)
         if status != STATUS_PAUSED or clock[0] >= t_max:
             break
     if sample_dt is not None:

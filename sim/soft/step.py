@@ -208,8 +208,8 @@ def _cushion(V: np.ndarray, W: np.ndarray, Z: np.ndarray, F: np.ndarray, T: np.n
     when Z = 0 (the core's contact geometry): the overlap is (R - s) cos(theta) + Z sin(theta)
     (the nose's displacement along n3, linear in the ball's); during the contact the ball is
     free vertically (Z, V_z), the nose force and its friction act in 3-D. With e >= 0 the
-    normal force is the hysteretic law's (restitution e, memory mem[:, i, q]; sim.soft.hysteresis),
-    with e < 0 the damped one's (c)."""
+    normal force is the hysteretic law's (restitution e, memory mem[:, i, q];
+    sim.soft.hysteresis), with e < 0 the damped one's (c)."""
     if balls:
         cos_t = math.sqrt(1.0 - sin_t * sin_t)
         d = (r - s) * cos_t + Z[i, 0] * sin_t
@@ -294,20 +294,23 @@ def _contact_counts(X: np.ndarray, on: np.ndarray, rad: np.ndarray, rails: np.nd
 def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
                    incush: np.ndarray, on: np.ndarray,
                    rad: np.ndarray, mass: np.ndarray, inertia: np.ndarray, law: np.ndarray,
-                   kind: np.ndarray, kp: np.ndarray, ep: np.ndarray, cp: np.ndarray,
-                   mup: np.ndarray, kr: np.ndarray, er: np.ndarray, cr: np.ndarray,
-                   mur: np.ndarray, sinr: np.ndarray, fit: np.ndarray, rails: np.ndarray,
+                   kind: np.ndarray, pair_c: np.ndarray, rail_c: np.ndarray,
+                   fit: np.ndarray, rails: np.ndarray,
                    knuckles: np.ndarray, A: np.ndarray, reach: np.ndarray, hf: float,
                    resting: np.ndarray, dt: float,
-                   F: np.ndarray, T: np.ndarray, hyst: bool, e_pair: np.ndarray,
-                   e_rail: np.ndarray, mem_pair: np.ndarray, mem_rail: np.ndarray) -> bool:
+                   F: np.ndarray, T: np.ndarray, hyst: bool, mem: np.ndarray) -> bool:
     """Fill F (n, 3) and T (n, 3) with the contact forces and torques (and incush with
     whether a ball presses a cushion nose); return whether a contact is active between
     pieces not both at rest, or could begin within the free step hf (the pieces' bed
-    accelerations A; reach[i] bounds how far piece i can move in hf). hyst: the normal
-    forces follow the hysteretic law (restitutions e_pair, e_rail; each contact's memory in
-    mem_pair[:, i, j] and mem_rail[:, i, rail or n_rails + knuckle]) instead of the damped
-    one (cp, cr)."""
+    accelerations A; reach[i] bounds how far piece i can move in hf). The coefficients by
+    kind: pair_c = (stiffness, exponent, damping, friction, restitution)[:, ki, kj] and
+    rail_c = (stiffness, exponent, damping, friction, sin(theta) of a nose,
+    restitution)[:, ki] (`run_soft`). hyst: the normal forces follow the hysteretic law (each
+    contact's memory in mem[:, i, j], mem[:, i, n + rail] or mem[:, i, n + n_rails + knuckle])
+    instead of the damped one."""
+    kp, ep, cp, mup, e_pair = pair_c[0], pair_c[1], pair_c[2], pair_c[3], pair_c[4]
+    kr, er, cr, mur, sinr, e_rail = (rail_c[0], rail_c[1], rail_c[2], rail_c[3], rail_c[4],
+                                     rail_c[5])
     n = X.shape[0]
     F[:] = 0.0
     T[:] = 0.0
@@ -332,7 +335,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             nx, ny = dx / dist, dy / dist
             if gap >= 0.0:
                 if hyst:
-                    forget_if_apart(-gap, mem_pair, i, j)
+                    forget_if_apart(-gap, mem, i, j)
                 v_n = (V[i, 0] - V[j, 0]) * nx + (V[i, 1] - V[j, 1]) * ny
                 a_n = (A[i, 0] - A[j, 0]) * nx + (A[i, 1] - A[j, 1]) * ny
                 if gap < _closing(v_n, a_n, hf):
@@ -350,7 +353,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             d = -gap
             eta = ep[ki, kj]
             if hyst:
-                fn = hysteretic_force(d, kp[ki, kj], eta, e_pair[ki, kj], mem_pair, i, j)
+                fn = hysteretic_force(d, kp[ki, kj], eta, e_pair[ki, kj], mem, i, j)
             else:
                 vn = (V[i, 0] - V[j, 0]) * nx + (V[i, 1] - V[j, 1]) * ny
                 fn = (kp[ki, kj] * d**eta
@@ -398,7 +401,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             along = ((px - x0) * ex + (py - y0) * ey) / length
             if gap >= 0.0 and Z[i, 0] == 0.0:
                 if hyst:
-                    forget_if_apart(-gap, mem_rail, i, q)
+                    forget_if_apart(-gap, mem, i, n + q)
                 if (-reach[i] <= along <= length + reach[i]
                         and gap < _closing(-(V[i, 0] * nx + V[i, 1] * ny),
                                            -(A[i, 0] * nx + A[i, 1] * ny), hf)):
@@ -408,7 +411,7 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
                 continue
             if _cushion(V, W, Z, F, T, i, nx, ny, s, ri, mass[i], inertia[i], kr[ki], er[ki],
                         cr[ki], mur[ki], sinr[ki], dt, balls, count[i],
-                        e_rail[ki] if hyst else -1.0, mem_rail, q):
+                        e_rail[ki] if hyst else -1.0, mem, n + q):
                 incush[i] = True
                 if not resting[i]:
                     near = True
@@ -422,15 +425,15 @@ def contact_forces(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray,
             gap = dist - rsum
             if gap >= 0.0 and Z[i, 0] == 0.0:
                 if hyst:
-                    forget_if_apart(-gap, mem_rail, i, rails.shape[0] + q)
+                    forget_if_apart(-gap, mem, i, n + rails.shape[0] + q)
                 if gap < _closing(-(V[i, 0] * dx + V[i, 1] * dy) / dist,
                                   -(A[i, 0] * dx + A[i, 1] * dy) / dist, hf):
                     near = True
                 continue
             if _cushion(V, W, Z, F, T, i, dx / dist, dy / dist, dist - knuckles[q, 2], ri,
                         mass[i], inertia[i], kr[ki], er[ki], cr[ki], mur[ki], sinr[ki], dt,
-                        balls, count[i], e_rail[ki] if hyst else -1.0, mem_rail,
-                        rails.shape[0] + q):
+                        balls, count[i], e_rail[ki] if hyst else -1.0, mem,
+                        n + rails.shape[0] + q):
                 incush[i] = True
                 if not resting[i]:
                     near = True
@@ -470,16 +473,21 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
              T: np.ndarray, cap_t: np.ndarray, cap_hole: np.ndarray, clock: np.ndarray,
              dt: float, hf_max: float, travel: float, t_until: float, t_max: float,
              bed: bool, eps_t: np.ndarray, phi_t: np.ndarray, tau_t: np.ndarray, hyst: bool,
-             e_pair: np.ndarray, e_rail: np.ndarray, mem_pair: np.ndarray,
-             mem_rail: np.ndarray) -> int:
+             e_pair: np.ndarray, e_rail: np.ndarray, mem: np.ndarray) -> int:
     """Advance the pieces from clock[0] until they all rest (STATUS_REST), clock[0] reaches
     t_until (STATUS_PAUSED) or t_max (STATUS_TIME_LIMIT). clock = (t, near, free step, steps);
     F (n, 3), T (n, 3) hold the forces of the last step (all zero before the first); Z (n, 2)
     the height offset and vertical velocity of a ball on a cushion nose (zero elsewhere).
     eps_t, phi_t[kind], tau_t[kind]: the discs' coupled bed law (`face_factors`), or eps_t
-    empty for the uncoupled one. hyst, e_pair, e_rail, mem_pair, mem_rail: the normal law
-    (`contact_forces`); the memories persist from call to call."""
+    empty for the uncoupled one. hyst, e_pair, e_rail (restitutions by kind), mem: the normal
+    law (`contact_forces`); the contacts' memories persist from call to call."""
     n = X.shape[0]
+    nk = kp.shape[0]
+    pair_c = np.empty((5, nk, nk))
+    rail_c = np.empty((6, nk))
+    pair_c[0], pair_c[1], pair_c[2], pair_c[3], pair_c[4] = kp, ep, cp, mup, e_pair
+    rail_c[0], rail_c[1], rail_c[2], rail_c[3], rail_c[4], rail_c[5] = (kr, er, cr, mur, sinr,
+                                                                       e_rail)
     incush = np.zeros(n, dtype=np.bool_)
     reach = np.zeros(n)
     A = np.zeros((n, 2))
@@ -545,9 +553,9 @@ def run_soft(X: np.ndarray, V: np.ndarray, W: np.ndarray, Z: np.ndarray, on: np.
                 Wp[i, 1] = W[i, 1] + T[i, 1] * 0.5 * h / inertia[i]
                 Zp[i, 0] = Z[i, 0]
                 Zp[i, 1] = Z[i, 1] + F[i, 2] * 0.5 * h / mass[i]
-        near = contact_forces(X, Vp, Wp, Zp, incush, on, rad, mass, inertia, law, kind, kp, ep, cp,
-                              mup, kr, er, cr, mur, sinr, fit, rails, knuckles, A, reach, hf,
-                              resting, dt, F, T, hyst, e_pair, e_rail, mem_pair, mem_rail)
+        near = contact_forces(X, Vp, Wp, Zp, incush, on, rad, mass, inertia, law, kind, pair_c,
+                              rail_c, fit, rails, knuckles, A, reach, hf, resting, dt, F, T,
+                              hyst, mem)
         for i in range(n):
             if not incush[i]:  # off the nose the slate takes the vertical motion (Han)
                 Z[i, 0] = Z[i, 1] = 0.0
