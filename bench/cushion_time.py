@@ -2,7 +2,7 @@
 reference.
 
     python bench/cushion_time.py [--cut DEG] [--speed M/S] [--gaps MM,...] [--stiffness S,...]
-                                 [--dissipation LAW] [--json OUT]
+                                 [--dissipation LAW] [--json OUT] [--plot FILE]
 
 A rolling cue ball cuts an object ball lying `gap` from the right rail of the pool table (the
 line of centres square to the rail at the hit, the cue ball arriving `--cut` degrees off it).
@@ -18,6 +18,7 @@ within 0.01 m/s with the core's dissipation law (`--dissipation hysteretic`; ben
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import sys
@@ -104,7 +105,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--dissipation", choices=("viscous", "hysteretic"), default="viscous",
                         help="the reference's dissipation law (sim.soft; default viscous)")
     parser.add_argument("--json", metavar="OUT", help="also write the rows as JSON")
+    parser.add_argument("--plot", type=Path, metavar="FILE",
+                        help="a PNG of the cue ball's speed off the rail against the gap")
     args = parser.parse_args(argv)
+    if args.plot is not None:
+        if not args.plot.parent.is_dir():
+            parser.error(f"argument --plot: cannot write {args.plot}: its folder "
+                         f"{args.plot.parent} is missing")
+        if importlib.util.find_spec("matplotlib") is None:
+            parser.error("argument --plot: needs matplotlib (pip install -e '.[bench]')")
     if not 0.0 <= args.cut <= 80.0:
         parser.error(f"--cut must lie in [0, 80] degrees, got {args.cut:g}")
     if not 0.1 <= args.speed <= 8.0:
@@ -122,6 +131,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         for name, (cue, obj) in ((k, v) for k, v in row.items() if k != "gap_mm"):
             print(f"  {name:<12} cue ({cue[0]:+.3f}, {cue[1]:+.3f})  object "
                   f"({obj[0]:+.3f}, {obj[1]:+.3f})")
+    if args.plot is not None:
+        _plot(args.plot, rows, args.cut, args.speed, args.dissipation)
+        print(f"wrote {args.plot}")
     if args.json:
         try:
             Path(args.json).write_text(json.dumps(rows, indent=1))
@@ -129,6 +141,33 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             parser.exit(2, f"cushion_time.py: cannot write --json {args.json}: "
                            f"{exc.strerror}\n")
     return rows
+
+
+def _plot(path: Path, rows: list[dict[str, Any]], cut: float, speed: float,
+          dissipation: str) -> None:
+    """The cue ball's velocity along the rail's normal (-x, away from it) against the gap, for
+    the core and the reference at each stiffness scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gaps = [row["gap_mm"] for row in rows]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8), dpi=100)
+    for name in (k for k in rows[0] if k != "gap_mm"):
+        style = "k-" if name == "core" else "--"
+        label = "event core (Han's rigid cushion)" if name == "core" else \
+            f"soft reference, stiffness {name.removeprefix('soft ')}"
+        ax.plot(gaps, [-row[name][0][0] for row in rows], style, marker=".", label=label)
+    ax.set_xlabel("object ball's gap to the rail, mm")
+    ax.set_ylabel("cue ball's speed away from the rail, m/s")
+    ax.set_title(f"A {cut:g} degree cut at {speed:g} m/s on a ball at the rail "
+                 f"({dissipation} reference)", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ def test_the_script_prints_and_writes_its_rows(tmp_path, capsys):
 @pytest.mark.parametrize("argv", [["--cut", "95"], ["--speed", "0"], ["--gaps", "25"],
                                   ["--gaps", "a,b"], ["--stiffness", "1e6"],
                                   ["--dissipation", "plastic"],
+                                  ["--plot", "/nonexistent-folder/cushion_time.png"],
                                   ["--gaps", "10", "--stiffness", "1", "--json",
                                    "/nonexistent-folder/rows.json"]])
 def test_wrong_arguments_exit_2_with_one_line(argv, capsys):
@@ -48,3 +49,9 @@ def test_wrong_arguments_exit_2_with_one_line(argv, capsys):
         ct.main(argv)
     assert stop.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_plot_is_written(tmp_path):
+    out = tmp_path / "cushion_time.png"
+    ct.main(["--gaps", "0,10", "--stiffness", "1", "--plot", str(out)])
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
