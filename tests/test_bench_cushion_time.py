@@ -12,14 +12,17 @@ import pytest
 from bench import cushion_time as ct
 
 
-@pytest.mark.parametrize("gap", [0.0, 0.003])
-def test_the_core_is_the_references_rigid_limit(gap: float):
+@pytest.mark.parametrize("cut, gap, tol", [(45.0, 0.0, 0.015), (45.0, 0.003, 0.015),
+                                          (0.0, 0.0, 0.04), (60.0, 0.0, 0.04),
+                                          (60.0, 0.002, 0.015)])
+def test_the_core_is_the_references_rigid_limit(cut: float, gap: float, tol: float):
     """Every contact of the reference stiffened 10^4 times (the core's dissipation law): both
-    balls leave within 0.015 m/s of the core's velocities, at gap 0 (one multiple impact in
-    the core) and 3 mm (a ball-ball impact, Han's cushion impulse, a second ball-ball impact).
-    Measured 0.003-0.009 m/s."""
-    row = ct.velocities_after(gap, 45.0, 2.0, (1e4,), "hysteretic")
-    assert np.abs(np.array(row["core"]) - np.array(row["soft x10000"])).max() < 0.015
+    balls leave within tol of the core's velocities, the object ball frozen to the rail (one
+    multiple impact in the core, Han's law at its cushion contact: measured 0.003-0.031 m/s,
+    the most on the object ball struck square or at 60 degrees) or 2-3 mm from it (a
+    ball-ball impact, Han's cushion impulse, a second ball-ball impact: 0.001-0.012 m/s)."""
+    row = ct.velocities_after(gap, cut, 2.0, (1e4,), "hysteretic")
+    assert np.abs(np.array(row["core"]) - np.array(row["soft x10000"])).max() < tol
 
 
 def test_the_cushions_duration_changes_the_second_meeting_not_a_lone_impact():
