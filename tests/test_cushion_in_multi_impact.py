@@ -52,7 +52,8 @@ def test_a_lone_cushion_contact_in_the_multiple_impact_gives_hans_outcome(wx: fl
                           np.array([mu]), np.array([arr.stiffness[n_k, ka]]),
                           np.array([arr.exponent[n_k, ka]]), np.arange(1), 1,
                           arr.model_params, np.zeros(1), np.zeros(1),
-                          np.zeros((mi.N_WORK_ROWS, 1)), np.zeros(1), np.zeros(1))
+                          np.zeros((mi.N_WORK_ROWS, 1)), np.zeros(1), np.zeros(1),
+                          np.zeros(1))
     assert abs(multi[0, VX] - han[0, VX]) < 1e-3 and abs(multi[0, VY] - han[0, VY]) < 1e-3
     for c in (WX, WY, W0):
         assert abs(multi[0, c] - han[0, c]) < 0.05

@@ -44,7 +44,8 @@ def _recorded(name: str) -> list:
     n, n_c = a["S"].shape[0], a["ci"].shape[0]
     return [a["S"].copy(), a["P"], a["ci"], a["cj"], a["nx"], a["ny"], n_c, a["e"], a["mu"],
             a["stiff"], a["expo"], np.arange(n), n, a["model_params"], np.zeros(n_c),
-            np.zeros(n_c), np.zeros((mi.N_WORK_ROWS, max(n_c, n))), np.zeros(n), np.zeros(n_c)]
+            np.zeros(n_c), np.zeros((mi.N_WORK_ROWS, max(n_c, n))), np.zeros(n), np.zeros(n_c),
+            np.zeros(n_c)]
 
 
 def _energy(S: np.ndarray, P: np.ndarray) -> float:
@@ -219,7 +220,7 @@ def _random_lattice(rows: int, cols: int, e: float, speed: float, seed: int) -> 
             np.full(n_c, e), np.full(n_c, arr.mu_pair[k, k]), np.full(n_c, arr.stiffness[k, k]),
             np.full(n_c, arr.exponent[k, k]), np.arange(n), n, arr.model_params.copy(),
             np.zeros(n_c), np.zeros(n_c), np.zeros((mi.N_WORK_ROWS, max(n_c, n))), np.zeros(n),
-            np.zeros(n_c)]
+            np.zeros(n_c), np.zeros(n_c)]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -36,6 +36,7 @@ from cuesim.sim.work_rows import (
     CW_GAP,
     CW_NX,
     CW_NY,
+    CW_RHO,
     IW_AFFECTED,
     IW_BUF,
     IW_BUF2,
@@ -158,6 +159,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
     members, flag, buf, near = iw[IW_AFFECTED], iw[IW_IN_CLUSTER], iw[IW_BUF], iw[IW_BUF2]
     nxt, cell = iw[IW_NXT], iw[IW_CELL]
     ci, cj, nx, ny, gaps = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY], cw[CW_GAP]
+    rho = cw[CW_RHO]
     n_rails = rails.shape[0]
     cap = ci.shape[0]
     count = n_seeds
@@ -165,7 +167,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
         flag[members[m]] = 1  # 1: a member, 2: a member whose contacts are listed
         advance(S, P, members[m], t)
     for k in range(n_given):
-        gaps[k] = 0.0
+        gaps[k] = rho[k] = 0.0
     reach = impact_reach(S, P, cc, cw, n_given, stiffness, exponent)
     n_c = n_given
     front = 0
@@ -208,7 +210,8 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
                 count += 1
             if not _listed(ci, cj, n_given, a, b):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c] = a, b, dx / d, dy / d
-                gaps[n_c] = _gap(d - contact_distance(P, a, b))
+                rho[n_c] = contact_distance(P, a, b)
+                gaps[n_c] = _gap(d - rho[n_c])
                 n_c += 1
         reach_a = min(reach, REACH_FRACTION * 2.0 * ra)  # as to a piece of its own size
         far = ra + reach_a + CULL_SPARE  # a feature farther than this is not touching
@@ -220,6 +223,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
             gap, cx, cy = segment_contact(ax, ay, ra, rails[k])
             if gap <= reach_a and n_c < cap and not _listed(ci, cj, n_given, a, -1 - k):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c], gaps[n_c] = a, -1 - k, cx, cy, _gap(gap)
+                rho[n_c] = 0.0  # flat
                 n_c += 1
         for k in range(knuckles.shape[0]):
             kx, ky = knuckles[k, 0], knuckles[k, 1]
@@ -231,6 +235,7 @@ def touching_system(S: np.ndarray, P: np.ndarray, t: float, rails: np.ndarray,
             gap = d - ra - knuckles[k, 2]
             if gap <= reach_a and d > 0.0 and n_c < cap and not _listed(ci, cj, n_given, a, f):
                 ci[n_c], cj[n_c], nx[n_c], ny[n_c], gaps[n_c] = a, f, dx / d, dy / d, _gap(gap)
+                rho[n_c] = ra + knuckles[k, 2]
                 n_c += 1
     for m in range(count):
         flag[members[m]] = 0

@@ -46,6 +46,7 @@ from cuesim.sim.work_rows import (
     CW_IMPULSE,
     CW_NX,
     CW_NY,
+    CW_RHO,
     CW_VPEAK,
     IW_AFFECTED,
     IW_LABEL,
@@ -58,8 +59,8 @@ from cuesim.sim.work_rows import (
 R_E, R_MU, R_K, R_ETA = range(4)
 R_IMPACT = 4  # N_WORK_ROWS rows: solve_multi_impact's work
 R_DEG = R_IMPACT + N_WORK_ROWS  # over all pieces: their contact counts in a multiple impact
-R_SYSTEM = R_DEG + 1  # 9 rows: one system's nx, ny, e, mu, K, eta, impulse, peak speed, gap
-R_SAVED = R_SYSTEM + 9  # 2 rows of NS: the pieces of a binary impact tried alone
+R_SYSTEM = R_DEG + 1  # 10 rows: one system's nx, ny, e, mu, K, eta, impulse, peak speed, gap, rho
+R_SAVED = R_SYSTEM + 10  # 2 rows of NS: the pieces of a binary impact tried alone
 N_FLOAT_ROWS = R_SAVED + 2
 # rows of its int work array (2 columns per contact): the contacts' systems, then one system's
 # pieces i and j, the contacts' places in the whole, and its pieces
@@ -150,9 +151,11 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                     nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                     mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, objs: np.ndarray,
                     n_obj: int, model_params: np.ndarray, impulse: np.ndarray,
-                    vpeak: np.ndarray, gap: np.ndarray, work: np.ndarray) -> bool:
+                    vpeak: np.ndarray, gap: np.ndarray, rho: np.ndarray,
+                    work: np.ndarray) -> bool:
     """One connected system: a binary impact, or one multiple impact whose contacts start from
-    their gaps (work: resolve_impact's float work array). False when the multiple impact
+    their gaps, rho the sums of radii of those to round bodies (work: resolve_impact's float
+    work array). False when the multiple impact
     reached its step bound unfinished."""
     if n_c == 1:
         _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
@@ -164,7 +167,8 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                 e[k] = nose_restitution(e[k], P[ci[k], R], model_params[MP_NOSE])
         steps = solve_multi_impact(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, objs, n_obj,
                                    model_params, impulse, vpeak,
-                                   work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG], gap)
+                                   work[R_IMPACT:R_IMPACT + N_WORK_ROWS], work[R_DEG], gap,
+                                   rho)
         return not unfinished(steps)
     return True
 
@@ -200,7 +204,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, e: np.ndarray,
                   mu: np.ndarray, kk: np.ndarray, eta: np.ndarray, comp: np.ndarray,
                   model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                  gap: np.ndarray, listed: np.ndarray, work: np.ndarray,
+                  gap: np.ndarray, rho: np.ndarray, listed: np.ndarray, work: np.ndarray,
                   iwork: np.ndarray) -> bool:
     """Resolve each connected system on its own (its due contacts first, as listed). listed
     is a work array over all pieces, all -1, restored on return; work and iwork are
@@ -209,6 +213,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     lnx, lny, le, lmu = work[R_SYSTEM], work[R_SYSTEM + 1], work[R_SYSTEM + 2], work[R_SYSTEM + 3]
     lkk, leta = work[R_SYSTEM + 4], work[R_SYSTEM + 5]
     limp, lvp, lgap = work[R_SYSTEM + 6], work[R_SYSTEM + 7], work[R_SYSTEM + 8]
+    lrho = work[R_SYSTEM + 9]
     n_comp = 0
     for k in range(n_c):
         n_comp = max(n_comp, comp[k] + 1)
@@ -220,6 +225,7 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                 continue
             lci[m], lcj[m], lnx[m], lny[m] = ci[k], cj[k], nx[k], ny[k]
             le[m], lmu[m], lkk[m], leta[m], lgap[m] = e[k], mu[k], kk[k], eta[k], gap[k]
+            lrho[m] = rho[k]
             index[m] = k
             due += k < n_due
             m += 1
@@ -229,7 +235,8 @@ def _resolve_each(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                     lobjs[n_obj] = a
                     n_obj += 1
         finished = _resolve_system(S, P, lci, lcj, lnx, lny, m, due, le, lmu, lkk, leta, lobjs,
-                                   n_obj, model_params, limp, lvp, lgap, work) and finished
+                                   n_obj, model_params, limp, lvp, lgap, lrho,
+                                   work) and finished
         for q in range(m):
             impulse[index[q]], vpeak[index[q]] = limp[q], lvp[q]
     for k in range(n_c):
@@ -260,7 +267,7 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
     unfinished (the loop then stops the shot as truncated). The loop's rows come as whole
     arrays: numba pushes every word of every array argument at a call (sim.work_rows)."""
     ci, cj, nx, ny = cc[CC_I], cc[CC_J], cw[CW_NX], cw[CW_NY]
-    impulse, vpeak, gap = cw[CW_IMPULSE], cw[CW_VPEAK], cw[CW_GAP]
+    impulse, vpeak, gap, rho = cw[CW_IMPULSE], cw[CW_VPEAK], cw[CW_GAP], cw[CW_RHO]
     objs, parent, label = iw[IW_AFFECTED], iw[IW_PARENT], iw[IW_LABEL]
     n_kinds = stiffness.shape[1]
     e, mu, kk, eta = work[R_E], work[R_MU], work[R_K], work[R_ETA]
@@ -290,9 +297,9 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
     comp = iwork[I_COMP]
     if _components(ci, cj, n_c, comp, parent, label, objs, n_obj) == 1:
         finished = _resolve_system(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, objs,
-                                   n_obj, model_params, impulse, vpeak, gap, work)
+                                   n_obj, model_params, impulse, vpeak, gap, rho, work)
     else:
         finished = _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp,
-                                 model_params, impulse, vpeak, gap, label, work, iwork)
+                                 model_params, impulse, vpeak, gap, rho, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)
     return finished

@@ -30,6 +30,12 @@ depends only on the stiffness ratios when every contact starts closed. It gives 
 cradle (e = 1: the far piece leaves with nearly all the speed), dispersion of the wave along
 rows, split rows instead of rigid blocks; momentum is conserved by every step, and the energy
 can only fall (an integration surplus, below 1e-6 of the energy, is removed at the end).
+A contact that starts from a gap to a round body (another piece, a knuckle) is open until it
+touches: its compression is the real one, rho - |p_i - p_j| from its pieces' relative
+displacement, and its normal turns with them (`_open_gap`); it takes the normal it touches
+with. Along a frozen normal a cue ball passing a knuckle 1.3 mm away at 1.9 m/s, while another
+ball's cushion kept the impact going for milliseconds, struck the knuckle its real path misses
+(tests/test_tunnels.py, the wedge shot). A flat rail's gap closes linearly, which is exact.
 While no contact is loaded and one still closes (pieces parted by the wave, one catching up
 with another) the velocities are constant, so the integration jumps to a step short of that
 contact's force coming on again instead of stepping through the gap (`_free_flight`).
@@ -336,7 +342,19 @@ W_FC = W_FR + 3  # N_FC rows: the friction constants
 # eight rows it reads (numba passes an array as a structure of 7-9 words, all pushed on the
 # stack at every call: 99 words for its 13 arguments before; 4-5 % of the novus opening)
 W_NX, W_NY, W_MU = W_FC + N_FC, W_FC + N_FC + 1, W_FC + N_FC + 2
-N_WORK_ROWS = W_MU + 1
+# a contact that starts from a gap to a round body (another piece, a knuckle) and has not
+# touched yet: its pieces' relative position p_i - p_j (`_open_gap`), and 1.0 while it is open
+W_PX, W_PY, W_OPEN = W_MU + 1, W_MU + 2, W_MU + 3
+N_WORK_ROWS = W_OPEN + 1
+
+
+@njit_norc
+def _nose_constants(P: np.ndarray, i: int, nx: float, ny: float, model_params: np.ndarray,
+                    fc: np.ndarray, k: int) -> None:
+    """Ball i's cushion nose point r_c along the normal n (`_nose`) and 1 / cos(theta), in
+    column k of fc."""
+    fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx, ny, model_params[MP_NOSE])
+    fc[FC_SEC, k] = P[i, R] / math.hypot(fc[FC_A, k], fc[FC_B, k])
 
 
 @njit_norc
@@ -356,13 +374,11 @@ def _friction_constants(P: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.nd
             fc[FC_D, k], fc[FC_E, k] = P[i, R] / P[i, INERTIA], P[j, R] / P[j, INERTIA]
         elif P[i, LAW] == LAW_BALL and mu[k] > 0.0:
             fc[FC_LAW, k] = F_BALL_FIXED
-            fc[FC_A, k], fc[FC_B, k], fc[FC_C, k] = _nose(P[i, R], nx[k], ny[k],
-                                                          model_params[MP_NOSE])
+            _nose_constants(P, i, nx[k], ny[k], model_params, fc, k)
             fc[FC_D, k] = 3.5 / P[i, M]
             fc[FC_E, k] = fc[FC_F, k] = fc[FC_G, k] = 0.0
             fc[FC_LEFT, k] = -1.0
             fc[FC_PN, k] = 0.0
-            fc[FC_SEC, k] = P[i, R] / math.hypot(fc[FC_A, k], fc[FC_B, k])
         elif mu[k] > 0.0:
             fc[FC_LAW, k] = F_DISC
             ri = P[i, R]
@@ -428,6 +444,49 @@ def _deferred_friction(S: np.ndarray, P: np.ndarray, ci: np.ndarray, n_c: int,
             i = ci[k]
             S[i, VX] += fc[FC_PN, k] * nx[k] / P[i, M]
             S[i, VY] += fc[FC_PN, k] * ny[k] / P[i, M]
+
+
+@njit_norc
+def _open_gap(S: np.ndarray, i: int, j: int, k: int, h: float, rho: float,
+              work: np.ndarray) -> float:
+    """Move an open contact to a round body on by h: its pieces' relative position
+    p = p_i - p_j (work rows W_PX, W_PY) by their relative velocity, its normal to -p / |p| (the
+    real geometry: a piece passing a knuckle or another piece closes the gap only if its path
+    reaches it, not along the normal it had at the impact's start), its compression rho - |p|
+    (rho: the sum of the radii) returned."""
+    vjx, vjy = (S[j, VX], S[j, VY]) if j >= 0 else (0.0, 0.0)
+    px = work[W_PX, k] + (S[i, VX] - vjx) * h
+    py = work[W_PY, k] + (S[i, VY] - vjy) * h
+    d = math.sqrt(px * px + py * py)
+    work[W_PX, k], work[W_PY, k] = px, py
+    work[W_NX, k], work[W_NY, k] = -px / d, -py / d
+    return rho - d
+
+
+@njit_norc
+def _open_gaps(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, n_c: int,
+               h: float, rho: np.ndarray, delta: np.ndarray, model_params: np.ndarray,
+               work: np.ndarray) -> bool:
+    """A step h of the open contacts (`_open_gap`), each compression written less the
+    approach the step's common pass then adds (along the new normal, from the same
+    velocities), so that the pass, kept free of a branch, gives the geometric one. A contact
+    that touches is open no more: its normal stays where it touched (and a ball's nose point
+    on a knuckle with it). Returns whether any contact is still open."""
+    opened, nx, ny = work[W_OPEN], work[W_NX], work[W_NY]
+    fc = work[W_FC:W_FC + N_FC]
+    still = False
+    for k in range(n_c):
+        if opened[k] == 0.0:
+            continue
+        d = _open_gap(S, ci[k], cj[k], k, h, rho[k], work)
+        delta[k] = d - _approach(S, ci[k], cj[k], nx[k], ny[k]) * h
+        if d > 0.0:
+            opened[k] = 0.0
+            if fc[FC_LAW, k] == F_BALL_FIXED:
+                _nose_constants(P, ci[k], nx[k], ny[k], model_params, fc, k)
+        else:
+            still = True
+    return still
 
 
 @njit_norc
@@ -521,9 +580,13 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                        nx: np.ndarray, ny: np.ndarray, n_c: int, e: np.ndarray, mu: np.ndarray,
                        stiff: np.ndarray, expo: np.ndarray, objs: np.ndarray, n_obj: int,
                        model_params: np.ndarray, impulse: np.ndarray, vpeak: np.ndarray,
-                       work: np.ndarray, deg: np.ndarray, gap: np.ndarray) -> int:
+                       work: np.ndarray, deg: np.ndarray, gap: np.ndarray,
+                       rho: np.ndarray) -> int:
     """Resolve contacts k < n_c (pieces advanced to now) as one multiple impact, contact k
-    starting from gap[k] >= 0 (its compression -gap[k]: detect.touching). Writes each
+    starting from gap[k] >= 0 (its compression -gap[k]: detect.touching). A contact from a gap
+    to a round body, rho[k] > 0 the sum of the radii (another piece, a knuckle; 0: a flat rail),
+    closes where its pieces' real paths meet (`_open_gap`) and keeps the normal it touches
+    with: the configuration is frozen for what touches, not for what has yet to. Writes each
     contact's normal impulse to impulse[k] and its largest approach speed to vpeak[k]; returns
     the number of integration steps. model_params: the table's (sim.state MP_*), among them
     the resolution, steps per contact time scale; work: float rows W_* (N_WORK_ROWS) of at
@@ -539,11 +602,21 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     delta, dmax, f, f_new = work[W_DELTA], work[W_DMAX], work[W_F], work[W_F_NEW]
     dp, relax = work[W_DP], work[W_RELAX]
     fr, fc = work[W_FR:W_FR + 3], work[W_FC:W_FC + N_FC]
+    any_open = False
     for k in range(n_c):
         inv_mj[k] = k_unload[k] = dmax[k] = f[k] = f_new[k] = dp[k] = 0.0
         delta[k] = -gap[k]
         fr[0, k] = fr[1, k] = fr[2, k] = 0.0
         work[W_NX, k], work[W_NY, k], work[W_MU, k] = nx[k], ny[k], mu[k]
+        work[W_OPEN, k] = 0.0
+        if gap[k] > 0.0 and rho[k] > 0.0:
+            work[W_OPEN, k] = 1.0
+            work[W_PX, k] = -(rho[k] + gap[k]) * nx[k]
+            work[W_PY, k] = -(rho[k] + gap[k]) * ny[k]
+            any_open = True
+    # the normals from here on: an open contact's turns with its pieces' paths (`_open_gap`)
+    nx, ny = work[W_NX], work[W_NY]
+    opened = work[W_OPEN]
     fit_a, fit_b, fit_c = model_params[MP_FIT_A], model_params[MP_FIT_B], model_params[MP_FIT_C]
     fixed, with_friction, plastic = False, False, False
     dt = math.inf
@@ -590,6 +663,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         steps += 1
         _kick(S, ci, cj, nx, ny, f, inv_mi, inv_mj, n_c, 0.5 * dt)
         loaded = False
+        if any_open:  # open contacts: their real geometry (the pass below adds it back)
+            any_open = _open_gaps(S, P, ci, cj, n_c, dt, rho, delta, model_params, work)
         for k in range(n_c):
             delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * dt
             if delta[k] > dmax[k]:
@@ -628,7 +703,10 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             if skip > 0.0:
                 elapsed += skip
                 for k in range(n_c):
-                    delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * skip
+                    if any_open and opened[k] != 0.0:  # the jump stops short of its touch
+                        delta[k] = _open_gap(S, ci[k], cj[k], k, skip, rho[k], work)
+                    else:
+                        delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * skip
     _deferred_friction(S, P, ci, n_c, work)
     # remove an integration surplus of energy (never a physical gain): scale the velocities
     # relative to the centre of mass (all of them when a fixed body takes part)
