@@ -155,8 +155,7 @@ def _resolve_system(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray
                     work: np.ndarray) -> bool:
     """One connected system: a binary impact, or one multiple impact whose contacts start from
     their gaps, rho the sums of radii of those to round bodies (work: resolve_impact's float
-    work array). False when the multiple impact
-    reached its step bound unfinished."""
+    work array). False when the multiple impact reached its step bound unfinished."""
     if n_c == 1:
         _binary(S, P, ci[0], cj[0], nx[0], ny[0], e[0], mu[0], model_params, impulse, vpeak)
     elif not (n_due == 1 and _binary_alone(S, P, ci, cj, nx, ny, n_c, e, mu, kk, eta, gap,
