@@ -304,3 +304,28 @@ def test_a_multiple_impact_at_its_step_bound_truncates_the_shot(bound, truncated
     assert got is truncated
     if truncated:
         assert "step bound" in message
+
+
+def test_a_slow_gap_contact_that_never_touched_keeps_no_impact_going() -> None:
+    """A multiple impact of two touching pucks (1 m/s) and, in the same call, a perfectly
+    plastic contact (a slow one) between two other pucks 0.1 mm apart closing at 5 mm/s: the
+    impact ends with the fast contact, and the gap is the loop's next event (the cloth acts
+    meanwhile). The dent branch took the untouched contact's first opening step for an
+    unloading and gave it a dent stiffness, and a disc's contact so marked kept the frozen
+    impact going: it jumped the 20 ms the gap took to close, with no cloth, and the two met
+    inside it (c left at 2.5 mm/s)."""
+    pieces = (Piece("a", "puck", 0.3, 0.5), Piece("b", "puck", 0.3 + D, 0.5),
+              Piece("c", "puck", 0.6, 0.5), Piece("d", "puck", 0.6 + D + 1e-4, 0.5))
+    inp = motion_input(NOVUS, Layout("novus", pieces), {}, check=False)
+    S, P, arr = inp.S.copy(), inp.P, inp.arr
+    S[0, VX], S[2, VX] = 1.0, 0.005
+    k = int(P[0, KIND])
+    n_c = 2
+    args = [S, P, np.array([0, 2]), np.array([1, 3]), np.array([1.0, 1.0]), np.zeros(2), n_c,
+            np.array([arr.e_pair[k, k], 0.0]), np.zeros(2), np.full(2, arr.stiffness[k, k]),
+            np.full(2, arr.exponent[k, k]), np.arange(4), 4, arr.model_params.copy(),
+            np.zeros(2), np.zeros(2), np.zeros((mi.N_WORK_ROWS, 4)), np.zeros(4),
+            np.array([0.0, 1e-4]), np.array([0.0, D])]
+    steps = mi.solve_multi_impact(*args)
+    assert steps < 2_000
+    assert S[2, VX] == 0.005 and S[3, VX] == 0.0

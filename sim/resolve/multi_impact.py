@@ -669,7 +669,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             delta[k] += _approach(S, ci[k], cj[k], nx[k], ny[k]) * dt
             if delta[k] > dmax[k]:
                 dmax[k] = delta[k]
-            elif plastic and e[k] <= 0.0 and delta[k] < dmax[k]:  # unloaded: its dent is set
+            elif plastic and e[k] <= 0.0 and 0.0 < dmax[k] and delta[k] < dmax[k]:  # its dent set
                 if k_unload[k] == 0.0:  # the first unloading: the stiffness at the dent
                     k_unload[k] = _dent_stiffness(dmax[k], stiff[k], expo[k])
                 delta[k] -= dmax[k]
