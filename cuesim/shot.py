@@ -202,6 +202,37 @@ class NovusShot:
         return layout.with_piece(Piece("striker", "striker", x, y))
 
 
+def novus_shot_arrays(table: NovusTable, side: str, x: np.ndarray, y: np.ndarray,
+                      angle: np.ndarray, speed: np.ndarray, offset: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Many novus shots from one side at once (float64 arrays; y NaN: the middle of the
+    strip): (place, motion, plain), the striker's centre (n, 2) and its (vx, vy, 0, 0, w)
+    (n, 5) in the table frame, with the same operations in the same order as
+    `NovusShot.striker_position` and `striker_motion` (so the same bytes; the sine and cosine
+    from the same libm), and where every check of `NovusShot` plainly passes. A row that is
+    not plain is left to `NovusShot`, which says what is wrong with it (or plays it, on the
+    edge of a bound). The striker's gap to the pucks is the caller's (novus 12)."""
+    (u0, u1), (w0, w1) = table.striker_strip()
+    spec = table.piece_spec("striker")
+    c, sn, ox, oy = table.side_frame(side)
+    y = np.where(np.isnan(y), (w0 + w1) / 2, y)
+    plain = (np.isfinite(x) & np.isfinite(y) & np.isfinite(angle) & np.isfinite(offset)
+             & (np.abs(angle) <= MAX_AIM_ANGLE) & (speed > 0.0) & (speed <= MAX_STRIKE_SPEED)
+             & (u0 - 1e-12 <= x) & (x <= u1 + 1e-12) & (w0 - 1e-12 <= y) & (y <= w1 + 1e-12)
+             & (np.abs(offset) < spec.radius))
+    n = len(x)
+    place = np.empty((n, 2))
+    place[:, 0] = ox + c * x - sn * y
+    place[:, 1] = oy + sn * x + c * y
+    heading = angle + table.direction_to_table(side, 0.0)
+    heading[~plain] = 0.0
+    motion = np.zeros((n, 5))
+    motion[:, 0] = speed * np.fromiter(map(math.cos, heading), np.float64, n)
+    motion[:, 1] = speed * np.fromiter(map(math.sin, heading), np.float64, n)
+    motion[:, 4] = spec.mass * speed * offset / spec.inertia
+    return place, motion, plain
+
+
 @dataclass(frozen=True)
 class CueShot:
     """A cue shot on a ball table (pool, carom).

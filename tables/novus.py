@@ -274,6 +274,11 @@ class NovusTable(PieceTable):
         c, sn, ox, oy = _side_frame(side)
         return ox + c * u - sn * w, oy + sn * u + c * w
 
+    def side_frame(self, side: str) -> tuple[float, float, float, float]:
+        """(cos, sin, ox, oy) of the frame of the player on `side`: to_table(side, u, w) =
+        (ox + cos u - sin w, oy + sin u + cos w)."""
+        return _side_frame(side)
+
     def from_table(self, side: str, x: float, y: float) -> tuple[float, float]:
         """Inverse of to_table."""
         c, sn, ox, oy = _side_frame(side)

@@ -206,3 +206,43 @@ def test_straight_pool_rulings_and_points_match_the_referee():
         penalised += int(res["points"][k] < 0)
         assert (res["points"][k] < 0) == (not ruling.legal)
     assert 0 < penalised < len(res)  # some breaks are fouls (their points < 0), some not
+
+
+@pytest.mark.parametrize("side", ["south", "east", "north", "west"])
+def test_novus_shots_made_at_once_are_novus_shots_byte_for_byte(table, side):
+    """`novus_shot_arrays` (the batch's plain novus shots, made at once) gives the striker's
+    place and motion of `NovusShot.striker_position` and `striker_motion` to the last bit
+    (novus 12), and calls a row plain only where every check of NovusShot passes: rows on
+    and beyond each bound (the strip, the speed, the aim, the tip offset) included."""
+    from cuesim.shot import NovusShot, ShotError, novus_shot_arrays
+    from cuesim.tables.novus import MAX_STRIKE_SPEED
+    from cuesim.tables.numbers import MAX_AIM_ANGLE
+
+    (u0, u1), (w0, w1) = table.striker_strip()
+    radius = table.piece_spec("striker").radius
+    rng = np.random.default_rng(7)
+    n = 600
+    x = rng.uniform(u0 - 0.05, u1 + 0.05, n)
+    y = rng.uniform(w0 - 0.02, w1 + 0.02, n)
+    angle = rng.uniform(-7.0, 7.0, n)
+    speed = rng.uniform(-1.0, MAX_STRIKE_SPEED + 1.0, n)
+    offset = rng.uniform(-1.2 * radius, 1.2 * radius, n)
+    y[::4] = np.nan
+    x[:4], y[4:8] = [u0, u1, u0 - 1e-12, u1 + 2e-12], [w0, w1, w0 - 1e-12, w1 + 2e-12]
+    speed[8:11], angle[11:13] = [MAX_STRIKE_SPEED, 0.0, 1e-300], [MAX_AIM_ANGLE, -MAX_AIM_ANGLE]
+    angle[13], offset[14:16] = MAX_AIM_ANGLE * (1 + 1e-15), [radius, -radius]
+    place, motion, plain = novus_shot_arrays(table, side, x, y, angle, speed, offset)
+    plays = 0
+    for k in range(n):
+        try:
+            shot = NovusShot(x=float(x[k]), angle=float(angle[k]), speed=float(speed[k]),
+                             y=None if math.isnan(y[k]) else float(y[k]),
+                             offset=float(offset[k]), side=side)
+            xy, (vx, vy, w) = shot.striker_position(table), shot.striker_motion(table)
+        except ShotError:
+            assert not plain[k], k
+            continue
+        plays += 1
+        assert plain[k], k
+        assert tuple(place[k]) == xy and tuple(motion[k]) == (vx, vy, 0.0, 0.0, w), k
+    assert 100 < plays < n
