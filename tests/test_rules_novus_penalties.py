@@ -333,11 +333,38 @@ def test_17_1_m_n_16_1_m_need_pieces_in_motion(code, article):
         assert "novus 16.1.м" in articles(out) and out["ruling"]["winner"] == "A"
 
 
-def test_16_1_d_touching_two_pucks_while_placing_loses_the_set():
-    """novus 16.1.д vs 17.1.о: two or more pucks moved without a shot lose the set."""
+def test_16_1_d_moving_two_pucks_without_a_shot_loses_the_set():
+    """novus 16.1.д: two or more pucks moved ("сдвинул") without a shot lose the set."""
+    out = rule(BASE, None, state={"sets": 3},
+               infractions=[{"code": "moved_pucks", "pieces": ["red1", "red2"]}])
+    assert articles(out) == ["novus 16.1.д"] and out["ruling"]["winner"] == "B"
+
+
+def test_17_1_o_touching_two_pucks_is_one_penalty_puck_not_a_lost_set():
+    """novus 17.1.о against 16.1.д: a touch ("прикоснулся к какой-либо пешке") of two pucks
+    is still a touch, a penalty puck (one for the shot, 17.2), not the set: 16.1.д needs them
+    moved (`moved_pucks`). Was: ruled 16.1.д whenever two pucks were named."""
     out = rule(BASE, None, state={"sets": 3},
                infractions=[{"code": "touched_puck", "pieces": ["red1", "red2"]}])
-    assert articles(out) == ["novus 16.1.д"] and out["ruling"]["winner"] == "B"
+    assert articles(out) == ["novus 17.1.о"]
+    assert not out["ruling"]["frame_over"] and out["ruling"]["turn_passes"]
+
+
+def test_16_1_d_moved_pucks_naming_one_puck_is_refused():
+    """novus 16.1.д is two or more pucks moved; `moved_pucks` naming one cannot be that (one
+    puck moved by hand is 17.1.о, `touched_puck`): refused, the game as it was. Named with
+    none, the declaration stands as given; its pucks must be pucks on the board."""
+    for pieces in (["red1"], ["red1", "red1"]):
+        with pytest.raises(ValueError, match=r"moved_pucks \(novus 16\.1\.д\) is two or "
+                                             r"more pucks .* names one \('red1'\).*"
+                                             r"'touched_puck' \(novus 17\.1\.о\)"):
+            rule(BASE, None, state={"sets": 3},
+                 infractions=[{"code": "moved_pucks", "pieces": pieces}])
+    out = rule(BASE, None, state={"sets": 3}, infractions=[{"code": "moved_pucks"}])
+    assert articles(out) == ["novus 16.1.д"]
+    with pytest.raises(ValueError, match="moved_pucks names 'red9', which is not a puck"):
+        rule(BASE, None, state={"sets": 3},
+             infractions=[{"code": "moved_pucks", "pieces": ["red9", "red1"]}])
 
 
 def test_17_1_o_a_puck_moved_by_hand_may_lie_elsewhere_after_the_shot():

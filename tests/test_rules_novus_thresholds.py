@@ -104,13 +104,15 @@ def test_16_1_g_second_puck_moved_by_more_than_the_tolerance(shift, lost):
         assert out["analysis"]["moved"] == ["red1"]
 
 
-# --- 16.1.д: two or more pucks touched without a shot, not one -----------------------------------
-@pytest.mark.parametrize("pieces, article, lost", [(["red1"], "novus 17.1.о", False),
-                                                   (["red1", "red2"], "novus 16.1.д", True)])
-def test_16_1_d_one_touched_puck_is_a_penalty_two_lose_the_set(pieces, article, lost):
+# --- 16.1.д: two or more pucks moved without a shot, not one (one is 17.1.о) ---------------------
+@pytest.mark.parametrize("code, pieces, article, lost", [
+    ("touched_puck", ["red1"], "novus 17.1.о", False),
+    ("touched_puck", ["red1", "red2"], "novus 17.1.о", False),
+    ("moved_pucks", ["red1", "red2"], "novus 16.1.д", True)])
+def test_16_1_d_two_moved_pucks_lose_the_set_touched_ones_cost_a_penalty(code, pieces, article,
+                                                                        lost):
     base = [striker(), puck("red1", 0.3, 0.7), puck("red2", 0.7, 0.7), *BLACK]
-    out = rule(base, None, state={"sets": 3},
-               infractions=[{"code": "touched_puck", "pieces": pieces}])
+    out = rule(base, None, state={"sets": 3}, infractions=[{"code": code, "pieces": pieces}])
     assert articles(out) == [article]
     assert out["ruling"]["frame_over"] is lost
 

@@ -146,11 +146,16 @@ class ShotAdjudication:
             article, consequence, text = lookup(inf.code)
             who = inf.player or self.shooter
             g._index(who)
-            if inf.code in ("touched_puck", PLACING_TOUCH):  # 17.1.о, 16.1.д, 17.1.л
+            if inf.code in ("touched_puck", "moved_pucks", PLACING_TOUCH):  # 17.1.о, д; 17.1.л
                 for pid in inf.pieces:
                     if pid == STRIKER or pid not in self.before.ids():
                         raise ValueError(f"{inf.code} names {pid!r}, which is not a puck on "
                                          "the board (the layout before the shot)")
+            if inf.code == "moved_pucks" and 0 < len(set(inf.pieces)) < 2:
+                raise ValueError(f"moved_pucks ({art('16.1.д')}) is two or more pucks moved "
+                                 f"without a shot, and names one ({inf.pieces[0]!r}): one puck "
+                                 f"touched or moved by hand, cue or striker is 'touched_puck' "
+                                 f"({art('17.1.о')})")
             if inf.code == PLACING_TOUCH and inf.pieces:
                 text = f"{text} ({', '.join(inf.pieces)})"
             if consequence in ("disqualification", "loss_of_match"):
@@ -213,9 +218,6 @@ class ShotAdjudication:
                                       "violation, the set goes on")
                     continue
                 article = "16.1.з" if g.doubles else "16.1.ж"
-            if inf.code == "touched_puck" and len(inf.pieces) >= 2:
-                article, consequence, text = ("16.1.д", "loss_of_set",
-                                              "moved two or more pucks without a shot")
             if consequence == "loss_of_set":
                 if g.team_of(who) != self.team:
                     v = Violation(art(article), f"{text} ({who})", "loss_of_set")

@@ -10,8 +10,9 @@ Each code maps to (article, consequence, text). Consequences:
 * special: 'puck_off_table' (12, 17.7, 17.1.р, 18.1.в; the striker named: 17.1.д),
   'penalty_forgotten' (17.4), 'shot_out_of_turn' (16.1.ж singles / 16.1.з doubles; its
   `player` is who struck, never the player who had the turn: that is refused),
-  'touched_puck' (17.1.о, or 16.1.д when two or more pieces are named), 'time_warning' (19.3),
-  'time_5s' (18.1.ж), 'time_30s' (17.1.т).
+  'touched_puck' (17.1.о, however many pucks it names: "прикоснулся", a touch; two or more
+  pucks moved without a shot are 'moved_pucks', 16.1.д "сдвинул", which refuses naming only
+  one), 'time_warning' (19.3), 'time_5s' (18.1.ж), 'time_30s' (17.1.т).
 
 A penalty-puck infraction declared for a player who did not have the turn (`player` is not the
 shooter) is 17.1.п: its penalty puck is placed when the shooter's series ends, and the offender
