@@ -90,8 +90,8 @@ class Arrays:
         radii = [self_spec.radius for self_spec in (table.piece_spec(k) for k in c.kinds)]
         self.thrown_radius = np.array(c.thrown_radius if c.thrown_radius else radii)
         self.pin_model = np.array(c.pin_model, dtype=np.float64)
-        self.model_params = np.array([*c.friction_fit, c.cushion_height, c.impact_steps],
-                                     dtype=np.float64)  # MP_* (sim.state)
+        self.model_params = np.array([*c.friction_fit, c.cushion_height, c.impact_steps,
+                                      c.v_stick], dtype=np.float64)  # MP_* (sim.state)
         # normal contact laws F = k delta^eta (tables.contact), for the multi-impact model and
         # the soft reference; empty when a table gives none
         nk = len(c.kinds)

@@ -34,8 +34,10 @@ PM_HG, PM_IG, PM_RB, PM_HC, PM_HA, PM_MU, PM_EF, PM_HL, PM_HPP, PM_G = range(9, 
 N_PIN_MODEL = 10  # the PM_* columns, in this order (tables.carom.pin_model())
 NP = 19
 # the model parameters
-MP_FIT_A, MP_FIT_B, MP_FIT_C, MP_NOSE, MP_IMPACT_STEPS = range(5)
-N_MODEL_PARAMS = 5
+# (MP_V_STICK: the table's v_stick, below which a contact is perfectly inelastic: the multiple
+# impact gives a slow pressed contact its restitution back when the impact drives it faster)
+MP_FIT_A, MP_FIT_B, MP_FIT_C, MP_NOSE, MP_IMPACT_STEPS, MP_V_STICK = range(6)
+N_MODEL_PARAMS = 6
 # motion laws
 LAW_DISC = 0
 LAW_BALL = 1

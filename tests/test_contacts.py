@@ -235,3 +235,42 @@ def test_random_frozen_clusters_are_sound(data):
         np.fill_diagonal(d, np.inf)
         assert d.min() > 2 * R_PUCK - 1e-7
     res.final  # noqa: B018  (a complete result has a legal final layout)
+
+
+def _creeping_neighbour_struck(v_stick: float):
+    """bench/strike_clusters.py's seed 96: the striker meets p2 of a row of four touching
+    pucks; the first impact leaves p1 and p0 creeping (mm/s) into one another, and 1.5 ms
+    later the striker meets p1. Returns the core's result on a table with this v_stick, the
+    layout and the initial motion."""
+    from bench.strike_clusters import random_strike
+    from cuesim.sim import run_motion
+
+    strike = random_strike(96)
+    assert strike is not None
+    table = novus_table(NovusPhysics(v_stick=v_stick))
+    initial = {"striker": strike.striker}
+    return run_motion(table, strike.layout, initial, check=False), strike.layout, initial
+
+
+def test_a_creeping_neighbour_struck_through_is_not_a_plastic_pair():
+    """A contact slow and pressed when a faster impact starts (p1 creeping into p0, both
+    under v_stick) is perfectly inelastic only until the impact drives it faster than
+    v_stick: the striker's blow on p1 then sends p0 on at the table's restitution, as the
+    soft reference does (p0 2.22 m/s against its 2.26, p1 0.99 against 0.99: within 1.4 mm of
+    its paths 30 ms on), not the two together at 1.4 m/s as a plastic pair (24.8 mm off after
+    30 ms: the rule made a slow pressed contact plastic for the whole impact, whatever drove
+    it later); and v_stick x10 or /10 moves no piece by 1 mm (a threshold is not physics)."""
+    from cuesim.sim.soft import soft_simulate
+
+    base, layout, initial = _creeping_neighbour_struck(0.01)
+    hits = [e for e in base.event_log() if e.kind.name == "COLLIDE"]
+    assert [(e.a, e.b) for e in hits[4:6]] == [("striker", "p1"), ("p1", "p0")]
+    t = hits[4].t + 0.03
+    soft = soft_simulate(novus_table(), layout, initial, check=False, steps_per_contact=320,
+                         dissipation="hysteretic", sample_dt=0.001)
+    k = int(np.searchsorted(soft.times, t))
+    pos, _ = base.positions_at(float(soft.times[k]))
+    assert np.hypot(*(pos - soft.trajectory[k]).T).max() < 2e-3
+    for v_stick in (0.1, 0.001):
+        other, _, _ = _creeping_neighbour_struck(v_stick)
+        assert np.hypot(*(other.positions_at(t)[0] - base.positions_at(t)[0]).T).max() < 1e-3

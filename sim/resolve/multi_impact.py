@@ -19,7 +19,14 @@ ball's Hertz law started again from zero alone is too soft: a ball pressed into 
 jaws by another took millions of steps), its force growing from zero. The law's own e -> 0
 limit, loading again at K delta_m^eta at once, is a jump no step resolves: in dense lattices
 of touching pucks each such jump overshot, and the energy grew from millijoules to 1e17 J
-(tests/test_impact_lattices.py). The
+(tests/test_impact_lattices.py). A contact between two pieces slow and pressed at the start
+of a faster impact (pieces creeping into one another, a fast piece striking the system
+elsewhere) is perfectly plastic only until the impact drives it faster than v_stick: then it
+takes the table's restitution (`_driven`; one against a fixed body stays plastic:
+resolve.impact). A piece struck into a creeping neighbour pushed it as a plastic
+pair, the two leaving together, while the soft reference, which knows no v_stick, sends the
+neighbour on at 2.26 m/s and the piece at 0.99 (bench/README.md "A creeping neighbour
+struck", tests/test_contacts.py). The
 velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing the impulse by
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
 time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
@@ -112,6 +119,7 @@ from cuesim.sim.state import (
     MP_FIT_B,
     MP_FIT_C,
     MP_IMPACT_STEPS,
+    MP_V_STICK,
     VX,
     VY,
     W0,
@@ -254,7 +262,10 @@ W_NX, W_NY, W_MU = W_FC + N_FC, W_FC + N_FC + 1, W_FC + N_FC + 2
 # a contact that starts from a gap to a round body (another piece, a knuckle) and has not
 # touched yet: its pieces' relative position p_i - p_j (`_open_gap`), and 1.0 while it is open
 W_PX, W_PY, W_OPEN = W_MU + 1, W_MU + 2, W_MU + 3
-N_WORK_ROWS = W_OPEN + 1
+# each contact's restitution in the impact, and the one it takes if the impact drives it
+# faster than v_stick (`_driven`)
+W_E, W_E_DRIVEN = W_OPEN + 1, W_OPEN + 2
+N_WORK_ROWS = W_E_DRIVEN + 1
 
 
 @njit_norc
@@ -355,6 +366,16 @@ def _open_gaps(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray, n_c
         else:
             still = True
     return still
+
+
+@njit_norc
+def _driven(k: int, e: np.ndarray, e_driven: np.ndarray, stiff: np.ndarray, expo: np.ndarray,
+            k_unload: np.ndarray) -> None:
+    """Contact k, slow and pressed at the impact's start (perfectly inelastic), is driven
+    faster than v_stick by the impact: it takes its restitution e_driven[k], and the unloading
+    law's stiffness K e^(-2 eta) (in place of a dent's), before it unloads from this loading."""
+    e[k] = e_driven[k]
+    k_unload[k] = stiff[k] * e[k] ** (-2.0 * expo[k]) if e[k] > 0.0 else 0.0
 
 
 @njit_norc
@@ -484,6 +505,15 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             any_open = True
     # the normals from here on: an open contact's turns with its pieces' paths (`_open_gap`)
     nx, ny = work[W_NX], work[W_NY]
+    # the restitutions from here on: a slow pressed contact of a faster impact (e < 0, its
+    # restitution negated: resolve.impact) is perfectly inelastic until the impact drives it
+    # faster than v_stick (`_driven`), as a piece struck into a creeping neighbour does
+    e_in, e, e_driven = e, work[W_E], work[W_E_DRIVEN]
+    v_drive = math.inf
+    for k in range(n_c):
+        e[k], e_driven[k] = max(e_in[k], 0.0), abs(e_in[k])
+        if e_in[k] < 0.0:
+            v_drive = model_params[MP_V_STICK]
     opened = work[W_OPEN]
     fit_a, fit_b, fit_c = model_params[MP_FIT_A], model_params[MP_FIT_B], model_params[MP_FIT_C]
     fixed, with_friction, plastic = False, False, False
@@ -555,6 +585,8 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
             vk = _approach(S, ci[k], cj[k], nx[k], ny[k])
             if vk > vpeak[k]:
                 vpeak[k] = vk
+                if vk > v_drive and e[k] != e_driven[k]:
+                    _driven(k, e, e_driven, stiff, expo, k_unload)
             # an open contact that still closes keeps the impact going, if it touched: one
             # still closing the gap it started from is the loop's next event (the cloth acts
             # meanwhile), as it would be a little farther away (detect.touching's reach)

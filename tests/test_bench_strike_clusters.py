@@ -1,0 +1,43 @@
+"""bench/strike_clusters.py: random oblique strikes through touching pucks, the core against the
+soft reference (bench/README.md "Sticking is rigid")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import strike_clusters as sc
+
+
+def test_a_few_strikes_follow_the_reference_within_a_millimetre(capsys, tmp_path) -> None:
+    """Seeds 0-3: each strike's pieces stay within 1 mm of the reference's paths 30 ms after
+    the first contact (the rest, after later collisions, is printed, not judged); the summary
+    and the JSON rows are written."""
+    out = tmp_path / "rows.json"
+    assert sc.main(["--shots", "4", "--each", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "strikes: the largest distance a window after the first contact" in text
+    rows = json.loads(out.read_text())
+    assert 1 <= len(rows) <= 4
+    for row in rows:
+        assert 0.0 < row["window_ms"] <= 31.0 and row["early_mm"] < 1.0, row
+
+
+def test_the_same_seed_is_the_same_strike() -> None:
+    a, b = sc.random_strike(5), sc.random_strike(5)
+    assert a is not None and b is not None
+    assert a.layout == b.layout and a.striker == b.striker
+    assert 3 <= len(a.layout) <= 5
+
+
+@pytest.mark.parametrize("args", [["--shots", "0"], ["--window", "-1"], ["--steps", "0"]])
+def test_bad_arguments_exit_2(args) -> None:
+    with pytest.raises(SystemExit) as exc:
+        sc.main(args)
+    assert exc.value.code == 2
+
+
+def test_an_unwritable_json_is_one_line_and_exit_2(capsys, tmp_path) -> None:
+    assert sc.main(["--shots", "1", "--json", str(tmp_path / "no" / "rows.json")]) == 2
+    assert "cannot write --json" in capsys.readouterr().err
