@@ -1,12 +1,16 @@
 """Random oblique strikes through touching pucks: the event core against the soft reference.
 
     python bench/strike_clusters.py [--shots N] [--seed S] [--steps N] [--window S] [--json OUT]
+    python bench/strike_clusters.py --pieces balls    # pool balls and the cue ball instead
 
 Each shot: 2-4 touching pucks grown at random around the board's middle (each new one touching
 one placed before it), and the striker 120-250 mm from one of them, coming from the south half
 of the compass on a line offset sideways by up to 0.8 of the two radii, at 1.5-5 m/s with a
-spin of up to 60 rad/s either way. The core (`run_motion`) and the reference (`soft_simulate`
-with the core's dissipation law, --steps a contact) both play it. The figure is the largest
+spin of up to 60 rad/s either way. With --pieces balls: 1-4 touching balls at the middle of a
+9-ft pool table, and the cue ball 200-400 mm away in the same way, struck at 1.5-6 m/s with
+the tip up to 0.28 of the radius off centre each way (a lone ball is the binary impact). The
+core (`run_motion`) and the reference (`soft_simulate` with the core's dissipation law,
+--steps a contact) both play it. The figure is the largest
 distance between a piece's positions in the two a window after the first contact (30 ms, or
 until 1 ms before the first collision 5 ms or more after it): later collisions (a puck back
 off a rail grazing another) multiply any difference a hundredfold, so the rest says little
@@ -39,27 +43,40 @@ LATER = 0.005  # s: a collision this long after the first contact ends the windo
 SAMPLE = 0.001  # s: the reference's sampling of positions
 
 
+PIECES = ("pucks", "balls")
+
+
 @dataclass(frozen=True)
 class Strike:
     seed: int
-    table: NovusTable
+    table: Any
     layout: Layout
-    striker: tuple[float, float, float]  # vx, vy, w
+    striker: tuple[float, ...]  # the struck piece's launch: (vx, vy, w) or a ball's 5
+    struck: str = "striker"
 
 
-def random_strike(seed: int) -> Strike | None:
-    """The seed's shot, or None when the striker would start within 1 mm of a puck."""
-    rng = np.random.default_rng(seed)
-    table = NovusTable()
-    r, rs = table.piece_spec("puck").radius, table.piece_spec("striker").radius
-    n = int(rng.integers(2, 5))
-    pts = [np.array([0.5, 0.55])]
+def _touching(rng: np.random.Generator, n: int, r: float, centre: tuple[float, float]
+              ) -> list[np.ndarray]:
+    """n touching discs of radius r grown at random from `centre`, each touching one before."""
+    pts = [np.array(centre)]
     while len(pts) < n:
         base = pts[int(rng.integers(len(pts)))]
         a = rng.uniform(0.0, 2.0 * math.pi)
         p = base + 2.0 * r * np.array([math.cos(a), math.sin(a)])
         if all(math.hypot(*(p - q)) >= 2.0 * r - 1e-12 for q in pts):
             pts.append(p)
+    return pts
+
+
+def random_strike(seed: int, pieces: str = "pucks") -> Strike | None:
+    """The seed's shot, or None when the striking piece would start within 1 mm of another."""
+    if pieces == "balls":
+        return _ball_strike(seed)
+    rng = np.random.default_rng(seed)
+    table = NovusTable()
+    r, rs = table.piece_spec("puck").radius, table.piece_spec("striker").radius
+    n = int(rng.integers(2, 5))
+    pts = _touching(rng, n, r, (0.5, 0.55))
     target = pts[int(rng.integers(n))]
     heading = rng.uniform(0.0, math.pi)  # the striker travels north-ish
     ux, uy = math.cos(heading), math.sin(heading)
@@ -76,10 +93,36 @@ def random_strike(seed: int) -> Strike | None:
     return Strike(seed, table, layout, (speed * ux, speed * uy, spin))
 
 
+def _ball_strike(seed: int) -> Strike | None:
+    from cuesim.api import game_table
+    from cuesim.shot import CueShot
+
+    rng = np.random.default_rng(seed)
+    table = game_table("9-ball")
+    r = table.piece_spec("ball").radius
+    n = int(rng.integers(1, 5))
+    pts = _touching(rng, n, r, (0.635, 1.27))
+    target = pts[int(rng.integers(n))]
+    heading = rng.uniform(0.0, math.pi)
+    ux, uy = math.cos(heading), math.sin(heading)
+    back = rng.uniform(0.2, 0.4)
+    side = rng.uniform(-0.8, 0.8) * 2.0 * r
+    sx, sy = target[0] - ux * back - uy * side, target[1] - uy * back + ux * side
+    if any(math.hypot(sx - q[0], sy - q[1]) < 2.0 * r + 1e-3 for q in pts):
+        return None
+    shot = CueShot(angle=heading, speed=rng.uniform(1.5, 6.0), side=rng.uniform(-0.28, 0.28),
+                   height=rng.uniform(-0.28, 0.28))
+    balls = [Piece("cue", "ball", sx, sy)]
+    balls += [Piece(str(k + 1), "ball", float(p[0]), float(p[1])) for k, p in enumerate(pts)]
+    layout = Layout(table.name, tuple(balls))
+    table.check_layout(layout)
+    return Strike(seed, table, layout, shot.ball_motion(table), "cue")
+
+
 def compare(strike: Strike, steps: int = STEPS, window: float = WINDOW) -> dict[str, Any]:
     """The two runs of a strike: the largest distance a window after the first contact (mm)
     and at rest (mm, pieces on the board in both)."""
-    initial = {"striker": strike.striker}
+    initial = {strike.struck: strike.striker}
     core = run_motion(strike.table, strike.layout, initial, check=False)
     soft = soft_simulate(strike.table, strike.layout, initial, check=False,
                          steps_per_contact=steps, dissipation="hysteretic", sample_dt=SAMPLE)
@@ -92,7 +135,7 @@ def compare(strike: Strike, steps: int = STEPS, window: float = WINDOW) -> dict[
     early = np.hypot(*(pos - soft.trajectory[k]).T)
     both = core.final_on & soft.final_on
     rest = np.hypot(*(core.final_positions - soft.final_positions).T)[both]
-    return {"seed": strike.seed, "pucks": len(strike.layout) - 1,
+    return {"seed": strike.seed, "pieces": len(strike.layout) - 1,
             "window_ms": (float(soft.times[k]) - t0) * 1000.0,
             "early_mm": float(early.max() * 1000.0),
             "rest_mm": float(np.max(rest, initial=0.0) * 1000.0)}
@@ -105,8 +148,9 @@ def summary(rows: list[dict[str, Any]]) -> str:
             f"median {np.median(early):.3f}, 75th percentile {np.percentile(early, 75):.3f}, "
             f"90th {np.percentile(early, 90):.3f}, max {early.max():.3f}; at rest, median "
             f"{np.median([r['rest_mm'] for r in rows]):.2f}\n"
-            "worst: " + ", ".join(f"seed {r['seed']} ({r['pucks']} pucks) {r['early_mm']:.3f} "
-                                  f"mm at {r['window_ms']:.0f} ms" for r in worst))
+            "worst: " + ", ".join(f"seed {r['seed']} ({r['pieces']} in the cluster) "
+                                  f"{r['early_mm']:.3f} mm at {r['window_ms']:.0f} ms"
+                                  for r in worst))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"reference steps per contact duration (default {STEPS})")
     parser.add_argument("--window", type=float, default=WINDOW,
                         help=f"s after the first contact (default {WINDOW})")
+    parser.add_argument("--pieces", choices=PIECES, default="pucks",
+                        help="novus pucks and the striker (default) or pool balls")
     parser.add_argument("--json", metavar="OUT", help="also write the rows as JSON")
     parser.add_argument("--each", action="store_true", help="print every strike")
     args = parser.parse_args(argv)
@@ -124,13 +170,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--shots, --steps and --window must be positive")
     rows = []
     for seed in range(args.seed, args.seed + args.shots):
-        strike = random_strike(seed)
+        strike = random_strike(seed, args.pieces)
         if strike is None:
             continue
         rows.append(compare(strike, args.steps, args.window))
         if args.each:
             r = rows[-1]
-            print(f"seed {seed:5d} {r['pucks']} pucks: {r['early_mm']:8.3f} mm at "
+            print(f"seed {seed:5d} {r['pieces']} {args.pieces}: {r['early_mm']:8.3f} mm at "
                   f"{r['window_ms']:4.0f} ms, rest {r['rest_mm']:8.2f} mm", flush=True)
     if not rows:
         print("no strike: every seed put the striker on a puck")

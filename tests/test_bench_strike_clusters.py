@@ -41,3 +41,17 @@ def test_bad_arguments_exit_2(args) -> None:
 def test_an_unwritable_json_is_one_line_and_exit_2(capsys, tmp_path) -> None:
     assert sc.main(["--shots", "1", "--json", str(tmp_path / "no" / "rows.json")]) == 2
     assert "cannot write --json" in capsys.readouterr().err
+
+
+def test_ball_strikes_are_cue_shots_on_a_pool_table(capsys) -> None:
+    """--pieces balls: 1-4 touching balls and the cue ball struck by a cue (a lone ball is the
+    binary impact); each strike's pieces within 5 mm of the reference's paths 30 ms after the
+    first contact (bench/README.md: the binary model's throw is Alciatore's, the reference's
+    friction integrated over the contact)."""
+    strike = sc.random_strike(3, "balls")
+    assert strike is not None and strike.struck == "cue" and len(strike.striker) == 5
+    assert {p.kind for p in strike.layout.pieces} == {"ball"}
+    assert sc.main(["--shots", "2", "--pieces", "balls", "--each"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    early = [float(line.split(":")[1].split("mm")[0]) for line in lines if line.startswith("seed")]
+    assert early and max(early) < 5.0
