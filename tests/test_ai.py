@@ -462,6 +462,25 @@ def test_play_takes_a_level_and_a_seed(tmp_path, capsys):
         ai.Thinker(new_session("9-ball"), small("club"), seed=-1)
 
 
+def test_computer_options_without_a_computer_player_are_noted(tmp_path, capsys):
+    """--level, --candidates and --seed set the computer player: given to a game with none,
+    `cuesim play` says so in one note (they apply only if F9 loads a game with one) and plays;
+    with --vs-computer, or none given, no note."""
+    from cuesim.cli import main
+
+    out = tmp_path / "two.png"
+    assert main(["play", "9-ball", "--level", "strong", "--seed", "3", "--screenshot",
+                 str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cuesim play: note: --level, --seed set the computer " \
+        "player, and this game has none (add --vs-computer)" in err
+    assert main(["play", "novus", "--candidates", "5", "--screenshot", str(out)]) == 0
+    assert "note: --candidates sets the computer player" in capsys.readouterr().err
+    for argv in (["play", "9-ball", "--vs-computer", "--level", "strong"], ["play", "9-ball"]):
+        assert main([*argv, "--screenshot", str(out)]) == 0
+        assert "note" not in capsys.readouterr().err
+
+
 def test_a_seeded_computer_game_repeats_in_the_viewer(tmp_path):
     """The same seed gives the same shots, errors included, however the thinking is sliced
     over frames; another seed gives other shots."""

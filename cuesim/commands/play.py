@@ -43,13 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="14.1 / 5-pins: points to win a game (default 25 / 60)")
     p.add_argument("--games", type=at_most(MAX_MATCH), default=None,
                    help="5-pins: games in the match, an odd number (WCBS 2; default 1)")
-    p.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
+    p.add_argument("--level", choices=list(LEVELS), default=None,
                    help=f"the computer's level: its execution error and search (default "
                         f"{DEFAULT_LEVEL})")
     p.add_argument("--candidates", type=at_most(MAX_CANDIDATES), default=None,
                    help="candidate shots the computer simulates before it plays (default: "
                         "its level's, 60 / 150 / 300)")
-    p.add_argument("--seed", type=_seed, default=0,
+    p.add_argument("--seed", type=_seed, default=None,
                    help="seed of the computer's execution error: the same seed and moves "
                         "replay the same game (default 0)")
     p.add_argument("--impact-steps", type=impact_steps, default=None, metavar="N",
@@ -88,6 +88,23 @@ def _check_options(args: argparse.Namespace) -> None:
             opt = "--" + given[0].replace("_", "-")
             raise ValueError(f"{opt} sets up a new game; a saved game (--load) is replayed "
                              "with its own players, match and physics")
+
+
+# the computer player's options: a game without one takes them only if F9 loads one with it
+COMPUTER_OPTIONS = ("level", "candidates", "seed")
+
+
+def _computer_options_note(args: argparse.Namespace, computer: tuple[str, ...]) -> str | None:
+    """A note for --level, --candidates or --seed given to a game without a computer player:
+    nothing plays by them unless F9 loads a saved game that has one."""
+    given = [n for n in COMPUTER_OPTIONS if getattr(args, n) is not None]
+    if computer or not given:
+        return None
+    opts = ", ".join("--" + n for n in given)
+    return (f"{opts} set{'s' if len(given) == 1 else ''} the computer player, and this game has "
+            "none (add --vs-computer); "
+            f"{'it applies' if len(given) == 1 else 'they apply'} only if F9 loads a game "
+            "with one")
 
 
 def _seed(text: str) -> int:
@@ -169,8 +186,12 @@ def run(args: argparse.Namespace) -> int:
         if args.end_mass is not None:
             options["end_mass"] = args.end_mass / 1000.0  # grams -> kg
         session = new_session(args.game, players, computer, options)
+    note = _computer_options_note(args, session.computer)
+    if note is not None:
+        print(f"cuesim play: note: {note}", file=sys.stderr)
     try:
-        app = App(session, candidates=args.candidates, level=args.level, seed=args.seed,
+        app = App(session, candidates=args.candidates, level=args.level or DEFAULT_LEVEL,
+                  seed=args.seed or 0,
                   save_path=args.save or args.load or "cuesim-save.json")
     except pygame.error as exc:
         print(f"cuesim play: cannot open a window ({exc}).\n{NO_DISPLAY}", file=sys.stderr)
