@@ -457,6 +457,19 @@ def test_hunter_random_physics_seeds_play_out(game):
         assert not r["truncated"] and r["depth"] <= DEPTH, r
 
 
+def test_hunter_random_physics_runaway_seed_a_pushed_pair_pressing_a_third():
+    """Novus seed 123922 on its drawn table (board friction 3.66 for the pucks, 0.033 for the
+    striker, g 25.9 m/s^2, plastic contacts): the striker, braking 110 times less than a puck,
+    pushes one into another. Joined, the pushed pair braked at its common rate, but whether the
+    puck ahead was pressed or sliding away was judged with each piece's own: sliding away, not
+    joined, then found pressed and due again at the same instant, without end (truncated after
+    31 events). Now the group's pieces are tested with their common motion: the shot ends, the
+    four pieces stopping together (resolve.cluster.join_pressed)."""
+    r = run_case(shot_for("novus", 123922, "random"))
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r
+
+
 def test_hunter_finds_a_planted_tunnel():
     """The checker sees a piece inside a cushion: the resting ball moved 1 mm into the head
     rail is flagged, with its depth."""

@@ -192,6 +192,12 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
             break
         joined += new
         _merge(S, P, parent, objs, n_obj)
+        # the next round tests pressing and sliding with the groups' common decelerations: with
+        # each piece's own, a puck pushed by a slow-braking striker and pressed by the pair
+        # into a puck ahead was ruled sliding apart from it, then found pressed and due again
+        # at the same instant, without end (bench/tunnels.py novus seed 123922, random physics)
+        for m in range(n_obj):
+            start_segment(S, P, objs[m], t)
     # balls pressed into a cushion by their own slip: the change applies to the whole group
     for k in range(n_c):
         if not _held(S, P, ci, cj, nx, ny, slow, n_due, k):
