@@ -102,9 +102,12 @@ class BallPhysics:
     # rad/s^2). It was 0.044 (37.8 rad/s^2: a side spin gone before the first rail)
     mu_spin: float = 0.0127
     e_ball: float = 0.95  # Alciatore: 0.92-0.98 for phenolic balls
-    ball_friction_a: float = 9.951e-3  # Alciatore TP A-14 fit
-    ball_friction_b: float = 0.108  # Alciatore TP A-14 fit
-    ball_friction_c: float = 1.088  # s/m, Alciatore TP A-14 fit
+    # Alciatore TP A-14 fit (derived in TP A.28) through the ball-ball friction Marlow measured
+    # at sliding speeds 0.07, 0.71, 7.1 m/s: 0.11, 0.06, 0.01 ("The Physics of Pocket
+    # Billiards", 1995, table 10): a law of the sliding speed at each instant
+    ball_friction_a: float = 9.951e-3
+    ball_friction_b: float = 0.108
+    ball_friction_c: float = 1.088  # s/m
     e_cushion: float = 0.85  # Mathavan et al. 2010 (pooltool e_c = 0.85)
     mu_cushion: float = 0.20  # Mathavan et al. 2010 (pooltool f_c = 0.2)
     v_stick: float = 0.005  # m/s, model rule: slower contacts are perfectly inelastic
