@@ -104,7 +104,7 @@ class BallPhysics:
     e_ball: float = 0.95  # Alciatore: 0.92-0.98 for phenolic balls
     # Alciatore TP A-14 fit (derived in TP A.28) through the ball-ball friction Marlow measured
     # at sliding speeds 0.07, 0.71, 7.1 m/s: 0.11, 0.06, 0.01 ("The Physics of Pocket
-    # Billiards", 1995, table 10): a law of the sliding speed at each instant
+    # Billiards", 1995, table 10)
     ball_friction_a: float = 9.951e-3
     ball_friction_b: float = 0.108
     ball_friction_c: float = 1.088  # s/m
