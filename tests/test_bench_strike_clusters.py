@@ -57,7 +57,7 @@ def test_ball_strikes_are_cue_shots_on_a_pool_table(capsys) -> None:
     assert early and max(early) < 5.0
 
 
-def test_a_lone_balls_distance_is_the_contacts_duration(capsys) -> None:
+def test_a_lone_balls_distance_is_the_contacts_duration() -> None:
     """Seed 47, the cue ball at 7.6 m/s with heavy spin cutting a lone ball: 3.3 mm from the
     reference 30 ms on, because during the reference's 0.3 ms contact the balls pass each other
     by a millimetre or so and the normal turns (the core's impact is instantaneous, the binary
