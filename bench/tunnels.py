@@ -417,6 +417,7 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
         window = (times >= t0) & (times <= (ends.min() if len(ends) else np.inf))
         for x, y in ((a, b), (b, a)):
             depth[window, x, y] -= PIN_TILT
+    note(depth, lambda ix: f"{ids[ix[1]]} in {ids[ix[2]]} at t={times[ix[0]]:.6f}")
     return worst, what
 
 

@@ -148,6 +148,16 @@ def until(change_t: np.ndarray, i: int, j: int) -> float:
     return _past(min(change_t[i], change_t[j]))
 
 
+@njit_norc
+def horizon_passed(change_before: float, change_now: float) -> bool:
+    """Whether a piece's next change of motion, predicted again in the middle of its segment
+    (at a sensor crossing, its motion unchanged), now comes after the horizon its pairs were
+    culled to (`until`, `_past` its change before). It moves only by round-off, except where
+    a grazing contact is found from the segment's start and missed from later on: then its
+    pairs must be predicted again, or a contact beyond the old horizon is never found."""
+    return change_now > _past(change_before)
+
+
 # rows of the loop's `view` array (5 x n): each piece's next change of motion, and the box its
 # path sweeps from its segment's start to that change (+ until's margin), widened by its
 # contact radius, TOUCH and BOX_SPARE

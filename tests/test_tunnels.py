@@ -487,6 +487,39 @@ def test_hunter_finds_a_planted_tunnel():
     assert depth == pytest.approx(1e-3, rel=1e-6) and "head_rail" in where
 
 
+def test_hunter_finds_a_planted_ball_in_a_ball():
+    """The checker sees a piece inside another: the resting ball moved to 2 mm inside the
+    cue ball's place, behind it as it leaves, is flagged with its depth (from 12-01 to 12-06
+    the piece pairs' depth was computed but never counted: the hunter saw cushions, knuckles
+    and the outline only)."""
+    from cuesim import Layout
+    from cuesim.sim.state import SEG_OBJ, SEG_X, SEG_Y
+
+    layout = Layout(POOL.name, (Piece("cue", "ball", 0.6, 1.5), Piece("1", "ball", 0.3, 0.3)))
+    res = simulate(POOL, layout, CueShot(angle=math.pi / 2, speed=0.5))
+    assert penetration(POOL, res)[0] <= DEPTH
+    seg = res.segments.copy()
+    mine = seg[:, SEG_OBJ] == 1
+    seg[mine, SEG_X], seg[mine, SEG_Y] = 0.6, 1.5 - 2 * RB + 2e-3
+    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    depth, where = penetration(POOL, bad)
+    assert depth == pytest.approx(2e-3, rel=1e-6) and where == "cue in 1 at t=0.000000", where
+
+
+def test_hunter_random_physics_rolling_past_a_side_pocket_into_a_ball_on_the_cushion():
+    """14.1 seed 600453, random physics: ball 1 rolls along the right cushion past the side
+    pocket toward ball 3 resting on that cushion. Predicted from its segment's start, its next
+    change of motion was a graze of the side pocket's far knuckle at 8.26 s; predicted again at
+    the head string it crossed (3.13 s, a sensor: the motion unchanged), the graze was missed and
+    the next change came at 20.3 s. Its pairs had been culled to the first horizon and were not
+    predicted again, so ball 1 ran through ball 3 (compiled, a division by zero where their
+    centres met). Now a sensor crossing that moves the horizon later predicts the pairs
+    again (sim.loop, predict.horizon_passed): ball 1 strikes ball 3."""
+    r = run_case(shot_for("14.1", 600453, "random"))
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r
+
+
 # --- truncated shots ---------------------------------------------------------------------------
 def _truncated_pool():
     with pytest.warns(RuntimeWarning, match="TRUNCATED"):
