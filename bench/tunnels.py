@@ -408,12 +408,16 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     depth = np.where(valid, need[None] - dist, -np.inf)
     # a ball that touches a pin without felling it tilts it away as it goes by (resolve.pin):
     # while that pin rocks, the ball may be up to x_tip inside its standing circle, no farther
-    for row in res.events[res.events[:, COL_KIND] == int(EventKind.COLLIDE)]:
+    # (until the pin's first stop logged after the touch: one logged at the same instant
+    # before it ended an earlier rocking)
+    later = np.arange(len(res.events))
+    for r in np.flatnonzero(res.events[:, COL_KIND] == int(EventKind.COLLIDE)):
+        row = res.events[r]
         a, b, t0 = int(row[COL_A]), int(row[COL_B]), row[COL_T]
         if b < 0 or not (is_pin[b] and not is_pin[a]):
             continue
         ends = res.events[(res.events[:, COL_KIND] == int(EventKind.STOP))
-                          & (res.events[:, COL_A] == b) & (res.events[:, COL_T] >= t0), COL_T]
+                          & (res.events[:, COL_A] == b) & (later > r), COL_T]
         window = (times >= t0) & (times <= (ends.min() if len(ends) else np.inf))
         for x, y in ((a, b), (b, a)):
             depth[window, x, y] -= PIN_TILT

@@ -38,7 +38,7 @@ from cuesim.sim.events import (
     EV_STOP,
     EV_STRIKE,
 )
-from cuesim.sim.motion.dispatch import knocks, start_segment
+from cuesim.sim.motion.dispatch import knocks, on_base, start_segment
 from cuesim.sim.motion.segment import advance, velocity
 from cuesim.sim.predict import (
     S_HOLE,
@@ -76,7 +76,6 @@ from cuesim.sim.state import (
     PIN_LEANS,
     PIN_MOVED,
     PIN_THROWN,
-    REST,
     SDECEL,
     SEG_AX,
     SEG_AY,
@@ -440,11 +439,11 @@ def run_events_grid(
             for m in range(n_c):
                 if cj[m] < 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], vpeak[m], 0.0)
-        elif pin_pair:  # a standing pin touched: felled (PIN) or moved standing (COLLIDE)
+        elif pin_pair:  # a pin on its base touched: felled (PIN) or moved standing (COLLIDE)
             advance(S, P, i, t)
             advance(S, P, j, t)
             ki, kj = int(P[i, KIND]), int(P[j, KIND])
-            pin, knocker = (i, j) if S[i, MST] == REST and P[i, LAW] == LAW_PIN else (j, i)
+            pin, knocker = (i, j) if on_base(S, P, i) else (j, i)
             vn, felled = knock_pin(S, P, knocker, pin, e_pair[ki, kj], t)
             kind = EV_PIN if felled else EV_COLLIDE
             n_ev = _log(ev, n_ev, t, kind, knocker, pin, -1, vn, 0.0)

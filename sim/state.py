@@ -8,7 +8,8 @@ Dynamic state S (n, NS): one row per object, the current motion segment
     balls also spin about the horizontal axes: w_xy(t) = (WX, WY) + (AWX, AWY) tau; MST is the
     motion state (REST, SLIDING, ROLLING; pins: REST standing, PIN_MOVED, PIN_LEANS,
     PIN_THROWN, PIN_DOWN); PEND: the time a touched pin's rocking ends (PIN_MOVED) or it
-    stands again (PIN_LEANS), 0 otherwise.
+    stands again (PIN_LEANS), 0 otherwise; PBY: 1 + the index of the piece that touched such a
+    pin and passes it (resolve.pin), 0 for none.
 Static properties P (n, NP): radius, mass, moment of inertia, sliding deceleration, spin
 deceleration, kind number, motion law, rolling deceleration (balls), R2, the radius
 of a knocked pin (its reach when it is thrown into a standing pin), and for pins the
@@ -26,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 # dynamic columns
-X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST, PEND = range(18)
-NS = 18
+X, Y, VX, VY, AX, AY, T0, TEND, W0, LIN, ON, KSEG, WX, WY, AWX, AWY, MST, PEND, PBY = range(19)
+NS = 19
 # static columns
 R, M, INERTIA, DECEL, SDECEL, KIND, LAW, RDECEL, R2 = range(9)
 PM_HG, PM_IG, PM_RB, PM_HC, PM_HA, PM_MU, PM_EF, PM_HL, PM_HPP, PM_G = range(9, 19)

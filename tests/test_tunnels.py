@@ -653,3 +653,15 @@ def test_ball_passes_a_rocking_pin_only_as_far_as_its_head_gives_way(seed):
         a, b = ids.index(e.a), ids.index(e.b)
         deepest = max(deepest, float(np.max(cd - np.hypot(*(pos[:, a] - pos[:, b]).T))))
     assert 1e-4 < deepest <= tunnels.PIN_TILT + DEPTH
+
+
+def test_hunter_random_physics_a_second_ball_into_a_rocking_pin():
+    """5-pins seed 614424, random physics: yellow touches the centre pin without felling it;
+    while the pin rocks (touching nothing, as the piece passing it must), white rolls 21 mm into
+    its circle, and knocks it (without felling it: its path measured from where it was, not
+    from the contact distance) only when the pin stands. Now a touched pin lets only the piece
+    that touched it pass and is felled by any other that strikes it (dispatch.struck_again),
+    and a knock measures the path's depth from the contact distance (resolve.pin.knock_pin)."""
+    r = run_case(shot_for("5-pins", 614424, "random"))
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r

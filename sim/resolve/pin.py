@@ -39,11 +39,13 @@ Model (rigid bodies, first principles; numbers in cuesim.tables.carom.pin_model)
 - A pin that stands rocks back (Housner's return time (2/p) atanh(omega / (p alpha))) while its
   base slides with the slip speed u by u^2 / (2 mu g) (moved, 12.4; u = 0 when the rim sticks:
   only touched, 12.5). Until it is upright and still (the longest of the rocking, the slide and
-  the ball's passage) it is PIN_MOVED: it slides its distance in that time and touches nothing,
-  then stands again (REST). The passage is judged again when the pin would stand, on the true
-  paths (`pin_clear_time`): a ball (or a thrown pin) still inside its contact circle keeps it
-  leaning (PIN_LEANS, at rest, touching nothing; no event) until it has left; one that comes
-  to rest there fells it (12.6: the ball moved onto the pin), at its stop.
+  the ball's passage) it is PIN_MOVED: it slides its distance in that time, lets the piece that
+  touched it pass (S[PBY]), and is felled by any other ball or thrown pin that strikes it
+  (tilted, it has no standing response left); then it stands again (REST). The passage is
+  judged again when the pin would stand, on the true paths (`pin_clear_time`): the piece
+  passing it, still inside its contact circle, keeps it leaning (PIN_LEANS, at rest; no event;
+  felled as above if another strikes it) until it has left; one that comes to rest there
+  fells it (12.6: the ball moved onto the pin), at its stop.
 """
 
 from __future__ import annotations
@@ -66,8 +68,10 @@ from cuesim.sim.state import (
     LAW_PIN,
     MST,
     ON,
+    PBY,
     PEND,
     PIN_DOWN,
+    PIN_LEANS,
     PIN_MOVED,
     PIN_THROWN,
     PM_EF,
@@ -203,8 +207,12 @@ def passage_time(fx: float, fy: float, vx: float, vy: float, v: float, k: float,
 def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
               t: float) -> tuple[float, bool]:
     """Resolve the standing `pin` touched by `knocker` (a ball or a thrown pin; both advanced
-    to t): the knocker takes the reaction, the pin is thrown (felled) or moved standing.
+    to t): the knocker takes the reaction, the pin is thrown (felled) or moved standing, the
+    knocker then passing it (S[PBY]). A pin already touched, rocking on its rim or leaning on
+    the piece passing it, that another piece strikes is felled: tilted, it has no standing
+    response left to give (the impulse as for a standing pin throws it).
     Returns (the normal approach speed, felled)."""
+    tilted = S[pin, MST] == PIN_MOVED or S[pin, MST] == PIN_LEANS
     dx, dy = S[pin, X] - S[knocker, X], S[pin, Y] - S[knocker, Y]
     dist = math.sqrt(dx * dx + dy * dy)
     ex, ey = dx / dist, dy / dist
@@ -219,9 +227,13 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
     S[knocker, VY] -= jn * ct / mk * ey
     om, u = jn * om1, jn * u1
     p, alpha = housner(m, hg, ig, rb, g)
-    felled = sig != 0.0 and sig * om >= p * alpha
+    felled = tilted or sig != 0.0 and sig * om >= p * alpha
     passing = False
     v = k = 0.0
+    # how deep a ball's path goes into the pin's circle is measured from their contact
+    # distance, not from where the ball is: it may be inside already (it came in while the pin
+    # rocked from another's touch, and the pin stood again around it)
+    d_contact = contact_distance(P, knocker, pin)
     if P[knocker, LAW] != LAW_PIN:  # a ball's path may push the head past the tipping angle
         vx, vy = S[knocker, VX], S[knocker, VY]
         v = math.sqrt(vx * vx + vy * vy)
@@ -231,13 +243,14 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
             x_tip = tipping_clearance(rb, hg, c)
             chord = 2.0 * along
             k = math.sqrt(S[knocker, AX] ** 2 + S[knocker, AY] ** 2)
-            if along > 0.0 and dist - miss > x_tip:
+            if along > 0.0 and d_contact - miss > x_tip:
                 felled = True
             elif along > 0.0 and k > 0.0 and v * v <= 2.0 * k * chord:
                 felled = True  # the ball stops against the pin (12.6: moved onto it)
             elif along > 0.0:
                 passing = True
     S[pin, PEND] = 0.0
+    S[pin, PBY] = 0.0
     if felled:
         vx = u + om * hg
         travel, _, _ = thrown_travel(vx, sig * rb * om, hg, P[pin, PM_HL], mu, P[pin, PM_EF], g)
@@ -257,7 +270,7 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
     t_pass = 0.0
     if passing:  # until the ball has left the circle around where the pin will stand
         t_pass = passage_time(dx + direction * slide * ex, dy + direction * slide * ey,
-                              S[knocker, VX], S[knocker, VY], v, k, dist)
+                              S[knocker, VX], S[knocker, VY], v, k, d_contact)
     window = max(abs(u) / (mu * g), t_rock, t_pass)
     speed = 2.0 * slide / window if window > 0.0 else 0.0
     S[pin, VX] = direction * speed * ex
@@ -266,6 +279,7 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
         S[pin, KSEG] = speed / window
     S[pin, MST] = PIN_MOVED
     S[pin, PEND] = t + window
+    S[pin, PBY] = knocker + 1.0
     return vn, False
 
 
