@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from cuesim.rules.files import check_event_log
@@ -25,8 +26,18 @@ from cuesim.sim.detect import TOUCH
 from cuesim.sim.engine import motion_input
 from cuesim.sim.events import EventKind
 from cuesim.sim.motion.dispatch import start_segment
-from cuesim.sim.resolve.pin import passage_time, pin_clear_time
-from cuesim.sim.state import MST, PIN_MOVED
+from cuesim.sim.resolve.pin import passage_time, passes_within, pin_clear_time
+from cuesim.sim.state import (
+    DECEL,
+    MST,
+    NP,
+    NS,
+    PIN_MOVED,
+    RDECEL,
+    VX,
+    WY,
+    R,
+)
 from cuesim.tables.layout import Layout, Piece
 from tests.scaled_constants import REPO
 from tests.test_pins_impact import D_BALL_PIN, TABLE, graze, rolling
@@ -192,3 +203,32 @@ def test_a_ball_coming_into_a_rocking_pin_fells_it_where_it_meets_it():
     gap = math.dist(pos[ids.index("yellow")], pos[ids.index("pin_centre")]) - D_BALL_PIN
     assert abs(gap) < 1e-8
     check_event_log(log, ids, "through", TABLE)
+
+
+def _rolling_ball(speed: float) -> tuple[np.ndarray, np.ndarray]:
+    """One ball rolling along +x at `speed` (no slip), the table's cloth decelerations."""
+    S, P = np.zeros((1, NS)), np.zeros((1, NP))
+    P[0, R], P[0, DECEL], P[0, RDECEL] = 0.03075, 0.2 * 9.81, 0.01 * 9.81
+    S[0, VX], S[0, WY] = speed, speed / P[0, R]
+    return S, P
+
+
+@pytest.mark.parametrize("off", [-1e-7, 1e-7])
+def test_a_passing_ball_reaches_the_axis_as_its_straight_line_says(off):
+    """A rolling ball goes straight: passes_within, its true path against a pin base at rest,
+    says it comes within d_in exactly when the line's closest approach does (to 0.1 um)."""
+    S, P = _rolling_ball(1.0)
+    d_in = 0.0255
+    assert passes_within(S, P, 0, -0.2, d_in + off, 0.0, 0.0, 0.0, d_in, 1.0) == (off < 0.0)
+
+
+def test_a_base_sliding_back_toward_a_passing_ball_is_reached():
+    """A pin struck high slides its base back toward the ball as it goes by: a path missing
+    the base's first place by 1 um comes within d_in of the base sliding 5 um toward it
+    (bench/tunnels.py 5-pins seed 604242, random physics: the ball ran 2.3 um deeper than
+    the head gives way), and one sliding away is not reached."""
+    S, P = _rolling_ball(1.0)
+    d_in, h = 0.0255, 0.5
+    speed = 2.0 * 5e-6 / h  # slides 5 um in h, decelerating to rest
+    assert passes_within(S, P, 0, -0.2, d_in + 1e-6, 0.0, speed, speed / h, d_in, h)
+    assert not passes_within(S, P, 0, -0.2, d_in + 1e-6, 0.0, -speed, speed / h, d_in, h)

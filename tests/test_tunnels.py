@@ -665,3 +665,14 @@ def test_hunter_random_physics_a_second_ball_into_a_rocking_pin():
     r = run_case(shot_for("5-pins", 614424, "random"))
     assert "error" not in r and "skipped" not in r, r
     assert not r["truncated"] and r["depth"] <= DEPTH, r
+
+
+def test_hunter_random_physics_a_ball_passing_a_pin_whose_base_slides_back():
+    """5-pins seed 604242, random physics: white brushes the top pin, whose base then slides
+    back toward it (struck high) while it goes by, and white, sliding for 3 us after the knock,
+    leaves on a slightly turned line: judged on the straight line at the knock from where the
+    pin stood, it passed 2.3 um deeper than the head gives way. The knock now follows the
+    ball's true path against the sliding base (resolve.pin.passes_within): the pin falls."""
+    r = run_case(shot_for("5-pins", 604242, "random"))
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r

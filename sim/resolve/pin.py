@@ -56,12 +56,14 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import TOUCH
+from cuesim.sim.motion.ball import U_ROLL
 from cuesim.sim.motion.dispatch import contact_distance
 from cuesim.sim.motion.segment import position, velocity
 from cuesim.sim.roots import INF, first_descent
 from cuesim.sim.state import (
     AX,
     AY,
+    DECEL,
     KSEG,
     LAW,
     LAW_BALL,
@@ -84,9 +86,12 @@ from cuesim.sim.state import (
     PM_IG,
     PM_MU,
     PM_RB,
+    RDECEL,
     TEND,
     VX,
     VY,
+    WX,
+    WY,
     M,
     R,
     X,
@@ -204,6 +209,57 @@ def passage_time(fx: float, fy: float, vx: float, vy: float, v: float, k: float,
 
 
 @njit_norc
+def _enters(qx: float, qy: float, wx: float, wy: float, ax: float, ay: float, d_in: float,
+            h: float) -> bool:
+    """Whether q + w tau + a tau^2 / 2 comes within d_in of the origin for tau in [0, h]."""
+    c0 = qx * qx + qy * qy - d_in * d_in
+    if c0 <= 0.0:
+        return True
+    if not h > 0.0:
+        return False
+    _, end = first_descent(c0, 2.0 * (qx * wx + qy * wy), wx * wx + wy * wy + qx * ax + qy * ay,
+                           wx * ax + wy * ay, 0.25 * (ax * ax + ay * ay), h)
+    return end < INF
+
+
+@njit_norc
+def passes_within(S: np.ndarray, P: np.ndarray, ball: int, qx: float, qy: float, bx: float,
+                  by: float, kb: float, d_in: float, h: float) -> bool:
+    """Whether `ball`, just knocked (its reaction taken), comes within d_in of a touched pin's
+    axis within h while the pin's base slides: the ball from q (relative to the base) on its
+    true path (motion.ball: the slip's parabola, a = -mu_s g u/|u| with u = v + R k x w, for
+    2 |u| / (7 mu_s g), then rolling straight at -mu_r g along its velocity, to rest), the base
+    from rest at (bx, by), decelerating at kb along it. The knock's straight line at the ball's
+    velocity missed by micrometres where the base slid back toward the ball as it went by
+    (bench/tunnels.py 5-pins seed 604242, random physics)."""
+    r, k_slide, k_roll = P[ball, R], P[ball, DECEL], P[ball, RDECEL]
+    vx, vy = S[ball, VX], S[ball, VY]
+    b = math.sqrt(bx * bx + by * by)
+    abx, aby = (-kb * bx / b, -kb * by / b) if b > 0.0 else (0.0, 0.0)
+    ux, uy = vx - r * S[ball, WY], vy + r * S[ball, WX]
+    u = math.sqrt(ux * ux + uy * uy)
+    ts = 2.0 * u / (7.0 * k_slide) if u > U_ROLL and k_slide > 0.0 else 0.0
+    if ts > 0.0:  # the slip
+        a1x, a1y = -k_slide * ux / u, -k_slide * uy / u
+        if _enters(qx, qy, vx - bx, vy - by, a1x - abx, a1y - aby, d_in, min(ts, h)):
+            return True
+        if ts >= h:
+            return False
+        qx += ts * (vx - bx + 0.5 * ts * (a1x - abx))
+        qy += ts * (vy - by + 0.5 * ts * (a1y - aby))
+        vx, vy = vx + a1x * ts, vy + a1y * ts
+        bx, by = bx + abx * ts, by + aby * ts
+        h -= ts
+    v = math.sqrt(vx * vx + vy * vy)  # the roll
+    if v == 0.0:
+        return _enters(qx, qy, -bx, -by, -abx, -aby, d_in, h)
+    if k_roll > 0.0:
+        h = min(h, v / k_roll)
+    return _enters(qx, qy, vx - bx, vy - by, -k_roll * vx / v - abx, -k_roll * vy / v - aby,
+                   d_in, h)
+
+
+@njit_norc
 def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
               t: float) -> tuple[float, bool]:
     """Resolve the standing `pin` touched by `knocker` (a ball or a thrown pin; both advanced
@@ -229,7 +285,7 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
     p, alpha = housner(m, hg, ig, rb, g)
     felled = tilted or sig != 0.0 and sig * om >= p * alpha
     passing = False
-    v = k = 0.0
+    v = k = x_tip = 0.0
     # how deep a ball's path goes into the pin's circle is measured from their contact
     # distance, not from where the ball is: it may be inside already (it came in while the pin
     # rocked from another's touch, and the pin stood again around it)
@@ -251,36 +307,42 @@ def knock_pin(S: np.ndarray, P: np.ndarray, knocker: int, pin: int, e: float,
                 passing = True
     S[pin, PEND] = 0.0
     S[pin, PBY] = 0.0
-    if felled:
-        vx = u + om * hg
-        travel, _, _ = thrown_travel(vx, sig * rb * om, hg, P[pin, PM_HL], mu, P[pin, PM_EF], g)
-        if vx == 0.0 or travel <= 0.0:
-            S[pin, VX] = 0.0
-            S[pin, VY] = 0.0
-            S[pin, MST] = PIN_DOWN
-        else:
-            S[pin, VX] = vx * ex
-            S[pin, VY] = vx * ey
-            S[pin, KSEG] = vx * vx / (2.0 * travel)
-            S[pin, MST] = PIN_THROWN
-        return vn, True
-    slide = u * u / (2.0 * mu * g)
-    direction = 1.0 if u >= 0.0 else -1.0
-    t_rock = 0.0 if sig == 0.0 else 2.0 / p * math.atanh(sig * om / (p * alpha))
-    t_pass = 0.0
-    if passing:  # until the ball has left the circle around where the pin will stand
-        t_pass = passage_time(dx + direction * slide * ex, dy + direction * slide * ey,
-                              S[knocker, VX], S[knocker, VY], v, k, d_contact)
-    window = max(abs(u) / (mu * g), t_rock, t_pass)
-    speed = 2.0 * slide / window if window > 0.0 else 0.0
-    S[pin, VX] = direction * speed * ex
-    S[pin, VY] = direction * speed * ey
-    if speed > 0.0:
-        S[pin, KSEG] = speed / window
-    S[pin, MST] = PIN_MOVED
-    S[pin, PEND] = t + window
-    S[pin, PBY] = knocker + 1.0
-    return vn, False
+    if not felled:
+        slide = u * u / (2.0 * mu * g)
+        direction = 1.0 if u >= 0.0 else -1.0
+        t_rock = 0.0 if sig == 0.0 else 2.0 / p * math.atanh(sig * om / (p * alpha))
+        t_pass = 0.0
+        if passing:  # until the ball has left the circle around where the pin will stand
+            t_pass = passage_time(dx + direction * slide * ex, dy + direction * slide * ey,
+                                  S[knocker, VX], S[knocker, VY], v, k, d_contact)
+        window = max(abs(u) / (mu * g), t_rock, t_pass)
+        speed = 2.0 * slide / window if window > 0.0 else 0.0
+        # the base slides while the ball goes by (back toward it when struck high): the path
+        # judged against the base's place at each time as well
+        felled = passing and passes_within(
+            S, P, knocker, -dx, -dy, direction * speed * ex, direction * speed * ey,
+            speed / window if window > 0.0 else 0.0, d_contact - x_tip, window)
+        if not felled:
+            S[pin, VX] = direction * speed * ex
+            S[pin, VY] = direction * speed * ey
+            if speed > 0.0:
+                S[pin, KSEG] = speed / window
+            S[pin, MST] = PIN_MOVED
+            S[pin, PEND] = t + window
+            S[pin, PBY] = knocker + 1.0
+            return vn, False
+    vx = u + om * hg
+    travel, _, _ = thrown_travel(vx, sig * rb * om, hg, P[pin, PM_HL], mu, P[pin, PM_EF], g)
+    if vx == 0.0 or travel <= 0.0:
+        S[pin, VX] = 0.0
+        S[pin, VY] = 0.0
+        S[pin, MST] = PIN_DOWN
+    else:
+        S[pin, VX] = vx * ex
+        S[pin, VY] = vx * ey
+        S[pin, KSEG] = vx * vx / (2.0 * travel)
+        S[pin, MST] = PIN_THROWN
+    return vn, True
 
 
 @njit_norc
