@@ -522,29 +522,22 @@ def run_events_grid(
             single_t[i], single_c[i], single_k[i], change_t[i] = single_event(
                 S, P, i, t, rails, holes, lines, circles, side_l, side_c, knuckles
             )
-            if horizon_passed(before, change_t[i]):
-                # its pairs were culled to the earlier horizon: predicted again (a ball rolling
-                # along a cushion past a side pocket grazed the far jaw's knuckle from the
-                # segment's start and missed it from the head string on, and ran through a
-                # ball resting on that cushion: bench/tunnels.py 14.1 seed 600453, random
-                # physics)
-                if one:
-                    predict_all(S, P, t, 1, rails, holes, lines, circles, side_l, side_c,
-                                knuckles, pair_t, iw, fw)
-                else:
-                    predict_near(S, P, t, 1, rails, holes, lines, circles, side_l, side_c,
-                                 knuckles, pair_t, iw, fw, g, head, queue, cross_q)
+            if not horizon_passed(before, change_t[i]):
+                set_view(S, P, i, view)
+                row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
+                update_path(queue, row_t, i)
                 continue
-            set_view(S, P, i, view)
-            row_t[i], row_j[i] = row_min(pair_t, single_t, i, g, head, nxt, cell, buf)
-            update_path(queue, row_t, i)
-            continue
-
-        for m in range(n_aff):
-            a = affected[m]
-            start_segment(S, P, a, t)
-            if not quiet:
-                n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
+            # its pairs were culled to the earlier horizon: predicted again below, its segment
+            # going on (a ball rolling along a cushion past a side pocket grazed the far jaw's
+            # knuckle from the segment's start and missed it from the head string on, and ran
+            # through a ball resting on that cushion: bench/tunnels.py 14.1 seed 600453,
+            # random physics)
+        else:
+            for m in range(n_aff):
+                a = affected[m]
+                start_segment(S, P, a, t)
+                if not quiet:
+                    n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
         if one:
             predict_all(S, P, t, n_aff, rails, holes, lines, circles, side_l, side_c, knuckles,
                         pair_t, iw, fw)
