@@ -209,16 +209,23 @@ def passage_time(fx: float, fy: float, vx: float, vy: float, v: float, k: float,
 
 
 @njit_norc
+def _gap_quartic(qx: float, qy: float, wx: float, wy: float, ax: float, ay: float,
+                 d: float) -> tuple[float, float, float, float, float]:
+    """The coefficients (c0..c4, in tau) of |q + w tau + a tau^2 / 2|^2 - d^2."""
+    return (qx * qx + qy * qy - d * d, 2.0 * (qx * wx + qy * wy),
+            wx * wx + wy * wy + qx * ax + qy * ay, wx * ax + wy * ay, 0.25 * (ax * ax + ay * ay))
+
+
+@njit_norc
 def _enters(qx: float, qy: float, wx: float, wy: float, ax: float, ay: float, d_in: float,
             h: float) -> bool:
     """Whether q + w tau + a tau^2 / 2 comes within d_in of the origin for tau in [0, h]."""
-    c0 = qx * qx + qy * qy - d_in * d_in
+    c0, c1, c2, c3, c4 = _gap_quartic(qx, qy, wx, wy, ax, ay, d_in)
     if c0 <= 0.0:
         return True
     if not h > 0.0:
         return False
-    _, end = first_descent(c0, 2.0 * (qx * wx + qy * wy), wx * wx + wy * wy + qx * ax + qy * ay,
-                           wx * ax + wy * ay, 0.25 * (ax * ax + ay * ay), h)
+    _, end = first_descent(c0, c1, c2, c3, c4, h)
     return end < INF
 
 
@@ -380,7 +387,6 @@ def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[fl
         bx, by = position(S, j, t)
         qx, qy = bx - S[pin, X], by - S[pin, Y]
         d = contact_distance(P, j, pin)
-        c0 = d * d - (qx * qx + qy * qy)
         wx, wy = velocity(S, j, t)
         ax, ay = S[j, AX], S[j, AY]
         if wx == 0.0 and wy == 0.0 and ax == 0.0 and ay == 0.0:
@@ -391,9 +397,8 @@ def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[fl
         h = S[j, TEND] - t
         leave = INF
         if h > 0.0:
-            _, b = first_descent(c0, -2.0 * (qx * wx + qy * wy),
-                                 -(wx * wx + wy * wy + qx * ax + qy * ay),
-                                 -(wx * ax + wy * ay), -0.25 * (ax * ax + ay * ay), h)
+            c0, c1, c2, c3, c4 = _gap_quartic(qx, qy, wx, wy, ax, ay, d)
+            _, b = first_descent(-c0, -c1, -c2, -c3, -c4, h)  # D^2 - |...|^2 falls: it leaves
             if b < INF:
                 leave = t + b
         if leave == INF:  # still inside at its segment's end: judged again then
