@@ -330,6 +330,21 @@ def positions(res: ShotResult, times: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return pos, on
 
 
+def _lean_end(times: np.ndarray, depth: np.ndarray, t_stop: float) -> float:
+    """When a touched pin that stopped rocking at t_stop stands again: a ball still inside its
+    circle and on its way out keeps it leaning (resolve.pin.pin_clear_time; no event marks the
+    end) until it has left, so the samples from t_stop on in which the ball's depth is positive
+    and never grows are the lean's. A ball that goes deeper after the stop meets a standing pin
+    (the core logs that): its depth counts from there on."""
+    end = t_stop
+    last = np.inf
+    for k in np.flatnonzero(times >= t_stop):
+        if not (0.0 < depth[k] <= last):
+            break
+        end, last = times[k], depth[k]
+    return float(end)
+
+
 def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     """The deepest penetration (m) anywhere in the shot and what it was."""
     geo = table.geometry
@@ -409,7 +424,7 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     # a ball that touches a pin without felling it tilts it away as it goes by (resolve.pin):
     # while that pin rocks, the ball may be up to x_tip inside its standing circle, no farther
     # (until the pin's first stop logged after the touch: one logged at the same instant
-    # before it ended an earlier rocking)
+    # before it ended an earlier rocking), and after that stop while the pin leans on it
     later = np.arange(len(res.events))
     for r in np.flatnonzero(res.events[:, COL_KIND] == int(EventKind.COLLIDE)):
         row = res.events[r]
@@ -418,7 +433,8 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
             continue
         ends = res.events[(res.events[:, COL_KIND] == int(EventKind.STOP))
                           & (res.events[:, COL_A] == b) & (later > r), COL_T]
-        window = (times >= t0) & (times <= (ends.min() if len(ends) else np.inf))
+        end = _lean_end(times, need[a, b] - dist[:, a, b], ends.min()) if len(ends) else np.inf
+        window = (times >= t0) & (times <= end)
         for x, y in ((a, b), (b, a)):
             depth[window, x, y] -= PIN_TILT
     note(depth, lambda ix: f"{ids[ix[1]]} in {ids[ix[2]]} at t={times[ix[0]]:.6f}")
