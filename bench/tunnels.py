@@ -403,7 +403,8 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
         out = np.where(near, -np.inf, out)
     note(np.where(on, out, -np.inf), lambda ix: f"{ids[ix[1]]} off the table at "
                                                 f"t={times[ix[0]]:.6f}")
-    # pieces: pins only against balls, and only while they stand
+    # pieces: a pin against a ball only while it stands (balls pass over knocked pins); two
+    # pins, standing, thrown or lying, at their widest diameter (dispatch.contact_distance)
     knock = np.full(len(ids), np.inf)
     for row in res.events[res.events[:, COL_KIND] == int(EventKind.PIN)]:
         b = int(row[COL_B])
@@ -414,12 +415,14 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     if is_pin.any():
         cd = table.contact_distance("ball", "pin")
         need = np.where(is_pin[:, None] != is_pin[None, :], cd, need)
+        need = np.where(is_pin[:, None] & is_pin[None, :],
+                        table.contact_distance("pin", "pin"), need)
     valid = on[:, :, None] & on[:, None, :]
     valid &= ~np.eye(len(ids), dtype=bool)[None]
-    valid &= ~(is_pin[:, None] & is_pin[None, :])[None]
     standing = times[:, None] < knock[None, :]
-    valid &= np.where(is_pin[None, :, None], standing[:, :, None], True)
-    valid &= np.where(is_pin[None, None, :], standing[:, None, :], True)
+    ball_pin = (is_pin[:, None] != is_pin[None, :])[None]
+    valid &= ~ball_pin | np.where(is_pin[None, :, None], standing[:, :, None], True)
+    valid &= ~ball_pin | np.where(is_pin[None, None, :], standing[:, None, :], True)
     depth = np.where(valid, need[None] - dist, -np.inf)
     # a ball that touches a pin without felling it tilts it away as it goes by (resolve.pin):
     # while that pin rocks, the ball may be up to x_tip inside its standing circle, no farther

@@ -506,6 +506,27 @@ def test_hunter_finds_a_planted_ball_in_a_ball():
     assert depth == pytest.approx(2e-3, rel=1e-6) and where == "cue in 1 at t=0.000000", where
 
 
+def test_hunter_finds_a_planted_pin_in_a_pin():
+    """The checker sees two pins closer than their widest diameter (standing, thrown or lying:
+    dispatch.contact_distance); until 12-06 it left pin pairs out. The top pin moved to 1 mm
+    inside the centre pin's reach, while white rolls slowly to the near cushion, is flagged."""
+    from cuesim.sim.state import SEG_OBJ, SEG_Y
+
+    table = carom_table()
+    layout = five_pins_layout()
+    res = simulate(table, layout, CueShot(angle=-math.pi / 2, speed=0.3, ball="white"))
+    assert res.n_events < 10 and penetration(table, res)[0] <= DEPTH
+    ids = layout.ids()
+    seg = res.segments.copy()
+    mine = seg[:, SEG_OBJ] == ids.index("pin_top")
+    centre = layout.pieces[ids.index("pin_centre")]
+    seg[mine, SEG_Y] = centre.y + table.contact_distance("pin", "pin") - 1e-3
+    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    depth, where = penetration(table, bad)
+    assert depth == pytest.approx(1e-3, rel=1e-6), where
+    assert where.startswith(("pin_top in pin_centre", "pin_centre in pin_top")), where
+
+
 def test_hunter_random_physics_rolling_past_a_side_pocket_into_a_ball_on_the_cushion():
     """14.1 seed 600453, random physics: ball 1 rolls along the right cushion past the side
     pocket toward ball 3 resting on that cushion. Predicted from its segment's start, its next
