@@ -69,6 +69,34 @@ def test_rail_found_from_the_true_gap_when_the_segment_starts_beyond_the_line():
     assert tau < late - 0.02
 
 
+def test_rail_pressed_only_while_on_its_face():
+    """A ball rolling along a cushion at 9.7 m/s, touching it, 1.4e-13 m/s into it (5-pins seed
+    983475, random physics, where the cushion's e is 0): its gap would fall 1.2 nm below the
+    face only at its segment's end, 16,894 s and 160 km on, far past the cushion's end 0.05 s
+    away. It was pressed, due now, and the impact, along the contact's own normal, had nothing
+    to do: the same contact at the same instant until the idle bound stopped the shot. It is no
+    contact now; one pressed in by its acceleration sinks deeper than TOUCH within 1.5 ms,
+    still on the face, and is due at once."""
+    v, decel, h = 9.655463552622, 5.7153707e-4, 16893.85353067385
+    vn, an = 1.3944348552259814e-13, 8.25409580e-18  # into the cushion; its turn, out
+    assert _rail(0.5, RB, v, -vn, -decel, an, h) == INF
+    assert _rail(0.5, RB, v, -vn, -decel, -1e-3, h) == 0.0
+    # on a cushion long enough for the sink, it is pressed as before
+    long_rail = RAIL.copy()
+    long_rail[0, [0, 2, 6, 7]] = -1e6, 1e6, 2e6, 0.0
+    assert rail_time(0.5, RB, v, -vn, -decel, an, RB, 10.0, h, long_rail)[0] == 0.0
+
+
+def test_hunter_random_physics_a_ball_rolling_along_a_cushion_is_not_pressed_past_its_end():
+    """5-pins seed 983475, random physics (cushion e = 0): white, rolling along the right
+    cushion at 9.7 m/s after three plastic impacts at one instant, was found pressed into it at
+    each pass and the shot stopped at the idle bound after 12 events (a RUNAWAY). It now rolls
+    to the corner and the shot plays out."""
+    r = run_case(shot_for("5-pins", 983475, "random"))
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r
+
+
 @pytest.mark.parametrize("g0", [1e-13, -1e-13, -0.5 * TOUCH * (1 + 1e-7)])
 def test_rail_touching_contact_that_sinks_is_never_missed(g0):
     """Touching (up to just past the half-touch depth where a sinking contact is caught),
