@@ -121,7 +121,7 @@ def rail_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
         along0 = ((px - x0) * ex + (py - y0) * ey) / length
         on_face = -EXTENT_TOL <= along0 <= length + EXTENT_TOL
         tau = face_time(g0, g1, g2, on_face, h)
-        if tau == 0.0 and on_face and -TOUCH <= g0 <= TOUCH and -g1 <= V_TOUCH and not \
+        if tau == 0.0 and on_face and -TOUCH <= g0 <= TOUCH and -V_TOUCH <= g1 <= V_TOUCH and not \
                 pressed_on_face(g0, g1, g2, along0, (ex * vx + ey * vy) / length,
                                 0.5 * (ex * ax + ey * ay) / length, length, h):
             tau, _ = descent(g0, g1, g2, 0.0, 0.0, h, 1, 0.5 * TOUCH)  # face_time, not pressed
