@@ -13,7 +13,8 @@ consecutive events and on a 2001-point grid, and checked against every cushion s
 and end points), jaw knuckle, the table's outline (pocket throats excepted) and every other
 piece (a ball and a pin only while the pin stands; a ball that touched a pin without felling it
 may be up to x_tip inside the pin's standing circle while the pin rocks, the distance the model
-lets the head give way, sim/resolve/pin.py). A shot is a TUNNEL when anything is deeper
+lets the head give way, sim/resolve/pin.py; a thrown pin so touching one, up to how far it gives
+way at the belly's height, where a lying pin strikes). A shot is a TUNNEL when anything is deeper
 than DEPTH inside anything, a RUNAWAY when the core hit its event limit (ShotResult.truncated),
 an ERROR when it raised. Prints counts per game and the seeds of every failure; a seed replays
 with `shot_for(game, seed)`. With `--physics random` each seed also draws the table's
@@ -71,8 +72,10 @@ DEPTH = 1e-6  # m: deeper than this inside a cushion, knuckle or piece is a tunn
 GRID = 2001  # uniform samples over the shot, besides the event times
 EXTREME_SPEED = (12.0, 15.0)  # m/s, issue 12 item 4
 MAX_ELEVATION = math.radians(80.0)  # issue 12 item 4
-_HG, _, _RB, _HC = pin_model(carom_table().physics.g)[:4]
+_HG, _, _RB, _HC, _, _, _, _, _HPP = pin_model(carom_table().physics.g)[:9]
 PIN_TILT = tipping_clearance(_RB, _HG, _HC)  # m: how far a rocking pin's head gives way
+# m: how far it gives way at a lying pin's belly, where a thrown pin touches it (resolve.pin)
+PIN_TILT_BELLY = tipping_clearance(_RB, _HG, _HPP)
 TIP = 0.5  # tip offset of the extreme shots, fraction of the radius (the miscue limit)
 
 POOL, NOVUS, CAROM = pool_table(), novus_table(), carom_table()
@@ -427,19 +430,25 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     # a ball that touches a pin without felling it tilts it away as it goes by (resolve.pin):
     # while that pin rocks, the ball may be up to x_tip inside its standing circle, no farther
     # (until the pin's first stop logged after the touch: one logged at the same instant
-    # before it ended an earlier rocking), and after that stop while the pin leans on it
+    # before it ended an earlier rocking), and after that stop while the pin leans on it; a
+    # thrown pin, which strikes low (at a lying pin's belly), up to how far the tilt moves the
+    # pin there (5-pins seed 1300950, random physics: 37 um, following the pin it touched)
     later = np.arange(len(res.events))
     for r in np.flatnonzero(res.events[:, COL_KIND] == int(EventKind.COLLIDE)):
         row = res.events[r]
         a, b, t0 = int(row[COL_A]), int(row[COL_B]), row[COL_T]
-        if b < 0 or not (is_pin[b] and not is_pin[a]):
+        if b < 0 or not is_pin[b]:
             continue
+        if is_pin[a] and np.any((res.events[:r, COL_KIND] == int(EventKind.PIN))
+                                & (res.events[:r, COL_B] == b)):
+            continue  # two knocked pins meeting: an impact of the contact core, no give
+        give = PIN_TILT_BELLY if is_pin[a] else PIN_TILT
         ends = res.events[(res.events[:, COL_KIND] == int(EventKind.STOP))
                           & (res.events[:, COL_A] == b) & (later > r), COL_T]
         end = _lean_end(times, need[a, b] - dist[:, a, b], ends.min()) if len(ends) else np.inf
         window = (times >= t0) & (times <= end)
         for x, y in ((a, b), (b, a)):
-            depth[window, x, y] -= PIN_TILT
+            depth[window, x, y] -= give
     note(depth, lambda ix: f"{ids[ix[1]]} in {ids[ix[2]]} at t={times[ix[0]]:.6f}")
     return worst, what
 
