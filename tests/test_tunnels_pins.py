@@ -142,3 +142,31 @@ def test_thrown_pin_follows_the_pin_it_touched_only_as_far_as_its_belly_gives_wa
     inside = case.table.contact_distance("pin", "pin") - np.hypot(*(pos[:, a] - pos[:, b]).T)
     assert 3e-5 < float(inside.max()) < tunnels.PIN_TILT_BELLY < tunnels.PIN_TILT
     assert run_case(case)["depth"] <= DEPTH
+
+
+def test_two_knocked_pins_meeting_get_no_give():
+    """5-pins seed 1005: the centre pin and the top pin, both felled, meet at 0.116 s (an
+    impact of the contact core, a COLLIDE like a thrown pin's touch). Neither stands, so
+    neither gives way: the top pin's path after the impact moved 0.5 mm into the centre pin
+    is a 0.5 mm tunnel, not within a tilt's allowance."""
+    from cuesim.sim.state import SEG_OBJ, SEG_T0, SEG_X, SEG_Y
+
+    case = shot_for("5-pins", 1005)
+    res = simulate(case.table, case.layout, case.shot)
+    assert penetration(case.table, res)[0] <= DEPTH
+    log = res.event_log()
+    k, meet = next((k, e) for k, e in enumerate(log) if e.kind == EventKind.COLLIDE
+                   and (e.a, e.b) == ("pin_centre", "pin_top"))
+    assert {x.b for x in log[:k] if x.kind == EventKind.PIN} >= {"pin_centre", "pin_top"}
+    ids = case.layout.ids()
+    a, b = ids.index("pin_centre"), ids.index("pin_top")
+    pos, _ = tunnels.positions(res, np.array([meet.t]))
+    shift = (pos[0, a] - pos[0, b]) / np.hypot(*(pos[0, a] - pos[0, b])) * 5e-4
+    seg = res.segments.copy()
+    after = (seg[:, SEG_OBJ] == b) & (seg[:, SEG_T0] >= meet.t)
+    seg[after, SEG_X] += shift[0]
+    seg[after, SEG_Y] += shift[1]
+    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    depth, where = penetration(case.table, bad)
+    assert depth == pytest.approx(5e-4, rel=1e-3), where
+    assert where.startswith(("pin_top in pin_centre", "pin_centre in pin_top")), where
