@@ -1,7 +1,7 @@
 """Tunnel and runaway hunter: random shots per game, every trajectory checked for penetration.
 
     python bench/tunnels.py [--shots N] [--games novus,9-ball,...] [--seed S] [--workers W]
-                            [--physics table|random] [--json FILE]
+                            [--physics table|random] [--pool-size 9ft|8ft|7ft] [--json FILE]
 
 For each game (novus, 9-ball, 8-ball, 14.1, 5-pins) N shots, each from its own seed: half from
 the game's opening layout (the cue ball anywhere in the kitchen, the striker anywhere in its
@@ -21,7 +21,8 @@ with `shot_for(game, seed)`. With `--physics random` each seed also draws the ta
 coefficients (`random_physics`: friction, restitution 0 to 1, the impact's resolution, v_stick
 and g, log-uniform over wide ranges), the same layout and shot on other tables: a threshold or
 a coefficient at its extreme must not make the core tunnel, run away or fail either
-(`shot_for(game, seed, "random")` replays one).
+(`shot_for(game, seed, "random")` replays one). `--pool-size 8ft` or `7ft` plays the pool games
+on that table, their layouts drawn on it (`shot_for(game, seed, physics, size)`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from cuesim.tables.balls import BallPhysics
 from cuesim.tables.carom import carom_table, five_pins_layout, pin_model
 from cuesim.tables.layout import Layout, Piece
 from cuesim.tables.novus import NovusPhysics
+from cuesim.tables.pool import PLAYING_SURFACES
 from cuesim.tables.racks import straight_pool_rack
 
 GAMES = ("novus", "9-ball", "8-ball", "14.1", "5-pins")
@@ -79,6 +81,7 @@ PIN_TILT_BELLY = tipping_clearance(_RB, _HG, _HPP)
 TIP = 0.5  # tip offset of the extreme shots, fraction of the radius (the miscue limit)
 
 POOL, NOVUS, CAROM = pool_table(), novus_table(), carom_table()
+POOL_SIZES = {size: POOL if size == "9ft" else pool_table(size) for size in PLAYING_SURFACES}
 TABLES = {"novus": NOVUS, "9-ball": POOL, "8-ball": POOL, "14.1": POOL, "5-pins": CAROM}
 PHYSICS = ("table", "random")  # --physics: the tables' own coefficients, or drawn per seed
 # --physics random: log-uniform ranges, wide around the tables' values (tables/balls.py,
@@ -106,16 +109,19 @@ class Case:
     kind: str  # "opening" or "random"
     extreme: bool
     physics: BallPhysics | NovusPhysics | None = None  # None: the table's own (TABLES)
+    size: str = "9ft"  # the pool games' table (tables.pool.PLAYING_SURFACES)
 
     @property
     def table(self) -> Any:
-        """The table the shot is played on: the game's, with this case's physics if drawn."""
+        """The table the shot is played on: the game's (for pool, of this case's size), with
+        this case's physics if drawn."""
+        pool = self.game not in ("novus", "5-pins")
         if self.physics is None:
-            return TABLES[self.game]
+            return POOL_SIZES[self.size] if pool else TABLES[self.game]
         if self.game == "novus":
             return novus_table(self.physics)
         return carom_table(self.physics) if self.game == "5-pins" else pool_table(
-            physics=self.physics)
+            self.size, physics=self.physics)
 
 
 def random_physics(game: str, seed: int) -> BallPhysics | NovusPhysics:
@@ -208,16 +214,16 @@ def random_pieces(table: Any, rng: np.random.Generator, n: int, r: float,
     return out
 
 
-def _pool_layout(game: str, rng: np.random.Generator, opening: bool) -> Layout:
+def _pool_layout(game: str, rng: np.random.Generator, opening: bool, table: Any) -> Layout:
     if opening:
         rack = {"9-ball": nine_ball_rack, "8-ball": eight_ball_rack,
                 "14.1": straight_pool_rack}[game]
-        return rack(POOL, cue=cue_ball_in_kitchen(POOL, rng=rng), rng=rng)
-    r = POOL.piece_spec("ball").radius
+        return rack(table, cue=cue_ball_in_kitchen(table, rng=rng), rng=rng)
+    r = table.piece_spec("ball").radius
     n = int(rng.integers(2, {"9-ball": 10, "8-ball": 16, "14.1": 16}[game] + 1))
-    pts = random_pieces(POOL, rng, n, r)
+    pts = random_pieces(table, rng, n, r)
     ids = ["cue"] + [str(k) for k in range(1, len(pts))]
-    return Layout(POOL.name, tuple(Piece(i, "ball", x, y) for i, (x, y) in zip(ids, pts,
+    return Layout(table.name, tuple(Piece(i, "ball", x, y) for i, (x, y) in zip(ids, pts,
                                                                                 strict=True)))
 
 
@@ -251,11 +257,14 @@ def _carom_layout(rng: np.random.Generator, opening: bool) -> Layout:
     return Layout(CAROM.name, (*balls, *pins))
 
 
-def shot_for(game: str, seed: int, physics: str = "table") -> Case:
+def shot_for(game: str, seed: int, physics: str = "table", size: str = "9ft") -> Case:
     """The layout and shot of one hunter seed (deterministic), on the table's own physics or
-    (physics "random") on the seed's `random_physics`."""
+    (physics "random") on the seed's `random_physics`; the pool games on a table of `size`
+    (its layout drawn on it: the same draws, so "9ft" is the hunter's usual shot)."""
     if physics not in PHYSICS:
         raise ValueError(f"physics must be one of {', '.join(PHYSICS)}, got {physics!r}")
+    if size not in POOL_SIZES:
+        raise ValueError(f"size must be one of {', '.join(POOL_SIZES)}, got {size!r}")
     drawn = random_physics(game, seed) if physics == "random" else None
     rng = np.random.default_rng([seed, GAMES.index(game)])
     opening = bool(rng.random() < 0.5)
@@ -278,7 +287,8 @@ def shot_for(game: str, seed: int, physics: str = "table") -> Case:
                 continue
         return Case(game, seed, layout, shot, "opening" if opening else "random", extreme,
                     drawn)
-    layout = _carom_layout(rng, opening) if game == "5-pins" else _pool_layout(game, rng, opening)
+    layout = (_carom_layout(rng, opening) if game == "5-pins"
+              else _pool_layout(game, rng, opening, POOL_SIZES[size]))
     ball = "white" if game == "5-pins" else "cue"
     if ball not in layout.ids():
         ball = next(p.id for p in layout.pieces if p.kind == "ball")
@@ -299,7 +309,8 @@ def shot_for(game: str, seed: int, physics: str = "table") -> Case:
         angle = rng.uniform(0.0, 2 * math.pi)
     shot = CueShot(angle=angle, speed=speed, side=side, height=height, elevation=elevation,
                    ball=ball)
-    return Case(game, seed, layout, shot, "opening" if opening else "random", extreme, drawn)
+    return Case(game, seed, layout, shot, "opening" if opening else "random", extreme, drawn,
+                size)
 
 
 # --- the check ----------------------------------------------------------------------------------
@@ -476,12 +487,13 @@ def run_case(case: Case) -> dict[str, Any]:
     return out
 
 
-def _run_seed(job: tuple[str, int, str]) -> dict[str, Any]:
+def _run_seed(job: tuple[str, int, str, str]) -> dict[str, Any]:
     return run_case(shot_for(*job))
 
 
 def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
-         workers: int = 1, physics: str = "table") -> dict[str, dict[str, Any]]:
+         workers: int = 1, physics: str = "table",
+         size: str = "9ft") -> dict[str, dict[str, Any]]:
     summary: dict[str, dict[str, Any]] = {}
     pool = None
     if workers > 1:
@@ -491,10 +503,10 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
     for game in games:
         t0 = time.perf_counter()
         tunnels, runaways, errors, skipped, max_ev = [], [], [], 0, 0
-        jobs = [(game, s, physics) for s in range(seed0, seed0 + shots)]
+        jobs = [(game, s, physics, size) for s in range(seed0, seed0 + shots)]
         results = (pool.map(_run_seed, jobs, chunksize=8) if pool is not None
                    else map(_run_seed, jobs))
-        for (_, s, _), r in zip(jobs, results, strict=True):
+        for (_, s, _, _), r in zip(jobs, results, strict=True):
             if "skipped" in r:
                 skipped += 1
                 continue
@@ -516,6 +528,7 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
                           f" ({r['kind']}{', extreme' if r['extreme'] else ''})", flush=True)
         dt = time.perf_counter() - t0
         summary[game] = {"shots": shots, "physics": physics, "skipped": skipped,
+                         "pool_size": size if game in ("9-ball", "8-ball", "14.1") else None,
                          "tunnels": len(tunnels), "runaways": len(runaways), "errors": len(errors),
                          "max_events": max_ev, "seconds": round(dt, 1),
                          "tunnel_seeds": [t[0] for t in tunnels],
@@ -543,12 +556,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--physics", choices=PHYSICS, default="table",
                     help="the tables' own coefficients, or random ones drawn per seed")
+    ap.add_argument("--pool-size", choices=tuple(POOL_SIZES), default="9ft",
+                    help="the pool games' table (their layouts drawn on it)")
     a = ap.parse_args(argv)
     games = tuple(g.strip() for g in a.games.split(",") if g.strip())
     for g in games:
         if g not in GAMES:
             ap.error(f"unknown game {g!r}; games are {', '.join(GAMES)}")
-    summary = hunt(games, a.shots, a.seed, workers=a.workers, physics=a.physics)
+    summary = hunt(games, a.shots, a.seed, workers=a.workers, physics=a.physics,
+                   size=a.pool_size)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)

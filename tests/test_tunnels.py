@@ -542,3 +542,30 @@ def test_hunter_random_physics_rolling_past_a_side_pocket_into_a_ball_on_the_cus
     r = run_case(shot_for("14.1", 600453, "random"))
     assert "error" not in r and "skipped" not in r, r
     assert not r["truncated"] and r["depth"] <= DEPTH, r
+
+
+def test_hunter_plays_the_pool_games_on_the_other_table_sizes(tmp_path):
+    """`--pool-size` (bench/tunnels.py): the same seed on the 9 ft table is the hunter's usual
+    shot; on the 8 ft and 7 ft tables its layout is drawn on that table (every ball on its
+    surface) and checked against it; a size the tables do not have is refused."""
+    import json
+
+    from bench import tunnels
+
+    usual, nine = shot_for("8-ball", 4242), shot_for("8-ball", 4242, size="9ft")
+    assert usual == nine and usual.table is tunnels.POOL
+    for size in ("8ft", "7ft"):
+        case = shot_for("8-ball", 4242, "random", size)
+        table = case.table
+        assert (table.width, table.length) == (pool_table(size).width, pool_table(size).length)
+        assert table.width < tunnels.POOL.width and table.physics == case.physics
+        r = table.piece_spec("ball").radius
+        assert all(r <= p.x <= table.width - r and r <= p.y <= table.length - r
+                   for p in case.layout.pieces)
+        assert run_case(case)["depth"] <= DEPTH
+    with pytest.raises(ValueError, match="size must be one of"):
+        shot_for("9-ball", 1, size="6ft")
+    out = tmp_path / "hunt.json"
+    assert tunnels.main(["--games", "9-ball", "--shots", "2", "--pool-size", "7ft",
+                         "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["9-ball"]["pool_size"] == "7ft"
