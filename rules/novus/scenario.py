@@ -55,12 +55,15 @@ def game_from_dict(state: Any) -> NovusGame:
             isinstance(c, str) and c for c in colours)):
         raise ValueError(f"state.colours must be two colour names, got {colours!r}")
     g = NovusGame(list(players), doubles=doubles, sets=sets,
-                  play_all_sets=bool(state.get("play_all_sets", False)),
-                  deciding_swap=bool(state.get("deciding_swap", False)),
+                  play_all_sets=_bool(state, "play_all_sets"),
+                  deciding_swap=_bool(state, "deciding_swap"),
                   first=_int(state, "first", 0, 0), colours=(colours[0], colours[1]),
                   set_number=set_number)
-    if state.get("match_over"):
+    if _bool(state, "match_over"):
         raise ValueError("state.match_over is true: a finished match has no shot to rule on")
+    if state.get("winner") is not None:
+        raise ValueError(f"state.winner is {state['winner']!r} but the match is on "
+                         "(state.match_over false): a winner is named when it is over (23.1)")
     if "seats" in state:
         seats = state["seats"]
         if not isinstance(seats, dict) or any(s not in SIDES for s in seats):
@@ -79,8 +82,10 @@ def game_from_dict(state: Any) -> NovusGame:
         g.start_side = state["start_side"]
     g.opener = g.seats[g.start_side]
     for key in ("opener", "shooter", "responder"):
-        if key in state and state[key] != "":
-            g._index(state[key])  # raises a clear ValueError
+        if key in state and (state[key] != "" or key != "responder"):  # '': no responder
+            if state[key] not in players:
+                raise ValueError(f"state.{key} must be one of the players {players}, got "
+                                 f"{state[key]!r}")
             setattr(g, key, state[key])
     if "shooter" not in state:
         g.shooter = g.opener
@@ -102,6 +107,10 @@ def game_from_dict(state: Any) -> NovusGame:
     if over:
         raise ValueError(f"state.warnings: {over[0]} has {g.warnings[over[0]]}; the third "
                          "warning ends the match (novus 15.3), so a match still on has at most 2")
+    if all(n >= 3 for n in g.misses.values()):
+        raise ValueError(f"state.misses {g.misses!r}: both sides missed three times with only "
+                         "dark pucks left, so the set was played again (novus 20.6); a set "
+                         "still on has one side at 2 or fewer")
     if g.series[g.shooter] < 1:
         raise ValueError(f"state.series: the shooter {g.shooter} is in his series, which counts "
                          f"at least 1 shot, got {g.series[g.shooter]}")
@@ -117,14 +126,69 @@ def game_from_dict(state: Any) -> NovusGame:
                 raise ValueError(f"state.{key} must be a list")
             setattr(g, key, list(state[key]))
     _check_turn_losses(g)
+    g.replays = _int(state, "replays", 0, 0)
+    if "history" in state:
+        _check_history(g)
     if "time_warned" in state:
         warned = state["time_warned"]
         if not isinstance(warned, list) or not all(p in players for p in warned):
             raise ValueError(f"state.time_warned must list players warned for delay (19.3), "
                              f"of {players}, got {warned!r}")
         g.time_warned = list(dict.fromkeys(warned))
-    g.replays = _int(state, "replays", 0, 0)
     return g
+
+
+_HISTORY_KEYS = {"set", "winner", "article", "replay"}
+
+
+def _check_history(g: NovusGame) -> None:
+    """state.history, the sets ended so far in a match still on (`NovusGame._end_set`): each
+    entry {"set": its number, "winner": a side or null, "article": the rule that ended it,
+    "replay": true when it is played again (16.1, 21.1)}; the sets played to a result are sets
+    1 to set_number - 1 in order, their winners make state.sets_won, and the replayed ones
+    count state.replays. (A match ended by 15.3 or 14 is over and has no shot to rule on.)"""
+    teams = g.teams()
+    played = []
+    for k, entry in enumerate(g.history):
+        where = f"state.history[{k}]"
+        if not isinstance(entry, dict) or set(entry) != _HISTORY_KEYS:
+            raise ValueError(f"{where} must be a set's end {{'set', 'winner', 'article', "
+                             f"'replay'}} (a match still on), got {entry!r}")
+        if isinstance(entry["set"], bool) or not isinstance(entry["set"], int) \
+                or not 1 <= entry["set"] <= g.set_number:
+            raise ValueError(f"{where}.set must be a set number from 1 to state.set_number "
+                             f"{g.set_number}, got {entry['set']!r}")
+        if entry["winner"] is not None and entry["winner"] not in teams:
+            raise ValueError(f"{where}.winner must be null or one of {teams}, got "
+                             f"{entry['winner']!r}")
+        if not isinstance(entry["article"], str) or not entry["article"]:
+            raise ValueError(f"{where}.article must name the rule that ended the set, got "
+                             f"{entry['article']!r}")
+        if not isinstance(entry["replay"], bool):
+            raise ValueError(f"{where}.replay must be true or false, got {entry['replay']!r}")
+        if not entry["replay"]:
+            played.append(entry)
+    numbers = [e["set"] for e in played]
+    if numbers != list(range(1, g.set_number)):
+        raise ValueError(f"state.history: the sets played to a result are {numbers}, but set "
+                         f"{g.set_number} is being played, so they are sets 1 to "
+                         f"{g.set_number - 1} in order")
+    for team in teams:
+        won = sum(e["winner"] == team for e in played)
+        if won != g.sets_won[team]:
+            raise ValueError(f"state.history: {team} won {won} set(s) in it, but "
+                             f"state.sets_won gives {g.sets_won[team]}")
+    replayed = len(g.history) - len(played)
+    if replayed != g.replays:
+        raise ValueError(f"state.history: {replayed} set(s) replayed in it, but state.replays "
+                         f"is {g.replays}")
+
+
+def _bool(d: dict[str, Any], key: str) -> bool:
+    value = d.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"state.{key} must be true or false, got {value!r}")
+    return value
 
 
 def _check_turn_losses(g: NovusGame) -> None:
