@@ -160,6 +160,33 @@ def test_the_referees_python_api_checks_a_hand_written_log():
                            Event(0.3, EventKind.COLLIDE, pucks[0], pucks[1])]))
 
 
+def test_novus_13_17_1_o_a_strike_is_of_the_striker():
+    """novus 13: the cue strikes the striker. A hand-written log whose `strike` names a puck was
+    ruled as a shot in which the striker touched no puck (17.1.а); it is refused, at the API
+    and in a scenario file, pointing to the declared 'touched_puck' (17.1.о)."""
+    import json
+    from pathlib import Path
+
+    from cuesim.rules.files import adjudicate
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.shotlog import ShotRecord
+
+    novus = start_layout("novus")
+    puck = next(p for p in novus.ids() if p != "striker")
+    message = (rf"events\[0\]\.a: a novus shot strikes the 'striker', not '{puck}'; .*"
+               r"'touched_puck' \(novus 17\.1\.о\)")
+    with pytest.raises(ValueError, match=message):
+        NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
+            novus, novus, [Event(0.0, EventKind.STRIKE, puck)]))
+    path = Path(__file__).parent / "novus_scenarios" / "opening_miss.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["events"] == [{"t": 0.0, "kind": "strike", "a": "striker"}]
+    assert adjudicate(data)["ruling"]["violations"][0]["article"] == "novus 17.1.а"
+    data["events"][0]["a"] = "red2"
+    with pytest.raises(ValueError, match=r"strikes the 'striker', not 'red2'"):
+        adjudicate(data)
+
+
 def test_the_referees_python_api_checks_hand_written_layouts():
     """The referees' own doors refuse hand-written layouts that cannot be on their table
     (overlapping pieces, a piece off the bed), as the scenario loaders do; after a novus shot

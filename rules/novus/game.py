@@ -84,6 +84,7 @@ from cuesim.rules.novus.shotlog import (
     check_gone_pieces,
     check_match_pieces,
     check_novus_layouts,
+    check_striker_struck,
 )
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
 from cuesim.rules.plain import copy_state
@@ -331,6 +332,7 @@ class NovusGame:
         if record is not None and record.result is None:  # a hand-written log that cannot
             # have happened is refused (the board has no pins)
             check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
+            check_striker_struck(record.events)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
         if record is not None:
             check_one_strike(record.events)

@@ -49,6 +49,17 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
                              "over the rail (infraction puck_off_table, novus 12)")
 
 
+def check_striker_struck(events: Sequence[Event]) -> None:
+    """The cue strikes the striker (novus 13): a `strike` event of a puck cannot be in a novus
+    shot's log. A cue touching a puck is the declared infraction 'touched_puck' (17.1.о).
+    ValueError naming the event."""
+    for k, e in enumerate(events):
+        if e.kind == EventKind.STRIKE and e.a != STRIKER:
+            raise ValueError(f"shot.events[{k}].a: a novus shot strikes the {STRIKER!r}, not "
+                             f"{e.a!r}; a cue touching a puck is declared as the infraction "
+                             "'touched_puck' (novus 17.1.о)")
+
+
 def check_novus_layouts(record: ShotRecord, by_hand: Collection[str] = ()) -> None:
     """A hand-written record's layouts are for the novus board and legal on it (each piece on
     the board, off the holes, no two overlapping before the shot; after it a puck may rest on
