@@ -120,7 +120,7 @@ def test_2_a_resumed_state_has_a_game_in_play():
             FivePinsState.from_dict({**base, **extra})
     FivePinsState.from_dict({**base, "scores": {"Ann": 59, "Bob": 0}})
     FivePinsState.from_dict({**base, "phase": "match_over", "scores": {"Ann": 60, "Bob": 3},
-                             "games_won": {"Ann": 1, "Bob": 0}})
+                             "games_won": {"Ann": 1, "Bob": 0}, "winner": "Ann"})
 
 
 # -- 3 the lag -----------------------------------------------------------------------------------

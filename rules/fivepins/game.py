@@ -26,6 +26,7 @@ from cuesim.rules.fivepins.model import (
     BALLS,
     CUE_BALLS,
     DEFAULT_POINTS_TO,
+    LAG_OPTIONS,
     PINS,
     FivePinsShot,
     FivePinsState,
@@ -53,9 +54,6 @@ from cuesim.rules.ruling import Infraction, Ruling, Violation
 from cuesim.sim.events import EventKind
 from cuesim.tables.carom import SPOTS
 from cuesim.tables.layout import Layout
-
-LAG_OPTIONS = ("break", "pass")
-IN_HAND_OPTIONS = ("in_hand", "spot_offender")
 
 
 class FivePinsGame:

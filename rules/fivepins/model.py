@@ -11,7 +11,7 @@ from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event
-from cuesim.tables.carom import BALL_IDS, PIN_IDS
+from cuesim.tables.carom import BALL_IDS, PIN_IDS, SPOTS
 from cuesim.tables.layout import Layout
 
 TABLE = "carom"
@@ -145,7 +145,10 @@ class FivePinsState:
 
 
 def check_state(state: FivePinsState) -> None:
-    """ValueError naming the first inconsistent field."""
+    """ValueError naming the first field of a state no match can reach: players, balls (4.4),
+    phase and placement; whole counts per player (scores, games won, late starts at the lag,
+    3); the offender, the excluded player (9.2) and the winner players or null, the winner named
+    exactly when the match is over; the game within the match and after the games won (2)."""
     for key in ("shooter", "breaker", "first_breaker"):
         if getattr(state, key) not in state.players:
             raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the players "
@@ -173,6 +176,24 @@ def check_state(state: FivePinsState) -> None:
                 isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in table.values()):
             raise ValueError(f"state.{key} must give each player of {state.players} a "
                              f"non-negative whole number, got {table!r}")
+    for key in ("offender", "excluded", "winner"):
+        if getattr(state, key) not in (None, *state.players):
+            raise ValueError(f"state.{key} must be null or one of the players {state.players}, "
+                             f"got {getattr(state, key)!r}")
+    if (state.winner is None) != (state.phase != "match_over"):
+        raise ValueError(f"state.winner is {state.winner!r} in phase {state.phase!r}: the "
+                         "winner is named when the match is over, and only then (5-pins 2)")
+    if state.excluded is not None and state.phase != "match_over":
+        raise ValueError(f"state.excluded {state.excluded!r}: a player excluded for refusing "
+                         "to continue loses the match (5-pins 9.2), which is then over")
+    faults = state.lag_faults
+    if not set(faults) <= set(state.players) or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in faults.values()):
+        raise ValueError(f"state.lag_faults must give players of {state.players} a "
+                         f"non-negative whole number of late starts (5-pins 3), got {faults!r}")
+    if state.game > state.games:
+        raise ValueError(f"state.game {state.game} is past the {state.games} game(s) of the "
+                         "match (5-pins 2)")
     if state.phase != "match_over":  # a game ends when a player reaches the points set (2)
         over = [p for p, v in state.scores.items() if v >= state.points_to]
         if over:
@@ -184,6 +205,82 @@ def check_state(state: FivePinsState) -> None:
         if won:
             raise ValueError(f"state.games_won: {won[0]} has won {state.games_won[won[0]]} of "
                              f"{state.games} games, so the match is over (5-pins 2)")
+    played = sum(state.games_won.values())
+    done = state.game if state.phase == "match_over" else state.game - 1
+    if played > done:
+        raise ValueError(f"state.games_won {state.games_won!r}: {played} game(s) won, but "
+                         f"game {state.game} is {'the last' if done == state.game else 'on'}, "
+                         f"so at most {done} are over")
+    check_pending(state)
+
+
+LAG_OPTIONS = ("break", "pass")  # 3: the lag's winner breaks or gives the break
+IN_HAND_OPTIONS = ("in_hand", "spot_offender")  # 13.5: the default first
+OFFENDER_SPOTS = {"top_spot": "bottom_half", "bottom_spot": "top_half"}  # 13.5: spot -> half
+
+
+def check_pending(state: FivePinsState) -> None:
+    """`state.pending` is null or a choice the referee offers (ValueError naming the field):
+    the lag winner's in phase 'lag_choice', and only there (3: {"player", "article": "5-pins
+    3", "options": ["break", "pass"], "default": null}); or the incoming player's after a foul
+    (13.5: {"player": the shooter, "article": "5-pins 13.5", "options": {"in_hand":
+    {"placement": the state's}, "spot_offender": {"placement": the other half, "spot": the
+    offender's ball on the top or bottom spot}}, "default": "in_hand"}, the offender the
+    shooter's opponent)."""
+    p = state.pending
+    lag = state.phase == "lag_choice"
+    if p is None:
+        if lag:
+            raise ValueError("state.pending is null in phase 'lag_choice': the lag's winner has "
+                             "to choose to break or to give the break (5-pins 3)")
+        return
+    if not isinstance(p, dict) or set(p) != {"player", "article", "options", "default"}:
+        raise ValueError(f"state.pending must be null or {{'player', 'article', 'options', "
+                         f"'default'}}, got {p!r}")
+    if p["player"] not in state.players:
+        raise ValueError(f"state.pending.player {p['player']!r} is not one of the players "
+                         f"{state.players}")
+    if lag:
+        if p["article"] != article("3") or p["options"] != list(LAG_OPTIONS) \
+                or p["default"] is not None:
+            raise ValueError(f"state.pending in phase 'lag_choice' must be the lag winner's "
+                             f"choice {{'article': '5-pins 3', 'options': {list(LAG_OPTIONS)}, "
+                             f"'default': null}}, got {p!r}")
+        return
+    if p["article"] != article("13.5"):
+        raise ValueError(f"state.pending.article {p['article']!r}: in phase {state.phase!r} the "
+                         "referee offers only the 13.5 choice after a foul ('5-pins 13.5'); the "
+                         "lag's (3) is offered in phase 'lag_choice'")
+    _check_in_hand_choice(state, p)
+
+
+def _check_in_hand_choice(state: FivePinsState, p: dict[str, Any]) -> None:
+    """The 13.5 choice as `FivePinsGame` offers it (see check_pending)."""
+    where = "state.pending"
+    if p["player"] != state.shooter or state.offender != state.opponent():
+        raise ValueError(f"{where}: the 13.5 choice is the incoming shooter's "
+                         f"({state.shooter!r}), after a foul by the opponent (state.offender "
+                         f"{state.opponent()!r}), got player {p['player']!r} and offender "
+                         f"{state.offender!r}")
+    options = p["options"]
+    if not isinstance(options, dict) or set(options) != set(IN_HAND_OPTIONS) \
+            or p["default"] != IN_HAND_OPTIONS[0]:
+        raise ValueError(f"{where}: the 13.5 choice has the options 'in_hand' (the default) and "
+                         f"'spot_offender', got options {options!r}, default {p['default']!r}")
+    if options["in_hand"] != {"placement": state.placement}:
+        raise ValueError(f"{where}.options.in_hand must be {{'placement': "
+                         f"{state.placement!r}}} (the state's placement, 13.2-13.4), got "
+                         f"{options['in_hand']!r}")
+    spot_off = options["spot_offender"]
+    spot = spot_off.get("spot") if isinstance(spot_off, dict) else None
+    name = spot.get("spot") if isinstance(spot, dict) else None
+    if name not in OFFENDER_SPOTS or spot_off != {"placement": OFFENDER_SPOTS[name], "spot": {
+            "id": state.ball_of(state.opponent()), "x": SPOTS[name][0], "y": SPOTS[name][1],
+            "spot": name, "article": article("13.5")}}:
+        raise ValueError(f"{where}.options.spot_offender must put the offender's ball "
+                         f"({state.ball_of(state.opponent())!r}) on the top spot (or the bottom "
+                         "spot) and give the ball in hand in the other half (5-pins 13.5), got "
+                         f"{spot_off!r}")
 
 
 @dataclass
