@@ -189,6 +189,9 @@ def check_state(state: PoolState) -> None:
                 fits(v) for v in table.values()):
             raise ValueError(f"state.{key} must give players of {state.players} {kind} each, "
                              f"got {table!r}")
+    if state.last_frame_winner not in (None, *state.players):
+        raise ValueError(f"state.last_frame_winner must be null or one of the players "
+                         f"{state.players}, got {state.last_frame_winner!r}")
     played = sum(state.frames_won.values())
     done = state.frame if state.phase == "match_over" else state.frame - 1
     if played > done:
@@ -244,7 +247,35 @@ def check_state(state: PoolState) -> None:
             raise ValueError(f"state.groups must be empty (the table open) or give each player "
                              f"one of {names}, the two different (WPA 4.10), got "
                              f"{state.groups!r}")
+    if not isinstance(state.push_out_available, bool):
+        raise ValueError(f"state.push_out_available must be true or false, got "
+                         f"{state.push_out_available!r}")
+    if state.push_out_available and (state.game != "nine_ball" or state.phase != "play"):
+        raise ValueError(f"state.push_out_available in {state.game} in phase {state.phase!r}: "
+                         "only the shot after a legal 9-ball break may be a push-out (WPA 5.5, "
+                         "5.6)")
+    _check_near_rail_safeties(state)
     check_pending(state)
+
+
+def _check_near_rail_safeties(state: PoolState) -> None:
+    """14.1 counts each player's safeties in a row on the same object ball lying near a
+    cushion (WPA 6.7.2): {player: [ball "1"-"15", count >= 1]}; other games count none."""
+    counts = state.near_rail_safeties
+    if not isinstance(counts, dict):
+        raise ValueError(f"state.near_rail_safeties must be an object, got {counts!r}")
+    if counts and state.game != "straight_pool":
+        raise ValueError(f"state.near_rail_safeties {counts!r}: only 14.1 counts safeties on a "
+                         f"ball near a cushion (WPA 6.7.2); {state.game} has none, so it must "
+                         "be empty")
+    balls = [str(n) for n in range(1, 16)]
+    for player, entry in counts.items():
+        if player not in state.players or not (
+                isinstance(entry, list) and len(entry) == 2 and entry[0] in balls
+                and _whole(entry[1]) and entry[1] >= 1):
+            raise ValueError(f"state.near_rail_safeties must give players of {state.players} "
+                             f"[an object ball '1'-'15', safeties in a row >= 1] (WPA 6.7.2), "
+                             f"got {player!r}: {entry!r}")
 
 
 def check_pending(state: PoolState) -> None:
