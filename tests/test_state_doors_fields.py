@@ -52,6 +52,18 @@ def test_novus_a_match_on_names_no_winner(winner):
     game_from_dict({**NOVUS, "winner": None})
 
 
+@pytest.mark.parametrize("set_number", [0, 4, True])
+def test_novus_game_api_set_number_is_a_set_of_the_match(set_number):
+    """`NovusGame(players, sets=3, set_number=4)` made set 4 of a 3-set match (the scenario
+    door refused it, the API did not)."""
+    from cuesim.rules.novus import NovusGame
+
+    with pytest.raises(ValueError, match=r"set_number must be a set of the match, 1 to sets "
+                                         r"\(3\), got "):
+        NovusGame(["Anna", "Boris"], sets=3, set_number=set_number)
+    assert NovusGame(["Anna", "Boris"], sets=3, set_number=3).set_number == 3
+
+
 def test_novus_20_6_both_sides_at_three_misses_replayed_the_set():
     """novus 20.6: when both sides, with only dark pucks left, have missed three times the set
     is played again; a state with both counts at 3 or more cannot be a set still on."""

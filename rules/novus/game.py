@@ -143,6 +143,10 @@ class NovusGame:
                              f"distinct player names, got {self.players!r}")
         if not 1 <= self.sets <= MAX_MATCH:
             raise ValueError(f"the number of sets must be 1 to {MAX_MATCH}, got {self.sets}")
+        if isinstance(self.set_number, bool) or not isinstance(self.set_number, int) \
+                or not 1 <= self.set_number <= self.sets:
+            raise ValueError(f"set_number must be a set of the match, 1 to sets ({self.sets}), "
+                             f"got {self.set_number!r}")
         if self.first not in (0, 1):
             raise ValueError(f"'first' is the index (0 or 1) of the first striker, got "
                              f"{self.first!r}")
