@@ -1,12 +1,13 @@
 """A resumed state's fields that no match can reach are refused, naming the field, at every door
 that takes a state (`cuesim adjudicate`, `cuesim batch --ruling --state`, the Python API):
 novus true/false options, a winner or a `history` of sets that do not fit the match on (23.1),
-misses that replayed the set (20.6); 5-pins `offender`, `excluded` (9.2), `winner` (2) and
-`lag_faults` (3) that are not players or counts, a game past the match (2), a `pending` choice
-the referee does not offer (3, 13.5); a pool `last_frame_winner` who is not a player, a
-push-out outside 9-ball's shot after the break (WPA 5.5, 5.6), safeties near a cushion counted
-outside 14.1 or of no ball (6.7.2). The referees' own states, at a set's end, after a replay,
-with a choice pending and at the match's end, still load."""
+misses that replayed the set (20.6), an opener away from the start side (21.1, 22.1), a first
+series answer without the clearance it answers (20.4); 5-pins `offender`, `excluded` (9.2),
+`winner` (2) and `lag_faults` (3) that are not players or counts, a game past the match (2), a
+`pending` choice the referee does not offer (3, 13.5); a pool `last_frame_winner` who is not a
+player, a push-out outside 9-ball's shot after the break (WPA 5.5, 5.6), safeties near a
+cushion counted outside 14.1 or of no ball (6.7.2). The referees' own states, at a set's end,
+after a replay, with a choice pending and at the match's end, still load."""
 
 from __future__ import annotations
 
@@ -50,6 +51,71 @@ def test_novus_a_match_on_names_no_winner(winner):
     with pytest.raises(ValueError, match=r"state\.winner is .* but the match is on"):
         game_from_dict({**NOVUS, "winner": winner})
     game_from_dict({**NOVUS, "winner": None})
+
+
+def test_novus_21_1_22_1_the_opener_sits_at_the_start_side():
+    """novus 21.1, 22.1: the opener strikes first from the start side (`NovusGame._setup_set`
+    keeps opener = seats[start_side]); an opener given against the seats was loaded, and
+    20.4's first series was then the wrong player's."""
+    seats = {"south": "Anna", "north": "Boris"}
+    with pytest.raises(ValueError, match=r"state\.opener 'Boris' is not the player at "
+                                         r"state\.start_side 'south' \('Anna'\)"):
+        game_from_dict({**NOVUS, "seats": seats, "opener": "Boris"})
+    with pytest.raises(ValueError, match=r"state\.opener 'Boris'"):
+        game_from_dict({**NOVUS, "opener": "Boris"})
+    g = game_from_dict({**NOVUS, "seats": seats, "start_side": "north", "opener": "Boris"})
+    assert g.opener == g.shooter == "Boris"
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"responder": "Boris", "shooter": "Boris", "series": {"Anna": 1, "Boris": 1}},
+     r"state\.first_clear \{\}: only the opener \('Anna'\) clears in his first series and is "
+     r"answered \(novus 20\.4\)"),
+    ({"first_clear": {"Anna": "clean"}},
+     r"state\.responder '' with state\.first_clear \{'Anna': 'clean'\}: the next opponent, "
+     r"'Boris', answers"),
+    ({"first_clear": {"Boris": "clean"}, "responder": "Anna"},
+     r"state\.first_clear \{'Boris': 'clean'\}: only the opener \('Anna'\)"),
+    ({"first_clear": {"Anna": "clean"}, "responder": "Boris"},
+     r"has the turn \(novus 20\.4\); state\.shooter is 'Anna'"),
+])
+def test_novus_20_4_the_first_series_answer_names_the_opener_and_the_next_opponent(extra,
+                                                                                   message):
+    """novus 20.4: the opener who clears in his first series is answered by the opponent alone,
+    who has the turn. A responder without the opener's clearance was loaded, and his shot
+    stopped the referee with a StopIteration (a traceback from `cuesim adjudicate`)."""
+    with pytest.raises(ValueError, match=message):
+        game_from_dict({**NOVUS, **extra})
+    g = game_from_dict({**NOVUS, "first_clear": {"Anna": "violated"}, "responder": "Boris",
+                        "shooter": "Boris", "series": {"Anna": 1, "Boris": 1}})
+    assert g.responder == g.shooter == "Boris"
+
+
+def test_novus_a_responder_without_a_clearance_is_one_line_at_the_cli(tmp_path: Path,
+                                                                      capsys: Any) -> None:
+    state = {**NOVUS, "shooter": "Boris", "responder": "Boris",
+             "series": {"Anna": 1, "Boris": 1}}
+    board = [{"id": "striker", "kind": "striker", "x": 0.5, "y": 0.93},
+             {"id": "black1", "kind": "puck", "group": "black", "x": 0.5, "y": 0.5}]
+    path = tmp_path / "responder.json"
+    path.write_text(json.dumps({
+        "game": "novus", "state": state, "before": {"table": "novus", "pieces": board},
+        "after": {"table": "novus", "pieces": board},
+        "events": [{"t": 0.0, "kind": "strike", "a": "striker"}]}), encoding="utf-8")
+    assert main(["adjudicate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "state.first_clear {}: only the opener" in err
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"start_side": ["north"]}, r"state\.start_side \['north'\] is not an occupied seat"),
+    ({"seats": {"south": ["Anna"], "north": "Boris"}}, r"state\.seats must map sides"),
+])
+def test_novus_seats_and_start_side_of_another_type_are_named(extra, message):
+    """A list where a side or a player goes was refused only by the scenario door's fallback
+    (a TypeError, 'a field has a value of the wrong type or shape'), not naming the field."""
+    with pytest.raises(ValueError, match=message):
+        game_from_dict({**NOVUS, **extra})
 
 
 @pytest.mark.parametrize("set_number", [0, 4, True])

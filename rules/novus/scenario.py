@@ -66,7 +66,8 @@ def game_from_dict(state: Any) -> NovusGame:
                          "(state.match_over false): a winner is named when it is over (23.1)")
     if "seats" in state:
         seats = state["seats"]
-        if not isinstance(seats, dict) or any(s not in SIDES for s in seats):
+        if not isinstance(seats, dict) or any(s not in SIDES for s in seats) \
+                or not all(isinstance(p, str) for p in seats.values()):
             raise ValueError(f"state.seats must map sides {list(SIDES)} to players, got {seats!r}")
         if sorted(seats.values()) != sorted(players):
             raise ValueError(f"state.seats must seat every player once, got {seats!r}")
@@ -77,7 +78,7 @@ def game_from_dict(state: Any) -> NovusGame:
                              f"strike in turn (21.1): state.seats {seats!r}")
         g.seats = dict(seats)
     if "start_side" in state:
-        if state["start_side"] not in g.seats:
+        if not isinstance(state["start_side"], str) or state["start_side"] not in g.seats:
             raise ValueError(f"state.start_side {state['start_side']!r} is not an occupied seat")
         g.start_side = state["start_side"]
     g.opener = g.seats[g.start_side]
@@ -87,6 +88,11 @@ def game_from_dict(state: Any) -> NovusGame:
                 raise ValueError(f"state.{key} must be one of the players {players}, got "
                                  f"{state[key]!r}")
             setattr(g, key, state[key])
+    if g.opener != g.seats[g.start_side]:
+        raise ValueError(f"state.opener {g.opener!r} is not the player at state.start_side "
+                         f"{g.start_side!r} ({g.seats[g.start_side]!r}): the opener strikes "
+                         "first from the start side (21.1, 22.1); give seats or start_side to "
+                         "match")
     if "shooter" not in state:
         g.shooter = g.opener
     g.series = {p: 0 for p in players}
@@ -120,6 +126,7 @@ def game_from_dict(state: Any) -> NovusGame:
                                                for p, v in fc.items()):
             raise ValueError("state.first_clear must map a player to 'clean' or 'violated'")
         g.first_clear = dict(fc)
+    _check_first_series_answer(g)
     for key in ("pending", "skip", "history"):
         if key in state:
             if not isinstance(state[key], list):
@@ -189,6 +196,25 @@ def _bool(d: dict[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"state.{key} must be true or false, got {value!r}")
     return value
+
+
+def _check_first_series_answer(g: NovusGame) -> None:
+    """20.4 / 21.7: when the opener clears in his first series, `first_clear` names him and
+    `responder` the next opponent, who alone answers, and has the turn until the answer ends
+    the set; neither is set without the other (a 17.1.п penalty clears both)."""
+    if not g.first_clear and not g.responder:
+        return
+    art = "novus 21.7" if g.doubles else "novus 20.4"
+    if list(g.first_clear) != [g.opener]:
+        raise ValueError(f"state.first_clear {g.first_clear!r}: only the opener ({g.opener!r}) "
+                         f"clears in his first series and is answered ({art}), and then "
+                         "state.responder names who answers")
+    answer = g.next_after(g.opener)
+    if g.responder != answer or g.shooter != answer:
+        raise ValueError(f"state.responder {g.responder!r} with state.first_clear "
+                         f"{g.first_clear!r}: the next opponent, {answer!r}, answers the "
+                         f"opener's clearance and has the turn ({art}); state.shooter is "
+                         f"{g.shooter!r}")
 
 
 def _check_turn_losses(g: NovusGame) -> None:
