@@ -336,6 +336,18 @@ def test_pool_push_out_and_near_rail_safeties_fit_the_game(extra, message):
         PoolState.from_dict({**POOL, **extra})
 
 
+def test_pool_a_race_to_n_is_over_within_2n_minus_1_frames():
+    """Every frame has a winner, so while a race to n is on its frame is at most 2n - 1 (a
+    `frame` of 150 in a race to 1 was loaded when `frames_won` was left out)."""
+    with pytest.raises(ValueError, match=r"state\.frame 2 with race_to 1: every frame has a "
+                                         r"winner, so a race to that many is over within 1"):
+        PoolState.from_dict({**POOL, "frame": 2})
+    with pytest.raises(ValueError, match=r"state\.frame 6 with race_to 3"):
+        PoolState.from_dict({**POOL, "game": "straight_pool", "frame": 6, "race_to": 3})
+    PoolState.from_dict({**POOL, "frame": 5, "race_to": 3,
+                         "frames_won": {"Ann": 2, "Bob": 2}})
+
+
 def test_pool_push_out_and_near_rail_safeties_a_match_reaches_still_load():
     PoolState.from_dict({**POOL, "push_out_available": True})
     PoolState.from_dict({**POOL, "game": "straight_pool",

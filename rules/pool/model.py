@@ -215,6 +215,10 @@ def check_state(state: PoolState) -> None:
         if state.winner is not None:
             raise ValueError(f"state.winner is {state.winner!r} but the match is on (phase "
                              f"{state.phase!r}): a winner is named when it is over")
+        if state.frame > 2 * state.race_to - 1:
+            raise ValueError(f"state.frame {state.frame} with race_to {state.race_to}: every "
+                             "frame has a winner, so a race to that many is over within "
+                             f"{2 * state.race_to - 1} frame(s)")
         won = [p for p, n in state.frames_won.items() if n >= state.race_to]
         if won:
             raise ValueError(f"state.frames_won: {won[0]} has {state.frames_won[won[0]]} of "
