@@ -147,7 +147,8 @@ def _open_segment(
     event: int,
 ) -> int:
     """Close object i's open segment at t and log the new one, opened by event number
-    `event`; returns the new segment count."""
+    `event` (-1: by none, as a piece's first segment, or by an impact that logged no event);
+    returns the new segment count."""
     k = seg_open[i]
     if k >= 0:
         seg[k, SEG_T1] = t
@@ -536,8 +537,10 @@ def run_events_grid(
             for m in range(n_aff):
                 a = affected[m]
                 start_segment(S, P, a, t)
-                if not quiet:
-                    n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open, n_ev - 1)
+                if not quiet:  # -1: an impact that logged nothing (a slow pressing contact
+                    # joined without an impulse, resolve.cluster) opens it, not the last event
+                    n_seg = _open_segment(S, P, a, t, seg, n_seg, seg_open,
+                                          n_ev - 1 if n_ev > n_ev_before else -1)
         if one:
             predict_all(S, P, t, n_aff, rails, holes, lines, circles, side_l, side_c, knuckles,
                         pair_t, iw, fw)

@@ -51,7 +51,8 @@ REST, SLIDING, ROLLING = 0, 1, 2
 PIN_THROWN, PIN_DOWN, PIN_MOVED, PIN_LEANS = 3, 4, 5, 6
 
 # segment log columns: obj, t0, t1, x, y, vx, vy, ax, ay, w0, spin_decel, on, and the index of
-# the event that opened the segment (-1 for the segments at t = 0)
+# the event that opened the segment (-1 for the segments at t = 0, and for those an impact that
+# logged no event opened: a slow pressing contact joined without an impulse, resolve.cluster)
 N_SEG_COLUMNS = 13
 (
     SEG_OBJ,
