@@ -28,7 +28,14 @@ import numpy as np
 from cuesim.output import check_writable, write_atomic
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.shotfile_events import check_event_roles
-from cuesim.shotfile_motion import ShotFileError, _check_final, _check_motion, _fail, _limits
+from cuesim.shotfile_motion import (
+    ShotFileError,
+    _check_final,
+    _check_motion,
+    _fail,
+    _limits,
+    check_paths,
+)
 from cuesim.shotfile_start import check_initial, check_shot, check_struck
 from cuesim.sim.events import COL_T, N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
@@ -471,7 +478,25 @@ def _parse_meta(meta: dict[str, Any], source: str) -> _Meta:
                             f"{table!r}")
     _check_layout(initial, f"{source}: initial")
     names = _feature_names(meta.get("feature_names"), f"{source}: feature_names")
+    _check_table_features(table, names, f"{source}: feature_names")
     return _Meta(table, truncated, initial, names, _shot(meta.get("shot"), f"{source}: shot"))
+
+
+def _check_table_features(table: str, names: dict[int, list[str]], where: str) -> None:
+    """The names the events' `index` points into are those of the table named, in its order,
+    when cuesim knows the table by name (the core writes `Arrays.feature_names`): a rail or a
+    pocket renamed would be ruled on as another feature."""
+    from cuesim.api import table_named
+    from cuesim.sim.engine import table_arrays
+
+    known = table_named(table)
+    if known is None:
+        return
+    own = table_arrays(known).feature_names
+    for kind in sorted(set(own) | set(names)):
+        if names.get(kind, []) != own.get(kind, []):
+            raise ShotFileError(f"{where}.{EventKind(kind).name.lower()} must be the {table} "
+                                f"table's {own.get(kind, [])}, got {names.get(kind, [])}")
 
 
 def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResult:
@@ -500,6 +525,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     check_struck(meta.shot, meta.initial, events, source)
     check_shot(meta.shot, meta.table, meta.initial, events, segments, source)
     _check_segment_times(segments, events, source)
+    check_paths(segments, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,
                       feature_names=meta.names, truncated=meta.truncated, shot=meta.shot)

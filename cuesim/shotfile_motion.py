@@ -251,3 +251,26 @@ def _check_final_layout(meta: _Meta, final_xy: np.ndarray, final_on: np.ndarray,
     except LayoutError as exc:
         raise ShotFileError(f"{source}: final_positions: the pieces final_on keeps on the table "
                             f"must lie legally on it: {exc}") from None
+
+
+def check_paths(seg: np.ndarray, source: str) -> None:
+    """Each piece's path is continuous: a segment starts where the piece's previous one ends
+    (within _FINAL_TOLERANCE; the simulator opens it at exactly that point, an event changing
+    only the velocity, the spin or the on-table flag), so no edited segment moves a piece
+    between two events without a path. Run after the segments' times are checked to follow
+    one another (`shotfile._check_segment_times`)."""
+    where = f"{source}: segments"
+    obj = seg[:, SEG_OBJ].astype(int)
+    order = np.lexsort((np.arange(len(seg)), seg[:, SEG_T0], obj))
+    same = obj[order][1:] == obj[order][:-1]
+    before, after = order[:-1][same], order[1:][same]
+    ends = _ends(seg[before])
+    gap = np.max(np.abs(seg[after][:, [SEG_X, SEG_Y]] - ends), axis=1)
+    bad = np.flatnonzero(~(gap <= _FINAL_TOLERANCE))
+    if len(bad):
+        k, j = int(after[bad[0]]), int(before[bad[0]])
+        start = tuple(seg[k, [SEG_X, SEG_Y]].tolist())
+        raise ShotFileError(f"{where}[{k}]: piece {int(obj[k])} starts at {start} at t0 = "
+                            f"{float(seg[k, SEG_T0])!r}, not where its previous segment "
+                            f"(segments[{j}]) ends, {tuple(ends[bad[0]].tolist())}; expected "
+                            f"each piece's path continuous (within {_FINAL_TOLERANCE:g} m)")
