@@ -224,10 +224,12 @@ def _check_final(meta: _Meta, final_xy: np.ndarray, final_on: np.ndarray, ev: np
                                 f"{tuple(final_xy[i].tolist())} is not where its last segment "
                                 f"(segments[{k}]) ends, {tuple(ends[i].tolist())}; expected "
                                 f"them within {_FINAL_TOLERANCE:g} m")
-        if not meta.truncated and math.isinf(s[SEG_T1]) and (s[SEG_VX] or s[SEG_VY]):
+        if not meta.truncated and math.isinf(s[SEG_T1]) and (
+                s[SEG_VX] or s[SEG_VY] or s[SEG_AX] or s[SEG_AY]):
             raise ShotFileError(f"{source}: segments[{k}]: piece {ids[i]!r} still moves at "
-                                f"({s[SEG_VX]:g}, {s[SEG_VY]:g}) m/s at the end of its last "
-                                "segment, but truncated is false; expected it at rest")
+                                f"({s[SEG_VX]:g}, {s[SEG_VY]:g}) m/s, accelerating at "
+                                f"({s[SEG_AX]:g}, {s[SEG_AY]:g}) m/s^2, in its last segment, "
+                                "but truncated is false; expected it at rest")
     if not meta.truncated and limits.table is not None:
         _check_final_layout(meta, final_xy, final_on, ev, limits.table, source)
 

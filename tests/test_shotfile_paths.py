@@ -16,7 +16,7 @@ import pytest
 from bench import tunnels
 from cuesim import ShotResult, simulate
 from cuesim.shotfile import ShotFileError
-from cuesim.sim.state import SEG_EVENT, SEG_OBJ, SEG_T0, SEG_VX, SEG_VY, SEG_X
+from cuesim.sim.state import SEG_AY, SEG_EVENT, SEG_OBJ, SEG_T0, SEG_T1, SEG_VX, SEG_VY, SEG_X
 from tests.shot_fixtures import nine_ball_break
 
 
@@ -84,4 +84,17 @@ def test_feature_names_are_the_named_tables_own() -> None:
     data = _exact()
     data["exact"]["feature_names"]["pocket"].append("moon")
     with pytest.raises(ShotFileError, match=r"feature_names\.pocket must be the pool_9ft"):
+        ShotResult.from_dict(data)
+
+
+def test_a_resting_piece_neither_moves_nor_accelerates() -> None:
+    """A shot played to rest (truncated false) ends every piece's path in a segment without end
+    at rest: an acceleration there would carry the piece off for ever (`positions_at`)."""
+    data = _exact()
+    segments = data["exact"]["segments"]
+    k = next(k for k, row in enumerate(segments) if row[SEG_T1] is None)
+    segments[k][SEG_AY] = 1.5
+    with pytest.raises(ShotFileError, match=rf"segments\[{k}\]: piece .* accelerating at "
+                                            r"\(0, 1\.5\) m/s\^2, in its last segment, but "
+                                            r"truncated is false"):
         ShotResult.from_dict(data)
