@@ -151,8 +151,8 @@ _HISTORY_KEYS = {"set", "winner", "article", "replay"}
 def _check_history(g: NovusGame) -> None:
     """state.history, the sets ended so far in a match still on (`NovusGame._end_set`): each
     entry {"set": its number, "winner": a side or null, "article": the rule that ended it,
-    "replay": true when it is played again (16.1, 21.1)}; the sets played to a result are sets
-    1 to set_number - 1 in order, their winners make state.sets_won, and the replayed ones
+    "replay": true when it is played again (20.4, 20.6, 21.1)}; the sets played to a result are
+    sets 1 to set_number - 1 in order, their winners make state.sets_won, and the replayed ones
     count state.replays. (A match ended by 15.3 or 14 is over and has no shot to rule on.)"""
     teams = g.teams()
     played = []
