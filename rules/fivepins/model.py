@@ -274,9 +274,10 @@ def _check_in_hand_choice(state: FivePinsState, p: dict[str, Any]) -> None:
     spot_off = options["spot_offender"]
     spot = spot_off.get("spot") if isinstance(spot_off, dict) else None
     name = spot.get("spot") if isinstance(spot, dict) else None
-    if name not in OFFENDER_SPOTS or spot_off != {"placement": OFFENDER_SPOTS[name], "spot": {
-            "id": state.ball_of(state.opponent()), "x": SPOTS[name][0], "y": SPOTS[name][1],
-            "spot": name, "article": article("13.5")}}:
+    if not isinstance(name, str) or name not in OFFENDER_SPOTS or spot_off != {
+            "placement": OFFENDER_SPOTS[name], "spot": {
+                "id": state.ball_of(state.opponent()), "x": SPOTS[name][0],
+                "y": SPOTS[name][1], "spot": name, "article": article("13.5")}}:
         raise ValueError(f"{where}.options.spot_offender must put the offender's ball "
                          f"({state.ball_of(state.opponent())!r}) on the top spot (or the bottom "
                          "spot) and give the ball in hand in the other half (5-pins 13.5), got "
