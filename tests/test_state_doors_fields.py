@@ -226,6 +226,11 @@ def test_novus_the_referees_own_history_loads_at_a_set_end_and_after_a_replay():
     ({"games": 3, "game": 5}, r"state\.game 5 is past the 3 game\(s\) of the match"),
     ({"games": 5, "game": 2, "games_won": {"Ann": 1, "Bob": 1}},
      r"state\.games_won .*: 2 game\(s\) won, but game 2 is on, so at most 1 are over"),
+    ({"game_scores": [{"Zed": 60}]}, r"state\.game_scores\[0\] must give each player of"),
+    ({"games": 3, "game": 2, "game_scores": [{"Ann": 60, "Bob": -1}]},
+     r"state\.game_scores\[0\] must give each player"),
+    ({"game_scores": [{"Ann": 60, "Bob": 3}]},
+     r"state\.game_scores: 1 finished game\(s\), but game 1 is on, so at most 0 are over"),
 ])
 def test_5_pins_2_3_9_2_state_fields_name_players_and_fit_the_match(extra, message):
     """5-pins 2 (games and the winner), 3 (late starts at the lag), 9.2 (exclusion), 13.5 (the
@@ -238,7 +243,8 @@ def test_5_pins_states_a_match_reaches_still_load():
     """The offender a player (13.5), late starts counted (3), game 3 of 5 after two won, a match
     over with its winner, and one won by the opponent's exclusion (9.2: no game counted)."""
     FivePinsState.from_dict({**PINS, "offender": "Bob", "lag_faults": {"Ann": 1, "Bob": 0}})
-    FivePinsState.from_dict({**PINS, "games": 5, "game": 3, "games_won": {"Ann": 1, "Bob": 1}})
+    FivePinsState.from_dict({**PINS, "games": 5, "game": 3, "games_won": {"Ann": 1, "Bob": 1},
+                             "game_scores": [{"Ann": 60, "Bob": 12}, {"Ann": 31, "Bob": 60}]})
     FivePinsState.from_dict({**PINS, "phase": "match_over", "winner": "Bob",
                              "games_won": {"Ann": 0, "Bob": 1}})
     FivePinsState.from_dict({**PINS, "phase": "match_over", "winner": "Ann", "excluded": "Bob"})

@@ -148,7 +148,8 @@ def check_state(state: FivePinsState) -> None:
     """ValueError naming the first field of a state no match can reach: players, balls (4.4),
     phase and placement; whole counts per player (scores, games won, late starts at the lag,
     3); the offender, the excluded player (9.2) and the winner players or null, the winner named
-    exactly when the match is over; the game within the match and after the games won (2)."""
+    exactly when the match is over; the game within the match and after the games won and the
+    finished games' scores (2); a pending choice the referee offers (`check_pending`)."""
     for key in ("shooter", "breaker", "first_breaker"):
         if getattr(state, key) not in state.players:
             raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the players "
@@ -211,6 +212,15 @@ def check_state(state: FivePinsState) -> None:
         raise ValueError(f"state.games_won {state.games_won!r}: {played} game(s) won, but "
                          f"game {state.game} is {'the last' if done == state.game else 'on'}, "
                          f"so at most {done} are over")
+    for k, scores in enumerate(state.game_scores):
+        if not isinstance(scores, dict) or set(scores) != set(state.players) or any(
+                isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in scores.values()):
+            raise ValueError(f"state.game_scores[{k}] must give each player of {state.players} "
+                             f"the non-negative whole points of a finished game, got {scores!r}")
+    if len(state.game_scores) > done:
+        raise ValueError(f"state.game_scores: {len(state.game_scores)} finished game(s), but game "
+                         f"{state.game} is {'the last' if done == state.game else 'on'}, so at "
+                         f"most {done} are over (5-pins 2)")
     check_pending(state)
 
 
