@@ -464,6 +464,23 @@ def penetration(table: Any, res: ShotResult) -> tuple[float, str]:
     return worst, what
 
 
+def non_finite(res: ShotResult) -> str | None:
+    """What in a result is not a finite number, or None: every event row, every segment
+    column (a segment's end t1 may be infinite, never NaN), every final position."""
+    rows = np.flatnonzero(~np.isfinite(res.events).all(axis=1))
+    if len(rows):
+        k = int(rows[0])
+        return (f"non-finite result: events[{k}] = {res.events[k].tolist()} "
+                f"({len(rows)} such rows)")
+    seg = res.segments
+    finite = np.isfinite(np.delete(seg, SEG_T1, axis=1)).all(axis=1) & ~np.isnan(seg[:, SEG_T1])
+    if not finite.all():
+        return f"non-finite result: segments[{int(np.flatnonzero(~finite)[0])}]"
+    if not np.isfinite(res.final_positions).all():
+        return "non-finite result: final_positions"
+    return None
+
+
 def run_case(case: Case) -> dict[str, Any]:
     table = case.table
     out: dict[str, Any] = {"game": case.game, "seed": case.seed, "kind": case.kind,
@@ -477,6 +494,10 @@ def run_case(case: Case) -> dict[str, Any]:
         return out
     except Exception as exc:  # noqa: BLE001 - counted and reported
         out["error"] = f"{type(exc).__name__}: {exc}"
+        return out
+    bad = non_finite(res)
+    if bad is not None:  # NaN compares false: the penetration test would pass it as clean
+        out["error"] = bad
         return out
     depth, what = penetration(table, res)
     out.update(events=res.n_events, truncated=bool(res.truncated), depth=depth, where=what)
