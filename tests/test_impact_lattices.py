@@ -329,3 +329,18 @@ def test_a_slow_gap_contact_that_never_touched_keeps_no_impact_going() -> None:
     steps = mi.solve_multi_impact(*args)
     assert steps < 2_000
     assert S[2, VX] == 0.005 and S[3, VX] == 0.0
+
+
+def test_the_blow_up_bound_changes_nothing_visible(monkeypatch) -> None:
+    """BLOW_UP (a step's impulse on one contact beyond BLOW_UP sqrt(2 M E) ends the impact as
+    an unstable integration, tests/test_impact_blow_up.py) is no physics either: 10x either way
+    leaves every recorded impact, the lattices' and the jaws' included, bit for bit; /1e10
+    ends them early, which shows the copy compiled reads the changed bound."""
+    names = (*NAMES, "plastic_jaws", "friction_wedging")
+    base = _outcomes(mi.solve_multi_impact, names)
+    for factor in (10.0, 0.1, 1e-10):
+        monkeypatch.setattr(mi, "BLOW_UP", mi.BLOW_UP * factor)
+        scaled = _outcomes(numba.njit(mi.solve_multi_impact.py_func), names)
+        monkeypatch.undo()
+        same = [np.array_equal(b, s) for b, s in zip(base, scaled, strict=True)]
+        assert all(same) if factor >= 0.1 else not all(same), (factor, same)

@@ -169,7 +169,8 @@ IMPACT_TIMES = 64.0
 # ran to speeds of 1e281 m/s and then NaN). Such an impact ends unfinished (MAX_STEPS: the shot
 # stops as truncated) instead. Stable impacts stay far below it: at most 0.105 sqrt(2 M E) on
 # one step, over every impact of 60 hunter shots of the five games, both physics (seeds
-# 4000440-4000445), so the bound is a hundredfold margin, not a model
+# 4000440-4000445), so the bound is a hundredfold margin, not a model (10x either way leaves
+# the recorded impacts bit for bit: tests/test_impact_lattices.py)
 BLOW_UP = 10.0
 
 
