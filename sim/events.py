@@ -5,6 +5,8 @@ a and b are object indices into the layout (b = -1 when there is no second objec
 the rail, hole, sensor line or sensor circle involved (-1 when none); speed is the relative
 normal speed of an impact (m/s) or the object's speed at a capture or crossing; direction is
 +1 / -1 for crossings (lines: along / against the line normal; circles: entering / leaving).
+A collision may be a push (speed 0, or nearly): a slow group of pieces pressed into one at
+rest took it along with no impulse (resolve.cluster), a contact all the same (a first ball hit).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ class EventKind(IntEnum):
     """The kinds of event the core logs (column COL_KIND of `ShotResult.events`)."""
 
     STRIKE = 0  # the cue strike at t = 0 (a = the struck object)
-    COLLIDE = 1  # object-object impact (a, b)
+    COLLIDE = 1  # object-object impact or push (a, b)
     RAIL = 2  # object-rail impact (a, index = rail, or n_rails + k for jaw knuckle k)
     POCKET = 3  # capture: the centre entered a hole or pocket circle (a, index = hole)
     LINE = 4  # the centre crossed a sensor line (a, index = line, direction)

@@ -103,6 +103,7 @@ from cuesim.sim.work_rows import (
     CC_I,
     CC_J,
     CW_IMPULSE,
+    CW_PUSHED,
     CW_VPEAK,
     FW_CROSS_T,
     FW_ROW_T,
@@ -332,7 +333,7 @@ def run_events_grid(
     view = fw[FW_VIEW:FW_VIEW_END]  # each piece's next change of motion and its path's box
     # (predict.set_view)
     change_t = view[V_CHANGE]
-    impulse, vpeak = cw[CW_IMPULSE], cw[CW_VPEAK]
+    impulse, vpeak, pushed = cw[CW_IMPULSE], cw[CW_VPEAK], cw[CW_PUSHED]
     ci, cj = cc[CC_I], cc[CC_J]
     for i in range(n):
         single_c[i] = 0
@@ -434,8 +435,9 @@ def run_events_grid(
                                   e_rail, mu_rail, stiffness, exponent, v_stick, model_params,
                                   work, iwork, slow):
                 unfinished_impact = True  # the shot stops as truncated at the next event
-            for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event
-                if cj[m] >= 0 and impulse[m] > 0.0:
+            for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event;
+                # a pair joined with no impulse that set a resting piece moving logs too
+                if cj[m] >= 0 and (impulse[m] > 0.0 or pushed[m] > 0.0):
                     n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)
             for m in range(n_c):
                 if cj[m] < 0 and impulse[m] > 0.0:

@@ -20,7 +20,9 @@ next event, so it dissolves as soon as its contacts stop pressing. A ball (or a 
 pressed into a cushion by its own slip loses the normal velocity and the spin that drive it
 in; one held by two cushions or more (balls wedged in a pocket's jaws) takes the nearest
 velocity and spin that go into none of them, in the plane the projection on a cone: itself,
-its projection on one cushion's line, or zero (jammed).
+its projection on one cushion's line, or zero (jammed). A join that sets a piece at rest moving
+with no impulse is a push: the loop logs its contact as a collision all the same (the log must
+show what set every moving piece moving: rules.files.check_event_log).
 """
 
 from __future__ import annotations
@@ -156,19 +158,26 @@ def find_root(parent: np.ndarray, a: int) -> int:
 @njit_norc
 def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.ndarray,
                  nx: np.ndarray, ny: np.ndarray, n_c: int, n_due: int, slow: np.ndarray,
-                 v_stick: float, objs: np.ndarray, n_obj: int, parent: np.ndarray) -> int:
+                 v_stick: float, objs: np.ndarray, n_obj: int, parent: np.ndarray,
+                 impulse: np.ndarray, pushed: np.ndarray) -> int:
     """After an impact: join the pieces of every slow pressing contact (slow[k]) that is still
     pressed and closing or parting slower than v_stick, and give each joined group its common
     motion; the first n_due contacts were found pressed by detection and count as pressed. A
     slow contact that a group's common motion closes joins too (else it would be the next
     impact, at the same instant, and so on down a row of pucks coming to rest). The members
     objs[:n_obj] are at time t. Returns the number of contacts joined. parent is a work array
-    over all pieces, parent[a] = a, as it is again on return."""
+    over all pieces, parent[a] = a, as it is again on return. pushed[k] = 1 marks a joined
+    pair contact with no impulse (impulse[k] = 0) that set one of its pieces, at rest, moving:
+    the group pushes it, a contact the event log must show (`_mark_pushed`); else 0."""
     any_slow = False
     for k in range(n_c):
         any_slow = any_slow or slow[k]
+        pushed[k] = 0.0
     if not any_slow:
         return 0
+    for k in range(n_c):  # for now, which of the contact's pieces rest: 1 (i), 2 (j), 3 (both)
+        if slow[k] and cj[k] >= 0 and impulse[k] == 0.0:
+            pushed[k] = _at_rest(S, ci[k]) + 2.0 * _at_rest(S, cj[k])
     for m in range(n_obj):  # each piece's own motion law from its new velocity
         start_segment(S, P, objs[m], t)
     joined = 0
@@ -220,9 +229,34 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
                 held += 1
         if first and held >= 2:  # one cushion alone: the removal above was exact
             _wedge(S, P, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent, root)
+    _mark_pushed(S, ci, cj, n_c, parent, pushed)
     for m in range(n_obj):
         parent[objs[m]] = objs[m]
     return joined
+
+
+@njit_norc
+def _at_rest(S: np.ndarray, a: int) -> float:
+    """1.0 when piece a has no linear velocity (a spin on the spot moves nothing), else 0.0."""
+    return 1.0 if S[a, VX] == 0.0 and S[a, VY] == 0.0 else 0.0
+
+
+@njit_norc
+def _mark_pushed(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, n_c: int, parent: np.ndarray,
+                 pushed: np.ndarray) -> None:
+    """pushed[k] (on entry: which of contact k's pieces rested before the join, 1 i, 2 j, 3
+    both) becomes 1 when the contact joined its pieces and one that rested now moves, else 0:
+    a contact force set it moving, and the log shows it as a collision, a push (otherwise
+    its later roll or stop had nothing in the log that set it moving, rules.files)."""
+    for k in range(n_c):
+        code = pushed[k]
+        if code == 0.0:
+            continue
+        i, j = ci[k], cj[k]
+        moved_i = (code == 1.0 or code == 3.0) and _at_rest(S, i) == 0.0
+        moved_j = code >= 2.0 and _at_rest(S, j) == 0.0
+        joined = find_root(parent, i) == find_root(parent, j)
+        pushed[k] = 1.0 if joined and (moved_i or moved_j) else 0.0
 
 
 @njit_norc

@@ -48,6 +48,7 @@ from cuesim.sim.work_rows import (
     CW_IMPULSE,
     CW_NX,
     CW_NY,
+    CW_PUSHED,
     CW_RHO,
     CW_VPEAK,
     IW_AFFECTED,
@@ -310,5 +311,6 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
     else:
         finished = _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp,
                                  model_params, impulse, vpeak, gap, rho, label, work, iwork)
-    join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent)
+    join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent,
+                 impulse, cw[CW_PUSHED])
     return finished
