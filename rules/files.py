@@ -427,17 +427,18 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
                        where: str, names: tuple[str, str] = ("before", "after"),
                        by_hand: Collection[str] = ()) -> None:
     """The layouts of one shot are legal on its table (on the bed, no overlaps; after a novus
-    shot pucks may lie stacked), the pieces after it were there before it, no piece that
-    dropped is still on the table, and a piece lies elsewhere after the shot only if an event
-    touches it or a declared infraction moved it by hand (`by_hand`: the pieces it names,
-    `hand_moved`); lines and circles are crossed from the side a piece is on
-    (`check_crossings`)."""
+    shot pucks may lie stacked, after a 5-pins shot a pin the events knock down may lie under
+    a ball), the pieces after it were there before it, no piece that dropped is still on the
+    table, and a piece lies elsewhere after the shot only if an event touches it or a declared
+    infraction moved it by hand (`by_hand`: the pieces it names, `hand_moved`); lines and
+    circles are crossed from the side a piece is on (`check_crossings`)."""
     from cuesim.sim.events import EventKind
     from cuesim.tables.layout import Layout, LayoutError
 
     if before is not None:
         check_crossings(events, before, table, where, by_hand)
 
+    felled = {e.b for e in events if e.kind == EventKind.PIN}
     for name, layout in zip(names, (before, after), strict=True):
         if layout is None:
             continue
@@ -447,6 +448,14 @@ def check_shot_layouts(table: Any, before: Any, after: Any, events: list[Any],
                 # lie on the board, off the holes; the referee rules on the overlap
                 for piece in layout.pieces:
                     table.check_layout(Layout(layout.table, (piece,)))
+            elif layout is after and felled:
+                # a knocked-down pin lies on the bed, and the balls roll over it (5-pins 12):
+                # each felled pin alone must lie on the bed, the rest as a whole
+                table.check_layout(Layout(layout.table, tuple(
+                    p for p in layout.pieces if p.id not in felled)))
+                for piece in layout.pieces:
+                    if piece.id in felled:
+                        table.check_layout(Layout(layout.table, (piece,)))
             else:
                 table.check_layout(layout)
         except LayoutError as exc:
