@@ -146,6 +146,29 @@ def five_pins_diamond(speed: float = 3.0) -> Case:
                 {"white": shot.ball_motion(table)})
 
 
+def sliding_pair(normal: float, v_t: float, push: float) -> Case:
+    """A cue ball touching the 1 along the unit normal at angle `normal` (radians), rolling
+    across it at v_t (m/s) with an extra side spin `push` (rad/s) whose slip drives it into the
+    1: a contact that presses while its pieces slide past each other (resolve.cluster)."""
+    table = PoolTable()
+    r = table.piece_spec("ball").radius
+    nx, ny = math.cos(normal), math.sin(normal)
+    layout = Layout(table.name, (Piece("cue", "ball", 0.7, 1.0, "cue"),
+                                 Piece("1", "ball", 0.7 + 2 * r * nx, 1.0 + 2 * r * ny)))
+    vx, vy = -v_t * ny, v_t * nx
+    return Case(f"pool: sliding pair {math.degrees(normal):.0f} deg, {v_t:+.2f} m/s", table,
+                layout, {"cue": (vx, vy, -vy / r - push * ny, vx / r + push * nx, 0.0)})
+
+
+def sliding_family(n: int, seed: int = 1) -> list[Case]:
+    """n sliding pairs at random angles, speeds (0.02-0.6 m/s) and pressing spins (0-12
+    rad/s): `--sliding N`."""
+    rng = np.random.default_rng(seed)
+    return [sliding_pair(float(rng.uniform(0, 2 * math.pi)),
+                         float(rng.uniform(0.02, 0.6) * rng.choice([-1, 1])),
+                         float(rng.uniform(0.0, 12.0))) for _ in range(n)]
+
+
 def suite_cases(quick: bool = False) -> list[Case]:
     """The agreement suite; --quick keeps one of each family."""
     speeds = (6.0,) if quick else (3.0, 6.0, 10.0)
@@ -158,6 +181,8 @@ def suite_cases(quick: bool = False) -> list[Case]:
     builders += [lambda: cradle(3, balls=True)]
     builders += [lambda: rack_break("9-ball")] + ([] if quick else [lambda: rack_break("8-ball")])
     builders += [five_pins_diamond]
+    builders += [lambda: sliding_pair(0.0, 0.26, 10.0)]
+    builders += [] if quick else [lambda: sliding_pair(2.1, 0.33, 9.0)]
     return [b() for b in builders]
 
 
@@ -204,9 +229,14 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"reference steps per contact duration (default {STEPS})")
     parser.add_argument("--dissipation", choices=(*LAWS, "both"), default="both",
                         help="the reference's dissipation law (default: both, side by side)")
+    parser.add_argument("--sliding", type=int, metavar="N", default=0,
+                        help="instead: N random sliding pairs (a cue ball sliding past a "
+                             "touching ball, pressed in), and their median and largest gaps")
     args = parser.parse_args(argv)
+    if args.sliding < 0:
+        parser.error(f"--sliding must be a count >= 0, got {args.sliding}")
     laws = LAWS if args.dissipation == "both" else (args.dissipation,)
-    cases = suite_cases(args.quick)
+    cases = sliding_family(args.sliding) if args.sliding else suite_cases(args.quick)
     # warm up the compiled code of both on the smallest case (compiles on a cold cache)
     warm = cradle(3)
     for law in laws:
@@ -222,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':<4}pocketed: core {r['core_pocketed']}, soft {r['soft_pocketed']}")
         if not r["soft_at_rest"] or r["core_truncated"]:
             print(f"{'':<4}time limit (soft) or event cap (core) reached")
+    if args.sliding:
+        for law in laws:
+            gaps = [r["max_diff_mm"] for r in rows if r["dissipation"] == law]
+            print(f"{args.sliding} sliding pairs ({law}): largest gap per pair, median "
+                  f"{np.median(gaps):.2f} mm, max {max(gaps):.2f} mm")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0

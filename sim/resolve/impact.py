@@ -312,5 +312,5 @@ def resolve_impact(S: np.ndarray, P: np.ndarray, t: float, cc: np.ndarray, cw: n
         finished = _resolve_each(S, P, ci, cj, nx, ny, n_c, n_due, e, mu, kk, eta, comp,
                                  model_params, impulse, vpeak, gap, rho, label, work, iwork)
     join_pressed(S, P, t, ci, cj, nx, ny, n_c, n_due, slow, v_stick, objs, n_obj, parent,
-                 impulse, cw[CW_PUSHED])
+                 impulse, cw[CW_PUSHED], mu)
     return finished
