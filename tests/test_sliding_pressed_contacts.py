@@ -79,14 +79,16 @@ warnings.simplefilter('ignore')
 from tests.test_sliding_pressed_contacts import TABLE, _pair
 from cuesim.sim import run_motion
 from tests.scaled_constants import scaler
-scale = scaler(("BOUNCE_TIME",))
 cases = [_pair(0.0, 0.26, 10.0), _pair(2.1, 0.33, 9.0), _pair(5.5, 0.06, 11.0)]
 out = {}
-for factor in (1.0, 10.0, 0.1, 200.0):
-    scale(factor)
-    out[str(factor)] = [[[p.id, p.x, p.y] for p in
-                         run_motion(TABLE, lay, init, struck="cue").final.pieces]
-                        for lay, init in cases]
+for name in ("BOUNCE_TIME", "BOUNCE_GAP"):
+    scale = scaler((name,))
+    for factor in (1.0, 10.0, 0.1, 200.0):
+        scale(factor)
+        out[f"{name} {factor}"] = [[[p.id, p.x, p.y] for p in
+                                    run_motion(TABLE, lay, init, struck="cue").final.pieces]
+                                   for lay, init in cases]
+    scale(1.0)
 print(json.dumps(out))
 """
 
@@ -96,16 +98,19 @@ def _apart(a: list, b: list) -> float:
                for ca, cb in zip(a, b, strict=True) for pa, pb in zip(ca, cb, strict=True))
 
 
-def test_the_bounce_time_x10_either_way_changes_nothing_visible():
+def test_the_bounce_time_and_gap_x10_either_way_change_nothing_visible():
     """BOUNCE_TIME (the persistent contact's steps) is a discretisation, not physics: 10x
-    either way moves no rest by 3 mm (2.2 mm at 10x: the cue ball's, 1.3 m on; 0.1 mm at
-    /10); 200x (50 ms steps) moves them by more, which shows the change reaches the core. The
-    core runs interpreted (NUMBA_DISABLE_JIT) in a subprocess, so the constant can be changed
-    without recompiling."""
+    either way moves no rest by 3 mm (2.2 mm at 10x: the cue ball's, 1.3 m on; 0.01 mm at
+    /10); 200x (50 ms steps) moves them by more, which shows the change reaches the core.
+    BOUNCE_GAP (the least gap a bounce opens, 10 nm: past detection's touching band) likewise.
+    The core runs interpreted (NUMBA_DISABLE_JIT) in a subprocess, so the constants can be
+    changed without recompiling."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                          text=True, check=True, cwd=REPO)
     rows = json.loads(run.stdout.strip().splitlines()[-1])
-    assert _apart(rows["10.0"], rows["1.0"]) < 3e-3
-    assert _apart(rows["0.1"], rows["1.0"]) < 3e-3
-    assert _apart(rows["200.0"], rows["1.0"]) > 5e-3
+    for name in ("BOUNCE_TIME", "BOUNCE_GAP"):
+        base = rows[f"{name} 1.0"]
+        assert _apart(rows[f"{name} 10.0"], base) < 3e-3, name
+        assert _apart(rows[f"{name} 0.1"], base) < 3e-3, name
+        assert _apart(rows[f"{name} 200.0"], base) > 5e-4, name

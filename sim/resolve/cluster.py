@@ -70,11 +70,12 @@ def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
 
 # a sliding pressed contact's bounces (`_bounce_sliding`): each parts the pieces at
 # press * BOUNCE_TIME / 2, so that their press brings them back BOUNCE_TIME later; a
-# discretisation of the persistent contact, not a physical constant (it converges at the
-# first order: 10x moves a cue ball's rest 1.3 m on by 2.2 mm, /10 by 0.1 mm,
+# discretisation of the persistent contact, not a physical constant (it converges:
+# 10x moves a cue ball's rest 1.3 m on by 2.2 mm, /10 by 0.01 mm,
 # tests/test_sliding_pressed_contacts.py)
 BOUNCE_TIME = 0.00025  # s
-BOUNCE_GAP = 10.0 * TOUCH  # m: the least gap a bounce opens, past detection's touching band
+# m: the least gap a bounce opens, past detection's touching band (10x moves a rest 0.16 mm)
+BOUNCE_GAP = 10.0 * TOUCH
 
 # a sliding pair parts when v_t^2 > rs (a_i - a_j) . n; twice that keeps the gap's second
 # derivative at v_t^2 / 2 or more, so detection sees it open (a margin: 1.01 gives the same
