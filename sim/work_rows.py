@@ -41,5 +41,5 @@ CW_NX, CW_NY = 0, 1  # the unit normal from piece i toward the other body
 CW_IMPULSE, CW_VPEAK = 2, 3  # the impact's normal impulse and largest approach speed
 CW_GAP = 4  # the gap the contact starts from (0: touching, within TOUCH; detect.touching)
 CW_RHO = 5  # a contact to a round body (a piece, a knuckle): the sum of the radii; 0: a rail
-CW_PUSHED = 6  # 1: a join set one of its pieces, at rest, moving with no impulse (resolve.cluster)
+CW_PUSHED = 6  # 1: logged with no impulse: a join set a resting piece moving, or a bounce
 N_CW_ROWS = 7
