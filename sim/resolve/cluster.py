@@ -18,15 +18,19 @@ a slow disc whose own push-off and friction alone press it against a piece slidi
 bed holds it, `_held_by_bed`). A pair that slides past itself faster than v_stick while its
 accelerations hold it together is a persistent contact that slides, not one body: on its own
 (no other slow contact) it bounces in steps of BOUNCE_TIME, its normal force pushing the
-other piece across and its friction alone acting along (`_bounce_sliding`). A cluster's
-pieces are resolved again, one by one, at their next event, so it dissolves as soon as its
-contacts stop pressing. A ball (or a cluster)
-pressed into a cushion by its own slip loses the normal velocity and the spin that drive it
-in; one held by two cushions or more (balls wedged in a pocket's jaws) takes the nearest
-velocity and spin that go into none of them, in the plane the projection on a cone: itself,
-its projection on one cushion's line, or zero (jammed). A join that sets a piece at rest moving
-with no impulse is a push: the loop logs its contact as a collision all the same (the log must
-show what set every moving piece moving: rules.files.check_event_log).
+other piece across and its friction alone acting along (`_bounce_sliding`). A ball of such a
+pair whose slide ends within that step rolls at once (`_settle_slides`), as the cloth leaves
+it: the press is judged on the motion the step sees, not on a slide of microseconds that the
+contact's own impulse gave it (its end turned the press around at once, and the pair met
+again, thousands of times: bench/tunnels.py random physics, 8-ball 4000159, 14.1 4000915).
+A cluster's pieces are resolved again, one by one, at their next event, so it dissolves as
+soon as its contacts stop pressing. A ball (or a cluster) pressed into a cushion by its own
+slip loses the normal velocity and the spin that drive it in; one held by two cushions or
+more (balls wedged in a pocket's jaws) takes the nearest velocity and spin that go into none of
+them, in the plane the projection on a cone: itself, its projection on one cushion's line, or
+zero (jammed). A join that sets a piece at rest moving with no impulse is a push: the loop logs
+its contact as a collision all the same (the log must show what set every moving piece moving:
+rules.files.check_event_log).
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ from cuesim.sim.state import (
     MST,
     REST,
     ROLLING,
+    SLIDING,
+    TEND,
     VX,
     VY,
     W0,
@@ -72,7 +78,8 @@ def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
 # press * BOUNCE_TIME / 2, so that their press brings them back BOUNCE_TIME later; a
 # discretisation of the persistent contact, not a physical constant (it converges:
 # 10x moves a cue ball's rest 1.3 m on by 2.2 mm, /10 by 0.01 mm,
-# tests/test_sliding_pressed_contacts.py)
+# tests/test_sliding_pressed_contacts.py); a ball of a sliding pair whose slide ends within it
+# rolls at once (`_settle_slides`)
 BOUNCE_TIME = 0.00025  # s
 # m: the least gap a bounce opens, past detection's touching band (10x moves a rest 0.16 mm)
 BOUNCE_GAP = 10.0 * TOUCH
@@ -295,6 +302,12 @@ def _bounce_sliding(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: 
         vt = _tangential(S, i, j, nx[k], ny[k])
         if abs(closing) > v_stick or vt <= v_stick:
             continue
+        if _settle_slides(S, P, parent, objs, n_obj, ra, t) + _settle_slides(
+                S, P, parent, objs, n_obj, rb, t) > 0:
+            closing = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
+            vt = _tangential(S, i, j, nx[k], ny[k])
+            if abs(closing) > v_stick or vt <= v_stick:
+                continue
         if not (closing > 0.0 or k < n_due or pressing(S, i, j, nx[k], ny[k])):
             continue
         if sliding_apart(S, P, i, j, nx[k], ny[k], v_stick):
@@ -331,6 +344,32 @@ def _bounce_sliding(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: 
             a = objs[m]
             if find_root(parent, a) == ra or find_root(parent, a) == rb:
                 start_segment(S, P, a, t)
+
+
+@njit_norc
+def _settle_slides(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
+                   n_obj: int, root: int, t: float) -> int:
+    """A sliding pair's group (`_bounce_sliding`): its moving balls whose slide ends within
+    BOUNCE_TIME end it now, v -= 2/7 u (u: the contact point's slip), the rolling velocity the
+    cloth's friction leaves (motion.ball), reached tau_s = 2|u| / (7 mu_s g) early; the
+    kinetic energy falls as the slide's would, and a ball's place is off by at most
+    |u| tau_s / 7 (0.1 um at the tables' mu_s). Only there: settled at every slow contact, a
+    ball between two others closed each contact in turn, at one instant, without end (random
+    physics, 9-ball 5450149). A ball at rest with spin alone slides on. Returns how many."""
+    settled = 0
+    for q in range(n_obj):
+        a = objs[q]
+        if find_root(parent, a) != root or P[a, LAW] != LAW_BALL or S[a, MST] != SLIDING:
+            continue
+        if S[a, TEND] - t > BOUNCE_TIME or (S[a, VX] == 0.0 and S[a, VY] == 0.0):
+            continue
+        r = P[a, R]
+        S[a, VX] -= 2.0 / 7.0 * (S[a, VX] - r * S[a, WY])
+        S[a, VY] -= 2.0 / 7.0 * (S[a, VY] + r * S[a, WX])
+        S[a, WX], S[a, WY] = -S[a, VY] / r, S[a, VX] / r
+        start_segment(S, P, a, t)
+        settled += 1
+    return settled
 
 
 @njit_norc
