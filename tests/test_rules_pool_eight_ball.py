@@ -50,6 +50,7 @@ def test_4_5_legal_break_four_balls_to_rail_turn_passes_table_open():
     out = EightBall(players=("Ann", "Bob")).play(shot(ev, pos))
     assert out.ruling.legal and out.ruling.turn_passes
     assert out.state.groups == {} and out.state.phase == "play"
+    assert out.ruling.notes[0] == "a legal break (WPA 4.5)"
 
 
 def test_4_2_breaker_continues_after_pocketing_a_ball():
@@ -64,6 +65,7 @@ def test_4_5_illegal_break_opponent_options():
     g = EightBall(players=("Ann", "Bob"))
     out = g.play(shot(ev, pos))
     assert "WPA 4.5" in articles(out)
+    assert not any(n.startswith("a legal break") for n in out.ruling.notes)
     assert out.state.pending["player"] == "Bob"
     assert set(out.state.pending["options"]) == {"accept", "rerack_and_break",
                                                  "rerack_opponent_breaks"}

@@ -47,6 +47,8 @@ def test_5_4_legal_break_then_push_out_available():
     out = g.play(shot(ev, pos))
     assert out.ruling.legal and out.ruling.turn_passes
     assert g.state.push_out_available and g.state.shooter == "Bob"
+    # the referee says so, for every caller (the viewer, `cuesim referee`, the environments)
+    assert out.ruling.notes[0] == "a legal break (WPA 5.4)"
 
 
 def test_5_4_break_must_hit_the_one_first():
@@ -54,6 +56,7 @@ def test_5_4_break_must_hit_the_one_first():
     out = NineBall(players=("Ann", "Bob")).play(shot(ev, pos))
     assert "WPA 5.4" in articles(out)
     assert out.state.ball_in_hand == "table" and not out.state.push_out_available
+    assert not any(n.startswith("a legal break") for n in out.ruling.notes)
 
 
 def test_5_4_too_few_balls_to_rail_is_a_foul():

@@ -54,6 +54,7 @@ def test_6_6_safe_break_cue_ball_and_two_balls_to_rail():
     ev, pos = brk([rail(0.8, "cue", "foot_rail"), rail(0.9, "2"), rail(1.0, "3")])
     out = StraightPool(players=("Ann", "Bob")).play(shot(ev, pos))
     assert out.ruling.legal and out.ruling.turn_passes
+    assert out.ruling.notes[0] == "a legal break (WPA 6.6)"
 
 
 @pytest.mark.parametrize("option,shooter", [("shoot_kitchen", "Bob"), ("pass_kitchen", "Ann")])

@@ -13,8 +13,6 @@ from cuesim.viewer.placing import free_spot
 from cuesim.viewer.session import StateRefereeSession
 
 _POOL_REFEREES = {"8-ball": "EightBall", "9-ball": "NineBall", "14.1": "StraightPool"}
-# the article that defines a legal opening break in each game (rulebooks/pool_wpa_ru.txt)
-LEGAL_BREAK = {"8-ball": "WPA 4.5", "9-ball": "WPA 5.4", "14.1": "WPA 6.6"}
 
 
 class PoolSession(StateRefereeSession):
@@ -86,10 +84,7 @@ class PoolSession(StateRefereeSession):
         from cuesim.rules.pool import shot_from_result
 
         infractions = [Infraction.from_dict(i) for i in action.get("infractions", [])]
-        was_break = ref.state.phase == "break"
         out = ref.play(shot_from_result(result, self._declaration(action), infractions))
-        if was_break and out.ruling.legal and not out.ruling.violations:
-            out.ruling.notes.insert(0, f"a legal break ({LEGAL_BREAK[self.game]})")
         return out.ruling, out
 
     def _advance(self, outcome: Any, result: ShotResult | None) -> None:

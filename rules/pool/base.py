@@ -60,6 +60,9 @@ class PoolGame:
     game_ball: str | None = None  # the ball whose pocketing ends the game (the 8, the 9)
     infraction_articles: dict[str, str] = {}
     has_push_out = False  # 9-ball alone has the push-out (5.6)
+    # the article that defines the game's legal opening break (rulebooks/pool_wpa_ru.txt): a
+    # legal break's ruling says so in its first note
+    break_article: str | None = None
     # where the rules say a game begins with the opening break's stroke (9-ball alone says it)
     game_begins = "as WPA 5.14 has it for 9-ball"
 
@@ -142,7 +145,10 @@ class PoolGame:
             facts = ShotFacts.from_events(jammed_events(shot.events, decl.jammed), off)
             facts.at_rail = rails_touched_at_start(shot.initial, decl.frozen)
             facts.initial, facts.announced = shot.initial, dict(decl.frozen)
+            breaking = st.phase == "break"
             out = self._rule(st, shot, facts)
+            if breaking and self.break_article and out.ruling.legal and not out.ruling.violations:
+                out.ruling.notes.insert(0, f"a legal break ({self.break_article})")
         if prefix is not None:
             out.ruling.notes[:0] = prefix.ruling.notes
         self.state = out.state

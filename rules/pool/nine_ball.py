@@ -32,6 +32,7 @@ class NineBall(PoolGame):
     infraction_articles = {"jump_masse_moved_ball": "WPA 5.12"}
     game_begins = "WPA 5.14"
     has_push_out = True
+    break_article = "WPA 5.4"
 
     def _reset_rack(self, st: PoolState) -> None:
         st.push_out_available = False

@@ -63,6 +63,7 @@ def rack_seed(st: PoolState) -> int:
 class StraightPool(PoolGame):
     name = "straight_pool"
     rack_name = "straight_pool"
+    break_article = "WPA 6.6"
 
     def _non_shooter_penalty(self, st: PoolState, offender: str, ruling: Ruling,
                              infractions: list[Infraction]) -> None:
