@@ -137,7 +137,7 @@ def test_momentum_conserved_and_energy_never_rises_at_any_event(table, doubles, 
             p0 = sum(table.piece_spec(kinds[o]).mass * v for o, (v, _) in before.items())
             p1 = sum(table.piece_spec(kinds[o]).mass * v for o, (v, _) in after.items())
             # the bed holds a slow disc a piece slides past, in a contact of two pieces alone
-            # (resolve.cluster._held_by_bed): it ends the event at rest, and the bed takes at
+            # (resolve.sliding_pair.held_by_bed): it ends the event at rest, and the bed takes at
             # most m v_stick per piece
             held = len(after) == 2 and any(not v.any() for v, _ in after.values())
             mass = sum(table.piece_spec(kinds[o]).mass for o in before)

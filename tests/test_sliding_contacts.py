@@ -1,4 +1,4 @@
-"""Slow contacts between pieces that slide past each other (resolve.cluster.sliding_apart): a
+"""Slow contacts between pieces that slide past each other (resolve.press.sliding_apart): a
 slow pressing contact joins its pieces into one moving group, but a pair that slides along
 itself parts at once (the relative path bends away from the circle of contact), so it is never
 joined. Joined, it moved as a rigid block: a striker grazing a puck carried it 25 cm (a cue
@@ -78,7 +78,7 @@ def test_a_grazing_striker_does_not_carry_the_puck(overlap):
 def test_a_striker_ending_its_run_beside_a_puck_leaves_it(overlap):
     """The striker at 1 m/s brushes the puck in its last centimetre (0.13 m/s, closing at
     0.1-3 mm/s): the puck's own push-off and friction pressed the pair, which slid on as one,
-    the puck carried 5.6 mm. The bed holds the puck (resolve.cluster._held_by_bed): it stays
+    the puck carried 5.6 mm. The bed holds the puck (resolve.sliding_pair.held_by_bed): it stays
     (the reference: 10 um at most), the striker stops within 0.2 mm of the reference's."""
     layout, _ = _graze(overlap)
     initial = {"striker": (0.0, 1.0, 0.0)}

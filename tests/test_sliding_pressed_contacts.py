@@ -1,6 +1,6 @@
 """A piece that slides past a touching one while its own friction presses it in keeps sliding:
 the contact's normal force pushes the other piece along n and its friction (mu N) alone acts
-across (resolve.cluster `_bounce_sliding`). Before, such a slow pressing contact joined the two
+across (resolve.sliding_pair `bounce_sliding`). Before, such a slow pressing contact joined the two
 into one body with the pair's mean velocity: a cue ball sliding past a touching ball at
 0.26 m/s dragged it 93 mm along (the soft-contact reference: 0.8 mm, and not along), and the two
 then rolled on as a rigid block; in 27 of 600 pool shots of the tunnel hunter's (the tables'
@@ -137,7 +137,7 @@ def test_the_bounce_time_and_gap_x10_either_way_change_nothing_visible():
                                           ("9-ball", 5450149)])
 def test_a_pushed_balls_brief_slide_does_not_feed_the_bounces_without_end(game, seed):
     """A ball of a sliding pair (a slow contact alone, sliding past itself) whose slide ends
-    within a bounce step rolls at once (resolve.cluster `_settle_slides`). Before, the
+    within a bounce step rolls at once (resolve.sliding_pair `_settle_slides`). Before, the
     contact's own impulse at the ball's centre left it sliding for microseconds; its sliding
     acceleration ruled the pair parting, its roll a moment later pressed it again, and the
     pair met again, tens of thousands of times:

@@ -19,7 +19,7 @@ import numpy as np
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import nose_restitution, resolve_ball_cushion
-from cuesim.sim.resolve.cluster import find_root, join_pressed, pressing
+from cuesim.sim.resolve.cluster import join_pressed
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.resolve.multi_impact import (
@@ -28,6 +28,7 @@ from cuesim.sim.resolve.multi_impact import (
     solve_multi_impact,
     unfinished,
 )
+from cuesim.sim.resolve.press import find_root, pressing
 from cuesim.sim.state import (
     KIND,
     LAW,

@@ -1,0 +1,65 @@
+"""Whether a slow contact presses, and whether its pieces slide apart: the tests the joins
+(resolve.cluster) and the sliding pairs' bounces (resolve.sliding_pair) share, with the
+union-find root of their groups."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from cuesim.sim.compiled import njit_norc
+from cuesim.sim.motion.dispatch import contact_distance
+from cuesim.sim.state import AX, AY, VX, VY
+
+
+@njit_norc
+def pressing(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> bool:
+    """Whether the current segments of i and j (or a fixed body, j < 0) accelerate into each
+    other along n (from i toward j)."""
+    ajx, ajy = (S[j, AX], S[j, AY]) if j >= 0 else (0.0, 0.0)
+    return (S[i, AX] - ajx) * nx + (S[i, AY] - ajy) * ny > 0.0
+
+
+# a sliding pair parts when v_t^2 > rs (a_i - a_j) . n; twice that keeps the gap's second
+# derivative at v_t^2 / 2 or more, so detection sees it open (a margin: 1.01 gives the same
+# outcomes on 720 sampled shots, 20 moves one of them, a nanosecond cascade, by 30 mm)
+SLIDE_MARGIN = 2.0
+
+
+@njit_norc
+def sliding_apart(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
+                  v_stick: float) -> bool:
+    """Whether two touching pieces slide past each other fast enough that the contact opens
+    whatever their accelerations press: with no normal velocity the gap's second derivative is
+    v_t^2 / (R_i + R_j) - (a_i - a_j) . n (the relative path bends away from the circle of
+    contact); with v_t^2 > SLIDE_MARGIN (R_i + R_j) (a_i - a_j) . n and v_t > v_stick the
+    pieces part at once (detection finds no pressed contact) and do not meet again at this
+    instant. Such a pair is not joined: joining would take away its sliding too (a striker
+    grazing a puck at 3 m/s carried it 25 cm; a puck leaving a rail along its neighbours took
+    them with it as a block). Slower sliding joins as before, losing at most m v_stick^2 / 2
+    with it. A fixed body (j < 0) is straight."""
+    if j < 0:
+        return False
+    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
+    vn = dvx * nx + dvy * ny
+    vt2 = dvx * dvx + dvy * dvy - vn * vn
+    press = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny
+    rs = contact_distance(P, i, j)
+    return vt2 > v_stick * v_stick and vt2 > SLIDE_MARGIN * rs * press
+
+
+@njit_norc
+def find_root(parent: np.ndarray, a: int) -> int:
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@njit_norc
+def tangential_speed(S: np.ndarray, i: int, j: int, nx: float, ny: float) -> float:
+    """|v_t|: how fast pieces i and j slide past each other across the normal n."""
+    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
+    vn = dvx * nx + dvy * ny
+    return math.sqrt(max(dvx * dvx + dvy * dvy - vn * vn, 0.0))
