@@ -196,7 +196,7 @@ def _settle_slides(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.nd
 
 @njit_norc
 def alone(ci: np.ndarray, cj: np.ndarray, n_c: int, slow: np.ndarray, parent: np.ndarray,
-           k: int) -> bool:
+          k: int) -> bool:
     """Whether slow contact k is the only slow contact of its two groups with anything else
     (another group, a cushion, a jaw): a sliding pair on its own bounces
     (`bounce_sliding`); one pressed into a cushion or among more pieces (balls wedged in a
