@@ -170,3 +170,39 @@ def test_a_ball_pressing_a_braking_ball_from_behind_follows_the_soft_reference(a
     reference's (1.5 % of the way; 2.1-8.1 mm before the brief slides were ended at once)."""
     gaps = _gaps(*_follow(*args))
     assert gaps.max() < 12e-3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_settled_slide_ends_where_the_ball_law_ends_it(seed):
+    """`_settle_slides` sets a ball that slides briefly to the velocity its sliding segment ends
+    with (motion.ball: v - 2/7 u at tau_s), rolling, and its kinetic energy falls; a slide that
+    lasts longer than BOUNCE_TIME is left alone."""
+    from cuesim.sim.engine import motion_input
+    from cuesim.sim.motion.dispatch import start_segment
+    from cuesim.sim.motion.segment import velocity
+    from cuesim.sim.resolve.sliding_pair import BOUNCE_TIME, _settle_slides
+    from cuesim.sim.state import INERTIA, MST, ROLLING, SLIDING, TEND, VX, VY, WX, WY, M
+
+    rng = np.random.default_rng(seed)
+    layout = Layout(TABLE.name, (Piece("cue", "ball", 0.7, 1.0, "cue"),))
+    vx, vy = rng.uniform(-0.5, 0.5, 2)
+    for slip, settles in ((rng.uniform(1e-4, 1e-3), True), (0.2, False)):
+        angle = rng.uniform(0, 2 * math.pi)
+        ux, uy = slip * math.cos(angle), slip * math.sin(angle)
+        # u = (vx - R wy, vy + R wx)
+        motion = (vx, vy, (uy - vy) / R, (vx - ux) / R, 0.0)
+        inp = motion_input(TABLE, layout, {"cue": motion}, struck="cue")
+        S, P = inp.S.copy(), inp.P
+        start_segment(S, P, 0, 0.0)
+        assert S[0, MST] == SLIDING and (S[0, TEND] <= BOUNCE_TIME) == settles
+        end = velocity(S, 0, S[0, TEND])
+        ke = 0.5 * P[0, M] * (S[0, VX] ** 2 + S[0, VY] ** 2) + 0.5 * P[0, INERTIA] * (
+            S[0, WX] ** 2 + S[0, WY] ** 2)
+        parent, objs = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        assert _settle_slides(S, P, parent, objs, 1, 0, 0.0) == int(settles)
+        if not settles:
+            continue
+        assert S[0, MST] == ROLLING
+        assert abs(S[0, VX] - end[0]) < 1e-12 and abs(S[0, VY] - end[1]) < 1e-12
+        assert 0.5 * P[0, M] * (S[0, VX] ** 2 + S[0, VY] ** 2) + 0.5 * P[0, INERTIA] * (
+            S[0, WX] ** 2 + S[0, WY] ** 2) < ke
