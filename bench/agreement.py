@@ -149,7 +149,7 @@ def five_pins_diamond(speed: float = 3.0) -> Case:
 def sliding_pair(normal: float, v_t: float, push: float) -> Case:
     """A cue ball touching the 1 along the unit normal at angle `normal` (radians), rolling
     across it at v_t (m/s) with an extra side spin `push` (rad/s) whose slip drives it into the
-    1: a contact that presses while its pieces slide past each other (resolve.cluster)."""
+    1: a contact that presses while its pieces slide past each other (resolve.sliding_pair)."""
     table = PoolTable()
     r = table.piece_spec("ball").radius
     nx, ny = math.cos(normal), math.sin(normal)

@@ -437,7 +437,7 @@ def run_events_grid(
                 unfinished_impact = True  # the shot stops as truncated at the next event
             for m in range(n_c):  # pairs first: a group with a rail ends on a RAIL event;
                 # a pair that took a resting piece along with no impulse (a join, or a sliding
-                # contact's bounce: resolve.cluster) logs too
+                # contact's bounce: resolve.sliding_pair) logs too
                 if cj[m] >= 0 and (impulse[m] > 0.0 or pushed[m] > 0.0):
                     n_ev = _log(ev, n_ev, t, EV_COLLIDE, ci[m], cj[m], -1, vpeak[m], 0.0)
             for m in range(n_c):

@@ -3,7 +3,7 @@ own logs the event-log checks refused (rules.files.check_event_log: "nothing set
 motion"), found by running the checks over the tunnel hunter's shots (about 1 in 2,500 on the
 tables' physics, 1 in 120 on random physics). Two causes, both in the core: a slow group joined
 to a ball at rest with no impulse and took it along, logging nothing (now a collision, a push:
-sim.events; a sliding contact's bounce too, resolve.cluster); and the multiple impact's
+sim.events; a sliding contact's bounce too, resolve.sliding_pair); and the multiple impact's
 energy-surplus removal, scaling every piece's velocity about the system's centre of mass,
 gave a ball at rest in the system 1e-15 m/s (it stopped a femtosecond later), now only the
 pieces the impact touched (resolve.multi_impact)."""
