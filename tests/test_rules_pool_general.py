@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cuesim.rules.pool import EightBall, NineBall, StraightPool, adjudicate_lag
@@ -12,7 +14,7 @@ from cuesim.rules.pool.general import (
     WITH_BALL_IN_HAND,
     next_breaker,
 )
-from cuesim.rules.pool.model import Declaration, PoolShot
+from cuesim.rules.pool.model import Declaration, PoolShot, PoolState
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT
 from tests.pool_util import (
     ASIDE,
@@ -315,6 +317,21 @@ def test_3_29_intentional_foul_warning_then_match_loss():
     assert out.ruling.match_over and out.ruling.winner == "Bob"
 
 
+def test_3_29_a_match_lost_in_a_race_saves_a_state_that_loads() -> None:
+    """3.29 ends a race to 3 in its first frame: the frames won stay those played (the frame
+    ends unfinished with the match; they were set to race_to, 3 frames won in frame 1, which
+    `PoolState.from_dict` refused), and the saved state loads again, the match over."""
+    g = nine_in_play(race_to=3)
+    ev = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    g.play(shot(ev, spread(NINE), infractions=[foul("intentional_foul")]))
+    g.state.shooter = "Ann"
+    out = g.play(shot(ev, spread(NINE), infractions=[foul("intentional_foul")]))
+    assert out.ruling.match_over and out.ruling.winner == "Bob"
+    assert out.state.frames_won == {"Ann": 0, "Bob": 0} and out.state.frame == 1
+    back = PoolState.from_dict(json.loads(json.dumps(out.state.to_dict())))
+    assert back.phase == "match_over" and back.winner == "Bob"
+
+
 # --- 3.30: one foul per shot ---------------------------------------------------------------
 def test_3_30_several_fouls_count_once():
     g = nine_in_play()
@@ -543,7 +560,8 @@ def test_foot_spot_constant_used_for_spotting_layouts():
     ("nine_ball", {"frames_won": {"Ann": 3, "Bob": 0}, "race_to": 3, "frame": 4},
      "state.frames_won: Ann has 3 of race_to 3, so the match is over"),
     ("nine_ball", {"frames_won": {"Ann": 2, "Bob": 1}, "race_to": 5, "frame": 3},
-     r"state.frame 3 with 3 frames already won .* so the frame is at least 4"),
+     r"state.frame 3 with 3 frames won .* so the frame is 4"),
+    ("nine_ball", {"frame": 3}, r"state.frame 3 with 0 frames won .* so the frame is 1"),
     ("nine_ball", {"fouls": {"Ann": 3}}, "state.fouls: Ann on 3 consecutive fouls"),
     ("straight_pool", {"scores": {"Ann": 150, "Bob": 0}},
      "state.scores: Ann has 150 of points_to 150"),
@@ -561,13 +579,12 @@ def test_foot_spot_constant_used_for_spotting_layouts():
      "before the opening break: the table is open"),
 ])
 def test_a_resumed_state_is_one_a_match_can_reach(game, change, message):
-    """A resumed state past the race (race_to frames), a frame number before the frames won,
+    """A resumed state past the race (race_to frames), a frame number other than the one
+    that follows the frames won (3.36: every frame has a winner),
     past 14.1's points_to (6.1), on a third
     foul that was never ruled (5.13, 6.12), with an unknown phase, groups that are not one each
     of solids and stripes (4.10), or a winner while the match is on cannot have happened: it
     is refused, naming the field, by `PoolState.from_dict` and by a referee given it."""
-    from cuesim.rules.pool.model import PoolState
-
     data = {"game": game, "players": ["Ann", "Bob"], "shooter": "Ann", "breaker": "Ann",
             "phase": "play", "ball_in_hand": None, **change}
     with pytest.raises(ValueError, match=message):

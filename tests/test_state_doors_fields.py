@@ -343,13 +343,19 @@ def test_pool_push_out_and_near_rail_safeties_fit_the_game(extra, message):
 
 
 def test_pool_a_race_to_n_is_over_within_2n_minus_1_frames():
-    """Every frame has a winner, so while a race to n is on its frame is at most 2n - 1 (a
-    `frame` of 150 in a race to 1 was loaded when `frames_won` was left out)."""
-    with pytest.raises(ValueError, match=r"state\.frame 2 with race_to 1: every frame has a "
-                                         r"winner, so a race to that many is over within 1"):
+    """Every frame has a winner (3.36), so frame n follows n - 1 frames won, and while a race
+    to n is on its frame is at most 2n - 1 (a `frame` of 150 in a race to 1 was loaded when
+    `frames_won` was left out; a frame ahead of the frames won was loaded until 2026-12-07)."""
+    with pytest.raises(ValueError, match=r"state\.frame 2 with 0 frames won \(\{\}\): every "
+                                         r"frame has a winner \(3\.36\)"):
         PoolState.from_dict({**POOL, "frame": 2})
-    with pytest.raises(ValueError, match=r"state\.frame 6 with race_to 3"):
-        PoolState.from_dict({**POOL, "game": "straight_pool", "frame": 6, "race_to": 3})
+    with pytest.raises(ValueError, match=r"state\.frame 6 with 4 frames won"):
+        PoolState.from_dict({**POOL, "game": "straight_pool", "frame": 6, "race_to": 3,
+                             "frames_won": {"Ann": 2, "Bob": 2}})
+    with pytest.raises(ValueError, match=r"state\.frame 6 with race_to 3: every frame has a "
+                                         r"winner, so a race to that many is over within 5"):
+        PoolState.from_dict({**POOL, "game": "straight_pool", "frame": 6, "race_to": 3,
+                             "frames_won": {"Ann": 2, "Bob": 3}})
     PoolState.from_dict({**POOL, "frame": 5, "race_to": 3,
                          "frames_won": {"Ann": 2, "Bob": 2}})
 

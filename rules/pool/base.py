@@ -396,7 +396,7 @@ class PoolGame:
         if any(v.consequence == LOSS_OF_MATCH for v in ruling.violations):
             winner = st.opponent(shooter)
             ruling.notes.append(f"{shooter} loses the match (WPA 3.29)")
-            st.frames_won[winner] = st.race_to
+            # the frame ends with the match, unfinished: frames_won keeps the frames played
             self._match_over(st, winner, ruling)
             return True
         warn_match(st, shooter, shot.infractions, ruling)

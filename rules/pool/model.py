@@ -157,8 +157,9 @@ def _whole(value: Any) -> bool:
 
 def check_state(state: PoolState) -> None:
     """A state that a match can reach, or ValueError naming the first field that says
-    otherwise: a phase of PHASES; whole counts, per player; a frame number past the frames
-    won (frame n follows n - 1 frames, n when the match is over); at most two consecutive fouls
+    otherwise: a phase of PHASES; whole counts, per player; a frame number that follows the
+    frames won (frame n follows n - 1 frames won; n or n - 1 when the match is over, the last
+    frame won or lost with the match by 3.29); at most two consecutive fouls
     (the third is ruled at once: 5.13, 6.12); while the match is on, no winner, every player
     short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
     (4.10) given to both players, one each, and none in 9-ball or 14.1; `warned` and
@@ -193,12 +194,13 @@ def check_state(state: PoolState) -> None:
         raise ValueError(f"state.last_frame_winner must be null or one of the players "
                          f"{state.players}, got {state.last_frame_winner!r}")
     played = sum(state.frames_won.values())
-    done = state.frame if state.phase == "match_over" else state.frame - 1
-    if played > done:
-        raise ValueError(f"state.frame {state.frame} with {played} frames already won "
-                         f"({state.frames_won}): frame n follows n - 1 frames played (n when "
-                         f"the match is over), so the frame is at least "
-                         f"{played + (state.phase != 'match_over')}")
+    over = state.phase == "match_over"
+    if not state.frame - 1 <= played <= state.frame - (not over):
+        raise ValueError(f"state.frame {state.frame} with {played} frames won "
+                         f"({state.frames_won}): every frame has a winner (3.36), so frame n "
+                         "follows n - 1 frames won (n or n - 1 when the match is over: the "
+                         f"last frame won, or lost with the match, 3.29), so the frame is "
+                         f"{played + 1}" + (f" or {played}" if over else ""))
     if state.rack_inning > state.inning:
         raise ValueError(f"state.rack_inning {state.rack_inning} is after state.inning "
                          f"{state.inning}: the rack was broken in an inning already played")
