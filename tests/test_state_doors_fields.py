@@ -225,16 +225,26 @@ def test_novus_the_referees_own_history_loads_at_a_set_end_and_after_a_replay():
     ({"lag_faults": {"Ann": 1.5}}, r"state\.lag_faults must give players of"),
     ({"games": 3, "game": 5}, r"state\.game 5 is past the 3 game\(s\) of the match"),
     ({"games": 5, "game": 2, "games_won": {"Ann": 1, "Bob": 1}},
-     r"state\.games_won .*: 2 game\(s\) won, but game 2 is on, so at most 1 are over"),
+     r"state\.games_won .*: 2 game\(s\) won, but game 2 is on, and every game before it has "
+     r"a winner \(5-pins 2\), so 1 are won"),
+    ({"games": 5, "game": 3, "games_won": {"Ann": 1, "Bob": 0}},
+     r"state\.games_won .*: 1 game\(s\) won, but game 3 is on, .* so 2 are won"),
+    ({"phase": "match_over", "winner": "Ann", "excluded": "Bob", "games_won": {"Ann": 1,
+                                                                            "Bob": 0}},
+     r"state\.games_won .*: 1 game\(s\) won, but game 1 is the last and was left unfinished "
+     r"\(5-pins 9\.2\), .* so 0 are won"),
     ({"game_scores": [{"Zed": 60}]}, r"state\.game_scores\[0\] must give each player of"),
-    ({"games": 3, "game": 2, "game_scores": [{"Ann": 60, "Bob": -1}]},
+    ({"games": 3, "game": 2, "games_won": {"Ann": 1, "Bob": 0},
+      "game_scores": [{"Ann": 60, "Bob": -1}]},
      r"state\.game_scores\[0\] must give each player"),
     ({"game_scores": [{"Ann": 60, "Bob": 3}]},
      r"state\.game_scores: 1 finished game\(s\), but game 1 is on, so at most 0 are over"),
 ])
 def test_5_pins_2_3_9_2_state_fields_name_players_and_fit_the_match(extra, message):
     """5-pins 2 (games and the winner), 3 (late starts at the lag), 9.2 (exclusion), 13.5 (the
-    offender): values that no match reaches were loaded; now refused, naming the field."""
+    offender): values that no match reaches were loaded; now refused, naming the field. Game n
+    follows n - 1 games won (every game has a winner: a game ahead of them was loaded until
+    2026-12-07), n when the match is over, n - 1 when it ended by an exclusion (9.2)."""
     with pytest.raises(ValueError, match=message):
         FivePinsState.from_dict({**PINS, **extra})
 

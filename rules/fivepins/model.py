@@ -148,8 +148,10 @@ def check_state(state: FivePinsState) -> None:
     """ValueError naming the first field of a state no match can reach: players, balls (4.4),
     phase and placement; whole counts per player (scores, games won, late starts at the lag,
     3); the offender, the excluded player (9.2) and the winner players or null, the winner named
-    exactly when the match is over; the game within the match and after the games won and the
-    finished games' scores (2); a pending choice the referee offers (`check_pending`)."""
+    exactly when the match is over; the game within the match, following exactly the games won
+    (n - 1 before game n; n at the match's end, n - 1 when an exclusion ended it, 9.2), and
+    after the finished games' scores (2); a pending choice the referee offers
+    (`check_pending`)."""
     for key in ("shooter", "breaker", "first_breaker"):
         if getattr(state, key) not in state.players:
             raise ValueError(f"state.{key} {getattr(state, key)!r} is not one of the players "
@@ -208,10 +210,12 @@ def check_state(state: FivePinsState) -> None:
                              f"{state.games} games, so the match is over (5-pins 2)")
     played = sum(state.games_won.values())
     done = state.game if state.phase == "match_over" else state.game - 1
-    if played > done:
+    won = done if state.excluded is None else state.game - 1  # 9.2: the game left unfinished
+    if played != won:
         raise ValueError(f"state.games_won {state.games_won!r}: {played} game(s) won, but "
-                         f"game {state.game} is {'the last' if done == state.game else 'on'}, "
-                         f"so at most {done} are over")
+                         f"game {state.game} is {'the last' if done == state.game else 'on'}"
+                         f"{' and was left unfinished (5-pins 9.2)' if won != done else ''}, "
+                         f"and every game before it has a winner (5-pins 2), so {won} are won")
     for k, scores in enumerate(state.game_scores):
         if not isinstance(scores, dict) or set(scores) != set(state.players) or any(
                 isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in scores.values()):
