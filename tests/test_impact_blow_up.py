@@ -7,7 +7,7 @@ test passed one as clean).
 The case: bench/tunnels.py 14.1 seed 4000449, random physics (impact_steps 8.3, e_ball 0,
 mu_cushion 1.49, g 3.0). Five balls roll together into a cushion at about 1 cm/s, spinning;
 their contacts close at 1e-13 m/s, so the impact's step, set from those approaches (the
-contact time scale grows as v^(-1/5)), was 2.2 ms. Friction at the cushion and between the
+contact time scale grows as v^(-1/5)), was 4.9 ms. Friction at the cushion and between the
 spinning balls jams them (the spin's energy, microjoules, drives the compressions from 1e-14 m
 to far beyond what an approach of 1e-13 m/s would give), the Hertz stiffness grows as
 delta^(1/2), and at 1,170 steps the step no longer resolved it: the kicks grew without bound

@@ -182,7 +182,7 @@ BLOW_UP = 10.0
 # bit those of the step fixed at the start), and 10x either way moves the recorded jam below
 # by under 1 mm/s at the default resolution (tests/test_impact_blow_up.py). The jam: five
 # balls of 14.1 seed 4000449 (bench/tunnels.py, random physics) rolling together into a cushion,
-# closing at 1e-13 m/s, so the step was 2.2 ms; friction driven by their spin compressed the
+# closing at 1e-13 m/s, so the step was 4.9 ms; friction driven by their spin compressed the
 # contacts far beyond what that approach gives, until the step no longer resolved their
 # stiffness and the kicks grew without bound. It must stay below 2 x 2 / sqrt(15 / 8) = 2.9,
 # where omega dt would pass velocity Verlet's stability limit of 2 at the coarsest resolution
