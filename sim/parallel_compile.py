@@ -93,6 +93,21 @@ def _available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def helper_environment() -> dict[str, str]:
+    """The helper's environment: this one, the switch off (the helper starts no helper), and
+    the folder this process imported cuesim from first on its path. The helper runs with
+    `-P`, so that its working folder is not put first: `pip install .` and then `cuesim` at
+    the repository's root (the README's first command) left the source folder `cuesim/`, which
+    holds neither `sim` nor `tables` (pyproject's package-dir), ahead of the installed package;
+    the helper failed to import the core and the cold start compiled in one process."""
+    import cuesim
+
+    env = dict(os.environ, **{SWITCH: "0"})
+    root = str(Path(cuesim.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
 class Helper:
     """The helper process compiling `roots` ((module, name, codes), in order), and those it
     has not reported yet (a thread reads its lines)."""
@@ -101,12 +116,11 @@ class Helper:
         from cuesim.sim.numba_cache import source_digest
 
         sim_dir = Path(__file__).resolve().parent
-        env = dict(os.environ, **{SWITCH: "0"})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cuesim.sim.parallel_compile_helper", str(sim_dir),
+            [sys.executable, "-P", "-m", "cuesim.sim.parallel_compile_helper", str(sim_dir),
              source_digest(sim_dir), *(":".join(root) for root in roots)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, text=True)
+            env=helper_environment(), text=True)
         self.pending = {(module, name) for module, name, _ in roots}
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -156,6 +156,29 @@ def test_a_root_the_helper_compiled_is_loaded_not_compiled_again(tmp_path, expec
     assert out["got"] == expected
 
 
+def test_the_helper_imports_the_callers_cuesim_not_a_folder_where_it_runs(tmp_path, expected):
+    """Run from a folder holding another `cuesim` package (as `pip install .` and then `cuesim`
+    at the repository's root leaves the source folder `cuesim/`, without `sim`, ahead of the
+    installed package: the helper failed and the README's first command compiled in one
+    process), the helper still imports the core the caller runs (`helper_environment`, `-P`)
+    and compiles the root."""
+    decoy = tmp_path / "decoy"
+    (decoy / "cuesim" / "sim").mkdir(parents=True)
+    (decoy / "cuesim" / "__init__.py").write_text("", encoding="utf-8")
+    (decoy / "cuesim" / "sim" / "__init__.py").write_text("", encoding="utf-8")
+    script = tmp_path / "script" / "cold.py"  # its own folder first on the caller's path
+    script.parent.mkdir()
+    script.write_text(COLD, encoding="utf-8")
+    environ = {k: v for k, v in os.environ.items() if k != pc.SWITCH}
+    environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, str(script), "f8 f8 f8 b f8"], env=environ,
+                          cwd=decoy, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["helper"] and out["status"] == 0 and out["hits"] == 1
+    assert out["got"] == expected
+
+
 def test_a_failing_helper_leaves_the_compile_to_the_caller(tmp_path, expected):
     """A root the helper cannot compile (a declaration that matches no function's arguments)
     ends the helper; the caller compiles the root itself, with the same result."""
