@@ -1,5 +1,5 @@
 """A multiple impact whose contacts stiffen past what its step resolves refines the step
-(`resolve.multi_impact.STIFFER`); one whose integration still goes unstable ends unfinished and
+(`resolve.impact_step.STIFFER`); one whose integration still goes unstable ends unfinished and
 the shot is truncated, never a result of NaN (`resolve.multi_impact.BLOW_UP`); the tunnel
 hunter counts a result that is not finite as an error (NaN compares false, so its penetration
 test passed one as clean).
@@ -24,6 +24,7 @@ import pytest
 
 from bench import tunnels
 from cuesim import simulate
+from cuesim.sim.resolve import impact_step as step
 from cuesim.sim.resolve import multi_impact as mi
 from cuesim.sim.state import MP_IMPACT_STEPS, VX, VY, W0
 from tests.test_impact_lattices import _energy, _recorded
@@ -43,9 +44,9 @@ def _jam(resolution: float | None = None, solve=mi.solve_multi_impact  # noqa: A
 
 def _with_stiffer(factor: float, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN202 - compiled
     """A compiled copy of solve_multi_impact with STIFFER times factor (numba reads the
-    constant when it compiles `_stiffness_limits`, so both are compiled again)."""
-    monkeypatch.setattr(mi, "STIFFER", mi.STIFFER * factor)
-    monkeypatch.setattr(mi, "_stiffness_limits", numba.njit(mi._stiffness_limits.py_func))
+    constant when it compiles `stiffness_limits`, so both are compiled again)."""
+    monkeypatch.setattr(step, "STIFFER", step.STIFFER * factor)
+    monkeypatch.setattr(mi, "stiffness_limits", numba.njit(step.stiffness_limits.py_func))
     return numba.njit(mi.solve_multi_impact.py_func)
 
 

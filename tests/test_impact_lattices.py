@@ -130,7 +130,7 @@ def test_a_frictional_lattice_wedging_itself_ends_at_the_impact_time_bound() -> 
     micronewtons and approach speeds 1e-7 of the impact's (frictionless, it ends in 15,040
     steps). It ran past 6.4 million steps, 0.55 s of contact and 15 s of free flight with the
     configuration frozen and the cloth left out, and the shot came back truncated. It now ends
-    at the impact's time bound (multi_impact.impact_time_bound), gaining no energy."""
+    at the impact's time bound (impact_step.impact_time_bound), gaining no energy."""
     args = _recorded("friction_wedging")
     S0 = args[0].copy()
     steps = mi.solve_multi_impact(*args)

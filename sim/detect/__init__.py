@@ -13,7 +13,7 @@ REACH    an impact takes in every piece, rail and knuckle within REACH times its
 
 TOUCH = 1e-9
 V_TOUCH = 1e-10
-# in largest compressions delta* of the impact's fastest due contact (sim.resolve.multi_impact
+# in largest compressions delta* of the impact's fastest due contact (sim.resolve.impact_step
 # contact_time_scale x v): a piece nearer than this takes part in the impact from its gap, one
 # farther is a later binary impact. A piece struck by an impact has moved at most about pi
 # delta* when that contact ends (a linear law, the striking piece far heavier; Hertz 2.94), so

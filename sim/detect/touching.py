@@ -28,7 +28,7 @@ from cuesim.sim.detect.grid import REACH_FRACTION, neighbours, one_cell, sort_sm
 from cuesim.sim.detect.rails import EXTENT_TOL
 from cuesim.sim.motion.dispatch import contact_distance, contact_radius, interacts, knocks
 from cuesim.sim.motion.segment import advance, position
-from cuesim.sim.resolve.multi_impact import contact_time_scale
+from cuesim.sim.resolve.impact_step import contact_time_scale
 from cuesim.sim.state import KIND, ON, VX, VY, M, X, Y
 from cuesim.sim.work_rows import (
     CC_I,

@@ -22,12 +22,8 @@ from cuesim.sim.resolve.ball_cushion import nose_restitution, resolve_ball_cushi
 from cuesim.sim.resolve.cluster import join_pressed
 from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
-from cuesim.sim.resolve.multi_impact import (
-    N_WORK_ROWS,
-    contact_time_scale,
-    solve_multi_impact,
-    unfinished,
-)
+from cuesim.sim.resolve.impact_step import contact_time_scale
+from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact, unfinished
 from cuesim.sim.resolve.press import find_root, pressing
 from cuesim.sim.state import (
     KIND,

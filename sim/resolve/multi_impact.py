@@ -31,7 +31,7 @@ velocities follow dv_i/dt = -sum_k F_k n_k / m_i over its contacts. Distributing
 these laws is the LZB model's distribution by contact stiffness ratios; it is integrated here in
 time (velocity Verlet, steps of delta*/v over the resolution: 60 a contact at the default 20;
 `model_params[MP_IMPACT_STEPS]`, tables.contact.IMPACT_STEPS; halved while a contact is
-stiffer than the step resolves, `STIFFER`) rather than in the
+stiffer than the step resolves, `impact_step.STIFFER`) rather than in the
 normal-impulse domain, which is the same solution reparametrised, and lets contacts that start
 unloaded (a frozen row ahead of the struck piece) take part without a 0/0 ratio. The outcome
 depends only on the stiffness ratios when every contact starts closed. It gives Newton's
@@ -50,13 +50,14 @@ contact's force coming on again instead of stepping through the gap (`_free_flig
 The impact ends when no contact is loaded and none closes faster than v_open, the round-off
 floor of approach speeds (V_OPEN of the impact's fastest approach, or V_ROUND of the fastest
 piece's speed, whose ulps an approach speed inherits), or when none closes that fast and each
-loaded contact stores less energy than v_open carries (`_spent`): what is left is round-off,
-which can otherwise keep a lattice's contacts loaded by 1e-14 N for millions of steps. It also
-ends at its time bound (`impact_time_bound`: 64 contact time scales per contact, or the time
-the cloth takes to stop its fastest approach, whichever is longer), past which a frozen
-configuration without the cloth no longer holds: no impact of the fingerprint shots comes
-near it; in lattices of hundreds of touching pucks, spinning pucks wedging themselves against
-their neighbours by friction kept one going for millions of steps.
+loaded contact stores less energy than v_open carries (`impact_step.spent`): what is left is
+round-off, which can otherwise keep a lattice's contacts loaded by 1e-14 N for millions of
+steps. It also ends at its time bound (`impact_step.impact_time_bound`: 64 contact time
+scales per contact, or the time the cloth takes to stop its fastest approach, whichever is
+longer), past which a frozen configuration without the cloth no longer holds: no impact of
+the fingerprint shots comes near it; in lattices of hundreds of touching pucks, spinning
+pucks wedging themselves against their neighbours by friction kept one going for millions of
+steps.
 
 Tangential friction (documented simplification of LZB 2009's frictional model): each step, the
 normal impulse increment dP_k = F_k dt bounds a Coulomb impulse against the current contact slip
@@ -111,8 +112,14 @@ from cuesim.sim.resolve.impact_friction import (
     friction_constants,
     nose_constants,
 )
+from cuesim.sim.resolve.impact_step import (
+    contact_time_scale,
+    finer_step,
+    impact_time_bound,
+    spent,
+    stiffness_limits,
+)
 from cuesim.sim.state import (
-    DECEL,
     INERTIA,
     LAW,
     LAW_BALL,
@@ -150,7 +157,8 @@ V_OPEN = 1e-9
 # tests/test_impact_lattices.py; it keeps a slow impact among fast pieces from running on
 # round-off; at 1e-14 that rack's impact ran to MAX_STEPS)
 V_ROUND = 1e-12
-# how often a step with no contact closing asks whether only round-off is left (`_spent`):
+# how often a step with no contact closing asks whether only round-off is left
+# (`impact_step.spent`):
 # each asking costs a pass over the contacts, and an impact's natural end comes first
 SPENT_EVERY = 64
 # a bound on one impact's steps: a wave along 16 pieces needs ~20,000 at the default
@@ -165,29 +173,15 @@ MAX_STEPS = 6_400_000
 IMPACT_TIMES = 64.0
 # a step's normal impulse on one contact beyond BLOW_UP sqrt(2 M E) (M the impact's mass, E its
 # kinetic energy at the start: the most momentum that energy could give it at once) is an
-# integration gone unstable, never physics: before STIFFER, the step, fixed at the start from
-# slow approaches, while a long pressing contact stiffened (bench/tunnels.py 14.1 seed 4000449,
-# random physics, ran to speeds of 1e281 m/s and then NaN). Such an impact ends unfinished
-# (MAX_STEPS: the shot stops as truncated) instead; none of the hunter's is left. Stable
-# impacts stay far below it: at most 0.105 sqrt(2 M E) on one step, over every impact of 60
+# integration gone unstable, never physics: before impact_step.STIFFER, the step, fixed at the
+# start from slow approaches, while a long pressing contact stiffened (bench/tunnels.py 14.1
+# seed 4000449, random physics, ran to speeds of 1e281 m/s and then NaN). Such an impact ends
+# unfinished (MAX_STEPS: the shot stops as truncated) instead; none of the hunter's is left.
+# Stable impacts stay far below it: at most 0.105 sqrt(2 M E) on one step, over every impact of 60
 # hunter shots of the five games, both physics (seeds 4000440-4000445), so the bound is a
 # hundredfold margin, not a model (10x either way leaves the recorded impacts bit for bit:
 # tests/test_impact_lattices.py)
 BLOW_UP = 10.0
-# the step resolves a Hertz contact's frequency up to STIFFER times the one a binary impact at
-# the impact's fastest approach reaches, at the resolution's steps per contact time scale
-# (`_stiffness_limits`); a contact compressed past that (2^4 times that impact's largest
-# compression) halves the step until it is resolved again (`_finer`). A numerical setting like
-# the resolution, not physics: no impact of the fingerprint shots reaches it (they are bit for
-# bit those of the step fixed at the start), and 10x either way moves the recorded jam below
-# by under 1 mm/s at the default resolution (tests/test_impact_blow_up.py). The jam: five
-# balls of 14.1 seed 4000449 (bench/tunnels.py, random physics) rolling together into a cushion,
-# closing at 1e-13 m/s, so the step was 4.9 ms; friction driven by their spin compressed the
-# contacts far beyond what that approach gives, until the step no longer resolved their
-# stiffness and the kicks grew without bound. It must stay below 2 x 2 / sqrt(15 / 8) = 2.9,
-# where omega dt would pass velocity Verlet's stability limit of 2 at the coarsest resolution
-# the tables accept (tables.contact IMPACT_STEPS_RANGE: 2)
-STIFFER = 2.0
 
 
 @njit_norc
@@ -291,7 +285,7 @@ W_PX, W_PY, W_OPEN = W_MU + 1, W_MU + 2, W_MU + 3
 # each contact's restitution in the impact, and the one it takes if the impact drives it
 # faster than v_stick (`_driven`)
 W_E, W_E_DRIVEN = W_OPEN + 1, W_OPEN + 2
-# each contact's largest compression the step resolves (`_stiffness_limits`)
+# each contact's largest compression the step resolves (`impact_step.stiffness_limits`)
 W_D_LIM = W_E_DRIVEN + 1
 N_WORK_ROWS = W_D_LIM + 1
 
@@ -492,95 +486,10 @@ def _free_flight(S: np.ndarray, ci: np.ndarray, cj: np.ndarray, nx: np.ndarray, 
 
 
 @njit_norc
-def _spent(f: np.ndarray, delta: np.ndarray, dmax: np.ndarray, e: np.ndarray,
-           expo: np.ndarray, k_unload: np.ndarray, inv_mi: np.ndarray, inv_mj: np.ndarray,
-           n_c: int, v_open: float) -> bool:
-    """Whether every loaded contact stores less energy than a relative speed of v_open
-    carries, E_k = F_k x_k / (eta_k + 1) < m_eff v_open^2 / 2, x_k the compression beyond the
-    law's onset (0 loading, (1 - e^2) delta_m unloading): all it can still give is below the
-    round-off floor of the approach speeds. A plastic contact reloading its dent (e = 0,
-    k_unload its dent stiffness) counts F_k x_k / 2, the bound of its convex law
-    max(K_t x, K x^eta): the exponent's 1 / (eta + 1) would undercount its linear part."""
-    for k in range(n_c):
-        if f[k] <= 0.0:
-            continue
-        onset = 0.0 if delta[k] >= dmax[k] else (1.0 - e[k] * e[k]) * dmax[k]
-        shape = 2.0 if e[k] <= 0.0 and k_unload[k] > 0.0 else expo[k] + 1.0
-        if f[k] * (delta[k] - onset) * (inv_mi[k] + inv_mj[k]) \
-                >= 0.5 * shape * v_open * v_open:
-            return False
-    return True
-
-
-@njit_norc
-def _stiffness_limits(n_c: int, stiff: np.ndarray, expo: np.ndarray, dt: float,
-                      resolution: float, inv_mi: np.ndarray, inv_mj: np.ndarray,
-                      d_lim: np.ndarray) -> None:
-    """d_lim[k]: the compression at which contact k's stiffness, dF/d(delta) = eta K
-    delta^(eta - 1), makes its frequency omega = sqrt(dF/d(delta) / m_eff) reach STIFFER times
-    sqrt(eta (eta + 1) / 2) / (resolution dt): the frequency at the largest compression
-    delta* of a binary impact whose contact time scale delta*/v is resolution dt (there
-    omega delta*/v = sqrt(eta (eta + 1) / 2)). A law with eta <= 1 never stiffens (inf)."""
-    for k in range(n_c):
-        eta = expo[k]
-        if eta <= 1.0:
-            d_lim[k] = math.inf
-            continue
-        omega = STIFFER * math.sqrt(0.5 * eta * (eta + 1.0)) / (resolution * dt)
-        d_lim[k] = (omega * omega / (eta * stiff[k] * (inv_mi[k] + inv_mj[k]))) \
-            ** (1.0 / (eta - 1.0))
-
-
-@njit_norc
-def _finer(dmax: np.ndarray, expo: np.ndarray, n_c: int, d_lim: np.ndarray) -> float:
-    """The factor (a power of 1/2) by which to shorten the step so that every contact's
-    largest compression is within its limit again (`_stiffness_limits`), the limits moved with
-    it (a Hertz contact's frequency grows as delta^((eta - 1) / 2), so halving the step
-    raises its limit by 2^(2 / (eta - 1)))."""
-    factor = 1.0
-    for k in range(n_c):
-        while dmax[k] > d_lim[k]:
-            factor *= 0.5
-            for q in range(n_c):
-                if expo[q] > 1.0:
-                    d_lim[q] *= 2.0 ** (2.0 / (expo[q] - 1.0))
-    return factor
-
-
-@njit_norc
 def unfinished(steps: int) -> bool:
     """Whether solve_multi_impact returned at its step bound, MAX_STEPS, with the impact
     still going (no impact of the tests or the lattices measured comes near it)."""
     return steps >= MAX_STEPS
-
-
-@njit_norc
-def impact_time_bound(P: np.ndarray, objs: np.ndarray, n_obj: int, v_scale: float,
-                      t_own: float) -> float:
-    """How long an impact may be integrated: the longer of v_scale / a, the time the cloth (or
-    board), decelerating a sliding piece by a = mu g (the least of the impact's pieces,
-    P[DECEL]), takes to stop its fastest approach, and t_own = IMPACT_TIMES n_c tau, its n_c
-    contacts' times tau (the contact time scale) one after another, many times over. The
-    impact freezes the configuration and leaves the cloth out, which holds for its few contact
-    times: every impact of the fingerprint shots ends by itself well inside the bound. One that
-    runs past it (in a frictional lattice of hundreds of touching pucks, spinning pucks that
-    keep wedging themselves against their neighbours with micronewtons, the approach speeds
-    1e-7 of the impact's, for millions of steps) is no impact any more, and ends: what still
-    closes is the loop's next event, or a cluster (resolve.cluster). inf where a piece has no
-    such deceleration."""
-    a = math.inf
-    for m in range(n_obj):
-        a = min(a, P[objs[m], DECEL])
-    if not a > 0.0:
-        return math.inf
-    return max(v_scale / a, t_own)
-
-
-@njit_norc
-def contact_time_scale(m_eff: float, k: float, eta: float, v: float) -> float:
-    """delta*/v: the largest compression of a binary impact at speed v,
-    delta* = ((eta + 1) m_eff v^2 / (2 K))^(1 / (eta + 1)), over v (the contact lasts ~3x it)."""
-    return ((eta + 1.0) * m_eff * v * v / (2.0 * k)) ** (1.0 / (eta + 1.0)) / v
 
 
 @njit_norc
@@ -655,7 +564,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
     dt /= resolution
     dt0 = dt
     d_lim = work[W_D_LIM]
-    _stiffness_limits(n_c, stiff, expo, dt, resolution, inv_mi, inv_mj, d_lim)
+    stiffness_limits(n_c, stiff, expo, dt, resolution, inv_mi, inv_mj, d_lim)
     stiffer = False
     ke0 = _energy(S, P, objs, n_obj)
     mass = 0.0
@@ -723,7 +632,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
                 gap[k] == 0.0 or dmax[k] > 0.0 or k_unload[k] > 0.0 and e[k] <= 0.0)
         elapsed += dt
         if stiffer:  # a contact stiffer than the step resolves: a finer step from here on
-            factor = _finer(dmax, expo, n_c, d_lim)
+            factor = finer_step(dmax, expo, n_c, d_lim)
             dt *= factor
             relax_in_time = -math.expm1(-dt / (STICK_TIME * resolution * dt0))
             for k in range(n_c):
@@ -735,7 +644,7 @@ def solve_multi_impact(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndar
         if not loaded and not approaching or elapsed >= t_bound:
             break
         if not approaching and steps % SPENT_EVERY == 0 \
-                and _spent(f, delta, dmax, e, expo, k_unload, inv_mi, inv_mj, n_c, v_open):
+                and spent(f, delta, dmax, e, expo, k_unload, inv_mi, inv_mj, n_c, v_open):
             break
         if not loaded:  # free flight: jump to a step short of the first contact to load again
             skip = _free_flight(S, ci, cj, nx, ny, n_c, delta, dmax, e, v_open) - dt
