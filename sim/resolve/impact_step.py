@@ -15,9 +15,9 @@ from cuesim.sim.state import DECEL
 # the step resolves a Hertz contact's frequency up to STIFFER times the one a binary impact at
 # the impact's fastest approach reaches, at the resolution's steps per contact time scale
 # (`stiffness_limits`); a contact compressed past that (2^4 times that impact's largest
-# compression) halves the step until it is resolved again (`finer_step`). A numerical setting like
-# the resolution, not physics: no impact of the fingerprint shots reaches it (they are bit for
-# bit those of the step fixed at the start), and 10x either way moves the recorded jam below
+# compression) halves the step until it is resolved again (`finer_step`). A numerical setting
+# like the resolution, not physics: no impact of the fingerprint shots reaches it (they are bit
+# for bit those of the step fixed at the start), and 10x either way moves the jam that needs it
 # by under 1 mm/s at the default resolution (tests/test_impact_blow_up.py). The jam: five
 # balls of 14.1 seed 4000449 (bench/tunnels.py, random physics) rolling together into a cushion,
 # closing at 1e-13 m/s, so the step was 4.9 ms; friction driven by their spin compressed the
@@ -89,15 +89,15 @@ def impact_time_bound(P: np.ndarray, objs: np.ndarray, n_obj: int, v_scale: floa
                       t_own: float) -> float:
     """How long an impact may be integrated: the longer of v_scale / a, the time the cloth (or
     board), decelerating a sliding piece by a = mu g (the least of the impact's pieces,
-    P[DECEL]), takes to stop its fastest approach, and t_own = IMPACT_TIMES n_c tau, its n_c
-    contacts' times tau (the contact time scale) one after another, many times over. The
-    impact freezes the configuration and leaves the cloth out, which holds for its few contact
-    times: every impact of the fingerprint shots ends by itself well inside the bound. One that
-    runs past it (in a frictional lattice of hundreds of touching pucks, spinning pucks that
-    keep wedging themselves against their neighbours with micronewtons, the approach speeds
-    1e-7 of the impact's, for millions of steps) is no impact any more, and ends: what still
-    closes is the loop's next event, or a cluster (resolve.cluster). inf where a piece has no
-    such deceleration."""
+    P[DECEL]), takes to stop its fastest approach, and t_own = IMPACT_TIMES n_c tau
+    (multi_impact), its n_c contacts' times tau (the contact time scale) one after another, many
+    times over. The impact freezes the configuration and leaves the cloth out, which holds for
+    its few contact times: every impact of the fingerprint shots ends by itself well inside the
+    bound. One that runs past it (in a frictional lattice of hundreds of touching pucks,
+    spinning pucks that keep wedging themselves against their neighbours with micronewtons, the
+    approach speeds 1e-7 of the impact's, for millions of steps) is no impact any more, and
+    ends: what still closes is the loop's next event, or a cluster (resolve.cluster). inf where
+    a piece has no such deceleration."""
     a = math.inf
     for m in range(n_obj):
         a = min(a, P[objs[m], DECEL])
