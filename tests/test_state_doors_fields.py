@@ -209,6 +209,47 @@ def test_novus_the_referees_own_history_loads_at_a_set_end_and_after_a_replay():
     assert game_from_dict(json.loads(json.dumps(state))).replays == 1
 
 
+def test_novus_a_state_given_without_history_chains_through_a_set_end():
+    """A state given without `history` (set 2, A 1-0: the sets before it unrecorded) ends set 2
+    by 16.1.в (A wins it); the referee's next state records only set 2 (`history_from` 2), and
+    it loads again, to be given as the next shot's state (`cuesim shoot --rule --state`: it was
+    refused, "the sets played to a result are [2], but set 3 is being played")."""
+    base = [striker(), puck("red1", 0.30, 0.70), puck("black1", 0.40, 0.30)]
+    out = rule(base, drop(base, "red1"), [hit(0.1, "red1"), pocket(0.3, "red1")],
+               state={"sets": 5, "set_number": 2, "sets_won": {"A": 1, "B": 0}},
+               infractions=[{"code": "deliberate_violation"}])
+    state = json.loads(json.dumps(out["state"]))
+    assert state["set_number"] == 3 and state["history_from"] == 2
+    assert [h["set"] for h in state["history"]] == [2]
+    again = game_from_dict(state)
+    assert again.sets_won == {"A": 2, "B": 0} and again.history_from == 2
+    assert "history_from" not in rule(base, None, state={"sets": 3})["state"]  # a whole record
+
+
+@pytest.mark.parametrize("extra, message", [
+    ({"history": [], "set_number": 2, "history_from": 3},
+     r"state\.history_from 3 is after state\.set_number 2"),
+    ({"history": [{**SET_1_TO_ANNA, "set": 2, "winner": None}], "set_number": 3,
+      "history_from": 2, "sets_won": {"Anna": 2}},
+     r"state\.sets_won .*: 2 set\(s\) won before state\.history_from 2, but only 1 were"),
+    ({"history": [{**SET_1_TO_ANNA, "set": 2}], "set_number": 3, "history_from": 2,
+      "sets_won": {"Boris": 1}},
+     r"state\.history: Anna won 1 set\(s\) in it, but state\.sets_won gives 0"),
+    ({"history": [SET_1_TO_ANNA], "set_number": 3, "history_from": 2,
+      "sets_won": {"Anna": 1}},
+     r"the sets played to a result are \[1\], but set 3 is being played, so they are sets 2 "
+     r"to 2"),
+])
+def test_novus_a_history_from_a_later_set_holds_only_the_sets_since(extra, message):
+    """novus 23.1: a history from set k (`history_from`) lists sets k to set_number - 1; its
+    winners are at most the sets won, the sets won before it at most k - 1."""
+    with pytest.raises(ValueError, match=message):
+        game_from_dict({**NOVUS, "sets": 5, **extra})
+    ok = {"history": [{**SET_1_TO_ANNA, "set": 2}], "set_number": 3, "history_from": 2,
+          "sets_won": {"Anna": 1, "Boris": 1}}
+    assert game_from_dict({**NOVUS, "sets": 5, **ok}).history_from == 2
+
+
 # -- 5-pins -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra, message", [

@@ -130,6 +130,7 @@ class NovusGame:
     #                              5 s (18.1.ж) and 30 s (17.1.т) limits apply from then on
     sets_won: dict[str, int] = field(default_factory=dict)  # team -> sets
     history: list[dict[str, Any]] = field(default_factory=list)
+    history_from: int = 1  # the first set `history` records (a state loaded without one: its set)
     match_over: bool = False
     winner: str | None = None
     layout: Layout | None = None
@@ -423,7 +424,7 @@ class NovusGame:
             "sets_won": dict(self.sets_won),
             "history": [dict(h) for h in self.history], "match_over": self.match_over,
             "winner": self.winner,
-        }
+        } | ({"history_from": self.history_from} if self.history_from > 1 else {})
 
 
 CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first", "colours")

@@ -24,7 +24,7 @@ _STATE_KEYS = {"mode", "players", "sets", "play_all_sets", "deciding_swap", "fir
                "set_number",
                "replays", "seats", "start_side", "opener", "shooter", "debt", "misses",
                "series", "first_clear", "responder", "pending", "skip", "warnings",
-               "time_warned", "sets_won", "history", "match_over", "winner"}
+               "time_warned", "sets_won", "history", "history_from", "match_over", "winner"}
 _TOP_KEYS = {"game", "description", "state", "before", "after", "events", "pocketed",
              "infractions", "expect"}
 
@@ -134,8 +134,14 @@ def game_from_dict(state: Any) -> NovusGame:
             setattr(g, key, list(state[key]))
     _check_turn_losses(g)
     g.replays = _int(state, "replays", 0, 0)
+    g.history_from = _int(state, "history_from", 1, 1)
+    if g.history_from > g.set_number:
+        raise ValueError(f"state.history_from {g.history_from} is after state.set_number "
+                         f"{g.set_number}: the history records sets up to the one being played")
     if "history" in state:
         _check_history(g)
+    else:  # no record of the sets before this one: the referee's history starts here
+        g.history_from = g.set_number
     if "time_warned" in state:
         warned = state["time_warned"]
         if not isinstance(warned, list) or not all(p in players for p in warned):
@@ -152,8 +158,11 @@ def _check_history(g: NovusGame) -> None:
     """state.history, the sets ended so far in a match still on (`NovusGame._end_set`): each
     entry {"set": its number, "winner": a side or null, "article": the rule that ended it,
     "replay": true when it is played again (20.4, 20.6, 21.1)}; the sets played to a result are
-    sets 1 to set_number - 1 in order, their winners make state.sets_won, and the replayed ones
-    count state.replays. (A match ended by 15.3 or 14 is over and has no shot to rule on.)"""
+    sets history_from (1 by default) to set_number - 1 in order, their winners make
+    state.sets_won, and the replayed ones count state.replays. A history from a later set (the
+    referee's, given a state without one: `game_from_dict`) records only the sets since: its
+    winners and replays are at most those counts, the sets won before it at most the sets
+    before it. (A match ended by 15.3 or 14 is over and has no shot to rule on.)"""
     teams = g.teams()
     played = []
     for k, entry in enumerate(g.history):
@@ -176,17 +185,24 @@ def _check_history(g: NovusGame) -> None:
         if not entry["replay"]:
             played.append(entry)
     numbers = [e["set"] for e in played]
-    if numbers != list(range(1, g.set_number)):
+    start = g.history_from
+    if numbers != list(range(start, g.set_number)):
         raise ValueError(f"state.history: the sets played to a result are {numbers}, but set "
-                         f"{g.set_number} is being played, so they are sets 1 to "
+                         f"{g.set_number} is being played, so they are sets {start} to "
                          f"{g.set_number - 1} in order")
+    whole = start == 1  # a record of the whole match: its counts are the state's
+    before = 0
     for team in teams:
         won = sum(e["winner"] == team for e in played)
-        if won != g.sets_won[team]:
+        if won != g.sets_won[team] if whole else won > g.sets_won[team]:
             raise ValueError(f"state.history: {team} won {won} set(s) in it, but "
                              f"state.sets_won gives {g.sets_won[team]}")
+        before += g.sets_won[team] - won
+    if before > start - 1:
+        raise ValueError(f"state.sets_won {g.sets_won}: {before} set(s) won before "
+                         f"state.history_from {start}, but only {start - 1} were played")
     replayed = len(g.history) - len(played)
-    if replayed != g.replays:
+    if replayed != g.replays if whole else replayed > g.replays:
         raise ValueError(f"state.history: {replayed} set(s) replayed in it, but state.replays "
                          f"is {g.replays}")
 
