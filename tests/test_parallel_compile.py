@@ -119,12 +119,20 @@ COLD = textwrap.dedent(
 )
 
 
-def _cold(tmp_path, face_codes: str, **env: str) -> dict[str, Any]:
+def _cold(tmp_path, face_codes: str, cwd: Path | None = None, **env: str) -> dict[str, Any]:
+    """COLD in a fresh process; with `cwd`, run as a script file from its own folder (that
+    folder first on the process's path, as a console script's is), in `cwd`."""
     environ = {k: v for k, v in os.environ.items() if k != pc.SWITCH}
     environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env)
-    done = subprocess.run([sys.executable, "-W", "always::ResourceWarning", "-c", COLD,
-                           face_codes], env=environ, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
+    code = ["-c", COLD]
+    if cwd is not None:
+        script = tmp_path / "script" / "cold.py"
+        script.parent.mkdir()
+        script.write_text(COLD, encoding="utf-8")
+        code = [str(script)]
+    done = subprocess.run([sys.executable, "-W", "always::ResourceWarning", *code, face_codes],
+                          env=environ, cwd=cwd or tmp_path, capture_output=True, text=True,
+                          timeout=600)
     assert done.returncode == 0, done.stderr
     assert "ResourceWarning" not in done.stderr  # the helper's pipe is closed
     return json.loads(done.stdout.splitlines()[-1])
@@ -166,15 +174,7 @@ def test_the_helper_imports_the_callers_cuesim_not_a_folder_where_it_runs(tmp_pa
     (decoy / "cuesim" / "sim").mkdir(parents=True)
     (decoy / "cuesim" / "__init__.py").write_text("", encoding="utf-8")
     (decoy / "cuesim" / "sim" / "__init__.py").write_text("", encoding="utf-8")
-    script = tmp_path / "script" / "cold.py"  # its own folder first on the caller's path
-    script.parent.mkdir()
-    script.write_text(COLD, encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if k != pc.SWITCH}
-    environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, str(script), "f8 f8 f8 b f8"], env=environ,
-                          cwd=decoy, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.splitlines()[-1])
+    out = _cold(tmp_path, "f8 f8 f8 b f8", cwd=decoy)
     assert out["helper"] and out["status"] == 0 and out["hits"] == 1
     assert out["got"] == expected
 
