@@ -357,8 +357,8 @@ def cmd_shoot(args: argparse.Namespace) -> int:
 
         save_plot(result, args.plot, table=table, what="--plot")
     if gif is not None:
-        gif.save_gif(result, table, args.gif, fps=args.gif_fps or gif.DEFAULT_FPS,
-                     width=args.gif_width or gif.DEFAULT_WIDTH, title=f"cuesim {args.game}")
+        fps, width = _gif_options(args, gif)
+        gif.save_gif(result, table, args.gif, fps=fps, width=width, title=f"cuesim {args.game}")
     if args.json:
         out = result.to_dict(trajectories=args.trajectories)
         if ref is not None:
@@ -413,6 +413,14 @@ def _check_plot(path: str) -> None:
     check_plot_path(path, "--plot")
 
 
+def _gif_options(args: argparse.Namespace, export: ModuleType) -> tuple[int, int]:
+    """--gif-fps and --gif-width, the export's defaults where not given (a 0 given is
+    refused by export.check_options, not replaced)."""
+    fps = export.DEFAULT_FPS if args.gif_fps is None else args.gif_fps
+    width = export.DEFAULT_WIDTH if args.gif_width is None else args.gif_width
+    return fps, width
+
+
 def _check_gif(args: argparse.Namespace) -> ModuleType | None:
     """Refuse --gif before simulating: options without --gif, bad options, Pillow missing, a
     path that cannot be written. The export module when --gif is given."""
@@ -428,8 +436,7 @@ def _check_gif(args: argparse.Namespace) -> ModuleType | None:
 
     if not args.gif.lower().endswith(".gif"):
         raise CliError(f"--gif {args.gif!r}: give a file name ending in .gif")
-    export.check_options(args.gif_fps or export.DEFAULT_FPS,
-                         args.gif_width or export.DEFAULT_WIDTH)
+    export.check_options(*_gif_options(args, export))
     if not export.pillow_available():
         raise CliError(f"--gif: {export.PILLOW_MISSING}")
     check_writable(args.gif, "--gif")

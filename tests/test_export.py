@@ -70,6 +70,9 @@ def test_cli_gif_writes_the_animation(tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["--gif", "{tmp}/x.gif", "--gif-fps", "30"], "--gif-fps must be one of 1, 2, 4, 5"),
     (["--gif", "{tmp}/x.gif", "--gif-width", "10"], "--gif-width must be a whole number"),
+    (["--gif", "{tmp}/x.gif", "--gif-fps", "0"], "--gif-fps must be one of 1, 2, 4, 5"),
+    (["--gif", "{tmp}/x.gif", "--gif-width", "0"], "--gif-width must be a whole number"),
+    (["--gif-width", "0"], "--gif-width sets up the --gif file: use it with --gif"),
     (["--gif-fps", "10"], "--gif-fps sets up the --gif file: use it with --gif"),
     (["--gif", "{tmp}/x.png"], "give a file name ending in .gif"),
     (["--gif", "{tmp}/no/such/x.gif"], "does not exist"),
