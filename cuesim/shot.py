@@ -148,8 +148,11 @@ class NovusShot:
         side = data.get("side", "south")
         if not isinstance(side, str):
             raise ShotError(f"{source}.side must be one of {list(NOVUS_SIDES)}, got {side!r}")
-        return NovusShot(x=fields["x"], angle=fields["angle"], speed=fields["speed"],
-                         y=fields.get("y"), offset=fields.get("offset", 0.0), side=side)
+        try:
+            return NovusShot(x=fields["x"], angle=fields["angle"], speed=fields["speed"],
+                             y=fields.get("y"), offset=fields.get("offset", 0.0), side=side)
+        except ShotError as exc:
+            raise ShotError(f"{source}: {exc}") from None
 
     def striker_position(self, table: NovusTable) -> tuple[float, float]:
         """The striker's centre in the table frame, checked against the legal strip."""
@@ -308,10 +311,13 @@ class CueShot:
                 raise ShotError(f"{source}.position must be null or [x, y] in metres, got "
                                 f"{position!r}")
             position = (float(position[0]), float(position[1]))
-        return CueShot(angle=fields["angle"], speed=fields["speed"],
-                       side=fields.get("side", 0.0), height=fields.get("height", 0.0),
-                       elevation=fields.get("elevation", 0.0), ball=ball, position=position,
-                       end_mass=fields.get("end_mass", CUE_END_MASS))
+        try:
+            return CueShot(angle=fields["angle"], speed=fields["speed"],
+                           side=fields.get("side", 0.0), height=fields.get("height", 0.0),
+                           elevation=fields.get("elevation", 0.0), ball=ball,
+                           position=position, end_mass=fields.get("end_mass", CUE_END_MASS))
+        except ShotError as exc:
+            raise ShotError(f"{source}: {exc}") from None
 
     def ball_motion(self, table: Any) -> tuple[float, float, float, float, float]:
         """(vx, vy, wx, wy, wz) of the struck ball (cuesim.sim.cue)."""

@@ -306,6 +306,9 @@ class Layout:
                 value = item[key]
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     raise LayoutError(f"{where}.{key} must be a number in metres, got {value!r}")
+                if not finite_real(value):
+                    raise LayoutError(f"{where}.{key} must be a finite number in metres, got "
+                                      f"{value!r}")
             for key in ("id", "kind"):  # a name: shown in rulings, messages and CSV columns
                 value = item[key]
                 if not isinstance(value, str) or not value or not value.isprintable():

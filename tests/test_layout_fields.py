@@ -35,3 +35,16 @@ def test_an_unknown_field_is_refused(tmp_path, capsys, change, message):
 def test_every_layout_written_reads_back(game):
     layout = start_layout(game)
     assert Layout.from_dict(json.loads(json.dumps(layout.to_dict()))) == layout
+
+
+@pytest.mark.parametrize("key, value", [("x", float("nan")), ("y", float("inf")),
+                                        ("y", -float("inf"))])
+def test_a_non_finite_coordinate_is_refused_naming_the_source_and_field(key, value):
+    """A dict built in Python (a JSON file cannot hold NaN: read_json refuses it) with a
+    non-finite coordinate is refused naming where it came from and which piece's field, as
+    every other field is; it used to surface from the Layout without either."""
+    data = start_layout("novus").to_dict()
+    data["pieces"][3][key] = value
+    with pytest.raises(LayoutError, match=rf"^my.json: pieces\[3\]\.{key} must be a finite "
+                                          "number in metres"):
+        Layout.from_dict(data, source="my.json")

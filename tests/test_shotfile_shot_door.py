@@ -54,6 +54,11 @@ CASES = [
     (nine_ball_break, {"speed": 7.5}, "shot gives 'cue' the motion"),
     (nine_ball_break, {"side": 0.9}, "miscue"),
     (five_pins_shot, {"angle": 1.2}, "shot gives 'white' the motion"),
+    # refused by the shot's own checks, which named neither the file nor the block before
+    (novus_opening, {"speed": 0.0}, "shot: shot speed must be positive"),
+    (novus_opening, {"side": "up"}, "shot: unknown side 'up'"),
+    (nine_ball_break, {"speed": -1.0}, "shot: cue speed must be positive"),
+    (five_pins_shot, {"angle": 1e30}, "shot: shot angle 1e\\+30 rad is more than a thousand"),
 ]
 
 
