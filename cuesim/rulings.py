@@ -30,10 +30,7 @@ def referee(game: str, state: dict[str, Any] | None = None) -> Any:
     if game in ("novus", "novus-doubles"):
         from cuesim.rules.novus.scenario import game_from_dict
 
-        data = dict(state) if state is not None else {}
-        if state is None and game == "novus-doubles":
-            data["mode"] = "doubles"
-        return game_from_dict(data)
+        return game_from_dict(novus_state(game, state))
     if game in POOL:
         from cuesim.rules.pool.scenario import make_game
 
@@ -46,6 +43,19 @@ def referee(game: str, state: dict[str, Any] | None = None) -> Any:
                                                             "state": state}
         return make_five_pins(data)
     raise ValueError(f"no referee for game {game!r}")
+
+
+def novus_state(game: str, state: dict[str, Any] | None) -> dict[str, Any]:
+    """The novus state for `game` ("novus" or "novus-doubles"): a state without a mode takes
+    the game's; one whose mode is the other game's is refused (ValueError), never ruled as
+    the game it is not."""
+    mode = "doubles" if game == "novus-doubles" else "singles"
+    data = dict(state) if state is not None else {}
+    given = data.setdefault("mode", mode)
+    if given != mode and given in ("singles", "doubles"):
+        raise ValueError(f"state.mode is {given!r}, but the game is {game}: give a {mode} "
+                         f"state, or play {'novus' if given == 'singles' else 'novus-doubles'}")
+    return data
 
 
 def shooter_side(ref: Any) -> str:

@@ -234,7 +234,8 @@ BAD = [
     (["9-ball", "--shots", "3", "--ruling", "--state", "{wrong_type}"],
      "wrong_type.json: state.shooter must be a string, got 5"),
     (["novus", "--shots", "3", "--ruling", "--state", "{novus_state}"],
-     "the state is a doubles game, the batch plays novus"),
+     "state.mode is 'doubles', but the game is novus: give a singles state, or play "
+     "novus-doubles"),
     (["novus", "--shots", "3", "--ruling", "--state", "{good}"], "--state: "),
 ]
 

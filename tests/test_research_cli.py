@@ -100,6 +100,9 @@ def test_shoot_rule_refuses_a_side_not_the_shooters(tmp_path, capsys):
     ("{oops", ["--rule", "--state", "s.json"], "--state file .*s.json is not valid JSON"),
     ("[1]", ["--rule", "--state", "s.json"], "expected a JSON object"),
     ('{"mood": 1}', ["--rule", "--state", "s.json"], "--state .*s.json: .*unknown field"),
+    ('{"mode": "doubles"}', ["--rule", "--state", "s.json"],
+     "--state .*s.json: state.mode is 'doubles', but the game is novus: give a singles state, "
+     "or play novus-doubles"),
 ])
 def test_shoot_rule_bad_state_is_one_line(tmp_path, content, args, message, capsys):
     if content is not None:
@@ -108,6 +111,22 @@ def test_shoot_rule_bad_state_is_one_line(tmp_path, content, args, message, caps
     assert main(["shoot", "novus", "--speed", "4", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and re.search(message, err), err
+
+
+def test_shoot_rule_a_novus_state_without_a_mode_is_the_games(tmp_path, capsys):
+    """A novus state is every field optional (rules/novus/README.md): one without a mode is
+    the game's own, doubles for novus-doubles (a fresh doubles match), where it was the
+    singles default and the singles referee refused the doubles layout.
+    A doubles state given to novus is refused above, never ruled as singles."""
+    state = tmp_path / "s.json"
+    state.write_text("{}")
+    assert main(["shoot", "novus-doubles", "--speed", "4", "--rule", "--state", str(state),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["referee_state"]["mode"] == "doubles"
+    assert data["referee_state"]["players"] == ["A", "B", "C", "D"]
+    assert main(["shoot", "novus-doubles", "--speed", "4", "--rule", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["referee_state"] == data["referee_state"]
 
 
 @pytest.mark.truncation
