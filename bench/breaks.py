@@ -131,7 +131,8 @@ def unsound(table, result):
     mouths = np.array([[(p.lip_a[0] + p.lip_b[0]) / 2, (p.lip_a[1] + p.lip_b[1]) / 2]
                        for p in table.pockets])
     times = np.unique(result.events[:, 0])
-    for t in np.append(times, times[-1] + 30.0):
+    # at rest too, unless truncated: a truncated shot is known up to its last event only
+    for t in times if result.truncated else np.append(times, times[-1] + 30.0):
         pos, on = result.positions_at(float(t))
         p = pos[on]
         if not np.all(np.isfinite(p)):

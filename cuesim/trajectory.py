@@ -63,13 +63,16 @@ class Samples:
         return self.positions[:, k], self.velocities[:, k], self.on_table[:, k]
 
 
-def time_grid(duration: float, dt: Any) -> np.ndarray:
+def time_grid(duration: float, dt: Any, rests: bool = True) -> np.ndarray:
     """0, dt, 2 dt, ... up to the first multiple of dt at or after `duration` (so the last
-    sample shows everything at rest)."""
+    sample shows everything at rest); for a shot that does not come to rest (`rests` false: a
+    truncated one, known only up to `duration`), up to the last multiple at or before it."""
     if not finite_real(dt) or dt <= 0.0:
         raise SimulationError(f"sample: dt must be a finite number of seconds > 0, got "
                               f"{shown(dt)}")
     steps = math.ceil(duration / float(dt) - 1e-9) if duration > 0.0 else 0
+    if not rests and steps * float(dt) > duration:
+        steps -= 1
     if steps + 1 > MAX_SAMPLES:
         raise SimulationError(f"sample: dt = {dt} s gives {steps + 1} samples over "
                               f"{duration:.4g} s (at most {MAX_SAMPLES}); give a larger dt")
@@ -100,10 +103,14 @@ def sample(result: ShotResult, times: Any = None, *, dt: float | None = None) ->
     """Every piece's position, velocity, spin and on-table flag at each of `times` (seconds,
     any order) or on the grid 0, dt, 2 dt, ... through the end of the shot. Exact: the
     positions equal `positions_at(t)` for pieces on the table. SimulationError for times that
-    are not finite and >= 0, a dt that is not > 0, or both or neither given."""
+    are not finite and >= 0, a dt that is not > 0, both or neither given, or a time after a
+    truncated shot's last event (`ShotResult.check_known`)."""
     if (times is None) == (dt is None):
         raise SimulationError("sample: give either times or dt= (seconds), not both or neither")
-    t = time_grid(result.duration, dt) if dt is not None else _times(times)
+    t = time_grid(result.duration, dt, not result.truncated) if dt is not None \
+        else _times(times)
+    if len(t):
+        result.check_known(float(t.max()), "sample")
     ids = tuple(result.initial.ids())
     n, m = len(ids), len(t)
     if n * m > MAX_SAMPLES:
@@ -128,5 +135,7 @@ def sample(result: ShotResult, times: Any = None, *, dt: float | None = None) ->
         pos[..., c] = s[..., p0] + tau * (s[..., v0] + 0.5 * tau * s[..., a])
         vel[..., c] = np.where(on, s[..., v0] + s[..., a] * tau, 0.0)
     w0 = s[..., SEG_W]
-    spin = np.where(on, np.sign(w0) * np.maximum(np.abs(w0) - s[..., SEG_SD] * tau, 0.0), 0.0)
+    with np.errstate(over="ignore"):  # a resting segment at t ~ 1e308: its decay inf, spin 0
+        spin = np.where(on, np.sign(w0) * np.maximum(np.abs(w0) - s[..., SEG_SD] * tau, 0.0),
+                        0.0)
     return Samples(t=t, ids=ids, positions=pos, velocities=vel, spin=spin, on_table=on)

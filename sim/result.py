@@ -132,6 +132,15 @@ class ShotResult:
                 f"{', ...' if len(moving) > 8 else ''}); its end is no layout: take the shot "
                 "back")
 
+    def check_known(self, t: float, who: str) -> None:
+        """A truncated shot's motion is known up to its last event only: its pieces still
+        moving have open segments (t1 infinite) whose parabolas, evaluated later, run on past
+        where the cloth would stop them (a striker 7e9 m off the board). SimulationError for a
+        later t; a complete shot rests after its end, so any t is known."""
+        if self.truncated and t > self.duration:
+            raise SimulationError(f"{who}: the shot is TRUNCATED at t = {self.duration!r} s, its "
+                                  f"last event: nothing is known after it, got t = {t!r} s")
+
     def require_complete(self, who: str = "") -> None:
         """Raise TruncatedShotError when the shot was truncated (referees and the viewer call
         this before they rule on a result or play on from it)."""
@@ -216,12 +225,14 @@ class ShotResult:
 
     def positions_at(self, t: float) -> tuple[np.ndarray, np.ndarray]:
         """(positions (n, 2), on_table (n,) bool) of every piece at a finite time t >= 0,
-        exactly (after the shot: where everything rests). SimulationError for any other t."""
+        exactly (after the shot: where everything rests; a truncated shot's only up to its
+        last event, `check_known`). SimulationError for any other t."""
         if isinstance(t, bool) or not isinstance(t, Real):
             raise SimulationError(f"positions_at needs a time in seconds, got {t!r}")
         if not (finite_real(t) and t >= 0.0):
             raise SimulationError(f"positions_at needs a finite time t >= 0 s, got {t}")
         t = float(t)
+        self.check_known(t, "positions_at")
         if self._by_obj is None:
             order = np.lexsort((self.segments[:, SEG_T0], self.segments[:, SEG_OBJ]))
             segs = self.segments[order]

@@ -131,3 +131,33 @@ def test_viewer_takes_a_truncated_shot_back(game, monkeypatch):
         with pytest.raises(TruncatedShotError):
             s.trial(action)
     assert s.actions == [] and s.layout() == before and s.last_result is None
+
+
+@pytest.mark.truncation
+def test_a_truncated_shot_is_not_sampled_after_its_last_event():
+    """A truncated shot's moving pieces end on open segments (t1 infinite): evaluated after
+    the last event their parabolas ran on past where the cloth stops them (the cue ball here,
+    and in a novus opening cut at 5 events a striker 7e9 m off the board at t = 1e5 s). Up to
+    the last event every time answers; after it, SimulationError; a dt grid stops at or before
+    it; a complete shot answers any time with where everything rests."""
+    from cuesim import SimulationError
+
+    res = _truncated_pool()
+    end = res.duration
+    pos, _ = res.positions_at(end)
+    assert (res.sample([0.0, end]).positions[-1] == pos).all()
+    for late in (end * (1 + 1e-12), 1e5):
+        with pytest.raises(SimulationError, match="TRUNCATED at t = .*nothing is known after it"):
+            res.positions_at(late)
+        with pytest.raises(SimulationError, match="TRUNCATED at t = .*nothing is known after it"):
+            res.sample([0.0, late])
+    for dt in (0.01, end / 3, end, 2 * end):
+        grid = res.sample(dt=dt).t
+        assert grid[-1] <= end < grid[-1] + dt
+    done = simulate(POOL, nine_ball_rack(POOL, cue=Piece("cue", "ball", 0.635, 0.5)),
+                    CueShot(angle=math.pi / 2, speed=8.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a resting segment's spin decay at 1e308 s: no overflow
+        late = done.sample([1e308])
+    assert (late.positions[0] == done.positions_at(1e308)[0]).all()
+    assert (late.spin == 0.0).all() and (late.velocities == 0.0).all()
