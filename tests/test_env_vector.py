@@ -142,3 +142,22 @@ def test_bad_vector_arguments_are_refused():
     envs = make_vec("cuesim/NineBall-v0", 2, level=2)
     with pytest.raises(ValueError, match="num_envs=2"):
         envs.reset(seed=[1, 2, 3])
+
+
+@pytest.mark.parametrize("actions", [np.zeros((3, 6), np.float32), np.zeros((1, 6), np.float32),
+                                     np.zeros((2, 5), np.float32), np.zeros(6, np.float32),
+                                     [[0.0] * 6, [0.0] * 5], None, "x"])
+def test_actions_not_one_row_per_environment_are_refused_before_any_steps(actions):
+    """A vector's step takes the action space's (num_envs, size) array: three rows for two
+    environments stepped two and ran into a KeyError, one row stepped one; now EnvError,
+    and nothing has moved (the next good step is the one a fresh vector takes)."""
+    runs = []
+    for bad in (False, True):
+        envs = make_vec("cuesim/NineBall-v0", 2, level=2)
+        envs.action_space.seed(4)
+        envs.reset(seed=4)
+        if bad:
+            with pytest.raises(EnvError, match=r"actions must be an array of shape \(2, 6\)"):
+                envs.step(actions)
+        runs.append(envs.step(envs.action_space.sample()))
+    assert data_equivalence(runs[0], runs[1], exact=True)

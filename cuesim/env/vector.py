@@ -173,7 +173,17 @@ class CueVecEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
-        """One step of every environment (autoreset as `autoreset_mode` says)."""
+        """One step of every environment (autoreset as `autoreset_mode` says). `actions`: one
+        row per environment, the action space's shape (num_envs, action size); EnvError for
+        any other, before any environment steps."""
+        try:
+            shape = np.shape(actions) if isinstance(actions, np.ndarray | list | tuple) else None
+        except ValueError:  # ragged rows
+            shape = None
+        if shape != self.action_space.shape:
+            got = f"shape {shape}" if shape is not None else f"{actions!r:.80}"
+            raise EnvError(f"actions must be an array of shape {self.action_space.shape} (one "
+                           f"action per environment, num_envs={self.num_envs}), got {got}")
         steps: dict[int, Generator[Any, None, Any]] = {}
         resetting: set[int] = set()
         for i, action in enumerate(iterate(self.action_space, actions)):
