@@ -169,3 +169,16 @@ def test_a_lock_file_a_killed_run_left_does_not_stop_the_next(tmp_path, table, s
     (tmp_path / ".res.npz.lock").write_text("")
     simulate_to_file(table, singles, SAMPLER, out, workers=1, chunk_size=6)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res.npz"]
+
+
+def test_a_column_not_there_is_a_key_error_naming_the_columns(reference):
+    """res["speed"] is a KeyError, as a dict's, that names the columns and points at the
+    parameter's own column, `param.speed`; res.keys() are exactly the ones it names."""
+    with pytest.raises(KeyError, match=r"no column 'speed' \(its parameter is 'param.speed'\); "
+                                       r"the columns are status, ") as info:
+        reference["speed"]
+    assert info.value.args[0].endswith(", ".join(reference.keys()))
+    with pytest.raises(KeyError, match="no column 'legal'; the columns are"):
+        reference["legal"]  # no ruling asked for
+    assert "legal" not in reference and np.array_equal(reference["param.speed"],
+                                                       reference.params["speed"])

@@ -90,7 +90,14 @@ class BatchResult:
         self.manifest = manifest
 
     def __getitem__(self, name: str) -> np.ndarray:
-        return self.arrays[name]
+        """A column by name; KeyError naming the columns there are (a shot's parameter is
+        `param.<name>`: res["param.speed"], not res["speed"])."""
+        try:
+            return self.arrays[name]
+        except KeyError:
+            hint = f" (its parameter is 'param.{name}')" if f"param.{name}" in self.arrays else ""
+            raise KeyError(f"no column {name!r}{hint}; the columns are "
+                           f"{', '.join(self.arrays)}") from None
 
     def __contains__(self, name: object) -> bool:
         return name in self.arrays
