@@ -176,8 +176,8 @@ def test_the_quit_question_stays_on_screen_and_the_computer_waits(tmp_path):
     """Esc while the computer is thinking: its progress messages used to replace the question,
     so the next Esc quit with nothing on the screen asking. The question stays on the panel
     and the computer waits until it is answered."""
-    app = make_app("9-ball", tmp_path, computer=("B",), candidates=8)
-    app.session.ref.state.shooter = "B"
+    app = make_app("9-ball", tmp_path, computer=("Bob",), candidates=8)
+    app.session.ref.state.shooter = "Bob"
     step(app, dt=0.05)  # the computer starts thinking
     step(app, [key(pygame.K_ESCAPE)])
     actions = len(app.session.actions)

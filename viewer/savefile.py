@@ -265,6 +265,20 @@ def _check_action(action: Any, where: str, players: list[str], fail: Any, source
         raise fail(f"{where}.player", f"one of the players {players}", player)
 
 
+def check_action(action: Any, players: list[str], source: str = "Session.apply") -> None:
+    """An action given to `Session.apply`, checked as a saved game's actions are (its kind,
+    fields and their types; the shot's physics is checked when it is played): ValueError
+    naming the field and what was expected."""
+    def fail(where: str, expected: str, got: Any) -> ValueError:
+        shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+        return ValueError(f"{source}: {where} must be {expected}, got {shown}")
+
+    try:
+        _check_action(action, "action", players, fail, source, None)
+    except SaveFileError as exc:  # the saved game's wording, not its error class
+        raise ValueError(str(exc)) from None
+
+
 class _ShotProbe:
     """The values of a saved shot checked by the shot classes themselves (cuesim.shot: the
     aim within MAX_AIM_ANGLE, the speed in (0, MAX_CUE_SPEED or MAX_STRIKE_SPEED], the tip on

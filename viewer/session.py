@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import copy
 import json
+from numbers import Real
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from cuesim.api import game_table, simulate
 from cuesim.output import write_atomic
@@ -37,6 +40,7 @@ from cuesim.viewer.savefile import (
     SAVE_FORMAT,
     SESSION_GAMES,
     SaveFileError,
+    check_action,
     check_game_pieces,
     check_replayed_layout,
     check_save,
@@ -68,6 +72,10 @@ class Session:
     def __init__(self, players: list[str], computer: tuple[str, ...] = (),
                  options: dict[str, Any] | None = None) -> None:
         self.players = list(players)
+        if not isinstance(computer, tuple | list) or not all(c in self.players for c in computer) \
+                or len(set(computer)) != len(tuple(computer)):
+            raise ValueError(f"computer must be the players the computer plays, each once "
+                             f"(players {self.players}), got {computer!r:.60}")
         self.computer = tuple(computer)
         self.options = dict(options or {})
         self.actions: list[dict[str, Any]] = []
@@ -255,9 +263,17 @@ class Session:
                     side: float = 0.0, height: float = 0.0,
                     declaration: dict[str, Any] | None = None,
                     infractions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        return {"kind": "shot", "player": self.shooter(), "x": float(pos[0]),
-                "y": float(pos[1]), "angle": float(angle), "speed": float(speed),
-                "side": float(side), "height": float(height),
+        """The shot action of the player to shoot (`apply` checks its fields); ValueError
+        for a `pos` that is not a pair (x, y) of numbers."""
+        if isinstance(pos, str | bytes | dict) or np.ndim(pos) != 1 or len(pos) != 2:
+            raise ValueError(f"Session.play: pos must be (x, y) in metres, got {pos!r:.60}")
+        numbers = {"x": pos[0], "y": pos[1], "angle": angle, "speed": speed, "side": side,
+                   "height": height}
+        for key, value in numbers.items():
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise ValueError(f"Session.play: {key} must be a number, got {value!r:.60}")
+        return {"kind": "shot", "player": self.shooter(),
+                **{key: float(value) for key, value in numbers.items()},
                 "declaration": dict(declaration or {}), "infractions": list(infractions or [])}
 
     def simulate(self, action: dict[str, Any]) -> ShotResult:
@@ -309,7 +325,9 @@ class Session:
         return out
 
     def apply(self, action: dict[str, Any]) -> Ruling:
-        """Carry out one action and record it."""
+        """Carry out one action and record it; ValueError for an action whose kind, fields
+        or their types are not a saved game's (`savefile.check_action`)."""
+        check_action(action, self.players)
         kind = action.get("kind")
         player = self.shooter()
         result = None

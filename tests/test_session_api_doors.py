@@ -1,0 +1,69 @@
+"""The game session's Python API (`cuesim.viewer.session`, the README's computer-player
+examples) checks what it is given as a saved game's fields are checked: an action that is not
+an object, lacks a field or has one of the wrong type, a place that is not (x, y), a computer
+player who is not a player. ValueError naming the field, before anything is played; it used to
+be an AttributeError ('tuple' object has no attribute 'get'), an IndexError or a KeyError from
+inside, or a computer that never played."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cuesim.viewer.session import new_session
+
+
+@pytest.mark.parametrize("action, message", [
+    (("shot", 1.0), r"Session.apply: action must be an object whose kind is one of"),
+    ({"kind": "shot"}, r"Session.apply: action \(shot\) is missing field"),
+    ({"kind": "choice"}, r"Session.apply: action \(choice\) is missing field 'option'"),
+    ({"kind": "choice", "option": 3}, r"Session.apply: action.option must be a string, got 3"),
+    ({"kind": "shot", "player": "Ann", "x": "a", "y": 0.5, "angle": 1.5, "speed": 3.0,
+      "side": 0.0, "height": 0.0}, r"action.x must be a finite number, got 'a'"),
+    ({"kind": "shot", "player": "Zed", "x": 0.6, "y": 0.5, "angle": 1.5, "speed": 3.0,
+      "side": 0.0, "height": 0.0}, r"action.player must be one of the players \['Ann', 'Bob'\]"),
+    ({"kind": "request", "name": "push_out", "spin": 1}, r"action.spin must be absent"),
+])
+def test_a_malformed_action_is_refused_naming_its_field(action, message):
+    s = new_session("9-ball")
+    with pytest.raises(ValueError, match=message):
+        s.apply(action)
+    assert s.actions == [] and s.revision == 0
+
+
+@pytest.mark.parametrize("game", ["novus", "9-ball", "5-pins"])
+@pytest.mark.parametrize("pos, message", [
+    ([], r"pos must be \(x, y\) in metres, got \[\]"),
+    ({}, r"pos must be \(x, y\) in metres, got \{\}"),
+    ((0.5, 0.5, 0.5), r"pos must be \(x, y\) in metres"),
+    ("ab", r"pos must be \(x, y\) in metres, got 'ab'"),
+    (("a", 0.5), r"x must be a number, got 'a'"),
+    ((0.5, None), r"y must be a number, got None"),
+    ((math.nan, 0.5), r"action.x must be a finite number, got nan"),
+])
+def test_play_refuses_a_place_that_is_not_x_y(game, pos, message):
+    s = new_session(game)
+    with pytest.raises(ValueError, match=message):
+        s.play(pos, 1.5, 3.0)
+    assert s.actions == []
+
+
+def test_play_refuses_a_number_that_is_not_one():
+    s = new_session("9-ball")
+    pos = s.default_place()
+    for kwargs, field in (({"speed": "3"}, "speed"), ({"side": True}, "side"),
+                          ({"height": [0.1]}, "height")):
+        args = {"pos": pos, "angle": 1.5, "speed": 3.0, **kwargs}
+        with pytest.raises(ValueError, match=f"Session.play: {field} must be a number"):
+            s.play(**args)
+    s.play(pos, 1.5, 3.0)  # a good shot still plays
+    assert len(s.actions) == 1
+
+
+@pytest.mark.parametrize("computer", [("X",), "Ann", ("Ann", "Ann"), None, 5])
+def test_a_computer_player_must_be_a_player(computer):
+    with pytest.raises(ValueError, match=r"computer must be the players the computer plays, "
+                                         r"each once \(players \['Ann', 'Bob'\]\)"):
+        new_session("9-ball", computer=computer)
+    assert new_session("9-ball", computer=["Bob"]).computer == ("Bob",)
