@@ -67,3 +67,27 @@ def test_a_computer_player_must_be_a_player(computer):
                                          r"each once \(players \['Ann', 'Bob'\]\)"):
         new_session("9-ball", computer=computer)
     assert new_session("9-ball", computer=["Bob"]).computer == ("Bob",)
+
+
+@pytest.mark.parametrize("session", [None, "9-ball", {"game": "9-ball"}])
+def test_the_computer_plays_a_session_only(session):
+    """choose_shot and choose_option are given a session: anything else is a TypeError naming
+    it (it was an AttributeError from inside)."""
+    from cuesim.viewer.ai import choose_option, choose_shot
+
+    with pytest.raises(TypeError, match=r"the computer plays a game session"):
+        choose_shot(session, n=4)
+    with pytest.raises(TypeError, match=r"the computer plays a game session"):
+        choose_option(session)
+
+
+def test_choose_option_without_a_pending_choice_is_refused():
+    """With no choice pending it used to stop on an `assert` (gone under python -O, then an
+    IndexError or a choice of nothing)."""
+    from cuesim.viewer.ai import choose_option
+
+    s = new_session("9-ball")
+    assert s.pending() is None
+    with pytest.raises(ValueError, match=r"choose_option: no choice is pending; Ann is to "
+                                         r"shoot \(choose_shot\)"):
+        choose_option(s)

@@ -267,6 +267,14 @@ def _with_call(session: Session, action: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
+def _check_session(session: Any) -> None:
+    """The computer plays a game session (`cuesim.viewer.session.new_session`): TypeError
+    for anything else, naming what it got."""
+    if not isinstance(session, Session):
+        raise TypeError(f"the computer plays a game session (new_session(game)), got "
+                        f"{session!r:.60}")
+
+
 @dataclass
 class Thinker:
     """One search, run in steps: `step(budget_s)` runs simulations until the budget is spent
@@ -285,6 +293,7 @@ class Thinker:
     _steps: Iterator[bool] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        _check_session(self.session)
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) \
                 or self.seed < 0:
             raise ValueError(f"the computer's seed must be a whole number >= 0, got "
@@ -510,9 +519,13 @@ def choose_shot_steps(session: Session, n: int | None = None, seed: int = 0,
 
 
 def choose_option(session: Session) -> str:
-    """The computer's answer to a pending choice: shoot or accept when it can."""
+    """The computer's answer to a pending choice: shoot or accept when it can. ValueError
+    when no choice is pending (`session.pending()` is None)."""
+    _check_session(session)
     pending = session.pending()
-    assert pending is not None
+    if pending is None:
+        raise ValueError(f"choose_option: no choice is pending; {session.shooter()} is to "
+                         "shoot (choose_shot)")
     options = pending[2]
     for preferred in ("shoot", "accept", "spot_eight", "shoot_kitchen", "kitchen"):
         if preferred in options:
