@@ -46,7 +46,11 @@ class PieceTable:
 
     def check_layout(self, layout: Layout) -> None:
         """Raise LayoutError naming the first piece that is unknown, not wholly on the surface,
-        over a hole or pocket, or overlapping another (cached per layout)."""
+        over a hole or pocket, or overlapping another (cached per layout); TypeError for
+        anything that is not a Layout."""
+        if not isinstance(layout, Layout):
+            raise TypeError(f"check_layout needs a Layout (cuesim.Layout, start_layout(game)), "
+                            f"got {type(layout).__name__}")
         if layout.table != self.name:
             raise LayoutError(f"layout is for table {layout.table!r}, not {self.name!r}")
         _checked_arrays(self, layout)

@@ -252,3 +252,17 @@ def test_pool_table_physics_of_the_wrong_kind_is_refused():
     for value in (0, "", "x"):
         with pytest.raises(ValueError, match=r"pool_table: physics must be a BallPhysics"):
             pool_table(physics=value)
+
+
+@pytest.mark.parametrize("table", [novus_table(), pool_table(), carom_table()],
+                         ids=["novus", "pool", "carom"])
+@pytest.mark.parametrize("layout", [None, "9-ball", {"table": "novus", "pieces": []}, [], 3])
+def test_a_tables_layout_check_needs_a_layout(table, layout):
+    """check_layout and layout_arrays given anything but a Layout (a layout's dict, a game's
+    name): an AttributeError ('dict' object has no attribute 'table'); now a TypeError naming
+    what it needs."""
+    with pytest.raises(TypeError, match=r"check_layout needs a Layout \(cuesim.Layout, "
+                                        r"start_layout\(game\)\), got "):
+        table.check_layout(layout)
+    with pytest.raises(TypeError, match=r"check_layout needs a Layout"):
+        table.layout_arrays(layout)
