@@ -266,3 +266,17 @@ def test_a_tables_layout_check_needs_a_layout(table, layout):
         table.check_layout(layout)
     with pytest.raises(TypeError, match=r"check_layout needs a Layout"):
         table.layout_arrays(layout)
+
+
+@pytest.mark.parametrize("game", ["pool", "fivepins"])
+@pytest.mark.parametrize("result", [None, {}, "shot.json", []])
+def test_shot_from_result_needs_a_shot_result(game, result):
+    """The pool and 5-pins referees' shot_from_result given anything but a ShotResult (a
+    result's dict, a shot file's name): an AttributeError ('dict' object has no attribute
+    'require_complete'); now the referees' ArgumentTypeError (a TypeError) naming it, as
+    the novus referee's adjudicate does."""
+    from importlib import import_module
+
+    shot_from_result = import_module(f"cuesim.rules.{game}").shot_from_result
+    with pytest.raises(TypeError, match=r"shot_from_result: result must be a ShotResult"):
+        shot_from_result(result)

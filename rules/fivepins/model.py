@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cuesim.rules.api_checks import MAX_MATCH, check_names
+from cuesim.rules.api_checks import MAX_MATCH, check_names, require
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
-from cuesim.sim.result import Event
+from cuesim.sim.result import Event, ShotResult
 from cuesim.tables.carom import BALL_IDS, PIN_IDS, SPOTS
 from cuesim.tables.layout import Layout
 
@@ -329,6 +329,9 @@ def shot_from_result(result: Any, declaration: Declaration | None = None,
                      infractions: list[Infraction] | None = None) -> FivePinsShot:
     """A FivePinsShot from a simulated cuesim.sim.result.ShotResult. A truncated result
     (stopped at the event limit, pieces still moving) is refused: TruncatedShotError."""
+    require(result, ShotResult, "shot_from_result: result")
+    require(declaration, Declaration | None, "shot_from_result: declaration")
+    require(infractions, list[Infraction] | None, "shot_from_result: infractions")
     result.require_complete("the 5-pins referee")
     return FivePinsShot(list(result.event_log()), result.initial, result.final,
                         declaration or Declaration(), list(infractions or []), result)

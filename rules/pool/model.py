@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import MAX_MATCH, check_names
+from cuesim.rules.api_checks import MAX_MATCH, check_names, require
 from cuesim.rules.files import check_known_fields
 from cuesim.rules.plain import copy_state
 from cuesim.rules.ruling import Infraction, Ruling
-from cuesim.sim.result import Event
+from cuesim.sim.result import Event, ShotResult
 from cuesim.tables.layout import Layout
 
 CUE = "cue"
@@ -364,6 +364,9 @@ def shot_from_result(result: Any, declaration: Declaration | None = None,
     announces every object ball touching a cushion before the shot, as WPA 3.38 has him
     inspect it (`general.announced_frozen`); False leaves the declaration as given. A truncated
     result (stopped at the event limit, pieces still moving) is refused: TruncatedShotError."""
+    require(result, ShotResult, "shot_from_result: result")
+    require(declaration, Declaration | None, "shot_from_result: declaration")
+    require(infractions, list[Infraction] | None, "shot_from_result: infractions")
     result.require_complete("the pool referee")
     declaration = declaration or Declaration()
     if announce_frozen and not declaration.frozen:
