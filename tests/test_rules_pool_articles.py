@@ -1,8 +1,8 @@
 """WPA articles the pool referee cites and no other test names, one by one on hand-written
 event logs: 1.16.2 and 4.18 (a ball moved by a jump or masse attempt), 1.16.4 (a hit on a legal
-and an illegal ball at once), 3.26 (the scooped jump), 3.37 (innings), 4.12 (the declared
-safety), 4.13 (continuing on the group), 4.16 (improperly pocketed balls), 4.19 (playing the 8)
-and 6.7.4 (the 14.1 safety)."""
+and an illegal ball at once), 3.5 (the miss), 3.26 (the scooped jump), 3.37 (innings), 4.12
+(the declared safety), 4.13 (continuing on the group), 4.16 (improperly pocketed balls), 4.19
+(playing the 8) and 6.7.4 (the 14.1 safety)."""
 
 from __future__ import annotations
 
@@ -180,6 +180,7 @@ def test_3_37_inning_goes_on_with_each_pocket_and_ends_on_a_miss_or_a_foul():
     after = {**before, "cue": (0.9, 1.6)}
     out = g.play(shot([strike(), hit(0.2, "2"), rail(0.4, "2")], before, final=after))
     assert out.ruling.legal and out.ruling.turn_passes and articles(out) == []
+    assert noted(out, "no ball pocketed: the inning ends (WPA 3.5)")  # the miss, cited
     assert g.state.inning == start + 1
     check_ball_in_hand(g.state, out, "Bob", None)  # no foul: the table as it lies
     assert (out.layout.get("cue").x, out.layout.get("cue").y) == pytest.approx((0.9, 1.6))
@@ -188,6 +189,24 @@ def test_3_37_inning_goes_on_with_each_pocket_and_ends_on_a_miss_or_a_foul():
     assert articles(out) == ["WPA 5.8"] and out.ruling.turn_passes
     assert g.state.inning == start + 2
     check_ball_in_hand(g.state, out, "Ann", "table")
+
+
+@pytest.mark.parametrize("game", [EightBall, NineBall, StraightPool])
+def test_3_5_a_legal_miss_ends_the_inning_and_is_cited(game):
+    """WPA 3.5: a legal shot that pockets no ball ends the inning and the opponent plays: the
+    ruling cites it (it said only "A legal shot. Bob plays next."). A legal shot that pockets
+    a ball and goes on cites nothing of it, and a foul cites its own article instead."""
+    g = in_play(game, ANN_SOLIDS if game is EightBall else None)
+    if game is NineBall:  # the 1 is the lowest: the 3 first is a foul (5.8), not a miss
+        out = in_play(NineBall).play(shot(MISS_3, spread(NINE)))
+        assert articles(out) == ["WPA 5.8"] and not noted(out, "WPA 3.5")
+        miss = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+        out = g.play(shot(miss, spread(NINE)))
+    else:
+        out = g.play(shot(MISS_3, spread(ALL)))
+    assert out.ruling.legal and out.ruling.turn_passes and g.state.shooter == "Bob"
+    assert noted(out, "no ball pocketed: the inning ends (WPA 3.5)")
+    assert "No ball pocketed: the inning ends (WPA 3.5)." in out.ruling.describe()
 
 
 # --- 4.12: the declared safety in 8-ball -------------------------------------------------------

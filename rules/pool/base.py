@@ -466,6 +466,8 @@ class PoolGame:
         ruling.turn_passes = st.shooter != shooter or ruling.frame_over
         if ruling.turn_passes and not ruling.frame_over:
             st.inning += 1
+            if ruling.legal and not facts.pocketed_ids:
+                ruling.notes.append("no ball pocketed: the inning ends (WPA 3.5)")
         return Outcome(ruling, st.copy(), layout=layout, spotted=spotted, rack=rack)
 
 
