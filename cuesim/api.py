@@ -33,12 +33,6 @@ def simulate(table: NovusTable | PoolTable | CaromTable, layout: Layout,
     >>> result.n_events > 0
     True
     """
-    if not isinstance(layout, Layout):
-        raise ShotError(f"simulate needs a Layout of the pieces on the table (e.g. "
-                        f"start_layout(game, table) or Layout.load(path)), got "
-                        f"{type(layout).__name__}")
-    if not max_events_ok(max_events):
-        raise ShotError(f"max_events must be {MAX_EVENTS_EXPECTED}, got {shown(max_events)}")
     return run_input(simulate_input(table, layout, shot, max_events))
 
 
@@ -47,6 +41,12 @@ def simulate_input(table: NovusTable | PoolTable | CaromTable, layout: Layout,
                    max_events: int = DEFAULT_MAX_EVENTS) -> MotionInput:
     """The checked input of `simulate` (same errors) without running it: for
     `cuesim.sim.batch_parallel.run_inputs`, which runs many such shots in one compiled call."""
+    if not isinstance(layout, Layout):
+        raise ShotError(f"simulate needs a Layout of the pieces on the table (e.g. "
+                        f"start_layout(game, table) or Layout.load(path)), got "
+                        f"{type(layout).__name__}")
+    if not max_events_ok(max_events):
+        raise ShotError(f"max_events must be {MAX_EVENTS_EXPECTED}, got {shown(max_events)}")
     if isinstance(table, PoolTable | CaromTable):
         if not isinstance(shot, CueShot):
             raise ShotError(f"expected a CueShot for table {table.name!r}, got "

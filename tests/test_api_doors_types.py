@@ -280,3 +280,20 @@ def test_shot_from_result_needs_a_shot_result(game, result):
     shot_from_result = import_module(f"cuesim.rules.{game}").shot_from_result
     with pytest.raises(TypeError, match=r"shot_from_result: result must be a ShotResult"):
         shot_from_result(result)
+
+
+@pytest.mark.parametrize("layout", [None, "9-ball", {"table": "pool_9ft", "pieces": []}])
+def test_simulate_input_checks_its_layout_and_event_limit_as_simulate_does(layout):
+    """simulate_input (for run_inputs) is "the checked input of simulate (same errors)", but
+    a layout that is not a Layout was an AttributeError there ('dict' object has no attribute
+    'pieces') and a bad max_events went through to the compiled call: the checks are now
+    simulate_input's, which simulate calls."""
+    from cuesim import ShotError, start_layout
+
+    table = pool_table()
+    for call in (simulate, simulate_input):
+        with pytest.raises(ShotError, match=r"simulate needs a Layout of the pieces"):
+            call(table, layout, CueShot(angle=1.5, speed=3.0))
+        with pytest.raises(ShotError, match=r"max_events must be"):
+            call(table, start_layout("9-ball", table), CueShot(angle=1.5, speed=3.0),
+                 max_events=0)
