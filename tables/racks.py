@@ -107,6 +107,9 @@ def _layout(table: PoolTable, order: Sequence[str], places: list[tuple[float, fl
 
 def _check_ids(order: Sequence[str], expected: Iterable[str], game: str) -> None:
     want = sorted(expected, key=int)
+    if isinstance(order, str) or not all(isinstance(b, str) for b in order):
+        raise LayoutError(f"{game} racks the balls {want} (their ids, strings), got "
+                          f"{order!r:.80}")
     got = sorted(order, key=lambda b: (int(b) if b.isdigit() else 10**6, b))
     if got != want:
         raise LayoutError(f"{game} racks the balls {want}, got {list(order)}")
@@ -222,12 +225,18 @@ def straight_pool_rerack(table: PoolTable | None = None, ball_ids: Sequence[str]
     instead)."""
     table = table_or_default(table, PoolTable, pool_table, "straight_pool_rerack")
     gen = _rng(rng)
-    others = tuple(others)
+    others = tuple(others) if not isinstance(others, str) else (others,)
+    if not all(isinstance(p, Piece) for p in others):
+        raise LayoutError(f"straight_pool_rerack: others must be the Pieces left on the table "
+                          f"(the cue ball, the 15th ball), got {others!r:.80}")
     if ball_ids is None:
         left = next((p.id for p in others if p.id != CUE), None)
         ids = [str(n) for n in range(1, 16) if str(n) != left][:14]
         ball_ids = straight_pool_order(ids, apex=False, rng=gen if rng is not None else None)
-    ball_ids = tuple(ball_ids)
+    ball_ids = tuple(ball_ids) if not isinstance(ball_ids, str) else (ball_ids,)
+    if not all(isinstance(b, str) for b in ball_ids):
+        raise LayoutError(f"the 14.1 re-rack's ball_ids are the balls' ids (strings), got "
+                          f"{list(ball_ids)!r:.80}")
     if len(ball_ids) != 14 or len(set(ball_ids)) != 14:
         raise LayoutError(f"the 14.1 re-rack holds 14 different balls (6.7.3), got "
                           f"{list(ball_ids)}")

@@ -297,3 +297,31 @@ def test_simulate_input_checks_its_layout_and_event_limit_as_simulate_does(layou
         with pytest.raises(ShotError, match=r"max_events must be"):
             call(table, start_layout("9-ball", table), CueShot(angle=1.5, speed=3.0),
                  max_events=0)
+
+
+@pytest.mark.parametrize("order", [[1, 2, 3, 4, 5, 6, 7, 8, 9], (1, 2)])
+def test_a_racks_order_of_numbers_is_refused_naming_it(order):
+    """A rack's order given as numbers, not the balls' ids: an AttributeError ('int' object
+    has no attribute 'isdigit'); now the rack's LayoutError naming what it racks."""
+    from cuesim.tables import LayoutError, eight_ball_rack, straight_pool_rack
+
+    for rack, game in ((nine_ball_rack, "9-ball"), (eight_ball_rack, "8-ball"),
+                       (straight_pool_rack, "14.1")):
+        with pytest.raises(LayoutError, match=f"{game} racks the balls"):
+            rack(order=order)
+
+
+@pytest.mark.parametrize("others, message", [
+    (["cue"], "others must be the Pieces left on the table"),
+    ("cue", "others must be the Pieces left on the table"),
+    ([1, 2], "others must be the Pieces left on the table"),
+])
+def test_a_rerack_with_other_pieces_not_pieces_is_refused(others, message):
+    """straight_pool_rerack's `others` given as ids: an AttributeError ('str' object has no
+    attribute 'id'); and its ball_ids as numbers an AttributeError too."""
+    from cuesim.tables import LayoutError, straight_pool_rerack
+
+    with pytest.raises(LayoutError, match=message):
+        straight_pool_rerack(others=others)
+    with pytest.raises(LayoutError, match=r"re-rack's ball_ids are the balls' ids \(strings\)"):
+        straight_pool_rerack(ball_ids=list(range(1, 15)))
