@@ -325,3 +325,25 @@ def test_a_rerack_with_other_pieces_not_pieces_is_refused(others, message):
         straight_pool_rerack(others=others)
     with pytest.raises(LayoutError, match=r"re-rack's ball_ids are the balls' ids \(strings\)"):
         straight_pool_rerack(ball_ids=list(range(1, 15)))
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("debt", "x", "debt must be a dict of str to int"),
+    ("sets_won", 0, "sets_won must be a dict of str to int"),
+    ("warnings", ["A"], "warnings must be a dict of str to int"),
+    ("skip", "A", "skip must be a list of str"),
+    ("match_over", "no", "match_over must be bool"),
+    ("layout", {"table": "novus"}, "layout must be a Layout or None"),
+])
+def test_novus_game_state_fields_given_to_the_constructor_are_type_checked(field, value,
+                                                                          expected):
+    """NovusGame's state fields (set_number to layout) given to the constructor were taken
+    unchecked: sets_won=0 and warnings=["A"] an AttributeError ('int' object has no attribute
+    'setdefault') at once, a debt of "x" a failure in the middle of a later ruling. Now each
+    given is of its annotated type (the referees' ArgumentTypeError); what a state means is
+    checked where one is loaded (game_from_dict)."""
+    from cuesim.rules.novus import NovusGame
+
+    with pytest.raises(TypeError, match=f"^{expected}, got "):
+        NovusGame(["A", "B"], **{field: value})
+    assert NovusGame(["A", "B"], debt={"red": 1}).debt["red"] == 1  # the right type is taken

@@ -64,7 +64,7 @@ in `notes` and in the outcome's `state`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_names, hints, require
@@ -137,6 +137,7 @@ class NovusGame:
 
     def __post_init__(self) -> None:
         check_config(self)
+        check_given_state(self)
         check_names(self.players, "players")
         need = 4 if self.doubles else 2
         if len(self.players) != need or len(set(self.players)) != need:
@@ -428,6 +429,21 @@ class NovusGame:
 
 
 CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first", "colours")
+
+
+def check_given_state(game: NovusGame) -> None:
+    """The state fields given to the constructor (those not at their defaults) are of their
+    annotated types (TypeError naming the field): a `debt` of "x" was taken, to fail in the
+    middle of a ruling. What a state means is checked where one is loaded
+    (`scenario.game_from_dict`)."""
+    annotated = hints(NovusGame)
+    for f in fields(NovusGame):
+        if f.name in CONFIG:
+            continue
+        value = getattr(game, f.name)
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if type(value) is not type(default) or value != default:
+            require(value, annotated[f.name], f.name)
 
 
 def check_config(game: NovusGame) -> None:
