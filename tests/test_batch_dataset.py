@@ -194,3 +194,29 @@ def test_a_second_run_of_a_dataset_being_written_is_refused_at_once(tmp_path, ta
     assert len(read_results(out)) == 25
     assert simulate_to_dataset(table, singles, SAMPLER, out, workers=1,
                                chunk_size=6).get("already_complete")
+
+
+def test_a_dataset_whose_parts_differ_is_refused(tmp_path, table, singles):
+    """read_dataset joined its parts unchecked: a part rewritten without a column was a
+    KeyError, one with a column short by a row loaded shifted. Now a BatchError naming the
+    dataset and the part or column."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "ds"
+    simulate_to_dataset(table, singles, SAMPLER, out, workers=1, chunk_size=6)
+    part = out / "part-000002.parquet"
+    t = pq.read_table(part)
+    pq.write_table(t.drop_columns(["duration"]).replace_schema_metadata(t.schema.metadata), part)
+    with pytest.raises(BatchError, match=r"part-000002.parquet has the columns .* the parts of "
+                                         "one run have the same columns"):
+        read_results(out)
+    whole = out / "part-000000.parquet"
+    t = pq.read_table(whole)
+    pq.write_table(t.drop_columns(["duration"]).replace_schema_metadata(t.schema.metadata),
+                   whole)
+    for name in ("part-000001.parquet", "part-000003.parquet", "part-000004.parquet"):
+        t = pq.read_table(out / name)
+        pq.write_table(t.drop_columns(["duration"]).replace_schema_metadata(t.schema.metadata),
+                       out / name)
+    with pytest.raises(BatchError, match=f"{out}.*it has no column 'duration'"):
+        read_results(out)

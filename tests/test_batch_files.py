@@ -182,3 +182,44 @@ def test_a_column_not_there_is_a_key_error_naming_the_columns(reference):
         reference["legal"]  # no ruling asked for
     assert "legal" not in reference and np.array_equal(reference["param.speed"],
                                                        reference.params["speed"])
+
+
+def _edited_npz(tmp_path, table, singles, edit, ruling=None, events=False):
+    path = tmp_path / "res.npz"
+    simulate_to_file(table, singles, ShotSampler(6, {"angle": (1.3, 1.85)}, seed=1), path,
+                     workers=1, ruling=ruling, events=events)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    edit(arrays)
+    np.savez(path, **arrays)
+    return path
+
+
+@pytest.mark.parametrize("edit, ruling, events, message", [
+    (lambda a: a.pop("status"), None, False, "it has no column 'status'"),
+    (lambda a: a.pop("legal"), "novus", False, "it has no column 'legal'"),
+    (lambda a: a.update(duration=a["duration"][:-1]), None, False,
+     r"column 'duration' has shape \(5,\), expected \(6\)"),
+    (lambda a: a.update(n_events=a["n_events"].astype(str)), None, False,
+     "column 'n_events' holds <U.* values, expected whole numbers"),
+    (lambda a: a.update(event_counts=a["event_counts"][:, :3]), None, False,
+     r"column 'event_counts' has shape \(6, 3\), expected \(6, 9\)"),
+    (lambda a: a.update(**{"param.speed": np.zeros((6, 2))}), None, False,
+     r"column 'param.speed' has shape \(6, 2\), expected \(6\)"),
+    (lambda a: a.update(events=a["events"][:-1]), None, True,
+     r"column 'events' has shape .*: one row per event, as n_events adds up"),
+])
+def test_a_result_file_with_a_column_edited_is_refused(tmp_path, table, singles, edit, ruling,
+                                                      events, message):
+    """read_results checked only the six columns BatchResult itself reads: a file with a
+    column short by a row, of text, of other widths, or without its ruling columns loaded,
+    and answered for the wrong shots. Each is now a BatchError naming the file and column."""
+    path = _edited_npz(tmp_path, table, singles, edit, ruling, events)
+    with pytest.raises(BatchError, match=message) as info:
+        read_results(path)
+    assert str(path) in str(info.value)
+
+
+def test_every_written_result_file_still_reads(tmp_path, table, singles):
+    path = _edited_npz(tmp_path, table, singles, lambda a: None, "novus", True)
+    assert len(read_results(path)) == 6

@@ -34,6 +34,7 @@ from cuesim.batch.store import (
     VOLATILE,
     arrow_arrays,
     arrow_table,
+    check_result_arrays,
     run_lock,
     settings_differ,
     write_chunk,
@@ -380,6 +381,16 @@ def read_dataset(out: str | os.PathLike[str]) -> Any:
         except (OSError, ValueError) as exc:
             raise BatchError(f"dataset {target.root!r}: {part_name(c)} is not readable "
                              f"({' '.join(str(exc).split())})") from None
-        parts.append(arrow_arrays(table, ids, kinds))
-    arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        part = arrow_arrays(table, ids, kinds)
+        if parts and set(part) != set(parts[0]):
+            raise BatchError(f"dataset {target.root!r}: {part_name(c)} has the columns "
+                             f"{sorted(part)}, {part_name(0)} {sorted(parts[0])}: the parts "
+                             "of one run have the same columns")
+        parts.append(part)
+    try:
+        arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    except ValueError as exc:  # rows of another shape in some part
+        raise BatchError(f"dataset {target.root!r}: its parts do not join "
+                         f"({' '.join(str(exc).split())[:200]})") from None
+    check_result_arrays(arrays, info, target.root)
     return BatchResult(arrays, ids, info)

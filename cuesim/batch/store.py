@@ -45,6 +45,7 @@ from cuesim.batch.core import STATUS_LABELS
 from cuesim.batch.job import FIRST_KINDS
 from cuesim.batch.params import ANGLE_PARAMS, BatchError
 from cuesim.output import write_atomic
+from cuesim.sim.events import N_EVENT_COLUMNS
 from cuesim.tables.jsonfile import file_path
 
 FORMATS = (".parquet", ".npz")
@@ -624,29 +625,68 @@ def read_results(path: str | os.PathLike[str]) -> Any:
     except Exception as exc:  # pyarrow's and numpy's errors for a file that is none of theirs
         raise BatchError(f"{os.fspath(path)!r} is not a cuesim batch result ({fmt} file "
                          f"expected: {' '.join(str(exc).split())[:200]})") from None
-    _check_result_arrays(arrays, manifest["ids"], path)
+    check_result_arrays(arrays, manifest, path)
     return BatchResult(arrays, manifest["ids"], manifest)
 
 
-# the columns every result holds, with each row's shape (n: the pieces); what BatchResult reads
-RESULT_COLUMNS = {"shot": (), "final_xy": ("n", 2), "final_on": ("n",), "pocketed": ("n",),
-                  "first_kind": (), "first_index": ()}
+# the columns every result holds, with each row's shape (n: the pieces; k: the event kinds)
+# and the dtype kinds a column of it may have; what BatchResult reads
+RESULT_COLUMNS = {"shot": ((), "iu"), "status": ((), "iu"), "final_xy": (("n", 2), "f"),
+                  "final_on": (("n",), "b"), "pocketed": (("n",), "b"),
+                  "first_kind": ((), "iu"), "first_index": ((), "iu"), "first_t": ((), "f"),
+                  "event_counts": (("k",), "iu"), "n_events": ((), "iu"),
+                  "duration": ((), "f"), "truncated": ((), "b")}
+# ... with a ruling (the manifest's "ruling"), and the columns some results hold
+RULING_COLUMNS = {"legal": ((), "b"), "turn_passes": ((), "b"), "articles": ((), "UO")}
+OPTIONAL_COLUMNS = {"points": ((), "iu"), "points_opponent": ((), "iu")}
 
 
-def _check_result_arrays(arrays: dict[str, np.ndarray], ids: list[str], path: Path) -> None:
-    """A result file holds RESULT_COLUMNS, one row per shot, sized for its manifest's pieces:
-    else a BatchError naming the file and the column (not a KeyError when it is read)."""
-    rows = None
-    for name, shape in RESULT_COLUMNS.items():
+def check_result_arrays(arrays: dict[str, np.ndarray], manifest: dict[str, Any],
+                        path: str | os.PathLike[str]) -> None:
+    """A result file holds RESULT_COLUMNS (and RULING_COLUMNS when it was ruled), each known
+    column of its dtype kind and row shape, every column one row per shot (`events`: one row
+    per event, as many as n_events adds up to), sized for its manifest's pieces: else a
+    BatchError naming the file and the column (a column short by a row, or of text, used to
+    load and answer for the wrong shots)."""
+    where = os.fspath(path)
+    sizes = {"n": len(manifest["ids"]), "k": len(manifest.get("event_kinds") or []) or None}
+    required = {**RESULT_COLUMNS, **(RULING_COLUMNS if manifest.get("ruling") else {})}
+    for name in required:
         if name not in arrays:
-            raise BatchError(f"{os.fspath(path)!r} is not a whole cuesim batch result: it has no "
+            raise BatchError(f"{where!r} is not a whole cuesim batch result: it has no "
                              f"column {name!r}")
-        want = tuple(len(ids) if d == "n" else d for d in shape)
-        a = arrays[name]
-        rows = a.shape[0] if rows is None and a.ndim else rows
-        if a.ndim != 1 + len(want) or a.shape[1:] != want or a.shape[0] != rows:
-            raise BatchError(f"{os.fspath(path)!r}: column {name!r} has shape {a.shape}, "
-                             f"expected ({rows}, {', '.join(map(str, want))})".replace(", )", ")"))
+    known = {**RESULT_COLUMNS, **RULING_COLUMNS, **OPTIONAL_COLUMNS}
+    rows = arrays["shot"].shape[0] if arrays["shot"].ndim else None
+    for name, a in arrays.items():
+        if name == "events":
+            continue
+        shape, kinds = known.get(name, ((), "f") if name.startswith("param.") else (None, ""))
+        # a column of another version (shape None): its rows only; a size the manifest does
+        # not give (None): any
+        want = None if shape is None else tuple(sizes[d] if isinstance(d, str) else d
+                                                for d in shape)
+        ok_shape = a.ndim >= 1 and a.shape[0] == rows and (want is None or (
+            a.ndim == 1 + len(want) and all(w in (None, g) for w, g in zip(want, a.shape[1:],
+                                                                           strict=True))))
+        if not ok_shape:
+            expected = f"{rows} rows" if want is None else \
+                f"({rows}{''.join(f', {d}' for d in want)})"
+            raise BatchError(f"{where!r}: column {name!r} has shape {a.shape}, expected "
+                             f"{expected}")
+        if kinds and a.dtype.kind not in kinds:
+            raise BatchError(f"{where!r}: column {name!r} holds {a.dtype} values, expected "
+                             f"{_KIND_WORDS[kinds]}")
+    if "events" in arrays:
+        events, total = arrays["events"], int(np.sum(arrays["n_events"]))
+        if events.ndim != 2 or events.shape != (total, N_EVENT_COLUMNS) \
+                or events.dtype.kind != "f":
+            raise BatchError(f"{where!r}: column 'events' has shape {events.shape} "
+                             f"({events.dtype}), expected ({total}, {N_EVENT_COLUMNS}) floats: "
+                             "one row per event, as n_events adds up")
+
+
+_KIND_WORDS = {"iu": "whole numbers", "f": "floats", "b": "true/false", "UO": "text",
+               "iuf": "numbers"}
 
 
 def _read_result_file(path: Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
