@@ -309,6 +309,11 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
+        if struck not in layout.ids() and args.layout is not None:
+            balls = [p.id for p in layout.pieces if p.kind == "ball"]
+            raise CliError(f"--layout {args.layout}: no ball {struck!r} in it (its balls: "
+                           f"{', '.join(balls) or 'none'}): add it to the file (--x and --y "
+                           "then place it in hand), or strike another with --ball")
         if position is not None and ref is not None and _in_hand(ref) is None:
             # placed by hand though not in hand: a shot no ruling of this state can follow
             raise CliError(f"--x/--y place the ball in hand, but with --rule the {args.game} "

@@ -132,6 +132,20 @@ def test_shoot_layout_checked_against_the_game_naming_the_file(tmp_path, capsys)
     assert f"--layout {off}: piece 'red1'" in err and "not wholly on the board" in err
 
 
+@pytest.mark.parametrize("game, struck", [("9-ball", "cue"), ("5-pins", "white")])
+def test_shoot_layout_without_the_struck_ball_names_the_file(tmp_path, capsys, game, struck):
+    """A layout file without the ball to strike said only "no ball 'cue' on the table", with
+    --x and --y too (they move the layout's ball: CueShot.place): it now names the file and
+    the ways on (add the ball to the file, or strike another)."""
+    path = tmp_path / "no_cue.json"
+    start_layout(game).without([struck]).save(path)
+    for place in ([], ["--x", "0.3", "--y", "0.4"]):
+        err = _error(capsys, ["shoot", game, "--speed", "3", "--layout", str(path), *place])
+        assert f"--layout {path}: no ball {struck!r} in it (its balls: " in err
+        assert "add it to the file (--x and --y then place it in hand), or strike another " \
+               "with --ball" in err
+
+
 def test_novus_layout_has_one_striker(tmp_path, capsys):
     """novus 26.1: one striker. A second piece of kind 'striker' was simulated and ruled on."""
     two = start_layout("novus").with_piece(Piece("striker2", "striker", 0.2, 0.5))
