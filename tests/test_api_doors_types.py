@@ -346,4 +346,19 @@ def test_novus_game_state_fields_given_to_the_constructor_are_type_checked(field
 
     with pytest.raises(TypeError, match=f"^{expected}, got "):
         NovusGame(["A", "B"], **{field: value})
-    NovusGame(["A", "B"], debt={"red": 1}, skip=["A"], match_over=False)  # the right types pass
+    NovusGame(["A", "B"], sets_won={"A": 0}, warnings={"B": 1}, match_over=False)  # right types
+
+
+@pytest.mark.parametrize("given", [{"debt": {"red": 1, "black": 0}}, {"shooter": "B"},
+                                   {"series": {"A": 2, "B": 1}, "skip": ["A"]}])
+def test_novus_set_state_given_without_seats_is_refused_not_replaced(given):
+    """A NovusGame without seats sets its set up afresh (seats, opener, shooter, debt, ...):
+    a shooter or a debt given with it was replaced silently (shooter="B" gave A to shoot).
+    Now a ValueError naming them; with game_from_dict the same state loads."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.scenario import game_from_dict
+
+    with pytest.raises(ValueError, match=f"NovusGame: {', '.join(given)} given without seats"):
+        NovusGame(["A", "B"], **given)
+    if "shooter" in given:
+        assert game_from_dict({"players": ["A", "B"], **given}).shooter == "B"

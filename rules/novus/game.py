@@ -163,6 +163,12 @@ class NovusGame:
         for p in self.players:
             self.warnings.setdefault(p, 0)
         if not self.seats:
+            lost = [name for name in SET_UP if _given(self, name)]
+            if lost:
+                raise ValueError(f"NovusGame: {', '.join(lost)} given without seats: a game "
+                                 "without seats sets its set up afresh, which would replace "
+                                 "them; give the seats too, or load the state with "
+                                 "cuesim.rules.novus.scenario.game_from_dict")
             self._setup_set(None)
 
     # -- who is who ----------------------------------------------------------------------------
@@ -431,6 +437,19 @@ class NovusGame:
 CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first", "colours")
 
 
+# the state a set's set-up writes (`NovusGame._setup_set`)
+SET_UP = ("start_side", "opener", "shooter", "debt", "misses", "series", "first_clear",
+          "responder", "pending", "skip", "layout")
+
+
+def _given(game: NovusGame, name: str) -> bool:
+    """The field `name` is not at its default (given to the constructor)."""
+    f = NovusGame.__dataclass_fields__[name]
+    default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+    value = getattr(game, name)
+    return type(value) is not type(default) or value != default
+
+
 def check_given_state(game: NovusGame) -> None:
     """The state fields given to the constructor (those not at their defaults) are of their
     annotated types (TypeError naming the field): a `debt` of "x" was taken, to fail in the
@@ -438,12 +457,8 @@ def check_given_state(game: NovusGame) -> None:
     (`scenario.game_from_dict`)."""
     annotated = hints(NovusGame)
     for f in fields(NovusGame):
-        if f.name in CONFIG:
-            continue
-        value = getattr(game, f.name)
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
-        if type(value) is not type(default) or value != default:
-            require(value, annotated[f.name], f.name)
+        if f.name not in CONFIG and _given(game, f.name):
+            require(getattr(game, f.name), annotated[f.name], f.name)
 
 
 def check_config(game: NovusGame) -> None:
