@@ -63,6 +63,7 @@ in `notes` and in the outcome's `state`.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
@@ -442,11 +443,16 @@ SET_UP = ("start_side", "opener", "shooter", "debt", "misses", "series", "first_
           "responder", "pending", "skip", "layout")
 
 
+@functools.cache
+def _defaults() -> dict[str, Any]:
+    """Every field's default (made once: compared with, never handed out)."""
+    return {f.name: f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+            for f in fields(NovusGame) if f.name not in CONFIG}
+
+
 def _given(game: NovusGame, name: str) -> bool:
     """The field `name` is not at its default (given to the constructor)."""
-    f = NovusGame.__dataclass_fields__[name]
-    default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
-    value = getattr(game, name)
+    default, value = _defaults()[name], getattr(game, name)
     return type(value) is not type(default) or value != default
 
 
