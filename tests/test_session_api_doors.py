@@ -91,3 +91,13 @@ def test_choose_option_without_a_pending_choice_is_refused():
     with pytest.raises(ValueError, match=r"choose_option: no choice is pending; Ann is to "
                                          r"shoot \(choose_shot\)"):
         choose_option(s)
+
+
+@pytest.mark.parametrize("game", ["novus", "8-ball", "9-ball", "14.1", "5-pins"])
+def test_the_pieces_of_a_player_who_is_not_playing_are_refused(game):
+    """pieces_of (what the computer aims at) for a name not in the game: 5-pins raised a
+    KeyError, pool answered as if for a player; now every game a ValueError as novus's."""
+    s = new_session(game)
+    with pytest.raises(ValueError, match=r"unknown player 'Zed'; players are "):
+        s.pieces_of("Zed")
+    assert s.pieces_of(s.shooter())
