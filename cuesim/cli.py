@@ -246,11 +246,21 @@ def _referee(args: argparse.Namespace) -> object | None:
         if not isinstance(state, dict):
             raise CliError(f"--state {args.state}: expected a JSON object (the 'state' of the "
                            f"game's scenario schema), got {type(state).__name__}")
+    where = f"--state {args.state}" if args.state is not None else "--rule"
     try:
-        return referee(args.game, state)
+        ref = referee(args.game, state)
     except ValueError as exc:
-        where = f"--state {args.state}" if args.state is not None else "--rule"
         raise CliError(f"{where}: {exc}") from None
+    st = getattr(ref, "state", None)  # pool and 5-pins: refused before the shot is simulated
+    if st is not None and st.phase == "match_over":
+        raise CliError(f"{where}: the match is over (won by {st.winner}): there is no shot to "
+                       "rule on")
+    if st is not None and st.pending is not None:
+        raise CliError(f"{where}: {st.pending.get('player')} must first choose "
+                       f"({st.pending.get('article')}: {', '.join(st.pending.get('options', []))})"
+                       "; shoot gives no choice: rule it as a scenario's step (cuesim "
+                       "adjudicate)")
+    return ref
 
 
 def _in_hand(ref: object) -> str | None:

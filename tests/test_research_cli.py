@@ -113,6 +113,32 @@ def test_shoot_rule_bad_state_is_one_line(tmp_path, content, args, message, caps
     assert err.count("\n") == 1 and re.search(message, err), err
 
 
+@pytest.mark.parametrize("scenario, game, message", [
+    ("pool/straight_pool_third_foul.json", "14.1",
+     r"Bob must first choose \(WPA 6.12: accept, rerack\); shoot gives no choice: rule it as "
+     r"a scenario's step \(cuesim adjudicate\)"),
+    ("pool/eight_ball_break_and_run.json", "8-ball",
+     r"the match is over \(won by Ann\): there is no shot to rule on"),
+    ("fivepins/game_point_capped.json", "5-pins",
+     r"the match is over \(won by Ann\): there is no shot to rule on"),
+])
+def test_shoot_rule_from_a_state_with_no_shot_to_play_is_refused_before_simulating(
+        tmp_path, capsys, monkeypatch, scenario, game, message):
+    """The state `cuesim adjudicate` leaves after a scenario, given to `shoot --rule`: a
+    choice pending (14.1's third foul, WPA 6.12) or a match over. It was refused only after
+    the shot was simulated ("the referee cannot rule on this shot"); now before, as batch
+    refuses it, naming the state file."""
+    import cuesim.cli as cli
+
+    assert main(["adjudicate", "--json", f"tests/scenarios/{scenario}"]) == 0
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(json.loads(capsys.readouterr().out)["state"]))
+    monkeypatch.setattr(cli, "simulate", lambda *a, **k: pytest.fail("simulated"))
+    assert main(["shoot", game, "--speed", "3", "--rule", "--state", str(state)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(f"--state {state}: {message}", err), err
+
+
 def test_shoot_rule_a_novus_state_without_a_mode_is_the_games(tmp_path, capsys):
     """A novus state is every field optional (rules/novus/README.md): one without a mode is
     the game's own, doubles for novus-doubles (a fresh doubles match), where it was the
