@@ -176,9 +176,9 @@ class CueVecEnv(VectorEnv):
         """One step of every environment (autoreset as `autoreset_mode` says). `actions`: one
         row per environment, the action space's shape (num_envs, action size); EnvError for
         any other, before any environment steps."""
-        try:
-            shape = np.shape(actions) if isinstance(actions, np.ndarray | list | tuple) else None
-        except ValueError:  # ragged rows
+        try:  # any array-like (a list of rows, a framework's tensor): its shape
+            shape = None if isinstance(actions, str | bytes) else tuple(np.shape(actions))
+        except (ValueError, TypeError):  # ragged rows
             shape = None
         if shape != self.action_space.shape:
             got = f"shape {shape}" if shape is not None else f"{actions!r:.80}"
