@@ -11,14 +11,15 @@
 See cuesim.batch.run (simulate_many, simulate_to_file, BatchResult), cuesim.batch.dataset
 (simulate_to_dataset: a partitioned Parquet dataset the workers write), cuesim.batch.params
 (parameter names, ShotSampler), cuesim.batch.sources (ShotGrid, lists of shots, game states),
-cuesim.batch.store (the files, resume, read_results) and cuesim.batch.cluster (Dask).
+cuesim.batch.store (the files, resume), cuesim.batch.results_file (read_results) and
+cuesim.batch.cluster (Dask).
 """
 
 from cuesim.batch.dataset import simulate_to_dataset
 from cuesim.batch.params import BatchError, ShotSampler
+from cuesim.batch.results_file import read_results
 from cuesim.batch.run import BatchResult, simulate_many, simulate_to_file
 from cuesim.batch.sources import ShotGrid
-from cuesim.batch.store import read_results
 
 __all__ = [
     "BatchError",

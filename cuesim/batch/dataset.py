@@ -34,7 +34,6 @@ from cuesim.batch.store import (
     VOLATILE,
     arrow_arrays,
     arrow_table,
-    check_result_arrays,
     run_lock,
     settings_differ,
     write_chunk,
@@ -392,5 +391,7 @@ def read_dataset(out: str | os.PathLike[str]) -> Any:
     except ValueError as exc:  # rows of another shape in some part
         raise BatchError(f"dataset {target.root!r}: its parts do not join "
                          f"({' '.join(str(exc).split())[:200]})") from None
+    from cuesim.batch.results_file import check_result_arrays
+
     check_result_arrays(arrays, info, target.root)
     return BatchResult(arrays, ids, info)
