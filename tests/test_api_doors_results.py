@@ -78,9 +78,13 @@ def test_read_results_of_a_result_missing_a_column(tmp_path):
     with pytest.raises(BatchError, match="r.npz' is not a whole cuesim batch result: it has no "
                                          "column 'shot'"):
         read_results(path)
-    np.savez(path, manifest=manifest, shot=np.arange(3), final_xy=np.zeros((3, 2, 2)),
-             final_on=np.zeros((3, 1)), pocketed=np.zeros((3, 1)), first_kind=np.zeros(3),
-             first_index=np.zeros(3))
+    whole = {"shot": np.arange(3), "status": np.zeros(3, int), "final_xy": np.zeros((3, 2, 2)),
+             "final_on": np.zeros((3, 1), bool), "pocketed": np.zeros((3, 1), bool),
+             "first_kind": np.zeros(3, int), "first_index": np.zeros(3, int),
+             "first_t": np.zeros(3), "event_counts": np.zeros((3, 0), int),
+             "n_events": np.zeros(3, int), "duration": np.zeros(3),
+             "truncated": np.zeros(3, bool)}
+    np.savez(path, manifest=manifest, **whole)
     with pytest.raises(BatchError, match=r"column 'final_xy' has shape \(3, 2, 2\), expected "
                                          r"\(3, 1, 2\)"):
         read_results(path)

@@ -462,8 +462,8 @@ def check_given_state(game: NovusGame) -> None:
     middle of a ruling. What a state means is checked where one is loaded
     (`scenario.game_from_dict`)."""
     annotated = hints(NovusGame)
-    for f in fields(NovusGame):
-        if f.name not in CONFIG and _given(game, f.name):
+    for f in fields(NovusGame):  # set_number: checked with the sets, in __post_init__
+        if f.name not in CONFIG and f.name != "set_number" and _given(game, f.name):
             require(getattr(game, f.name), annotated[f.name], f.name)
 
 
