@@ -272,7 +272,6 @@ class FivePinsRefereeSession(StateRefereeSession):
         return self.pieces_of(player)[:1]
 
     def pieces_of(self, player: str) -> list[str]:
-        if player not in self.players:
-            raise ValueError(f"unknown player {player!r}; players are {self.players}")
+        self.check_player(player)
         own = self.ref.state.ball_of(player)
         return ["yellow" if own == "white" else "white", "red"]

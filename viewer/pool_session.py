@@ -181,8 +181,7 @@ class PoolSession(StateRefereeSession):
         return self.ref.state.to_dict()
 
     def pieces_of(self, player: str) -> list[str]:
-        if player not in self.players:
-            raise ValueError(f"unknown player {player!r}; players are {self.players}")
+        self.check_player(player)
         ids = [b for b in self._layout.ids() if b != "cue"]
         st = self.ref.state
         if self.game == "9-ball":

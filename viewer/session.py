@@ -443,6 +443,11 @@ class Session:
         write_atomic(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
 
     # -- for the computer player -------------------------------------------------------
+    def check_player(self, player: str) -> None:
+        """ValueError unless `player` plays in this game."""
+        if player not in self.players:
+            raise ValueError(f"unknown player {player!r}; players are {self.players}")
+
     def pieces_of(self, player: str) -> list[str]:
         """The pieces the player wants to pocket or hit (for candidate shots)."""
         return [p.id for p in self.layout().pieces if p.id != self.struck_id()]
