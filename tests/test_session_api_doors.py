@@ -101,3 +101,33 @@ def test_the_pieces_of_a_player_who_is_not_playing_are_refused(game):
     with pytest.raises(ValueError, match=r"unknown player 'Zed'; players are "):
         s.pieces_of("Zed")
     assert s.pieces_of(s.shooter())
+
+
+@pytest.mark.parametrize("game, declaration, message", [
+    ("14.1", {"called_bal": "3"}, r"action.declaration: unknown field\(s\) \['called_bal'\]"),
+    ("8-ball", {"ball": "3", "pocket": "foot_left"}, r"unknown field\(s\) \['ball', 'pocket'\]"),
+    ("8-ball", {"called_ball": 3}, r"action.declaration.called_ball must be a string or null"),
+    ("9-ball", {"called_ball": "12"}, r"action.declaration.called_ball"),
+    ("5-pins", {"foo": 1}, r"action.declaration: unknown field\(s\) \['foo'\]"),
+    ("novus", {"called_ball": "red1"}, r"action.declaration must be an empty object"),
+])
+def test_a_declaration_the_referee_cannot_read_is_refused_before_it_is_played(
+        game, declaration, message, tmp_path):
+    """The pool and 5-pins sessions hand the referee only the declaration's fields it knows:
+    a misspelt call used to be played as no call and saved into a game that no longer loaded
+    ('unknown field(s)'). Session.apply now parses it as a saved game's is parsed."""
+    s = new_session(game)
+    pos = s.default_place() if s.placement() else s.struck_position()
+    with pytest.raises(ValueError, match=message):
+        s.play(pos, 1.5, 3.0, declaration=declaration)
+    assert s.actions == [] and s.revision == 0
+
+
+def test_a_good_declaration_still_plays_saves_and_loads(tmp_path):
+    from cuesim.viewer.session import load_session
+
+    s = new_session("14.1")
+    s.play(s.default_place(), 1.5, 3.0,
+           declaration={"called_ball": "3", "called_pocket": "foot_left"})
+    s.save(tmp_path / "g.json")
+    assert load_session(tmp_path / "g.json").actions == s.actions

@@ -265,16 +265,21 @@ def _check_action(action: Any, where: str, players: list[str], fail: Any, source
         raise fail(f"{where}.player", f"one of the players {players}", player)
 
 
-def check_action(action: Any, players: list[str], source: str = "Session.apply") -> None:
+def check_action(action: Any, players: list[str], source: str = "Session.apply",
+                 session: Any = None) -> None:
     """An action given to `Session.apply`, checked as a saved game's actions are (its kind,
-    fields and their types; the shot's physics is checked when it is played): ValueError
-    naming the field and what was expected."""
+    fields and their types, and with `session` a shot's declaration as its referee parses it;
+    the shot's physics is checked when it is played): ValueError naming the field and what
+    was expected."""
     def fail(where: str, expected: str, got: Any) -> ValueError:
         shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
         return ValueError(f"{source}: {where} must be {expected}, got {shown}")
 
     try:
         _check_action(action, "action", players, fail, source, None)
+        if session is not None and action["kind"] == "shot":
+            check_declaration(session, action.get("declaration", {}), "action.declaration",
+                              fail, source)
     except SaveFileError as exc:  # the saved game's wording, not its error class
         raise ValueError(str(exc)) from None
 
@@ -374,22 +379,32 @@ class _ShotProbe:
 
     def _check_declaration(self, declaration: dict[str, Any], where: str, fail: Any,
                            source: str) -> None:
-        if self.novus:
-            if declaration:
-                raise fail(where, "an empty object (novus shots have no declaration)",
-                           declaration)
-            return
-        try:
-            if self.game == "5-pins":
-                from cuesim.rules.fivepins.scenario import parse_declaration
+        check_declaration(self.session, declaration, where, fail, source)
 
-                parse_declaration(declaration, where)
-            else:  # the balls of this game (9-ball has nine)
-                from cuesim.rules.pool.scenario import parse_declaration as parse_pool
 
-                parse_pool(declaration, where, self.session.ref.ball_ids)
-        except ValueError as exc:  # ScenarioError too: the message starts with `where`
-            raise SaveFileError(f"{source}: {str(exc).splitlines()[0]}") from None
+def check_declaration(session: Any, declaration: dict[str, Any], where: str, fail: Any,
+                      source: str) -> None:
+    """A shot's declaration as the game's referee parses it (its scenario files' parser: the
+    fields, their types, the game's balls, pockets and pins it names; novus shots have none):
+    SaveFileError naming the field. The session's pool referee drops what its Declaration
+    does not know, so an unknown field unchecked would be played without it and then saved
+    into a game that no longer loads."""
+    game = session.game
+    if game.startswith("novus"):
+        if declaration:
+            raise fail(where, "an empty object (novus shots have no declaration)", declaration)
+        return
+    try:
+        if game == "5-pins":
+            from cuesim.rules.fivepins.scenario import parse_declaration
+
+            parse_declaration(declaration, where)
+        else:  # the balls of this game (9-ball has nine)
+            from cuesim.rules.pool.scenario import parse_declaration as parse_pool
+
+            parse_pool(declaration, where, session.ref.ball_ids)
+    except ValueError as exc:  # ScenarioError too: the message starts with `where`
+        raise SaveFileError(f"{source}: {str(exc).splitlines()[0]}") from None
 
 
 def game_pieces(game: str) -> dict[str, tuple[str, str]]:

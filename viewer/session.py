@@ -327,7 +327,7 @@ class Session:
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it; ValueError for an action whose kind, fields
         or their types are not a saved game's (`savefile.check_action`)."""
-        check_action(action, self.players)
+        check_action(action, self.players, session=self)
         kind = action.get("kind")
         player = self.shooter()
         result = None
