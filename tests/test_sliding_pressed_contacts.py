@@ -134,7 +134,7 @@ def test_the_bounce_time_and_gap_x10_either_way_change_nothing_visible():
 
 
 @pytest.mark.parametrize(("game", "seed"), [("8-ball", 4000159), ("14.1", 4000915),
-                                          ("9-ball", 5450149)])
+                                          ("9-ball", 5450149), ("14.1", 6700587)])
 def test_a_pushed_balls_brief_slide_does_not_feed_the_bounces_without_end(game, seed):
     """A ball of a sliding pair (a slow contact alone, sliding past itself) whose slide ends
     within a bounce step rolls at once (resolve.sliding_pair `_settle_slides`). Before, the
@@ -146,7 +146,11 @@ def test_a_pushed_balls_brief_slide_does_not_feed_the_bounces_without_end(game, 
     large rolling resistance stops at once (8-ball). They now end at rest, in under 8,000
     events, with a log the event-log checks accept. Only a sliding pair's balls are so
     settled: at every slow contact, a ball between two others (9-ball, ball-ball friction 1.5)
-    closed each contact in turn, at one instant, without end."""
+    closed each contact in turn, at one instant, without end. 14.1 6700587 (rolling
+    resistance ten times the sliding friction): a settled ball kept 5/7 of its push, the pair
+    closed again at the same instant, and each slow impact after took another part back, a
+    series of impacts each 0.56 of the last, thousands, until the event limit; its limit is
+    now taken at once (`_close_settled`)."""
     from bench.tunnels import shot_for
     from cuesim import simulate
     from cuesim.rules.files import check_event_log, check_shot_layouts
@@ -206,3 +210,49 @@ def test_a_settled_slide_ends_where_the_ball_law_ends_it(seed):
         assert abs(S[0, VX] - end[0]) < 1e-12 and abs(S[0, VY] - end[1]) < 1e-12
         assert 0.5 * P[0, M] * (S[0, VX] ** 2 + S[0, VY] ** 2) + 0.5 * P[0, INERTIA] * (
             S[0, WX] ** 2 + S[0, WY] ** 2) < ke
+
+
+@pytest.mark.parametrize("vn", [1e-6, 3e-5, 2e-4])
+def test_a_settle_that_leaves_the_pair_closing_ends_as_its_series_of_impacts_would(vn):
+    """`_close_settled` is the limit of what it replaces: at one instant, a perfectly inelastic
+    impact at the centres (masses m and m) equalises the normal velocities, the pushed ball,
+    rolling before, slides and is settled to rolling (v -= 2/7 u), keeping 5/7 of its push; the
+    pair closes again at 1/7 of the speed, and so on. Summed here in plain arithmetic to
+    round-off, that series leaves both balls where one inelastic push with the ball's rolling
+    inertia (7/5 m) leaves them: normal velocities equal, the ball still rolling, the energy
+    fallen, and no momentum along n gained (the cloth, turning the ball, takes some)."""
+    from cuesim.sim.engine import motion_input
+    from cuesim.sim.motion.dispatch import start_segment
+    from cuesim.sim.resolve.sliding_pair import _close_settled
+    from cuesim.sim.state import INERTIA, MST, ROLLING, SLIDING, VX, VY, WX, WY, M
+
+    layout = Layout(TABLE.name, (Piece("cue", "ball", 0.7, 1.0, "cue"),
+                                 Piece("1", "ball", 0.7 + 2 * R, 1.0, "solid")))
+    # the cue ball slides (spin of its own), the ball rolls slowly along y; n = +x
+    motions = {"cue": (vn, 0.05, 0.0, 0.0, 30.0), "1": (0.0, 0.01, -0.01 / R, 0.0, 0.0)}
+    inp = motion_input(TABLE, layout, motions, struck="cue")
+    S, P = inp.S.copy(), inp.P
+    for a in (0, 1):
+        start_segment(S, P, a, 0.0)
+    assert S[0, MST] == SLIDING and S[1, MST] == ROLLING
+    m = P[0, M]
+    # the series, along n: cue u0, ball u1 (each impact equal masses, then 5/7 kept)
+    u0, u1 = S[0, VX], S[1, VX]
+    while u0 - u1 > 1e-300:
+        common = 0.5 * (u0 + u1)
+        u1 += 5.0 / 7.0 * (common - u1)
+        u0 = common
+    p_before = m * (S[0, VX] + S[1, VX])
+    ke = sum(0.5 * P[a, M] * (S[a, VX] ** 2 + S[a, VY] ** 2)
+             + 0.5 * P[a, INERTIA] * (S[a, WX] ** 2 + S[a, WY] ** 2) for a in (0, 1))
+    parent, objs = np.arange(2, dtype=np.int64), np.arange(2, dtype=np.int64)
+    _close_settled(S, P, parent, objs, 2, 0, 1, 1.0, 0.0, S[0, VX] - S[1, VX], 0.0)
+    assert S[0, VX] == pytest.approx(u0, rel=1e-12, abs=1e-18)
+    assert S[1, VX] == pytest.approx(u1, rel=1e-12, abs=1e-18)
+    assert abs(S[0, VX] - S[1, VX]) < 1e-15 * vn + 1e-20
+    assert S[1, MST] == ROLLING and S[1, WY] == pytest.approx(S[1, VX] / R, rel=1e-12)
+    ke_after = sum(0.5 * P[a, M] * (S[a, VX] ** 2 + S[a, VY] ** 2)
+                   + 0.5 * P[a, INERTIA] * (S[a, WX] ** 2 + S[a, WY] ** 2) for a in (0, 1))
+    assert ke_after < ke
+    # the momentum along n the table takes: the cloth turns the ball (the 2/7 each settle took)
+    assert m * (S[0, VX] + S[1, VX]) <= p_before

@@ -5,7 +5,9 @@ other piece across and its friction alone acting along. A ball of such a pair wh
 within that step rolls at once (`_settle_slides`), as the cloth leaves it: the press is judged
 on the motion the step sees, not on a slide of microseconds that the contact's own impulse gave
 it (its end turned the press around at once, and the pair met again, thousands of times:
-bench/tunnels.py random physics, 8-ball 4000159, 14.1 4000915). A slow disc the bed holds
+bench/tunnels.py random physics, 8-ball 4000159, 14.1 4000915); a settle that leaves the
+pair closing takes the limit of the slow impacts that would follow at once (`_close_settled`).
+A slow disc the bed holds
 against a piece sliding past stops where it is (`held_by_bed`). Called from
 resolve.cluster.join_pressed, which joins the pairs that do not slide."""
 
@@ -127,6 +129,9 @@ def bounce_sliding(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         if _settle_slides(S, P, parent, objs, n_obj, ra, t) + _settle_slides(
                 S, P, parent, objs, n_obj, rb, t) > 0:
             closing = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
+            if 0.0 < closing <= v_stick:
+                _close_settled(S, P, parent, objs, n_obj, ra, rb, nx[k], ny[k], closing, t)
+                closing = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
             vt = tangential_speed(S, i, j, nx[k], ny[k])
             if abs(closing) > v_stick or vt <= v_stick:
                 continue
@@ -192,6 +197,30 @@ def _settle_slides(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.nd
         start_segment(S, P, a, t)
         settled += 1
     return settled
+
+
+@njit_norc
+def _close_settled(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
+                   n_obj: int, ra: int, rb: int, nx: float, ny: float, closing: float,
+                   t: float) -> None:
+    """A settle (`_settle_slides`) that leaves the pair closing: a ball pushed at its centre
+    keeps only part of the push once it rolls (5/7 of it, from rest), so the pair closes again
+    at this very instant. Each slow impact that followed took another part back: at one
+    instant a series of impacts each 0.56 of the last (random physics, 14.1 6700587: a ball
+    held by a large rolling resistance, pressed by a sliding cue ball), thousands of events
+    until the event limit. The series' limit is one perfectly inelastic push along n with each
+    group's inertia to a slow push (`_group_inertia`: the settled ball's rolling 7/5 m):
+    relative normal velocity 0, the energy only falls."""
+    ma, rolls_a = _group_inertia(S, P, parent, objs, n_obj, ra)
+    mb, rolls_b = _group_inertia(S, P, parent, objs, n_obj, rb)
+    _push_group(S, P, parent, objs, n_obj, ra, -closing * nx * mb / (ma + mb),
+                -closing * ny * mb / (ma + mb), rolls_a)
+    _push_group(S, P, parent, objs, n_obj, rb, closing * nx * ma / (ma + mb),
+                closing * ny * ma / (ma + mb), rolls_b)
+    for m in range(n_obj):
+        a = objs[m]
+        if find_root(parent, a) == ra or find_root(parent, a) == rb:
+            start_segment(S, P, a, t)
 
 
 @njit_norc
