@@ -131,3 +131,38 @@ def test_a_good_declaration_still_plays_saves_and_loads(tmp_path):
            declaration={"called_ball": "3", "called_pocket": "foot_left"})
     s.save(tmp_path / "g.json")
     assert load_session(tmp_path / "g.json").actions == s.actions
+
+
+def test_a_shot_while_a_choice_is_pending_is_refused_wpa_6_6():
+    """After a 14.1 breaking violation the incoming player chooses to accept the table or to
+    have it racked again (WPA 6.6). A shot given before that choice, carrying it in its
+    declaration ('choice': 'rerack'), was simulated on the table as it lay and then ruled
+    as the breaker's new break on the racked table: a foul charged to the breaker for a
+    shot his opponent played on a table that never existed. Session.apply now refuses a
+    shot while a choice is pending, and a declaration that makes a choice at all."""
+    s = new_session("14.1", ["A", "B"])
+    s.play(s.default_place(), math.pi / 2, 0.5)  # too soft: a breaking violation
+    assert s.pending() == ("B", "WPA 6.6", ["accept", "rerack"])
+    before = (list(s.actions), s.state_dict())
+    for declaration in ({"choice": "rerack"}, {"choice": "accept"}, {}):
+        with pytest.raises(ValueError, match=r"B is to choose first \(WPA 6.6\): a choice "
+                                             r"action, option one of \['accept', 'rerack'\]"):
+            s.play(s.struck_position() if s.placement() is None else s.default_place(), 1.2,
+                   4.0, declaration=declaration)
+    assert (s.actions, s.state_dict()) == before
+    s.choose("accept")
+    with pytest.raises(ValueError, match=r"action.declaration.choice must be absent"):
+        s.play(s.default_place(), 1.5, 3.0, declaration={"choice": "accept"})
+    s.play(s.default_place(), 1.5, 3.0)  # the accepted table plays on
+
+
+def test_a_five_pins_shot_while_the_spot_choice_is_pending_is_refused_13_5():
+    """5-pins 13.5: after a foul the incoming player takes the ball in hand or has the
+    offender's ball spotted; a shot before that choice is refused, not played on the table
+    the choice would have changed."""
+    s = new_session("5-pins", ["A", "B"])
+    s.play(s.default_place(), 1.5708, 3.0)  # through the pins into the red first: a foul
+    assert s.pending() is not None and s.pending()[1] == "5-pins 13.5"
+    with pytest.raises(ValueError, match=r"B is to choose first \(5-pins 13.5\)"):
+        s.play(s.default_place(), 1.0, 2.0, declaration={"choice": "spot_offender"})
+    assert len(s.actions) == 1

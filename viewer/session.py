@@ -326,9 +326,20 @@ class Session:
 
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it; ValueError for an action whose kind, fields
-        or their types are not a saved game's (`savefile.check_action`)."""
+        or their types are not a saved game's (`savefile.check_action`), and for a shot while
+        the incoming player is to choose (`pending`) or one whose declaration makes a choice:
+        a session's choices are choice actions, made on the table they change (a rerack, a
+        ball spotted) before the next shot is simulated on it."""
         check_action(action, self.players, session=self)
         kind = action.get("kind")
+        if kind == "shot":
+            pending = self.pending()
+            if pending is not None:
+                raise ValueError(f"Session.apply: {pending[0]} is to choose first ({pending[1]}):"
+                                 f" a choice action, option one of {pending[2]}, not a shot")
+            if (action.get("declaration") or {}).get("choice") is not None:
+                raise ValueError("Session.apply: action.declaration.choice must be absent: a "
+                                 "game's choices are choice actions (Session.choose)")
         player = self.shooter()
         result = None
         if kind == "shot":
