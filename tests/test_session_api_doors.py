@@ -166,3 +166,20 @@ def test_a_five_pins_shot_while_the_spot_choice_is_pending_is_refused_13_5():
     with pytest.raises(ValueError, match=r"B is to choose first \(5-pins 13.5\)"):
         s.play(s.default_place(), 1.0, 2.0, declaration={"choice": "spot_offender"})
     assert len(s.actions) == 1
+
+
+@pytest.mark.parametrize("game", ["9-ball", "novus", "novus-doubles", "5-pins"])
+def test_a_shot_action_of_a_player_not_to_shoot_is_refused(game):
+    """An action whose player is not the one to shoot was played and ruled as the shooter's
+    shot, and saved under the other name. A shot out of turn happens at a table (novus
+    16.1.ж, 16.1.з), and is declared as an infraction; an action that says one player
+    played the shooter's stroke is refused, naming who is to shoot."""
+    s = new_session(game)
+    pos = s.default_place() if s.placement() else s.struck_position()
+    action = s.shot_action(pos, 1.5, 3.0)
+    other = next(p for p in s.players if p != s.shooter())
+    action["player"] = other
+    with pytest.raises(ValueError, match=f"action.player must be '{s.shooter()}', the player "
+                                         f"to shoot, got '{other}'"):
+        s.apply(action)
+    assert s.actions == []

@@ -326,13 +326,18 @@ class Session:
 
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it; ValueError for an action whose kind, fields
-        or their types are not a saved game's (`savefile.check_action`), and for a shot while
-        the incoming player is to choose (`pending`) or one whose declaration makes a choice:
+        or their types are not a saved game's (`savefile.check_action`), and for a shot by
+        another player than the one to shoot, a shot while the incoming player is to choose
+        (`pending`) or one whose declaration makes a choice:
         a session's choices are choice actions, made on the table they change (a rerack, a
         ball spotted) before the next shot is simulated on it."""
         check_action(action, self.players, session=self)
         kind = action.get("kind")
         if kind == "shot":
+            if action["player"] != self.shooter():
+                raise ValueError(f"Session.apply: action.player must be {self.shooter()!r}, the "
+                                 f"player to shoot, got {action['player']!r} (a shot out of "
+                                 "turn is declared: an infraction)")
             pending = self.pending()
             if pending is not None:
                 raise ValueError(f"Session.apply: {pending[0]} is to choose first ({pending[1]}):"
