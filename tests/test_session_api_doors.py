@@ -151,9 +151,10 @@ def test_a_shot_while_a_choice_is_pending_is_refused_wpa_6_6():
                    4.0, declaration=declaration)
     assert (s.actions, s.state_dict()) == before
     s.choose("accept")
+    pos = s.struck_position() if s.placement() is None else s.default_place()
     with pytest.raises(ValueError, match=r"action.declaration.choice must be absent"):
-        s.play(s.default_place(), 1.5, 3.0, declaration={"choice": "accept"})
-    s.play(s.default_place(), 1.5, 3.0)  # the accepted table plays on
+        s.play(pos, 1.5, 3.0, declaration={"choice": "accept"})
+    s.play(pos, 1.5, 3.0)  # the accepted table plays on
 
 
 def test_a_five_pins_shot_while_the_spot_choice_is_pending_is_refused_13_5():
@@ -183,3 +184,35 @@ def test_a_shot_action_of_a_player_not_to_shoot_is_refused(game):
                                          f"to shoot, got '{other}'"):
         s.apply(action)
     assert s.actions == []
+
+
+@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
+def test_a_ball_played_where_it_lies_takes_no_other_place(game, tmp_path):
+    """With no ball in hand the struck ball is played where it lies, and the action's (x, y)
+    only repeats its place. Another place was ignored but saved with the game, and one off the
+    table then kept the saved game from loading ('actions[1].x must be a place of the struck
+    ball on the table'). Refused now, naming where the ball lies; a place within LIES_AT is
+    recorded as the ball's own, and that game saves and loads."""
+    from cuesim.viewer.ai import choose_option, choose_shot
+    from cuesim.viewer.session import LIES_AT, load_session
+
+    s = new_session(game)
+    for k in range(40):
+        if s.pending() is None and s.placement() is None:
+            break
+        if s.pending() is not None:
+            s.choose(choose_option(s))
+        else:
+            s.apply(choose_shot(s, n=10, seed=k, level="beginner").action)
+    assert s.placement() is None and s.pending() is None
+    x, y = s.struck_position()
+    n = len(s.actions)
+    for far in ((100.0, -50.0), (x + 0.05, y), (x, y - 3 * LIES_AT)):
+        with pytest.raises(ValueError, match=r"action.x, action.y must be where the \w+ ball "
+                                             r"lies, \(.*\) m \(no ball in hand\)"):
+            s.play(far, 1.2, 2.0)
+    assert len(s.actions) == n
+    s.play((x + 0.5 * LIES_AT, y), 1.2, 2.0)
+    assert (s.actions[-1]["x"], s.actions[-1]["y"]) == (x, y)
+    s.save(tmp_path / "g.json")
+    assert load_session(tmp_path / "g.json").actions == s.actions

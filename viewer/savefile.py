@@ -365,7 +365,7 @@ class _ShotProbe:
                                          f"|(side, height)| <= {MISCUE_LIMIT:g} of the ball's "
                                          f"radius", action[key])
         kind = "striker" if self.novus else "ball"
-        piece = {"novus": "striker", "5-pins": "ball"}.get(self.game[:5], "cue")
+        piece = "striker" if self.novus else "ball" if self.game == "5-pins" else "cue"
         x, y = action["x"], action["y"]
         try:
             self.table.check_layout(Layout(self.table.name, (Piece(piece, kind, x, y),)))

@@ -58,6 +58,9 @@ __all__ = ["COMPUTER", "SESSION_GAMES", "SaveFileError", "Session", "load_sessio
            "new_session", "session_from_dict"]
 
 TAKEN_BACK = "the viewer (the shot is taken back)"
+# m: how far a shot action's (x, y) may be from the struck ball it plays where it lies (a
+# place typed to the millimetre); the action records the ball's own place
+LIES_AT = 1e-3
 
 
 class Session:
@@ -328,9 +331,10 @@ class Session:
         """Carry out one action and record it; ValueError for an action whose kind, fields
         or their types are not a saved game's (`savefile.check_action`), and for a shot by
         another player than the one to shoot, a shot while the incoming player is to choose
-        (`pending`) or one whose declaration makes a choice:
-        a session's choices are choice actions, made on the table they change (a rerack, a
-        ball spotted) before the next shot is simulated on it."""
+        (`pending`) or one whose declaration makes a choice (a session's choices are choice
+        actions, made on the table they change, a rerack, a ball spotted, before the next shot
+        is simulated on it), and for a ball played where it lies given another place
+        (`_where_it_lies`)."""
         check_action(action, self.players, session=self)
         kind = action.get("kind")
         if kind == "shot":
@@ -345,6 +349,7 @@ class Session:
             if (action.get("declaration") or {}).get("choice") is not None:
                 raise ValueError("Session.apply: action.declaration.choice must be absent: a "
                                  "game's choices are choice actions (Session.choose)")
+            action = self._where_it_lies(action)
         player = self.shooter()
         result = None
         if kind == "shot":
@@ -374,6 +379,20 @@ class Session:
         if ruling.frame_over:
             entry["score"] = self.frame_score(ruling, result if kind == "shot" else None)
         return ruling
+
+    def _where_it_lies(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A shot of a ball played where it lies (no ball in hand) with the ball's own place as
+        its (x, y): ValueError when the action puts it farther than LIES_AT away. Ignored, such
+        an (x, y) was saved with the game, and a place off the table then kept the saved game
+        from loading."""
+        if self.placement() is not None or self.struck_id() not in self.layout().ids():
+            return action
+        bx, by = self.struck_position()
+        if abs(action["x"] - bx) > LIES_AT or abs(action["y"] - by) > LIES_AT:
+            raise ValueError(f"Session.apply: action.x, action.y must be where the "
+                             f"{self.struck_id()} ball lies, ({bx:.4f}, {by:.4f}) m (no ball in "
+                             f"hand), got ({action['x']:.4f}, {action['y']:.4f})")
+        return {**action, "x": bx, "y": by}
 
     def play(self, pos: tuple[float, float], angle: float, speed: float, side: float = 0.0,
              height: float = 0.0, declaration: dict[str, Any] | None = None,
