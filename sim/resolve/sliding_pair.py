@@ -162,15 +162,8 @@ def bounce_sliding(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: n
         vt_new = max(vt_new, 0.0)
         dwx = (v_part - wn) * nx[k] + (vt_new - vt) * tx
         dwy = (v_part - wn) * ny[k] + (vt_new - vt) * ty
-        _push_group(S, P, parent, objs, n_obj, ra, -dwx * mb / (ma + mb), -dwy * mb / (ma + mb),
-                    rolls_a)
-        _push_group(S, P, parent, objs, n_obj, rb, dwx * ma / (ma + mb), dwy * ma / (ma + mb),
-                    rolls_b)
+        _part_groups(S, P, parent, objs, n_obj, ra, rb, ma, mb, rolls_a, rolls_b, dwx, dwy, t)
         pushed[k] = -1.0  # logged (`_mark_pushed`)
-        for m in range(n_obj):
-            a = objs[m]
-            if find_root(parent, a) == ra or find_root(parent, a) == rb:
-                start_segment(S, P, a, t)
 
 
 @njit_norc
@@ -213,10 +206,21 @@ def _close_settled(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.nd
     relative normal velocity 0, the energy only falls."""
     ma, rolls_a = _group_inertia(S, P, parent, objs, n_obj, ra)
     mb, rolls_b = _group_inertia(S, P, parent, objs, n_obj, rb)
-    _push_group(S, P, parent, objs, n_obj, ra, -closing * nx * mb / (ma + mb),
-                -closing * ny * mb / (ma + mb), rolls_a)
-    _push_group(S, P, parent, objs, n_obj, rb, closing * nx * ma / (ma + mb),
-                closing * ny * ma / (ma + mb), rolls_b)
+    _part_groups(S, P, parent, objs, n_obj, ra, rb, ma, mb, rolls_a, rolls_b, closing * nx,
+                 closing * ny, t)
+
+
+@njit_norc
+def _part_groups(S: np.ndarray, P: np.ndarray, parent: np.ndarray, objs: np.ndarray,
+                 n_obj: int, ra: int, rb: int, ma: float, mb: float, rolls_a: bool,
+                 rolls_b: bool, dwx: float, dwy: float, t: float) -> None:
+    """Change the relative velocity v_b - v_a of groups ra and rb (inertias ma, mb:
+    `_group_inertia`) by (dwx, dwy), each taking its share of the impulse (`_push_group`),
+    and start their pieces' new segments."""
+    _push_group(S, P, parent, objs, n_obj, ra, -dwx * mb / (ma + mb), -dwy * mb / (ma + mb),
+                rolls_a)
+    _push_group(S, P, parent, objs, n_obj, rb, dwx * ma / (ma + mb), dwy * ma / (ma + mb),
+                rolls_b)
     for m in range(n_obj):
         a = objs[m]
         if find_root(parent, a) == ra or find_root(parent, a) == rb:
