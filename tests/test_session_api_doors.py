@@ -216,3 +216,32 @@ def test_a_ball_played_where_it_lies_takes_no_other_place(game, tmp_path):
     assert (s.actions[-1]["x"], s.actions[-1]["y"]) == (x, y)
     s.save(tmp_path / "g.json")
     assert load_session(tmp_path / "g.json").actions == s.actions
+
+
+def test_a_saved_shot_from_where_the_ball_lay_replays_from_where_this_version_leaves_it(
+        tmp_path):
+    """A game saved by a version with other physics has its balls, when played where they
+    lie, a little elsewhere than this version's replay leaves them. The replay takes each
+    such shot from where the ball now lies (`Session.lies_at`), as it did before Session.apply
+    checked the place, and notes any drift at the end; it does not stop at the first shot
+    (which would keep only the saved table and lose the game's history)."""
+    import json
+
+    from cuesim.viewer.ai import choose_option, choose_shot
+    from cuesim.viewer.session import load_session
+
+    s = new_session("9-ball")
+    for k in range(40):
+        if s.pending() is None and s.placement() is None and s.actions:
+            break
+        if s.pending() is not None:
+            s.choose(choose_option(s))
+        else:
+            s.apply(choose_shot(s, n=10, seed=k, level="beginner").action)
+    s.play(s.struck_position(), 1.2, 2.0)
+    s.save(tmp_path / "g.json")
+    data = json.loads((tmp_path / "g.json").read_text())
+    data["actions"][-1]["x"] += 0.002  # where another version's physics had left the ball
+    (tmp_path / "other.json").write_text(json.dumps(data))
+    again = load_session(tmp_path / "other.json")
+    assert again.actions == s.actions and again.load_note is None

@@ -380,19 +380,26 @@ class Session:
             entry["score"] = self.frame_score(ruling, result if kind == "shot" else None)
         return ruling
 
-    def _where_it_lies(self, action: dict[str, Any]) -> dict[str, Any]:
-        """A shot of a ball played where it lies (no ball in hand) with the ball's own place as
-        its (x, y): ValueError when the action puts it farther than LIES_AT away. Ignored, such
-        an (x, y) was saved with the game, and a place off the table then kept the saved game
-        from loading."""
+    def lies_at(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A shot action with the struck ball's own place as its (x, y) when that ball is
+        played where it lies (no ball in hand); else the action as it is. A saved game's
+        replay takes its shots so: a version with other physics leaves the ball elsewhere, and
+        the replay then drifts (`replay_drift`) rather than stops there."""
         if self.placement() is not None or self.struck_id() not in self.layout().ids():
             return action
         bx, by = self.struck_position()
-        if abs(action["x"] - bx) > LIES_AT or abs(action["y"] - by) > LIES_AT:
-            raise ValueError(f"Session.apply: action.x, action.y must be where the "
-                             f"{self.struck_id()} ball lies, ({bx:.4f}, {by:.4f}) m (no ball in "
-                             f"hand), got ({action['x']:.4f}, {action['y']:.4f})")
         return {**action, "x": bx, "y": by}
+
+    def _where_it_lies(self, action: dict[str, Any]) -> dict[str, Any]:
+        """`lies_at`, and ValueError when the action puts the ball farther than LIES_AT from
+        where it lies. Ignored, such an (x, y) was saved with the game, and a place off the
+        table then kept the saved game from loading."""
+        out = self.lies_at(action)
+        if abs(action["x"] - out["x"]) > LIES_AT or abs(action["y"] - out["y"]) > LIES_AT:
+            raise ValueError(f"Session.apply: action.x, action.y must be where the "
+                             f"{self.struck_id()} ball lies, ({out['x']:.4f}, {out['y']:.4f}) m "
+                             f"(no ball in hand), got ({action['x']:.4f}, {action['y']:.4f})")
+        return out
 
     def play(self, pos: tuple[float, float], angle: float, speed: float, side: float = 0.0,
              height: float = 0.0, declaration: dict[str, Any] | None = None,
@@ -566,7 +573,7 @@ def session_from_dict(data: Any, source: str = "saved game") -> Session:
             return _carry_on(data, source, f"actions[{k}].player {action['player']!r} is not "
                                            f"the shooter at that point ({session.shooter()!r})")
         try:
-            session.apply(action)
+            session.apply(session.lies_at(action) if action["kind"] == "shot" else action)
         except (ShotError, LayoutError, ValueError, KeyError, TypeError) as exc:
             return _carry_on(data, source, f"actions[{k}] cannot be replayed: {exc}")
     saved = saved_layout(data, source)
