@@ -186,17 +186,11 @@ def test_a_shot_action_of_a_player_not_to_shoot_is_refused(game):
     assert s.actions == []
 
 
-@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
-def test_a_ball_played_where_it_lies_takes_no_other_place(game, tmp_path):
-    """With no ball in hand the struck ball is played where it lies, and the action's (x, y)
-    only repeats its place. Another place was ignored but saved with the game, and one off the
-    table then kept the saved game from loading ('actions[1].x must be a place of the struck
-    ball on the table'). Refused now, naming where the ball lies; a place within LIES_AT is
-    recorded as the ball's own, and that game saves and loads."""
+def _to_a_ball_where_it_lies(s):
+    """The session played on (the computer's beginner shots, its answers to choices) until
+    the struck ball is to be played where it lies: no ball in hand, no choice pending."""
     from cuesim.viewer.ai import choose_option, choose_shot
-    from cuesim.viewer.session import LIES_AT, load_session
 
-    s = new_session(game)
     for k in range(40):
         if s.pending() is None and s.placement() is None:
             break
@@ -205,6 +199,19 @@ def test_a_ball_played_where_it_lies_takes_no_other_place(game, tmp_path):
         else:
             s.apply(choose_shot(s, n=10, seed=k, level="beginner").action)
     assert s.placement() is None and s.pending() is None
+    return s
+
+
+@pytest.mark.parametrize("game", ["9-ball", "5-pins"])
+def test_a_ball_played_where_it_lies_takes_no_other_place(game, tmp_path):
+    """With no ball in hand the struck ball is played where it lies, and the action's (x, y)
+    only repeats its place. Another place was ignored but saved with the game, and one off the
+    table then kept the saved game from loading ('actions[1].x must be a place of the struck
+    ball on the table'). Refused now, naming where the ball lies; a place within LIES_AT is
+    recorded as the ball's own, and that game saves and loads."""
+    from cuesim.viewer.session import LIES_AT, load_session
+
+    s = _to_a_ball_where_it_lies(new_session(game))
     x, y = s.struck_position()
     n = len(s.actions)
     for far in ((100.0, -50.0), (x + 0.05, y), (x, y - 3 * LIES_AT)):
@@ -227,17 +234,9 @@ def test_a_saved_shot_from_where_the_ball_lay_replays_from_where_this_version_le
     (which would keep only the saved table and lose the game's history)."""
     import json
 
-    from cuesim.viewer.ai import choose_option, choose_shot
     from cuesim.viewer.session import load_session
 
-    s = new_session("9-ball")
-    for k in range(40):
-        if s.pending() is None and s.placement() is None and s.actions:
-            break
-        if s.pending() is not None:
-            s.choose(choose_option(s))
-        else:
-            s.apply(choose_shot(s, n=10, seed=k, level="beginner").action)
+    s = _to_a_ball_where_it_lies(new_session("9-ball"))
     s.play(s.struck_position(), 1.2, 2.0)
     s.save(tmp_path / "g.json")
     data = json.loads((tmp_path / "g.json").read_text())
