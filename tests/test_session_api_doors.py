@@ -169,6 +169,34 @@ def test_a_five_pins_shot_while_the_spot_choice_is_pending_is_refused_13_5():
     assert len(s.actions) == 1
 
 
+@pytest.mark.parametrize("game, foul_break", [("14.1", 0.5), ("5-pins", 3.0)])
+def test_an_infraction_or_request_while_a_choice_is_pending_names_the_choice_action(
+        game, foul_break):
+    """WPA 6.6, 5-pins 13.5: the incoming player chooses before anything else is ruled. An
+    infraction declared between shots then reached the referee, whose refusal asked a
+    session's user for the scenario files' 'declaration.choice'; the session now refuses
+    it itself and names its choice action, as it does for a shot."""
+    s = new_session(game, ["A", "B"])
+    s.play(s.default_place(), math.pi / 2, foul_break)
+    chooser, article, options = s.pending()
+    before = (list(s.actions), s.state_dict())
+    code = next(iter(s.infraction_codes()))
+    for action, what in (({"kind": "infraction", "code": code, "player": "A"},
+                          "an infraction declared between shots"),
+                         ({"kind": "request", "name": "kitchen_spot"}, "a request")):
+        with pytest.raises(ValueError) as info:
+            s.apply(action)
+        message = str(info.value)
+        assert message.startswith(f"Session.apply: {chooser} is to choose first ({article}): "
+                                  f"a choice action, option one of {options}, not {what}")
+        assert "declaration.choice" not in message
+    with pytest.raises(ValueError, match="a choice action"):
+        s.declare(code, "A", last_shot=False)
+    assert (s.actions, s.state_dict()) == before
+    s.choose(options[0])  # the choice made, the game goes on
+    assert s.pending() is None
+
+
 @pytest.mark.parametrize("game", ["9-ball", "novus", "novus-doubles", "5-pins"])
 def test_a_shot_action_of_a_player_not_to_shoot_is_refused(game):
     """An action whose player is not the one to shoot was played and ruled as the shooter's

@@ -329,23 +329,25 @@ class Session:
 
     def apply(self, action: dict[str, Any]) -> Ruling:
         """Carry out one action and record it; ValueError for an action whose kind, fields
-        or their types are not a saved game's (`savefile.check_action`), and for a shot by
-        another player than the one to shoot, a shot while the incoming player is to choose
-        (`pending`) or one whose declaration makes a choice (a session's choices are choice
-        actions, made on the table they change, a rerack, a ball spotted, before the next shot
-        is simulated on it), and for a ball played where it lies given another place
-        (`_where_it_lies`)."""
+        or their types are not a saved game's (`savefile.check_action`), for any action but
+        a choice while the incoming player is to choose (`pending`), and for a shot by
+        another player than the one to shoot or one whose declaration makes a choice (a
+        session's choices are choice actions, made on the table they change, a rerack, a ball
+        spotted, before the next shot is simulated on it), and for a ball played where it
+        lies given another place (`_where_it_lies`)."""
         check_action(action, self.players, session=self)
         kind = action.get("kind")
+        pending = self.pending()
+        if pending is not None and kind != "choice":
+            what = {"shot": "a shot", "infraction": "an infraction declared between shots",
+                    "request": "a request"}.get(str(kind), str(kind))
+            raise ValueError(f"Session.apply: {pending[0]} is to choose first ({pending[1]}):"
+                             f" a choice action, option one of {pending[2]}, not {what}")
         if kind == "shot":
             if action["player"] != self.shooter():
                 raise ValueError(f"Session.apply: action.player must be {self.shooter()!r}, the "
                                  f"player to shoot, got {action['player']!r} (a shot out of "
                                  "turn is declared: an infraction)")
-            pending = self.pending()
-            if pending is not None:
-                raise ValueError(f"Session.apply: {pending[0]} is to choose first ({pending[1]}):"
-                                 f" a choice action, option one of {pending[2]}, not a shot")
             if (action.get("declaration") or {}).get("choice") is not None:
                 raise ValueError("Session.apply: action.declaration.choice must be absent: a "
                                  "game's choices are choice actions (Session.choose)")
