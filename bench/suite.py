@@ -47,7 +47,8 @@ from bench.suite_config import Config, build_scenarios, log  # noqa: E402
 from bench.suite_memory import measure_memory, memory_in_subprocess  # noqa: E402
 from bench.suite_report import format_report, scaling, speed_targets, targets  # noqa: E402
 from bench.suite_timing import cuesim_figures, run_case, time_cuesim  # noqa: E402
-from cuesim.commands import positive_int  # noqa: E402
+from cuesim.commands import at_most  # noqa: E402
+from cuesim.commands.bench import MAX_PASSES  # noqa: E402
 from cuesim.output import write_atomic  # noqa: E402
 from cuesim.sim.parallel_compile import SWITCH  # noqa: E402
 
@@ -183,9 +184,9 @@ def main(argv: list[str] | None = None) -> int:
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--quick", action="store_true",
                     help="fewer shots, repeats and steps, no cold compile (under a minute)")
-    ap.add_argument("--passes", metavar="K", type=positive_int, default=None,
+    ap.add_argument("--passes", metavar="K", type=at_most(MAX_PASSES), default=None,
                     help="passes over every scenario, each time kept at its fastest pass "
-                         "(default 2; 1 with --quick)")
+                         f"(default 2; 1 with --quick; at most {MAX_PASSES})")
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     ap.add_argument("--plots", metavar="DIR", help="write PNG plots there (needs matplotlib: "
                     "pip install -e '.[bench]')")

@@ -302,8 +302,10 @@ def test_suite_pooltool_pairs_over_passes(tmp_path, no_subprocess, monkeypatch):
 
 
 @pytest.mark.parametrize(("value", "message"), [("0", "'0' must be at least 1"),
-                                                 ("two", "'two' is not a whole number")])
-def test_cuesim_bench_refuses_a_pass_count_below_one(value, message, capsys):
+                                                 ("two", "'two' is not a whole number"),
+                                                 ("1000000", "'1000000' must be at most 20")])
+def test_cuesim_bench_refuses_a_pass_count_out_of_its_range(value, message, capsys):
+    """At least one pass; at most MAX_PASSES (a million was taken and ran for days)."""
     with pytest.raises(SystemExit) as exc:
         main(["bench", "--quick", "--passes", value])
     assert exc.value.code == 2

@@ -13,13 +13,17 @@ import sys
 from pathlib import Path
 
 import cuesim
-from cuesim.commands import positive_int
+from cuesim.commands import at_most
 from cuesim.output import (
     OutputError,
     check_folder_writable,
     check_writable,
     remove_partial,
 )
+
+# passes of the suite: each full pass takes minutes, so a bound keeps a typo (100 for 10)
+# from running for hours; more than a few passes no longer change the fastest figures kept
+MAX_PASSES = 20
 
 NOT_A_CHECKOUT = ("cuesim bench runs from a source checkout: no bench/suite.py next to the "
                   "installed cuesim package ({where}); clone the repository and "
@@ -40,9 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "pair by pair in one run on one core. Runs from a source checkout.")
     parser.add_argument("--quick", action="store_true",
                         help="fewer shots, repeats and steps, no cold compile (under a minute)")
-    parser.add_argument("--passes", metavar="K", type=positive_int, default=None,
+    parser.add_argument("--passes", metavar="K", type=at_most(MAX_PASSES), default=None,
                         help="passes over every scenario, each time kept at its fastest pass "
-                             "(default 2; 1 with --quick)")
+                             f"(default 2; 1 with --quick; at most {MAX_PASSES})")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     parser.add_argument("--plots", metavar="DIR",
                         help="write PNG plots there (needs matplotlib: pip install -e '.[bench]')")
