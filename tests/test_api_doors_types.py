@@ -6,6 +6,7 @@ Every test here failed before its fix (the docstring says what was wrong)."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -341,7 +342,7 @@ def test_novus_game_state_fields_given_to_the_constructor_are_type_checked(field
     unchecked: sets_won=0 and warnings=["A"] an AttributeError ('int' object has no attribute
     'setdefault') at once, a debt of "x" a failure in the middle of a later ruling. Now each
     given is of its annotated type (the referees' ArgumentTypeError); what a state means is
-    checked where one is loaded (game_from_dict)."""
+    checked as game_from_dict checks it (below)."""
     from cuesim.rules.novus import NovusGame
 
     with pytest.raises(TypeError, match=f"^{expected}, got "):
@@ -362,3 +363,43 @@ def test_novus_set_state_given_without_seats_is_refused_not_replaced(given):
         NovusGame(["A", "B"], **given)
     if "shooter" in given:
         assert game_from_dict({"players": ["A", "B"], **given}).shooter == "B"
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"winner": "A"}, r"NovusGame: state.winner is 'A' but the match is on .*\(23.1\)"),
+    ({"warnings": {"B": 3}}, r"NovusGame: state.warnings: B has 3; the third warning ends the "
+                             r"match \(novus 15.3\)"),
+    ({"sets_won": {"A": 1}}, r"NovusGame: state.sets_won .*set 1 of 1 is being played"),
+    ({"seats": {"south": "A", "north": "B"}, "shooter": "B", "series": {"B": 0}},
+     r"NovusGame: state.series: the shooter B is in his series"),
+    ({"seats": {"south": "A", "east": "B"}}, r"NovusGame: singles players sit opposite"),
+    ({"match_over": True, "winner": "Zed"}, r"NovusGame: winner must be one of \['A', 'B'\]"),
+])
+def test_novus_game_state_given_to_the_constructor_is_checked_for_what_it_means_23_1_15_3(
+        given, message):
+    """The constructor checked a given state's types, not what it means: a winner named while
+    the match is on (23.1), a third warning in a match still on (15.3), sets won beyond the
+    sets played were taken, and ruled on. A given state is now loaded as game_from_dict
+    loads one, with its checks."""
+    from cuesim.rules.novus import NovusGame
+
+    with pytest.raises(ValueError, match=message):
+        NovusGame(["A", "B"], **given)
+
+
+def test_novus_game_state_given_to_the_constructor_is_the_state_game_from_dict_loads():
+    """The set-up fields not given are filled as game_from_dict fills them (the opener at the
+    start side, the shooter's series begun, no debts), and the caller's dicts stay his."""
+    from cuesim.rules.novus import NovusGame
+    from cuesim.rules.novus.scenario import game_from_dict
+
+    given = {"seats": {"south": "B", "north": "A"}, "shooter": "A",
+             "debt": {"black": 1}, "warnings": {"A": 1}}
+    kept = copy.deepcopy(given)
+    g = NovusGame(["A", "B"], **given)
+    assert given == kept
+    assert g.to_dict() == game_from_dict({"players": ["A", "B"], **given}).to_dict()
+    assert (g.opener, g.shooter, g.series, g.debt, g.warnings) == (
+        "B", "A", {"A": 1, "B": 0}, {"red": 0, "black": 1}, {"A": 1, "B": 0})
+    over = NovusGame(["A", "B"], match_over=True, winner=None)  # a drawn even match
+    assert over.match_over and over.winner is None

@@ -139,6 +139,7 @@ class NovusGame:
     def __post_init__(self) -> None:
         check_config(self)
         check_given_state(self)
+        state_given = given_state(self)
         check_names(self.players, "players")
         need = 4 if self.doubles else 2
         if len(self.players) != need or len(set(self.players)) != need:
@@ -159,10 +160,6 @@ class NovusGame:
                              "strikes first")
         if len(self.colours) != 2 or self.colours[0] == self.colours[1]:
             raise ValueError(f"two different colours are needed, got {self.colours!r}")
-        for team in self.teams():
-            self.sets_won.setdefault(team, 0)
-        for p in self.players:
-            self.warnings.setdefault(p, 0)
         if not self.seats:
             lost = [name for name in SET_UP if _given(self, name)]
             if lost:
@@ -170,7 +167,47 @@ class NovusGame:
                                  "without seats sets its set up afresh, which would replace "
                                  "them; give the seats too, or load the state with "
                                  "cuesim.rules.novus.scenario.game_from_dict")
+        if state_given:
+            self._load_given()
+        else:
+            self._count_from_zero()
             self._setup_set(None)
+
+    def _count_from_zero(self) -> None:
+        """Every side's sets won and every player's warnings, 0 where not given (copies: the
+        caller's dicts are left as they were)."""
+        self.sets_won = {team: 0 for team in self.teams()} | self.sets_won
+        self.warnings = {p: 0 for p in self.players} | self.warnings
+
+    def _load_given(self) -> None:
+        """The state fields given to the constructor, loaded as `scenario.game_from_dict`
+        loads a state: checked for what they mean (a winner named while the match is on,
+        23.1; a third warning, 15.3; sets won beyond the sets played; ...; ValueError naming
+        the field), the set-up fields not given filled in as that set's start has them (the
+        opener at the start side, his series begun, no debts). A finished match (match_over)
+        keeps what it is given, its winner a side or None (a drawn even match)."""
+        if self.match_over:
+            self._count_from_zero()
+            if not self.seats:
+                self._setup_set(None)
+            if self.winner is not None and self.winner not in self.teams():
+                raise ValueError(f"NovusGame: winner must be one of {self.teams()} or None (a "
+                                 f"drawn match), got {self.winner!r}")
+            return
+        from cuesim.rules.novus.scenario import game_from_dict
+
+        config = self.to_dict()
+        state = {k: v for k, v in config.items() if k in CONFIG_KEYS}
+        state |= {name: config[name] for name in config if name not in CONFIG_KEYS
+                  and name in _defaults() and _given(self, name)}
+        try:
+            loaded = game_from_dict(state)
+        except ValueError as exc:
+            raise ValueError(f"NovusGame: {exc}") from None
+        layout = self.layout
+        self.__dict__.update(loaded.__dict__)
+        if layout is not None:
+            self.layout = layout
 
     # -- who is who ----------------------------------------------------------------------------
     def teams(self) -> list[str]:
@@ -436,6 +473,9 @@ class NovusGame:
 
 
 CONFIG = ("players", "doubles", "sets", "play_all_sets", "deciding_swap", "first", "colours")
+# the same settings as `to_dict` writes them (doubles as its mode)
+CONFIG_KEYS = ("mode", "players", "sets", "play_all_sets", "deciding_swap", "first", "colours",
+               "set_number")
 
 
 # the state a set's set-up writes (`NovusGame._setup_set`)
@@ -459,12 +499,18 @@ def _given(game: NovusGame, name: str) -> bool:
 def check_given_state(game: NovusGame) -> None:
     """The state fields given to the constructor (those not at their defaults) are of their
     annotated types (TypeError naming the field): a `debt` of "x" was taken, to fail in the
-    middle of a ruling. What a state means is checked where one is loaded
-    (`scenario.game_from_dict`)."""
+    middle of a ruling. What they mean: `NovusGame._load_given`."""
     annotated = hints(NovusGame)
     for f in fields(NovusGame):  # set_number: checked with the sets, in __post_init__
         if f.name not in CONFIG and f.name != "set_number" and _given(game, f.name):
             require(getattr(game, f.name), annotated[f.name], f.name)
+
+
+def given_state(game: NovusGame) -> bool:
+    """A state field but set_number and layout was given to the constructor (it is not at its
+    default before `__post_init__` fills the set up in)."""
+    return any(_given(game, f.name) for f in fields(NovusGame)
+               if f.name not in CONFIG and f.name not in ("set_number", "layout"))
 
 
 def check_config(game: NovusGame) -> None:
