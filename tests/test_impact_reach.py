@@ -157,3 +157,77 @@ def test_random_shots_into_patches_with_tiny_gaps(n, log_gap, jitter, seed, x, a
     again = simulate(table, layout, shot)
     assert np.array_equal(result.events, again.events)
     assert np.array_equal(result.segments, again.segments)
+
+
+# A ball struck 1.2 mm from the top cushion (the carom table), heavy spin on the striker: the
+# struck ball meets the cushion 0.27 ms after the impact, within the reach `_binary_alone`
+# allows a binary impact (DURATION contact time scales), so the impact was integrated as a
+# multiple impact, whose cushion contact never touched. (pooltool replay, seed 91, shot 194.)
+NEAR_CUSHION = ("white", 1.155177112852848, 2.387522863760038,
+                "yellow", 1.0621076976550823, 2.8080658845837836)
+NEAR_CUSHION_STRIKE = {"white": (-0.9759061468440008, 4.8786805501483, 149.41909429305332,
+                                 97.07666765119795, 50.00342196954007)}
+
+
+def _near_cushion(dy: float = 0.0) -> Layout:
+    a, ax, ay, b, bx, by = NEAR_CUSHION
+    return Layout("carom", [Piece(a, "ball", ax, ay + dy), Piece(b, "ball", bx, by + dy)])
+
+
+def _after_first_impact(table, layout: Layout) -> np.ndarray:
+    from cuesim.trajectory import sample
+
+    res = run_motion(table, layout, NEAR_CUSHION_STRIKE)
+    first = res.event_log()[0]
+    assert (first.kind.name, first.a, first.b) == ("COLLIDE", "white", "yellow")
+    s = sample(res, [first.t])
+    return np.concatenate([s.velocities[0].ravel(), s.spin[0].ravel()])
+
+
+def test_a_cushion_the_impact_ends_before_reaching_changes_nothing():
+    """The impact's outcome is its binary impact's whether the cushion lies 1.2 mm, 1.7 mm or
+    0.1 m away, and at any resolution: the multiple impact of a due contact in which no other
+    contact took an impulse is replaced by the binary closed form (`_binary_after_all`). It
+    moved by 9e-5 m/s at 1.2 and 1.7 mm (the integration's error at 20 steps) and not at
+    2.2 mm (the binary impact at once): where a neighbour lay, within a threshold's reach,
+    decided the outcome's fifth digit."""
+    from cuesim.tables.carom import carom_table
+
+    table = carom_table()
+    near = _after_first_impact(table, _near_cushion())
+    for dy in (-0.0005, -0.1):
+        np.testing.assert_allclose(_after_first_impact(table, _near_cushion(dy)), near,
+                                   rtol=0, atol=1e-12)
+    for steps in (10, 80):
+        coarse_or_fine = table.with_physics(impact_steps=steps)
+        assert np.array_equal(_after_first_impact(coarse_or_fine, _near_cushion()), near)
+
+
+DURATION_PROBE = """
+import json
+from cuesim.sim import run_motion
+from cuesim.sim.resolve import impact
+from cuesim.tables.carom import carom_table
+from cuesim.tables.layout import Layout, Piece
+from tests.test_impact_reach import NEAR_CUSHION_STRIKE, _near_cushion
+
+out = {}
+for factor in (1.0, 10.0, 0.1):
+    impact.DURATION = 4.0 * factor
+    res = run_motion(carom_table(), _near_cushion(), NEAR_CUSHION_STRIKE)
+    out[str(factor)] = [{"kinds": [int(e.kind) for e in res.event_log()],
+                         "final": [[p.id, p.x, p.y] for p in res.final.pieces]}]
+print(json.dumps(out))
+"""
+
+
+def test_binary_reach_duration_x10_either_way_changes_nothing():
+    """DURATION (how long a binary contact may last, in contact time scales) only chooses
+    between the binary impact at once and the multiple impact that then finds no other
+    contact loaded: x10 and /10 leave the near-cushion shot's every event and rest position
+    bit for bit (interpreted in a subprocess, NUMBA_DISABLE_JIT, to change the constant)."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", DURATION_PROBE], env=env, capture_output=True,
+                         text=True, check=True, cwd=REPO)
+    rows = json.loads(run.stdout.strip().splitlines()[-1])
+    assert rows["10.0"] == rows["1.0"] and rows["0.1"] == rows["1.0"]
