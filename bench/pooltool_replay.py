@@ -1,7 +1,7 @@
 """cuesim's ball physics against pooltool's, event by event (optional: needs pooltool).
 
     python bench/pooltool_replay.py [--shots 300] [--seed 1] [--table carom|pool|both]
-                                    [--json FILE]
+                                    [--near-cushion] [--json FILE]
 
 pooltool (`pooltool-billiards`) is an independent implementation of the same ball models:
 sliding, rolling and spinning on the cloth (Alciatore's closed forms), the ball-ball impact
@@ -139,6 +139,33 @@ def random_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[st
     layout = Layout(table.name, tuple(Piece(b, "ball", float(p[0]), float(p[1]))
                                       for b, p in zip(BALLS, xy, strict=False)))
     return layout, {BALLS[0]: (vx, vy, wx, wy, wz)}
+
+
+def near_cushion_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
+    """Two balls: the second 0-3 mm from a cushion (away from the pockets' mouths on the pool
+    table), the first struck at it (0.3-5 m/s, any cut, any spin as `random_shot`). The struck
+    ball meets the cushion within or just after its impact: the impacts `resolve.impact`
+    decides between its binary and its multiple impact."""
+    r = table.piece_spec("ball").radius
+    w, length = table.geometry.width, table.geometry.length
+    while True:
+        gap, side, u = float(rng.uniform(0.0, 3e-3)), int(rng.integers(4)), float(
+            rng.uniform(0.15, 0.85))
+        if not (table.geometry.holes and side >= 2 and 0.38 < u < 0.62):  # a side pocket
+            break
+    b = [(u * w, r + gap), (u * w, length - r - gap), (r + gap, u * length),
+         (w - r - gap, u * length)][side]
+    while True:
+        a = (float(rng.uniform(r + 0.01, w - r - 0.01)), float(rng.uniform(r + 0.01,
+                                                                           length - r - 0.01)))
+        if math.dist(a, b) > 2 * r + 0.02:
+            break
+    d = math.atan2(b[1] - a[1], b[0] - a[0]) + float(rng.uniform(-1.0, 1.0)) * math.asin(
+        min(1.0, 2 * r / math.dist(a, b)))
+    speed = float(rng.uniform(0.3, 5.0))
+    wx, wy, wz = (float(s) * speed / r for s in rng.uniform(-1.0, 1.0, 3))
+    layout = Layout(table.name, (Piece(BALLS[0], "ball", *a), Piece(BALLS[1], "ball", *b)))
+    return layout, {BALLS[0]: (speed * math.cos(d), speed * math.sin(d), wx, wy, wz)}
 
 
 # -- the replay ------------------------------------------------------------------------------
@@ -461,17 +488,21 @@ def compare_strikes(pt: Any, table: Table, n: int, seed: int) -> dict[str, Any]:
 
 
 # -- the run ---------------------------------------------------------------------------------
-def run(pt: Any, shots: int, seed: int, table: Table | None = None) -> dict[str, Any]:
+def run(pt: Any, shots: int, seed: int, table: Table | None = None,
+        near_cushion: bool = False) -> dict[str, Any]:
     """Every shot replayed as pooltool has it (to its first ball-ball impact) and, whole, with
-    pooltool's friction bound made cuesim's. `table`: the carom table by default."""
+    pooltool's friction bound made cuesim's. `table`: the carom table by default;
+    `near_cushion`: the shots of `near_cushion_shot` instead of `random_shot`."""
     table = carom_table() if table is None else table
+    draw = near_cushion_shot if near_cushion else random_shot
     rng = np.random.default_rng(seed)
     e = table.physics.e_ball
     out: dict[str, Any] = {"table": table.name, "shots": shots, "seed": seed, "e_ball": e,
+                           "near_cushion": near_cushion,
                            "modes": {}, "strikes": compare_strikes(pt, table, shots, seed)}
     cases = []
     for _ in range(shots):
-        layout, initial = random_shot(table, rng)
+        layout, initial = draw(table, rng)
         cases.append((layout, initial, run_motion(table, layout, initial)))
     for mode, scale, first in ((PUBLISHED, 1.0, True), (SCALED, (1 + e) / (2 * e), False)):
         worst = Replay()
@@ -495,7 +526,8 @@ def run(pt: Any, shots: int, seed: int, table: Table | None = None) -> dict[str,
 
 
 def report(out: dict[str, Any]) -> None:
-    print(f"cuesim against pooltool's models: {out['shots']} random shots on the {out['table']} "
+    what = "near-cushion shots" if out.get("near_cushion") else "random shots"
+    print(f"cuesim against pooltool's models: {out['shots']} {what} on the {out['table']} "
           f"table (seed {out['seed']}, e_ball {out['e_ball']})")
     for mode, m in out["modes"].items():
         stopped = ", ".join(f"{n} at a {why}" for why, n in m["stopped"].items()) or "none"
@@ -518,6 +550,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=positive_int, default=300, help="shots per table")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--table", choices=("carom", "pool", "both"), default="both")
+    ap.add_argument("--near-cushion", action="store_true",
+                    help="two balls, the struck one 0-3 mm from a cushion (near_cushion_shot)")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
     try:
@@ -531,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     names = ("carom", "pool") if args.table == "both" else (args.table,)
     outs = {}
     for name in names:
-        outs[name] = run(pt, args.shots, args.seed, TABLES[name]())
+        outs[name] = run(pt, args.shots, args.seed, TABLES[name](), args.near_cushion)
         report(outs[name])
     if json_path:
         write_atomic(json_path, json.dumps(outs, indent=2))

@@ -147,3 +147,19 @@ def test_a_ball_struck_near_a_cushion_agrees_with_pooltool():
     assert rep.events > 15 and not rep.stopped and rep.missed == 0
     for key, tol in replay.TOLERANCE.items():
         assert getattr(rep, key) < tol, (key, getattr(rep, key), rep.worst.get(key))
+
+
+@needs_pooltool
+@pytest.mark.parametrize("table", [carom_table, pool_table], ids=["carom", "pool"])
+def test_balls_struck_near_a_cushion_agree_with_pooltool(table):
+    """`near_cushion_shot`: the struck ball 0-3 mm from a cushion. Where it meets the cushion
+    after its impact, within `_binary_alone`'s reach, the impact was integrated as a multiple
+    impact, and 34 of 600 carom and 32 of 418 pool such shots (seeds 3 and 2) left pooltool by
+    up to 0.58 m (51 mm/s after one first impact, whose integration converges 54 mm/s from the
+    binary law for a ball spinning hard); where it meets the cushion during the impact, the
+    replay stops (a multiple impact, another model). Now every replayed event agrees."""
+    out = replay.run(PT, 80, 3, table(), near_cushion=True)
+    m = out["modes"][replay.SCALED]
+    assert m["events"] > 300 and m["missed"] == 0
+    for key, tol in replay.TOLERANCE.items():
+        assert m[key] < tol, (key, m[key], m["worst"][key])
