@@ -319,11 +319,15 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         if (args.x is None) != (args.y is None):
             raise CliError("give both --x and --y to place the ball, or neither")
         position = None if args.x is None else (args.x, args.y)
-        if struck not in layout.ids() and args.layout is not None:
+        in_hand = struck in dict(table.cue_balls)  # put down at --x, --y if missing
+        if struck not in layout.ids() and args.layout is not None \
+                and not (in_hand and position is not None):
             balls = [p.id for p in layout.pieces if p.kind == "ball"]
+            how = ("give --x and --y to put it down (ball in hand), add it to the file"
+                   if in_hand else "add it to the file (--x and --y then place it in hand)")
             raise CliError(f"--layout {args.layout}: no ball {struck!r} in it (its balls: "
-                           f"{', '.join(balls) or 'none'}): add it to the file (--x and --y "
-                           "then place it in hand), or strike another with --ball")
+                           f"{', '.join(balls) or 'none'}): {how}, or strike another with "
+                           "--ball")
         if position is not None and ref is not None and _in_hand(ref) is None:
             # placed by hand though not in hand: a shot no ruling of this state can follow
             raise CliError(f"--x/--y place the ball in hand, but with --rule the {args.game} "

@@ -93,12 +93,16 @@ def striker_others(layout: Layout) -> Layout:
     return others
 
 
-def check_struck_ball(layout: Layout, ball: str) -> None:
+def check_struck_ball(layout: Layout, ball: str, in_hand: tuple[tuple[str, str], ...] = ()
+                      ) -> None:
     """ShotError unless `ball` is a ball of the layout: the cue strikes a ball, never a pin.
-    `CueShot.place` and the batch's setup share it."""
+    A ball of `in_hand` (the table's `cue_balls`) the layout lacks is put down by a shot with a
+    position, so the message says so. `CueShot.place` and the batch's setup share it."""
     balls = [p.id for p in layout.pieces if p.kind == "ball"]
     if ball not in layout.ids():
-        raise ShotError(f"no ball {ball!r} on the table; balls are {balls}")
+        hint = ("; give its position (ball in hand) to put it down"
+                if ball in dict(in_hand) else "")
+        raise ShotError(f"no ball {ball!r} on the table; balls are {balls}{hint}")
     if layout.get(ball).kind != "ball":
         raise ShotError(f"the cue strikes a ball, and {ball!r} is a "
                         f"{layout.get(ball).kind}; balls are {balls}")
@@ -249,7 +253,8 @@ class CueShot:
     side, height: tip offsets right of and above the ball's centre, as fractions of its
     radius (|(side, height)| <= 0.5: beyond that the cue miscues);
     elevation: the cue's elevation (rad, butt raised);
-    position: (x, y) to place the ball first (ball in hand), or None to play it where it lies;
+    position: (x, y) to place the ball first (ball in hand; a cue ball the layout lacks, as
+    after a scratch, is put down there), or None to play it where it lies;
     end_mass: the cue's effective end mass (kg), which sets its squirt: a standard shaft's
     5.7 g by default (tables.balls.CUE_END_MASS), less for a low-deflection shaft, 0 for a cue
     without squirt; at most the cue's mass.
@@ -331,11 +336,19 @@ class CueShot:
             raise ShotError(str(exc)) from None
 
     def place(self, table: Any, layout: Layout) -> Layout:
-        """The layout with the struck ball where this shot plays it, checked."""
-        check_struck_ball(layout, self.ball)
-        placed = layout
-        if self.position is not None:
-            placed = layout.moved(self.ball, *self.position)
+        """The layout with the struck ball where this shot plays it, checked. A cue ball the
+        layout lacks (pocketed: `ShotResult.final` leaves it out) is put down at the
+        shot's position, as ball in hand does (the table's `cue_balls`)."""
+        in_hand = dict(getattr(table, "cue_balls", ()))
+        if self.position is not None and self.ball in in_hand \
+                and self.ball not in layout.ids():
+            placed = layout.with_piece(Piece(self.ball, "ball", *self.position,
+                                             in_hand[self.ball]))
+        else:
+            check_struck_ball(layout, self.ball, tuple(in_hand.items()))
+            placed = layout
+            if self.position is not None:
+                placed = layout.moved(self.ball, *self.position)
         try:
             table.check_layout(placed)
         except LayoutError as exc:

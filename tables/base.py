@@ -36,6 +36,9 @@ class PieceTable:
     geometry: TableGeometry
     surface_phrase = "on the playing surface"  # "a piece is not wholly <surface_phrase>"
     hole_word = "hole"  # what a capture circle is called: "hole", "pocket"
+    # the balls a cue strikes that a player may put down from hand, (id, group): a CueShot with
+    # a position puts such a ball down when the layout lacks it (after a scratch)
+    cue_balls: tuple[tuple[str, str], ...] = ()
 
     def piece_spec(self, kind: str) -> PieceSpec:
         raise NotImplementedError

@@ -238,6 +238,9 @@ class CaromTable(PieceTable):
             raise ValueError(f"CaromTable.physics must be a BallPhysics, got "
                              f"{type(self.physics).__name__}")
 
+    # the two cue balls, in hand after a foul (5-pins 13; the red is never struck)
+    cue_balls = (("white", "white"), ("yellow", "yellow"))
+
     @property
     def surface_phrase(self) -> str:  # type: ignore[override]
         """How messages name the playing surface ('inside the cushion noses of carom')."""

@@ -318,6 +318,7 @@ class PoolTable(PieceTable):
 
     __hash__ = PieceTable.__hash__
     hole_word = "pocket"
+    cue_balls = (("cue", "cue"),)  # the cue ball, in hand after a scratch (WPA 3.40, 4.14)
 
     def kind_coefficients(self) -> KindCoefficients:
         """The core's per-kind coefficients of this table (restitution, friction, compliance)."""

@@ -134,16 +134,30 @@ def test_shoot_layout_checked_against_the_game_naming_the_file(tmp_path, capsys)
 
 @pytest.mark.parametrize("game, struck", [("9-ball", "cue"), ("5-pins", "white")])
 def test_shoot_layout_without_the_struck_ball_names_the_file(tmp_path, capsys, game, struck):
-    """A layout file without the ball to strike said only "no ball 'cue' on the table", with
-    --x and --y too (they move the layout's ball: CueShot.place): it now names the file and
-    the ways on (add the ball to the file, or strike another)."""
+    """A layout file without the ball to strike said only "no ball 'cue' on the table": it now
+    names the file and the ways on. --x and --y put a missing cue ball down (ball in hand, as
+    after a scratch: CueShot.place), so they are the first way on."""
     path = tmp_path / "no_cue.json"
     start_layout(game).without([struck]).save(path)
+    err = _error(capsys, ["shoot", game, "--speed", "3", "--layout", str(path)])
+    assert f"--layout {path}: no ball {struck!r} in it (its balls: " in err
+    assert "give --x and --y to put it down (ball in hand), add it to the file, or strike " \
+           "another with --ball" in err
+    assert main(["shoot", game, "--speed", "3", "--angle", "60", "--layout", str(path),
+                 "--x", "0.3", "--y", "0.4"]) == 0
+    assert f"{struck} first touched" in capsys.readouterr().out
+
+
+def test_shoot_layout_without_a_struck_object_ball_names_the_file(tmp_path, capsys):
+    """Only a cue ball is put down from hand: a missing object ball to strike is named, with
+    --x and --y too."""
+    path = tmp_path / "no_one.json"
+    start_layout("9-ball").without(["1"]).save(path)
     for place in ([], ["--x", "0.3", "--y", "0.4"]):
-        err = _error(capsys, ["shoot", game, "--speed", "3", "--layout", str(path), *place])
-        assert f"--layout {path}: no ball {struck!r} in it (its balls: " in err
-        assert "add it to the file (--x and --y then place it in hand), or strike another " \
-               "with --ball" in err
+        err = _error(capsys, ["shoot", "9-ball", "--speed", "3", "--ball", "1", "--layout",
+                              str(path), *place])
+        assert f"--layout {path}: no ball '1' in it (its balls: " in err
+        assert "add it to the file (--x and --y then place it in hand)" in err
 
 
 def test_novus_layout_has_one_striker(tmp_path, capsys):

@@ -76,6 +76,8 @@ def default_struck(table: Any, layout: Layout) -> str:
     for pid in ("cue", "white"):
         if pid in ids:
             return pid
+    if table.cue_balls:  # put down by each shot's x, y (ball in hand: CueShot.place)
+        return str(table.cue_balls[0][0])
     raise BatchError(f"no cue ball in the layout (ids {ids}); name the struck ball")
 
 
@@ -110,6 +112,7 @@ class Prepared:
     def __init__(self, setup: Setup) -> None:
         table, layout = setup.table, setup.layout
         self.arr = table_arrays(table)
+        self.in_hand = False  # the struck cue ball is put down by each shot (below)
         if setup.family == "novus":
             if setup.struck != "striker":
                 raise BatchError(f"novus shots strike the striker, not {setup.struck!r}")
@@ -130,12 +133,22 @@ class Prepared:
                 self.other_pos, self.other_r = np.zeros((0, 2)), np.zeros(0)
             self.striker_r = table.piece_spec("striker").radius
         else:
+            in_hand = dict(table.cue_balls)
+            # a cue ball the layout lacks is put down by each shot's x, y (CueShot.place);
+            # a shot without them cannot be played (prepare_chunk); meanwhile it stands at
+            # the table's centre, a row every shot overwrites
+            self.in_hand = setup.struck in in_hand and setup.struck not in layout.ids()
             try:  # the checks of CueShot.place that hold for every shot of the setup
-                check_struck_ball(layout, setup.struck)
+                if not self.in_hand:
+                    check_struck_ball(layout, setup.struck, table.cue_balls)
                 table.check_layout(layout)
             except (ShotError, LayoutError) as exc:
                 raise BatchError(str(exc)) from None
             placed = layout
+            if self.in_hand:
+                geo = table.geometry
+                placed = layout.with_piece(Piece(setup.struck, "ball", geo.width / 2,
+                                                 geo.length / 2, in_hand[setup.struck]))
         self.placed = placed
         self.ids = placed.ids()
         self.struck_index = placed.index(setup.struck)
@@ -273,6 +286,8 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
                     if shot.position is not None:  # type: ignore[union-attr]
                         placed = shot.place(table, setup.layout)
                         place[k] = placed.get(setup.struck).x, placed.get(setup.struck).y
+                    elif prep.in_hand:  # no ball to play where it lies: the message
+                        check_struck_ball(setup.layout, setup.struck, table.cue_balls)
                     motion[k] = shot.ball_motion(table)  # type: ignore[union-attr]
             except (ShotError, LayoutError, ValueError) as exc:
                 todo[k] = False

@@ -26,7 +26,7 @@ from cuesim.batch.core import (
 from cuesim.batch.limits import check_count
 from cuesim.batch.params import BatchError, ShotSampler, defaults, n_rows, shot_table
 from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
-from cuesim.shot import ShotError
+from cuesim.shot import ShotError, check_struck_ball
 from cuesim.sim.engine import MAX_EVENTS_EXPECTED, max_events_ok, table_arrays
 from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.numbers import shown
@@ -217,8 +217,8 @@ def probe(setup: Setup, sampler: Generator) -> None:
     problem = _unplayable(setup, base)
     if problem is not None:
         values = ", ".join(f"{k}={v:g}" for k, v in sampler.fixed.items())
-        raise BatchError(f"the fixed values ({values}) give shots that cannot be played: "
-                         f"{problem}")
+        what = f"the fixed values ({values})" if values else "the defaults of what is not varied"
+        raise BatchError(f"{what} give shots that cannot be played: {problem}")
     for other, (a, b) in sampler.vary.items():
         base[other][0] = (a + b) / 2
     for name, (lo, hi) in sampler.vary.items():
@@ -241,6 +241,8 @@ def _unplayable(setup: Setup, params: dict[str, np.ndarray]) -> str | None:
             shot.striker_motion(setup.table)  # type: ignore[union-attr]
         else:
             shot.ball_motion(setup.table)  # type: ignore[union-attr]
+            if shot.position is None:  # type: ignore[union-attr]  (a cue ball to put down)
+                check_struck_ball(setup.layout, setup.struck, setup.table.cue_balls)
     except (ShotError, LayoutError, ValueError) as exc:
         return str(exc)
     return None
