@@ -81,7 +81,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shoot.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     shoot.add_argument("--x", type=_finite, default=None,
                        help="novus: striker position along the player's rail from his left "
-                            "(m, default 0.5); ball games: place the ball here (ball in hand)")
+                            "(m, default 0.5); ball games: place the ball here (ball in hand; "
+                            "a cue ball the --layout lacks is put down)")
     shoot.add_argument("--y", type=_finite, default=None,
                        help="novus: striker distance from the player's rail (m; default "
                             "mid-zone); ball games: with --x, where the ball is placed")
