@@ -1,7 +1,7 @@
 """cuesim's ball physics against pooltool's, event by event (optional: needs pooltool).
 
     python bench/pooltool_replay.py [--shots 300] [--seed 1] [--table carom|pool|both]
-                                    [--near-cushion] [--json FILE]
+                                    [--near-cushion | --near-pocket | --swerve] [--json FILE]
 
 pooltool (`pooltool-billiards`) is an independent implementation of the same ball models:
 sliding, rolling and spinning on the cloth (Alciatore's closed forms), the ball-ball impact
@@ -9,7 +9,10 @@ with Alciatore's friction fit (TP A-14; its `FrictionalInelastic`) and Han's cus
 its `han2005`). Each random shot is simulated by cuesim on the carom table (four straight
 cushions) or the WPA 9 ft table (its noses, the jaws and the knuckles rounding the lips, the
 pockets' fall lines), with the table's coefficients: one to three balls, the first moving
-with a random velocity and spin (half of them aimed at another ball). The shot is then
+with a random velocity and spin (half of them aimed at another ball); or, with
+`--near-cushion`, `--near-pocket` or `--swerve`, shots drawn for those corners (the struck ball
+0-3 mm from a cushion; a ball aimed into a pocket's mouth, often with a second there; spin up
+to four times the rolling spin, curving the paths). The shot is then
 replayed through pooltool's own functions: between two of cuesim's events every ball moves by
 pooltool's `evolve_ball_motion`, and at each of cuesim's impacts pooltool resolves it with its
 model (`han2005` on a nose, a jaw, or a knuckle with the normal through its centre); a ball
@@ -67,7 +70,9 @@ from cuesim.output import OutputError, check_writable, write_atomic  # noqa: E40
 from cuesim.sim import run_motion  # noqa: E402
 from cuesim.sim.cue import CUE_END_MASS, CUE_MASS, MISCUE_LIMIT, strike  # noqa: E402
 from cuesim.sim.result import ShotResult  # noqa: E402
+from cuesim.tables.balls import MAX_CUE_SPEED  # noqa: E402
 from cuesim.tables.carom import CaromTable, carom_table  # noqa: E402
+from cuesim.tables.layout import LayoutError  # noqa: E402
 from cuesim.tables.pool import PoolTable, pool_table  # noqa: E402
 from cuesim.trajectory import sample  # noqa: E402
 
@@ -167,6 +172,62 @@ def near_cushion_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, d
     layout = Layout(table.name, (Piece(BALLS[0], "ball", *a), Piece(BALLS[1], "ball", *b)))
     return layout, {BALLS[0]: (speed * math.cos(d), speed * math.sin(d), wx, wy, wz)}
 
+
+
+def near_pocket_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
+    """The first ball aimed at a pocket's mouth (a corner of the carom table), 0.3-5 m/s, within
+    two ball widths either side of it, any spin as `random_shot`; half the time a second ball
+    lies within 12 cm of the mouth. The jaws, the knuckles and the cushions beside the mouth,
+    met at every angle."""
+    r = table.piece_spec("ball").radius
+    w, length = table.geometry.width, table.geometry.length
+    holes = table.geometry.holes
+    if holes:
+        h = holes[int(rng.integers(len(holes)))]
+        mouth = (min(max(h.x, 0.0), w), min(max(h.y, 0.0), length))
+    else:
+        mouth = (float(rng.integers(2)) * w, float(rng.integers(2)) * length)
+    while True:
+        a = (float(rng.uniform(r + 0.01, w - r - 0.01)),
+             float(rng.uniform(r + 0.01, length - r - 0.01)))
+        if math.dist(a, mouth) > 0.15:
+            break
+    layout = Layout(table.name, (Piece(BALLS[0], "ball", *a),))
+    if rng.random() < 0.5:
+        for _ in range(100):
+            b = (mouth[0] + float(rng.uniform(-0.12, 0.12)),
+                 mouth[1] + float(rng.uniform(-0.12, 0.12)))
+            if math.dist(a, b) > 2 * r + 0.01:
+                try:  # inside the noses, off the pockets
+                    table.check_layout(layout.with_piece(Piece(BALLS[1], "ball", *b)))
+                except LayoutError:
+                    continue
+                layout = layout.with_piece(Piece(BALLS[1], "ball", *b))
+                break
+    d = math.atan2(mouth[1] - a[1], mouth[0] - a[0]) + float(rng.uniform(-1.0, 1.0)) * math.atan2(
+        4 * r, math.dist(a, mouth))
+    speed = float(rng.uniform(0.3, 5.0))
+    wx, wy, wz = (float(s) * speed / r for s in rng.uniform(-1.0, 1.0, 3))
+    return layout, {BALLS[0]: (speed * math.cos(d), speed * math.sin(d), wx, wy, wz)}
+
+
+def swerve_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
+    """`random_shot`'s layout and aim with each spin component up to four times the rolling
+    spin speed / R, the spin kept below what a cue can give (95 % of the bound at the miscue
+    limit, `sim.engine.motion_limits`): curved paths into cushions, jaws and other balls."""
+    layout, initial = random_shot(table, rng)
+    vx, vy = initial[BALLS[0]][:2]
+    spec = table.piece_spec("ball")
+    speed = math.hypot(vx, vy)
+    w = rng.uniform(-1.0, 1.0, 3) * 4.0 * speed / spec.radius
+    v_cue = strike(spec, MAX_CUE_SPEED, 0.0)[0]
+    w_max = 0.95 * spec.mass * v_cue * MISCUE_LIMIT * spec.radius / spec.inertia
+    w *= min(1.0, w_max / max(float(np.linalg.norm(w)), 1e-300))
+    return layout, {BALLS[0]: (vx, vy, float(w[0]), float(w[1]), float(w[2]))}
+
+
+DRAWS = {"random": random_shot, "near-cushion": near_cushion_shot,
+         "near-pocket": near_pocket_shot, "swerve": swerve_shot}
 
 # -- the replay ------------------------------------------------------------------------------
 @dataclass
@@ -489,20 +550,23 @@ def compare_strikes(pt: Any, table: Table, n: int, seed: int) -> dict[str, Any]:
 
 # -- the run ---------------------------------------------------------------------------------
 def run(pt: Any, shots: int, seed: int, table: Table | None = None,
-        near_cushion: bool = False) -> dict[str, Any]:
+        near_cushion: bool = False, draw: str = "random") -> dict[str, Any]:
     """Every shot replayed as pooltool has it (to its first ball-ball impact) and, whole, with
-    pooltool's friction bound made cuesim's. `table`: the carom table by default;
-    `near_cushion`: the shots of `near_cushion_shot` instead of `random_shot`."""
+    pooltool's friction bound made cuesim's. `table`: the carom table by default; `draw`: the
+    shots, one of DRAWS (`near_cushion=True` is draw="near-cushion")."""
     table = carom_table() if table is None else table
-    draw = near_cushion_shot if near_cushion else random_shot
+    draw = "near-cushion" if near_cushion else draw
+    if draw not in DRAWS:
+        raise ValueError(f"draw must be one of {sorted(DRAWS)}, got {draw!r}")
+    make = DRAWS[draw]
     rng = np.random.default_rng(seed)
     e = table.physics.e_ball
     out: dict[str, Any] = {"table": table.name, "shots": shots, "seed": seed, "e_ball": e,
-                           "near_cushion": near_cushion,
+                           "draw": draw, "near_cushion": draw == "near-cushion",
                            "modes": {}, "strikes": compare_strikes(pt, table, shots, seed)}
     cases = []
     for _ in range(shots):
-        layout, initial = draw(table, rng)
+        layout, initial = make(table, rng)
         cases.append((layout, initial, run_motion(table, layout, initial)))
     for mode, scale, first in ((PUBLISHED, 1.0, True), (SCALED, (1 + e) / (2 * e), False)):
         worst = Replay()
@@ -526,7 +590,7 @@ def run(pt: Any, shots: int, seed: int, table: Table | None = None,
 
 
 def report(out: dict[str, Any]) -> None:
-    what = "near-cushion shots" if out.get("near_cushion") else "random shots"
+    what = f"{out.get('draw', 'random')} shots"
     print(f"cuesim against pooltool's models: {out['shots']} {what} on the {out['table']} "
           f"table (seed {out['seed']}, e_ball {out['e_ball']})")
     for mode, m in out["modes"].items():
@@ -550,8 +614,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shots", type=positive_int, default=300, help="shots per table")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--table", choices=("carom", "pool", "both"), default="both")
-    ap.add_argument("--near-cushion", action="store_true",
-                    help="two balls, the struck one 0-3 mm from a cushion (near_cushion_shot)")
+    kinds = ap.add_mutually_exclusive_group()
+    kinds.add_argument("--near-cushion", action="store_true",
+                       help="two balls, the struck one 0-3 mm from a cushion (near_cushion_shot)")
+    kinds.add_argument("--near-pocket", action="store_true",
+                       help="a ball aimed at a pocket's mouth, often a second there "
+                            "(near_pocket_shot)")
+    kinds.add_argument("--swerve", action="store_true",
+                       help="random shots with up to four times the rolling spin (swerve_shot)")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
     try:
@@ -565,7 +635,9 @@ def main(argv: list[str] | None = None) -> int:
     names = ("carom", "pool") if args.table == "both" else (args.table,)
     outs = {}
     for name in names:
-        outs[name] = run(pt, args.shots, args.seed, TABLES[name](), args.near_cushion)
+        draw = ("near-cushion" if args.near_cushion else "near-pocket" if args.near_pocket
+                else "swerve" if args.swerve else "random")
+        outs[name] = run(pt, args.shots, args.seed, TABLES[name](), draw=draw)
         report(outs[name])
     if json_path:
         write_atomic(json_path, json.dumps(outs, indent=2))
