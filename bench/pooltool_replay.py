@@ -173,7 +173,6 @@ def near_cushion_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, d
     return layout, {BALLS[0]: (speed * math.cos(d), speed * math.sin(d), wx, wy, wz)}
 
 
-
 def near_pocket_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[str, tuple]]:
     """The first ball aimed at a pocket's mouth (a corner of the carom table), 0.3-5 m/s, within
     two ball widths either side of it, any spin as `random_shot`; half the time a second ball
@@ -228,6 +227,7 @@ def swerve_shot(table: Table, rng: np.random.Generator) -> tuple[Layout, dict[st
 
 DRAWS = {"random": random_shot, "near-cushion": near_cushion_shot,
          "near-pocket": near_pocket_shot, "swerve": swerve_shot}
+
 
 # -- the replay ------------------------------------------------------------------------------
 @dataclass
