@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import types
 import typing
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +147,48 @@ def parse_infraction(item: Any, where: str) -> Infraction:
         return Infraction.from_dict(item)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+def parse_infractions(step: dict[str, Any], where: str) -> list[Infraction]:
+    """A step's `infractions` (a list, default none), each by `parse_infraction`."""
+    items = step.get("infractions", [])
+    if not isinstance(items, list):
+        raise ValueError(f"{where}.infractions must be a list")
+    return [parse_infraction(item, f"{where}.infractions[{k}]") for k, item in enumerate(items)]
+
+
+def open_step(step: Any, where: str, keys: Collection[str],
+              parse_layout: Callable[[Any, str], Any]
+              ) -> tuple[dict[str, Any], dict[str, str], list[Any], Any]:
+    """What the ball games' shot steps share (pool, 5-pins): the step an object of `keys`,
+    `before`/`after` read as `initial`/`final` (not both of a pair), its events parsed
+    (`parse_event`), and the layout before the shot by the game's `parse_layout` (None when
+    not given; events need it). Returns (the step with the aliases resolved, how the file names
+    initial and final (for messages), the events, the initial layout); a ValueError naming the
+    field otherwise."""
+    if not isinstance(step, dict):
+        raise ValueError(f"{where} must be an object")
+    unknown = sorted(set(step) - set(keys))
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(keys)}")
+    step = dict(step)
+    named = {"initial": "initial", "final": "final"}  # as the file names them, for messages
+    for alias, key in (("before", "initial"), ("after", "final")):
+        if alias in step:
+            if key in step:
+                raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
+            step[key] = step.pop(alias)
+            named[key] = alias
+    events_data = step.get("events", [])
+    if not isinstance(events_data, list):
+        raise ValueError(f"{where}.events must be a list")
+    events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
+    if events and "initial" not in step:
+        raise ValueError(f"{where}: missing field 'initial' or 'before' (the layout before the "
+                         "shot)")
+    initial = (parse_layout(step["initial"], f"{where}.{named['initial']}") if "initial" in step
+               else None)
+    return step, named, events, initial
 
 
 EVENT_KEYS = {"t", "kind", "a", "b", "feature", "speed", "direction"}

@@ -15,8 +15,9 @@ from cuesim.rules.files import (
     check_shot,
     check_types,
     hand_moved,
+    open_step,
     parse_event,
-    parse_infraction,
+    parse_infractions,
     players_and_options,
     read_json,
     scenario_steps,
@@ -138,33 +139,8 @@ def parse_shot(step: Any, where: str,
                ball_ids: Collection[str] = PoolGame.ball_ids) -> PoolShot:
     """One shot step of a scenario; the names its declaration gives are the game's
     (`ball_ids`, `parse_declaration`)."""
-    if not isinstance(step, dict):
-        raise ValueError(f"{where} must be an object")
-    unknown = sorted(set(step) - STEP_KEYS)
-    if unknown:
-        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
-    step = dict(step)
-    named = {"initial": "initial", "final": "final"}  # as the file names them, for messages
-    for alias, key in (("before", "initial"), ("after", "final")):
-        if alias in step:
-            if key in step:
-                raise ValueError(f"{where}: give {key!r} or {alias!r}, not both")
-            step[key] = step.pop(alias)
-            named[key] = alias
-    events_data = step.get("events", [])
-    if not isinstance(events_data, list):
-        raise ValueError(f"{where}.events must be a list")
-    events = [parse_event(e, f"{where}.events[{k}]") for k, e in enumerate(events_data)]
-    if events and "initial" not in step:
-        raise ValueError(f"{where}: missing field 'initial' or 'before' (the layout before the "
-                         "shot)")
-    initial = (parse_layout(step["initial"], f"{where}.{named['initial']}") if "initial" in step
-               else None)
-    infractions_data = step.get("infractions", [])
-    if not isinstance(infractions_data, list):
-        raise ValueError(f"{where}.infractions must be a list")
-    infractions = [parse_infraction(item, f"{where}.infractions[{k}]")
-                   for k, item in enumerate(infractions_data)]
+    step, named, events, initial = open_step(step, where, STEP_KEYS, parse_layout)
+    infractions = parse_infractions(step, where)
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration", ball_ids)
     if "final" in step:
         final = parse_layout(step["final"], f"{where}.{named['final']}")
