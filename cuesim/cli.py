@@ -355,10 +355,15 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     if args.trajectories and not args.json:
         raise CliError("--trajectories adds the motion segments to the --json output: use it "
                        "with --json")
-    foreign = [pid for pid in layout.ids() if pid not in getattr(ref, "ball_ids", layout.ids())]
-    if foreign:  # the pool referee knows its balls by id: ask before simulating, not after
-        raise CliError(f"--layout {args.layout}: ball {foreign[0]!r} is no ball of "
-                       f"{args.game}; with --rule its balls are {list(ref.ball_ids)}")
+    if ref is not None:  # what the referee rules from: asked before simulating, not after
+        from cuesim.rulings import check_layout
+
+        try:
+            check_layout(ref, args.game, layout, "layout")
+        except ValueError as exc:
+            where = f"--layout {args.layout}" if args.layout else "the layout"
+            raise CliError(f"{where}: the {args.game} referee cannot rule on it (--rule): "
+                           f"{str(exc).removeprefix('layout: ')}") from None
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = simulate(table, layout, shot, max_events=args.max_events)

@@ -16,6 +16,7 @@ from typing import Any
 from cuesim.rules.ruling import Ruling, Violation
 from cuesim.rules.wording import cite, labels
 from cuesim.sim.result import ShotResult
+from cuesim.tables.layout import Layout
 
 POOL = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool"}
 GAME_WORDS = {"novus": "novus", "eight_ball": "8-ball", "nine_ball": "9-ball",
@@ -43,6 +44,30 @@ def referee(game: str, state: dict[str, Any] | None = None) -> Any:
                                                             "state": state}
         return make_five_pins(data)
     raise ValueError(f"no referee for game {game!r}")
+
+
+def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
+    """What the referee of `game` needs of the layout a shot starts from, asked before the shot
+    is simulated: pool's balls by id and a table where the game goes on (`check_table_in_play`:
+    WPA 4.1, 5.3), 5-pins' eight pieces by id (5-pins 4.1), novus's pucks of the match's two
+    colours (novus 10). A ValueError starting with `where` names the piece."""
+    if game in ("novus", "novus-doubles"):
+        from cuesim.rules.novus.shotlog import check_match_pucks
+
+        check_match_pucks(layout, ref.colours, ref.pucks_per_team(), where)
+        return
+    pool = game in POOL
+    known = ref.ball_ids if pool else ref.piece_ids
+    what = "ball" if pool else "piece"
+    foreign = [pid for pid in layout.ids() if pid not in known]
+    if foreign:
+        raise ValueError(f"{where}: {what} {foreign[0]!r} is no {what} of {game}; its "
+                         f"{what}s are {list(known)}")
+    if pool:
+        try:
+            ref.check_table_in_play(ref.state, layout)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {str(exc).removeprefix('initial: ')}") from None
 
 
 def novus_state(game: str, state: dict[str, Any] | None) -> dict[str, Any]:

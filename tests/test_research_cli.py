@@ -245,3 +245,42 @@ def test_shoot_rule_refuses_a_ball_the_game_does_not_have_before_simulating(tmp_
     captured = capsys.readouterr()
     assert captured.out == "" and "ball '99' is no ball of 8-ball" in captured.err
     assert main(["shoot", "8-ball", "--speed", "7", "--layout", str(path)]) == 0  # no referee
+
+
+@pytest.mark.parametrize("game,index,field,value,message", [
+    ("5-pins", 3, "id", "carom",
+     r"piece 'carom' is no piece of 5-pins; its pieces are \['white', "),
+    ("novus", 3, "group", "green",
+     r"puck 'red3' has group 'green'; this match's pucks are 'red' or 'black' \(state\.colours, "
+     r"novus 10\)"),
+    ("9-ball", 9, "id", "99", r"ball '99' is no ball of 9-ball"),
+])
+def test_a_layout_the_referee_cannot_rule_from_is_refused_before_any_shot(
+        tmp_path, capsys, monkeypatch, game, index, field, value, message):
+    """5-pins 4.1 (the eight pieces by id), novus 10 (the match's two colours), WPA 5.3 (the
+    pool balls by id): `shoot --rule` and `batch --ruling` refuse such a --layout before they
+    simulate, naming the file. They refused it only after the first shot, as an event log of
+    the simulation's own ("events[21].b: unknown piece id") or its initial layout, without
+    the file's name. Without a referee the same layout is simulated."""
+    import cuesim.cli as cli
+    from cuesim import start_layout
+
+    data = start_layout(game).to_dict()
+    assert data["pieces"][index][field] != value
+    data["pieces"][index][field] = value
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(data))
+    shot = ["--speed", "3"] + ([] if game == "novus" else ["--angle", "80"])
+    expected = f"--layout {path}: the {game} referee cannot rule on it"
+    with monkeypatch.context() as patched:
+        patched.setattr(cli, "simulate", lambda *a, **k: pytest.fail("simulated"))
+        assert main(["shoot", game, "--layout", str(path), "--rule", *shot]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err and re.search(message, err), err
+    out = tmp_path / "out.parquet"
+    assert main(["batch", game, "--layout", str(path), "--ruling", "--shots", "3",
+                 "--set", "speed=3", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err and re.search(message, err), err
+    assert not out.exists()
+    assert main(["shoot", game, "--layout", str(path), *shot]) == 0

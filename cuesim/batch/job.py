@@ -181,14 +181,14 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
             raise BatchError(f"the shots strike the {struck} ball, but in the game state "
                              f"{st.shooter} shoots, whose ball is the {own}")
         struck = own
-    if game in ("8-ball", "9-ball", "14.1"):  # a table where no game goes on: refused before
-        from cuesim.batch.core import _referee  # any shot, not at the first shot's ruling
+    if game is not None:  # a layout the referee cannot rule from (a table where no game
+        from cuesim.batch.core import _referee  # goes on, a piece not the game's): refused
+        from cuesim.rulings import check_layout  # before any shot, not at the first ruling
 
-        ref = _referee(game, state_text)
         try:
-            ref.check_table_in_play(ref.state, layout)
+            check_layout(_referee(game, state_text), game, layout, "layout")
         except ValueError as exc:
-            why = str(exc).removeprefix("initial: ")
+            why = str(exc).removeprefix("layout: ")
             raise BatchError(f"layout: the {game} referee cannot rule on it: {why}") from None
     setup = Setup(table, layout, struck or default_struck(table, layout), game,
                   int(max_events), errors, side=side, state=state_text, events=events)

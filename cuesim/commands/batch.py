@@ -492,7 +492,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     except TooManyShots as exc:
         raise BatchError(exc.describe(_shots_option(args))) from None
     except BatchError as exc:
-        raise BatchError(_in_params_file(str(exc), args.params)) from None
+        text = str(exc)
+        if args.layout is not None and text.startswith("layout: "):  # the file at fault
+            text = f"--layout {args.layout}: {text.removeprefix('layout: ')}"
+        raise BatchError(_in_params_file(text, args.params)) from None
     except KeyboardInterrupt:
         import sys
 

@@ -64,6 +64,7 @@ class FivePinsGame:
     """
 
     name = "five_pins"
+    piece_ids: tuple[str, ...] = (*BALLS, *PINS)  # the pieces the referee knows (5-pins 4.1)
 
     def __init__(self, players: tuple[str, str] | list[str] = ("A", "B"),
                  balls: dict[str, str] | None = None, breaker: str | None = None,
@@ -202,12 +203,12 @@ class FivePinsGame:
     def validate(self, shot: FivePinsShot) -> None:
         """Unknown ids, rails, infraction codes and options, and pieces of the wrong kind for
         their event (`check_piece_kinds`), raise a ValueError naming them."""
-        ids = set(BALLS) | set(PINS)
+        ids = set(self.piece_ids)
 
         def check(pid: str | None, where: str) -> None:
             if pid is not None and pid not in ids:
                 raise ValueError(f"{where}: unknown piece id {pid!r}; ids are "
-                                 f"{[*BALLS, *PINS]}")
+                                 f"{list(self.piece_ids)}")
 
         for k, e in enumerate(shot.events):
             check(e.a, f"events[{k}].a")

@@ -82,19 +82,7 @@ def check_match_pieces(record: ShotRecord, colours: tuple[str, str], per_side: i
     """The shot's pieces are those of this match (novus 10): every puck of one of the match's
     two colours, at most `per_side` of each (8 a player, 16 a pair in doubles), and each piece
     after the shot the same kind and colour as before it. ValueError naming the piece."""
-    count = dict.fromkeys(colours, 0)
-    for p in record.initial.pieces:
-        if p.kind != "puck":
-            continue
-        if p.group not in count:
-            raise ValueError(f"shot.initial: puck {p.id!r} has group {p.group!r}; this match's "
-                             f"pucks are {colours[0]!r} or {colours[1]!r} (state.colours, "
-                             "novus 10)")
-        count[p.group] += 1
-    for colour, n in count.items():
-        if n > per_side:
-            raise ValueError(f"shot.initial: {n} {colour!r} pucks; a side has {per_side} "
-                             "(novus 10)")
+    check_match_pucks(record.initial, colours, per_side, "shot.initial")
     before = {p.id: p for p in record.initial.pieces}
     for p in record.final.pieces:
         q = before.get(p.id)
@@ -102,6 +90,25 @@ def check_match_pieces(record: ShotRecord, colours: tuple[str, str], per_side: i
             raise ValueError(f"shot.final: piece {p.id!r} is a {p.kind} of group {p.group!r} "
                              f"after the shot but a {q.kind} of group {q.group!r} before it: "
                              "a piece cannot change")
+
+
+def check_match_pucks(layout: Layout, colours: tuple[str, str], per_side: int,
+                      where: str) -> None:
+    """Every puck of `layout` is of one of the match's two colours, at most `per_side` of each
+    (novus 10). ValueError naming `where` and the puck."""
+    count = dict.fromkeys(colours, 0)
+    for p in layout.pieces:
+        if p.kind != "puck":
+            continue
+        if p.group not in count:
+            raise ValueError(f"{where}: puck {p.id!r} has group {p.group!r}; this match's "
+                             f"pucks are {colours[0]!r} or {colours[1]!r} (state.colours, "
+                             "novus 10)")
+        count[p.group] += 1
+    for colour, n in count.items():
+        if n > per_side:
+            raise ValueError(f"{where}: {n} {colour!r} pucks; a side has {per_side} "
+                             "(novus 10)")
 
 
 @dataclass
