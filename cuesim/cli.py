@@ -361,7 +361,7 @@ def cmd_shoot(args: argparse.Namespace) -> int:
         try:
             check_layout(ref, args.game, layout, "layout")
         except ValueError as exc:
-            where = f"--layout {args.layout}" if args.layout else "the layout"
+            where = f"--layout {args.layout}" if args.layout else f"the {args.game} start layout"
             raise CliError(f"{where}: the {args.game} referee cannot rule on it (--rule): "
                            f"{str(exc).removeprefix('layout: ')}") from None
     with warnings.catch_warnings():  # the summary says it, prominently

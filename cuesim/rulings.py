@@ -50,7 +50,8 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
     """What the referee of `game` needs of the layout a shot starts from, asked before the shot
     is simulated: pool's balls by id and a table where the game goes on (`check_table_in_play`:
     WPA 4.1, 5.3), 5-pins' eight pieces by id (5-pins 4.1), novus's pucks of the match's two
-    colours (novus 10). A ValueError starting with `where` names the piece."""
+    colours (novus 10); in 5-pins' break, the opening position (4.1). A ValueError starting with
+    `where` names the piece."""
     if game in ("novus", "novus-doubles"):
         from cuesim.rules.novus.shotlog import check_match_pucks
 
@@ -63,11 +64,15 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
     if foreign:
         raise ValueError(f"{where}: {what} {foreign[0]!r} is no {what} of {game}; its "
                          f"{what}s are {list(known)}")
-    if pool:
-        try:
+    try:
+        if pool:
             ref.check_table_in_play(ref.state, layout)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {str(exc).removeprefix('initial: ')}") from None
+        elif ref.state.phase == "break":  # the opening position (5-pins 4.1)
+            from cuesim.rules.fivepins.placement import check_opening
+
+            check_opening(layout, ref.state.ball_of(ref.state.opponent()))
+    except ValueError as exc:
+        raise ValueError(f"{where}: {str(exc).removeprefix('initial: ')}") from None
 
 
 def novus_state(game: str, state: dict[str, Any] | None) -> dict[str, Any]:

@@ -284,3 +284,28 @@ def test_a_layout_the_referee_cannot_rule_from_is_refused_before_any_shot(
     assert err.count("\n") == 1 and expected in err and re.search(message, err), err
     assert not out.exists()
     assert main(["shoot", game, "--layout", str(path), *shot]) == 0
+
+
+def test_a_5_pins_break_from_a_layout_out_of_the_opening_position_is_refused_before(
+        tmp_path, capsys, monkeypatch):
+    """5-pins 4.1: at the break the opponent's ball stands on the top spot. A state where B
+    breaks with the yellow, and the start layout (A's break: the yellow on the top spot, the
+    white in hand), is refused before the shot is simulated, by shoot and by batch."""
+    import cuesim.cli as cli
+
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"players": ["A", "B"], "shooter": "B", "breaker": "B",
+                                 "phase": "break"}))
+    expected = ("the 5-pins referee cannot rule on it (--rule): opening position (5-pins 4.1): "
+                "the white ball must stand on the top_spot")
+    with monkeypatch.context() as patched:
+        patched.setattr(cli, "simulate", lambda *a, **k: pytest.fail("simulated"))
+        assert main(["shoot", "5-pins", "--state", str(state), "--rule", "--speed", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the 5-pins start layout: {expected}" in err, err
+    out = tmp_path / "out.parquet"
+    assert main(["batch", "5-pins", "--state", str(state), "--ruling", "--shots", "2",
+                 "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected.replace(" (--rule)", "") in err, err
+    assert not out.exists()
