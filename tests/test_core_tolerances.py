@@ -48,6 +48,13 @@ novus_shots = [  # the openings into rows of touching pucks, a shot among scatte
     (Layout("novus", (Piece("a", "puck", 0.5, 0.5, "red"), Piece("b", "puck", 0.53, 0.5, "red"),
                       Piece("c", "puck", 0.3, 0.8, "black"))),
      NovusShot(x=0.5, angle=math.pi / 2 + 0.02, speed=3.0)),
+    # the striker drives red5 into the rail from the row of touching pucks along it; red5
+    # leaves the rail sliding past red4, whose row comes to rest: with TOUCH x10 the row's
+    # last impact saw red5 and joined it to the row, which took red5's 17.8 mm as 0.71 mm each
+    # (resolve.press parting_for_good; found by a random hunt of these constants)
+    (novus_singles_layout(novus),
+     NovusShot(x=0.47666947301820484, angle=1.5252202964325317, speed=1.6808667930380152,
+               offset=-0.005488817052095998)),
 ]
 out = {}
 for factor in (1.0, 10.0, 0.1, 1e8):

@@ -34,7 +34,13 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.motion.dispatch import start_segment
-from cuesim.sim.resolve.press import find_root, pressing, sliding_apart, tangential_speed
+from cuesim.sim.resolve.press import (
+    find_root,
+    parting_for_good,
+    pressing,
+    sliding_apart,
+    tangential_speed,
+)
 from cuesim.sim.resolve.sliding_pair import alone, bounce_sliding
 from cuesim.sim.state import (
     DECEL,
@@ -104,9 +110,10 @@ def join_pressed(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray, cj: np.
             vn = (S[i, VX] - S[j, VX]) * nx[k] + (S[i, VY] - S[j, VY]) * ny[k]
             if abs(vn) <= v_stick and (tangential_speed(S, i, j, nx[k], ny[k]) <= v_stick
                                        or not alone(ci, cj, n_c, slow, parent, k)) and (
-                    (joined > 0 and vn > 0.0) or ((k < n_due or pressing(S, i, j, nx[k], ny[k]))
-                                                  and not sliding_apart(S, P, i, j, nx[k], ny[k],
-                                                                        v_stick))):
+                    (joined > 0 and vn > 0.0) or ((k < n_due or (
+                        pressing(S, i, j, nx[k], ny[k])
+                        and not parting_for_good(S, P, i, j, nx[k], ny[k], t)))
+                        and not sliding_apart(S, P, i, j, nx[k], ny[k], v_stick))):
                 ra, rb = find_root(parent, i), find_root(parent, j)
                 if ra != rb:
                     parent[rb] = ra
