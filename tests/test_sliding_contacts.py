@@ -115,3 +115,35 @@ def test_a_grazing_ball_does_not_carry_the_object_ball():
     soft = soft_simulate(table, layout, initial)
     assert _moved(layout, core.final_positions)[1] < 1e-5
     assert _moved(layout, soft.final_positions)[1] < 1e-5
+
+
+def test_a_puck_struck_off_the_rail_beside_its_row_leaves_the_row_as_the_reference():
+    """The novus opening's row of touching pucks along the far rail; the striker drives red5
+    into the rail, and red5 leaves it sliding past red4 and red6. The row stays put (micrometres)
+    and red5 and the striker stop within 0.2 mm of the soft reference with the core's own
+    dissipation law, started from the core's state 0.2 ms before the impact. With TOUCH x10
+    the row took red5 with it as a block (tests/test_core_tolerances.py)."""
+    from cuesim import NovusShot, novus_singles_layout, simulate
+
+    layout = novus_singles_layout(NOVUS)
+    shot = NovusShot(x=0.47666947301820484, angle=1.5252202964325317,
+                     speed=1.6808667930380152, offset=-0.005488817052095998)
+    core = simulate(NOVUS, layout, shot)
+    t = 0.8025  # the striker alone moving, 0.2 mm short of red5
+    positions, _ = core.positions_at(t)
+    dt = 1e-6
+    velocity = (core.positions_at(t + dt)[0][0] - core.positions_at(t - dt)[0][0]) / (2 * dt)
+    ids = [p.id for p in core.initial.pieces]
+    start = Layout(NOVUS.name, tuple(Piece(p.id, p.kind, *map(float, positions[k]), p.group)
+                                     for k, p in enumerate(core.initial.pieces)))
+    soft = soft_simulate(NOVUS, start, {"striker": (*map(float, velocity), 0.0)},
+                         dissipation="hysteretic")
+    final_core = core.final_positions
+    final_soft = soft.final_positions[[list(soft.ids).index(i) for i in ids]]
+    moved_core, moved_soft = _moved(start, final_core), _moved(start, final_soft)
+    red5, striker = ids.index("red5"), ids.index("striker")
+    assert 0.015 < moved_core[red5] < 0.02
+    row = [ids.index(f"red{k}") for k in (1, 2, 3, 4, 6, 7, 8)]
+    assert moved_core[row].max() < 2e-5 and moved_soft[row].max() < 5e-5
+    for k in (red5, striker):
+        assert np.hypot(*(final_core[k] - final_soft[k])) < 2e-4
