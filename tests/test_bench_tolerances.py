@@ -27,7 +27,8 @@ def test_a_short_hunt_runs_interpreted_and_reports_each_game(tmp_path) -> None:
     data = json.loads(out.read_text())
     assert set(data) == {"novus", "9-ball"}
     for row in data.values():
-        assert row["runs"] == 4 and row["visible"] == 0 and row["largest_move_mm"] < 1.0
+        assert row["runs"] == 4 and row["visible"] == row["chaotic"] == 0
+        assert row["largest_move_mm"] < 1.0
 
 
 def test_a_scale_that_reaches_the_core_is_seen() -> None:
@@ -42,6 +43,14 @@ def test_a_scale_that_reaches_the_core_is_seen() -> None:
                          text=True, check=True)
     changed, visible = map(int, run.stdout.split()[-2:])
     assert changed >= 3 and visible >= 3
+
+
+def test_the_v_stick_mode_scales_the_table_compiled() -> None:
+    """--v-stick scales the table's coefficient (the compiled core takes it as an argument):
+    every run counted, each visible one with its nudged shot's move."""
+    out = tol.hunt(("9-ball",), 2, 7000098, (), 1e-3, verbose=False, v_stick=True)["9-ball"]
+    assert out["runs"] == 4 and 0 <= out["chaotic"] <= out["visible"] <= out["rests_moved"] <= 4
+    assert all({"seed", "factor", "moved_mm", "nudge_mm"} <= set(r) for r in out["visible_runs"])
 
 
 def test_bounce_gap_follows_touch() -> None:
