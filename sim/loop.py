@@ -59,7 +59,7 @@ from cuesim.sim.predict import (
 )
 from cuesim.sim.queue import build, earliest, tree_length, update_path
 from cuesim.sim.resolve.impact import N_FLOAT_ROWS, N_INT_ROWS, resolve_impact
-from cuesim.sim.resolve.pin import knock_pin, pin_clear_time, tilts
+from cuesim.sim.resolve.pin import knock_pin, pin_clear_time, second_pass, tilts
 from cuesim.sim.roots import INF
 from cuesim.sim.state import (
     AX,
@@ -71,6 +71,7 @@ from cuesim.sim.state import (
     MST,
     NS,
     ON,
+    PBY,
     PEND,
     PIN_DOWN,
     PIN_LEANS,
@@ -190,6 +191,30 @@ def _log(
     ev[n_ev, 5] = speed
     ev[n_ev, 6] = direction
     return n_ev + 1
+
+
+@njit_norc
+def _second_passes(S: np.ndarray, P: np.ndarray, t: float, affected: np.ndarray, n_aff: int,
+                   e_pair: np.ndarray, ev: np.ndarray, n_ev: int) -> tuple[int, int]:
+    """After an impact: each touched pin (rocking or leaning) that lets one of the affected
+    pieces pass judges that piece's new motion (`second_pass`); one that goes into it knocks
+    it over (felled, as a second blow: a PIN event). Returns (n_ev, n_aff), the felled pins
+    added to the affected pieces."""
+    n = S.shape[0]
+    n_first = n_aff
+    for m in range(n_first):
+        k = affected[m]
+        for q in range(n):
+            if P[q, LAW] != LAW_PIN or S[q, PBY] != k + 1.0 or not (
+                    S[q, MST] == PIN_MOVED or S[q, MST] == PIN_LEANS):
+                continue
+            advance(S, P, q, t)
+            if second_pass(S, P, q, k, t):
+                vn, _ = knock_pin(S, P, k, q, e_pair[int(P[k, KIND]), int(P[q, KIND])], t)
+                n_ev = _log(ev, n_ev, t, EV_PIN, k, q, -1, vn, 0.0)
+                affected[n_aff] = q
+                n_aff += 1
+    return n_ev, n_aff
 
 
 @njit_core
@@ -443,6 +468,8 @@ def run_events_grid(
             for m in range(n_c):
                 if cj[m] < 0 and impulse[m] > 0.0:
                     n_ev = _log(ev, n_ev, t, EV_RAIL, ci[m], -1, -1 - cj[m], vpeak[m], 0.0)
+            if has_pins:  # a piece let pass a touched pin, turned by this impact
+                n_ev, n_aff = _second_passes(S, P, t, affected, n_aff, e_pair, ev, n_ev)
         elif pin_pair:  # a pin on its base touched: felled (PIN) or moved standing (COLLIDE)
             advance(S, P, i, t)
             advance(S, P, j, t)

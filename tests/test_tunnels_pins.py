@@ -77,6 +77,23 @@ def test_hunter_random_physics_a_second_ball_into_a_rocking_pin():
     assert not r["truncated"] and r["depth"] <= DEPTH, r
 
 
+def test_hunter_random_physics_the_ball_let_pass_turned_back_into_the_rocking_pin():
+    """WCBS 12.3: 5-pins seed 880566, random physics. Yellow touches the centre pin without
+    felling it and is let pass; still inside its circle, it meets the red, which turns it back
+    at the pin's axis. Its passage had been judged on its old path, so it went on through the
+    rocking pin unseen, 7.5 mm inside the standing circle (0.26 mm past the head's give). Its
+    new motion is judged again (resolve.pin.second_pass): it knocks the pin over at once (a
+    PIN event at the impact's instant)."""
+    case = shot_for("5-pins", 880566, "random")
+    r = run_case(case)
+    assert "error" not in r and "skipped" not in r, r
+    assert not r["truncated"] and r["depth"] <= DEPTH, r
+    res = simulate(case.table, case.layout, case.shot)
+    hit = [e for e in res.event_log() if {e.a, e.b} == {"yellow", "red"}][0]
+    felled = [e for e in res.event_log() if e.kind == EventKind.PIN and e.b == "pin_centre"]
+    assert felled and felled[0].a == "yellow" and felled[0].t == hit.t
+
+
 def test_hunter_random_physics_a_ball_passing_a_pin_whose_base_slides_back():
     """5-pins seed 604242, random physics: white brushes the top pin, whose base then slides
     back toward it (struck high) while it goes by, and white, sliding for 3 us after the knock,
