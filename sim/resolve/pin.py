@@ -41,7 +41,8 @@ Model (rigid bodies, first principles; numbers in cuesim.tables.carom.pin_model)
   only touched, 12.5). Until it is upright and still (the longest of the rocking, the slide and
   the ball's passage) it is PIN_MOVED: it slides its distance in that time, lets the piece that
   touched it pass (S[PBY]), and is felled by any other ball or thrown pin that strikes it
-  (tilted, it has no standing response left); then it stands again (REST). The passage is
+  (tilted, it has no standing response left), or by the piece let pass when an impact turns
+  that piece into it (`second_pass`); then it stands again (REST). The passage is
   judged again when the pin would stand, on the true paths (`pin_clear_time`): the piece
   passing it, still inside its contact circle, keeps it leaning (PIN_LEANS, at rest; no event;
   felled as above if another strikes it) until it has left; one that comes to rest there
