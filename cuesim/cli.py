@@ -118,7 +118,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "--json: as 'ruling' and the referee's next 'referee_state')")
     shoot.add_argument("--state", metavar="FILE",
                        help="with --rule: the game state to rule from (JSON: the 'state' object "
-                            "of the game's scenario schema); default: the start of a match")
+                            "of the game's scenario schema); default: the start of a match. "
+                            "Without --layout, a 5-pins break in it starts from that break's "
+                            "opening position")
     shoot.add_argument("--save", metavar="FILE",
                        help="also write the whole result to FILE: .json (readable) or .npz "
                             "(compact); both reload exactly (ShotResult.load)")
@@ -296,6 +298,10 @@ def cmd_shoot(args: argparse.Namespace) -> int:
                            f"{'ball games' if novus else 'novus'}, not of {args.game} (its shot "
                            f"takes {takes})")
     ref = _referee(args)
+    if ref is not None and args.layout is None:  # --state's break, not the game's (5-pins)
+        from cuesim.rulings import state_start
+
+        layout = state_start(ref, args.game, table) or layout
     if novus:
         from cuesim.rulings import shooter_side
 

@@ -75,6 +75,17 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
         raise ValueError(f"{where}: {str(exc).removeprefix('initial: ')}") from None
 
 
+def state_start(ref: Any, game: str, table: Any) -> Layout | None:
+    """The layout the referee's next shot starts from when none is given, where the game's
+    start is not it: a 5-pins break of the other player (4.1, 4.2: the breaker's ball in hand
+    on the lag line, the opponent's on the top spot). None: the game's start layout."""
+    if game == "5-pins" and ref.state.phase == "break":
+        from cuesim.tables.carom import five_pins_layout
+
+        return five_pins_layout(table, breaker=shooter_ball(ref))
+    return None
+
+
 def novus_state(game: str, state: dict[str, Any] | None) -> dict[str, Any]:
     """The novus state for `game` ("novus" or "novus-doubles"): a state without a mode takes
     the game's; one whose mode is the other game's is refused (ValueError), never ruled as

@@ -286,26 +286,46 @@ def test_a_layout_the_referee_cannot_rule_from_is_refused_before_any_shot(
     assert main(["shoot", game, "--layout", str(path), *shot]) == 0
 
 
-def test_a_5_pins_break_from_a_layout_out_of_the_opening_position_is_refused_before(
+def test_a_5_pins_break_of_the_other_player_starts_from_its_own_opening_position(
         tmp_path, capsys, monkeypatch):
-    """5-pins 4.1: at the break the opponent's ball stands on the top spot. A state where B
-    breaks with the yellow, and the start layout (A's break: the yellow on the top spot, the
-    white in hand), is refused before the shot is simulated, by shoot and by batch."""
+    """5-pins 4.1, 4.2: a state where B breaks with the yellow. Without --layout, shoot and
+    batch play it from that break's opening position (the yellow in hand on the lag line, the
+    white on the top spot), not from the game's start (A's break), which the referee refused
+    after simulating. A --layout out of the opening position is refused before the shot,
+    naming the file, by shoot and by batch."""
     import cuesim.cli as cli
+    from cuesim import start_layout
 
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"players": ["A", "B"], "shooter": "B", "breaker": "B",
                                  "phase": "break"}))
+    assert main(["shoot", "5-pins", "--state", str(state), "--rule", "--speed", "3",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    first = {p["id"]: (p["x"], p["y"]) for p in out["initial"]["pieces"]}
+    assert first["white"] == pytest.approx((0.71, 2.74)) and first["yellow"][1] < 1.42
+    assert out["events"][0]["a"] == "yellow" and out["ruling"] is not None
+    table = tmp_path / "out.parquet"
+    assert main(["batch", "5-pins", "--state", str(state), "--ruling", "--shots", "2",
+                 "--out", str(table), "--quiet"]) == 0
+    import pandas as pd
+
+    rows = pd.read_parquet(table)
+    assert (rows["status"] == "simulated").all()
+    assert rows["final_x.white"].tolist() == pytest.approx([0.71, 0.71])
+    layout = tmp_path / "a_breaks.json"
+    layout.write_text(json.dumps(start_layout("5-pins").to_dict()))
     expected = ("the 5-pins referee cannot rule on it (--rule): opening position (5-pins 4.1): "
                 "the white ball must stand on the top_spot")
     with monkeypatch.context() as patched:
         patched.setattr(cli, "simulate", lambda *a, **k: pytest.fail("simulated"))
-        assert main(["shoot", "5-pins", "--state", str(state), "--rule", "--speed", "3"]) == 2
+        assert main(["shoot", "5-pins", "--state", str(state), "--rule", "--speed", "3",
+                     "--layout", str(layout)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"the 5-pins start layout: {expected}" in err, err
-    out = tmp_path / "out.parquet"
+    assert err.count("\n") == 1 and f"--layout {layout}: {expected}" in err, err
     assert main(["batch", "5-pins", "--state", str(state), "--ruling", "--shots", "2",
-                 "--out", str(out), "--quiet"]) == 2
+                 "--layout", str(layout), "--out", str(tmp_path / "x.parquet"),
+                 "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and expected.replace(" (--rule)", "") in err, err
-    assert not out.exists()
+    assert not (tmp_path / "x.parquet").exists()

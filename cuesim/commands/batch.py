@@ -65,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="with --ruling: rule each shot in this game state (JSON: the 'state' "
                         "of a scenario or of `cuesim adjudicate` output) instead of as a "
                         "game's first shot; novus shots are then played from the shooter's "
-                        "side")
+                        "side, and without --layout a 5-pins break in it from that break's "
+                        "opening position")
     p.add_argument("--workers", type=int, default=None,
                    help="local worker processes (default: 1, whose threads take every core; "
                         "with --ruling or --events, one per core)")
@@ -478,9 +479,15 @@ def cmd_batch(args: argparse.Namespace) -> int:
     ruling = args.game if args.ruling else False
     if args.state is not None:
         try:
-            referee_state(args.game, args.state)
+            text, _ = referee_state(args.game, args.state)
         except BatchError as exc:
             raise BatchError(f"--state: {exc}") from None
+        if args.layout is None and text is not None:  # the state's break (5-pins), not the
+            from cuesim.batch.sources import referee_from_state  # game's start
+            from cuesim.rulings import state_start
+
+            layout = state_start(referee_from_state(args.game, text), args.game, table) \
+                or layout
     run = simulate_to_dataset if args.dataset else simulate_to_file
     try:
         manifest = run(
