@@ -34,6 +34,7 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script: make the checkout importable as `bench`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cuesim.commands import output_file, positive_int, whole_number
 from cuesim.shot import CueShot, NovusShot
 from cuesim.sim import run_motion
 from cuesim.sim.soft import soft_simulate
@@ -224,17 +225,16 @@ def compare(case: Case, steps: int = STEPS, dissipation: str = "viscous") -> dic
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one case of each family")
-    parser.add_argument("--json", metavar="OUT", help="also write the rows as JSON")
-    parser.add_argument("--steps", type=int, default=STEPS,
+    parser.add_argument("--json", metavar="OUT", type=output_file,
+                        help="also write the rows as JSON")
+    parser.add_argument("--steps", type=positive_int, default=STEPS,
                         help=f"reference steps per contact duration (default {STEPS})")
     parser.add_argument("--dissipation", choices=(*LAWS, "both"), default="both",
                         help="the reference's dissipation law (default: both, side by side)")
-    parser.add_argument("--sliding", type=int, metavar="N", default=0,
+    parser.add_argument("--sliding", type=whole_number, metavar="N", default=0,
                         help="instead: N random sliding pairs (a cue ball sliding past a "
                              "touching ball, pressed in), and their median and largest gaps")
     args = parser.parse_args(argv)
-    if args.sliding < 0:
-        parser.error(f"--sliding must be a count >= 0, got {args.sliding}")
     laws = LAWS if args.dissipation == "both" else (args.dissipation,)
     cases = sliding_family(args.sliding) if args.sliding else suite_cases(args.quick)
     # warm up the compiled code of both on the smallest case (compiles on a cold cache)

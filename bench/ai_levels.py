@@ -38,6 +38,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from cuesim.api import game_table, simulate  # noqa: E402
+from cuesim.commands import output_file, positive_int, whole_number  # noqa: E402
 from cuesim.shot import CueShot  # noqa: E402
 from cuesim.sim.events import EventKind  # noqa: E402
 from cuesim.sim.result import ShotResult  # noqa: E402
@@ -327,15 +328,19 @@ def _run(task: tuple[str, str, str, int, int, dict[str, tuple[int, int, int]]]) 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=int, default=100, help="games per pairing and discipline")
+    p.add_argument("--games", type=positive_int, default=100,
+                   help="games per pairing and discipline")
     p.add_argument("--disciplines", nargs="+", default=list(DISCIPLINES))
     p.add_argument("--pairings", nargs="+", default=list(PAIRINGS), help="low:high level pairs")
-    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--jobs", type=positive_int, default=2)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--breaks", type=int, default=300, help="9-ball breaks per level")
-    p.add_argument("--straight", type=int, default=400, help="reference shots per level")
-    p.add_argument("--frames-turns", type=int, default=6)
-    p.add_argument("--json", metavar="FILE")
+    p.add_argument("--breaks", type=whole_number, default=300,
+                   help="9-ball breaks per level (0: none)")
+    p.add_argument("--straight", type=whole_number, default=400,
+                   help="reference shots per level (0: none)")
+    p.add_argument("--frames-turns", type=whole_number, default=6,
+                   help="computer turns of the viewer timed (0: none)")
+    p.add_argument("--json", metavar="FILE", type=output_file)
     p.add_argument("--markdown", metavar="FILE",
                    help="print the tables of an earlier run's JSON as Markdown and exit")
     args = p.parse_args(argv)
@@ -358,19 +363,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ai_levels: a pairing is low:high of two levels ({', '.join(ai.LEVELS)}), "
                   f"got {pair!r}", file=sys.stderr)
             return 2
-    if args.games < 1 or args.jobs < 1:
-        print("ai_levels: --games and --jobs must be at least 1", file=sys.stderr)
-        return 2
     t0 = time.perf_counter()
     report: dict[str, Any] = {"settings": {"games": args.games, "search": BENCH_SEARCH,
                                            "options": OPTIONS, "max_shots": MAX_SHOTS,
                                            "seed": args.seed}}
-    report["straight_in"] = straight_in_rates(args.straight, args.seed)
-    print("reference straight-in shot (0.9 m + 0.9 m, corner): make rate per level")
+    report["straight_in"] = straight_in_rates(args.straight, args.seed) if args.straight else {}
+    if report["straight_in"]:
+        print("reference straight-in shot (0.9 m + 0.9 m, corner): make rate per level")
     for name, rate in report["straight_in"].items():
         print(f"  {name:9s} {rate:6.1%}  ({args.straight} shots)")
-    report["breaks"] = break_rates(args.breaks, args.seed)
-    print("9-ball break by plan: share of breaks that pocket the 9 / any ball / the cue ball")
+    report["breaks"] = break_rates(args.breaks, args.seed) if args.breaks else {}
+    if report["breaks"]:
+        print("9-ball break by plan: share of breaks that pocket the 9 / any ball / the cue "
+              "ball")
     for name, r in report["breaks"].items():
         print(f"  {name:9s} 9: {r['nine']:5.1%}  any: {r['any_ball']:5.1%}  scratch: "
               f"{r['scratch']:5.1%}  ({r['breaks']} breaks; plan: {r.get('plan', '')})")
@@ -415,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{game:10s} {pair:15s} {tl.games:5d} {tl.wins:9d} {th.wins:9d} "
                   f"{tl.unfinished:6d} | " + "; ".join(cells))
     report["summary"] = summary
-    ft = frame_times(args.frames_turns)
+    ft = frame_times(args.frames_turns) if args.frames_turns else {}
     report["frames_while_thinking"] = ft
     if ft:
         print(f"\nviewer frames while the computer (strong) thinks, 14.1: {ft['frames']} "

@@ -46,6 +46,7 @@ from cuesim import simulate, start_layout
 from cuesim.api import game_table
 from cuesim.batch import ShotSampler, simulate_many
 from cuesim.batch.dataset import simulate_to_dataset
+from cuesim.commands import output_file, positive_int
 
 NOVUS_VARY = {"x": (0.2, 0.8), "angle": (math.radians(80), math.radians(100)),
               "speed": (3.0, 9.0)}
@@ -370,21 +371,26 @@ def threaded_memory(sizes):
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
-    ap.add_argument("--json", default=None, help="also write every figure as JSON")
-    ap.add_argument("--novus-shots", type=int, default=None)
-    ap.add_argument("--break-shots", type=int, default=None)
-    ap.add_argument("--dask-shots", type=int, default=None)
-    ap.add_argument("--memory-shots", type=int, default=None)
+    ap.add_argument("--json", default=None, type=output_file,
+                    help="also write every figure as JSON")
+    ap.add_argument("--novus-shots", type=positive_int, default=None)
+    ap.add_argument("--break-shots", type=positive_int, default=None)
+    ap.add_argument("--dask-shots", type=positive_int, default=None)
+    ap.add_argument("--memory-shots", type=positive_int, default=None)
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--no-ruled", action="store_true", help="skip the ruled shots' rates")
     ap.add_argument("--no-local", action="store_true",
                     help="skip the 1-vs-2 thread and worker rates")
-    ap.add_argument("--repeats", type=int, default=None, help="runs per figure (default 5)")
-    a = ap.parse_args()
+    ap.add_argument("--repeats", type=positive_int, default=None,
+                    help="runs per figure (default 5)")
+    a = ap.parse_args(argv)
+    if a.memory_shots is not None and a.memory_shots < 100:
+        ap.error(f"--memory-shots must be at least 100 (its runs stream a hundredth, a tenth and "
+                 f"all of it), got {a.memory_shots}")
     q = a.quick
     n_novus = a.novus_shots or (4000 if q else 40_000)
     n_break = a.break_shots or (400 if q else 4_000)

@@ -46,6 +46,7 @@ import numpy as np
 
 import cuesim
 from cuesim import CueShot, simulate
+from cuesim.commands import output_file
 from cuesim.sim import run_motion
 from cuesim.sim.cue import strike
 from cuesim.sim.events import EventKind
@@ -455,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and random breaks (under ~30 s)")
-    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--json", metavar="FILE", type=output_file,
+                    help="also write the figures as JSON")
     args = ap.parse_args(argv)
 
     quick = args.quick

@@ -39,6 +39,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import scenarios as sc  # noqa: E402
+from cuesim.commands import output_file  # noqa: E402
+from cuesim.output import OutputError, check_folder_writable  # noqa: E402
 from cuesim.sim.detect.grid import (  # noqa: E402
     CELL_PIECES,
     GRID_MIN_N,
@@ -250,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--passes", type=_positive, default=None,
                     help="measure the series this many times, keep each figure's best "
                          "(3; 1 with --quick)")
-    ap.add_argument("--json", help="write the figures to this JSON file")
+    ap.add_argument("--json", type=output_file, help="write the figures to this JSON file")
     ap.add_argument("--plot", default=None,
                     help=f"the PNG to write (default {PLOT}; a --quick run writes none unless "
                          "given one: its three sizes would replace the documented plot)")
@@ -259,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
                          "openings, scattered novus layouts, boxes of 16-64), which GRID_MIN_N "
                          "decides")
     args = ap.parse_args(argv)
+    if args.plot:  # its folder is made at the end, if it can be: checked before the run
+        try:
+            check_folder_writable(Path(args.plot).expanduser().parent, "--plot's folder")
+        except OutputError as exc:
+            ap.error(str(exc))
     ns = QUICK_NS if args.quick else NS
     print(f"machine: {platform.machine()} {platform.processor() or ''} python "
           f"{platform.python_version()}; GRID_MIN_N = {GRID_MIN_N}, CELL_PIECES = {CELL_PIECES}")

@@ -26,6 +26,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cuesim.commands import output_file, positive_int  # noqa: E402
 from cuesim.sim import engine  # noqa: E402
 from cuesim.viewer.ai import choose_shot  # noqa: E402
 from cuesim.viewer.ai.levels import LEVELS  # noqa: E402
@@ -84,15 +85,15 @@ def time_turns(game: str, level: str, turns: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--level", choices=list(LEVELS), default="club")
-    ap.add_argument("--turns", type=int, default=3, help="timed turns a game (default 3)")
+    ap.add_argument("--turns", type=positive_int, default=3, help="timed turns a game (default 3)")
     ap.add_argument("--games", default=",".join(GAMES),
                     help=f"comma-separated, of {', '.join(GAMES)}")
-    ap.add_argument("--json", default=None, help="also write the rows as JSON")
+    ap.add_argument("--json", default=None, type=output_file, help="also write the rows as JSON")
     a = ap.parse_args(argv)
     games = a.games.split(",")
     unknown = [g for g in games if g not in GAMES]
-    if unknown or a.turns < 1:
-        ap.error(f"unknown game {unknown[0]!r}" if unknown else "--turns must be at least 1")
+    if unknown:
+        ap.error(f"unknown game {unknown[0]!r}")
     rows = []
     for game in games:
         row = time_turns(game, a.level, a.turns)

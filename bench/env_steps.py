@@ -36,6 +36,7 @@ import cuesim
 import cuesim.env
 from cuesim import CueShot, simulate, start_layout
 from cuesim.api import game_table, simulate_input
+from cuesim.commands import at_most, output_file
 from cuesim.env import ENV_IDS, CueEnv
 from cuesim.sim.batch_parallel import run_inputs
 from cuesim.sim.engine import run_input
@@ -133,14 +134,14 @@ def _timed(fn: Any) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer steps and shots")
     ap.add_argument("--games", default="9-ball,novus", help="comma-separated games")
     ap.add_argument("--num-envs", type=int, default=64)
-    ap.add_argument("--level", type=int, default=16, help="the computer's candidates")
-    ap.add_argument("--json", help="also write every figure to this JSON file")
-    args = ap.parse_args()
+    ap.add_argument("--level", type=at_most(10_000), default=16, help="the computer's candidates")
+    ap.add_argument("--json", type=output_file, help="also write every figure to this JSON file")
+    args = ap.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for g in games:
         if g not in ID_OF:

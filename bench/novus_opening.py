@@ -33,6 +33,7 @@ import numpy as np
 
 import cuesim
 from cuesim import NovusShot, novus_doubles_layout, novus_singles_layout, novus_table, simulate
+from cuesim.commands import output_file
 from cuesim.sim import run_motion
 from cuesim.sim.pymunk_backend import run_motion_pymunk
 
@@ -235,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer shots and repeats, no cold "
                     "compile")
-    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--json", metavar="FILE", type=output_file,
+                    help="also write the figures as JSON")
     args = ap.parse_args(argv)
 
     quick = args.quick

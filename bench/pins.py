@@ -22,6 +22,7 @@ import sys
 import time
 
 import cuesim
+from cuesim.commands import output_file, positive_int
 from cuesim.sim.events import EventKind
 from cuesim.tables.carom import carom_table, five_pins_layout, pin_spots
 
@@ -67,9 +68,9 @@ def run(shots: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shots", type=int, default=300)
+    ap.add_argument("--shots", type=positive_int, default=300)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--json", type=output_file, help="write the figures to this file")
     args = ap.parse_args(argv)
     out = run(args.shots, args.seed)
     print(f"{out['shots']} random 5-pins shots through the pins (seed {out['seed']}):")

@@ -20,7 +20,6 @@ lets a slow spell decide a figure. The rooms of the suite:
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -47,8 +46,6 @@ from bench.suite_config import Config, build_scenarios, log  # noqa: E402
 from bench.suite_memory import measure_memory, memory_in_subprocess  # noqa: E402
 from bench.suite_report import format_report, scaling, speed_targets, targets  # noqa: E402
 from bench.suite_timing import cuesim_figures, run_case, time_cuesim  # noqa: E402
-from cuesim.commands import at_most  # noqa: E402
-from cuesim.commands.bench import MAX_PASSES  # noqa: E402
 from cuesim.output import write_atomic  # noqa: E402
 from cuesim.sim.parallel_compile import SWITCH  # noqa: E402
 
@@ -175,21 +172,11 @@ def impacts_alone(cfg: Config) -> dict[str, Any] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="cuesim bench", description=__doc__.splitlines()[0])
-    add_arguments(ap)
-    args = ap.parse_args(argv)
-    return run(args.quick, args.json, args.plots, passes=args.passes)
+    """`python bench/suite.py ARGS` is `cuesim bench ARGS`: the same options, and the same
+    checks of --json and --plots before minutes of measuring (cuesim.commands.bench)."""
+    from cuesim.cli import main as cli_main
 
-
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--quick", action="store_true",
-                    help="fewer shots, repeats and steps, no cold compile (under a minute)")
-    ap.add_argument("--passes", metavar="K", type=at_most(MAX_PASSES), default=None,
-                    help="passes over every scenario, each time kept at its fastest pass "
-                         f"(default 2; 1 with --quick; at most {MAX_PASSES})")
-    ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
-    ap.add_argument("--plots", metavar="DIR", help="write PNG plots there (needs matplotlib: "
-                    "pip install -e '.[bench]')")
+    return cli_main(["bench", *(sys.argv[1:] if argv is None else argv)])
 
 
 def run(quick: bool, json_path: str | None = None, plots_dir: str | None = None,

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from cuesim import CueShot, NovusShot, simulate
+from cuesim.commands import output_file, positive_int
 from cuesim.sim.events import COL_A, COL_B, COL_KIND, COL_T, EventKind
 from cuesim.sim.resolve.pin import tipping_clearance
 from cuesim.sim.result import ShotResult
@@ -570,11 +571,11 @@ def hunt(games: tuple[str, ...], shots: int, seed0: int, verbose: bool = True,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shots", type=int, default=200, help="shots per game (goal: 10000)")
+    ap.add_argument("--shots", type=positive_int, default=200, help="shots per game (goal: 10000)")
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--seed", type=int, default=0, help="first seed")
-    ap.add_argument("--json", help="write the summary here")
-    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--json", type=output_file, help="write the summary here")
+    ap.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
     ap.add_argument("--physics", choices=PHYSICS, default="table",
                     help="the tables' own coefficients, or random ones drawn per seed")
     ap.add_argument("--pool-size", choices=tuple(POOL_SIZES), default="9ft",

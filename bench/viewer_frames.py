@@ -22,6 +22,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from cuesim.commands import positive_int  # noqa: E402
 from cuesim.viewer.anim import Playback  # noqa: E402
 from cuesim.viewer.app import App  # noqa: E402
 from cuesim.viewer.session import new_session  # noqa: E402
@@ -57,10 +58,10 @@ def opening_app(game: str) -> App:
     return app
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frames", type=int, default=300)
-    args = parser.parse_args()
+    parser.add_argument("--frames", type=positive_int, default=300)
+    args = parser.parse_args(argv)
     print(f"{'case':48s} {'median ms':>10s} {'p95 ms':>8s} {'max fps':>8s}")
     for game, label in (("novus-doubles", "novus doubles, 33 discs"),
                         ("8-ball", "8-ball, 15-ball rack + cue")):

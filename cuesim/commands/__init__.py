@@ -13,6 +13,7 @@ import argparse
 import importlib
 import pkgutil
 from collections.abc import Callable
+from pathlib import Path
 
 # the most candidate shots the computer simulates for one turn (its levels use 60-300; each
 # is a whole shot, so 10**5 is minutes of thinking)
@@ -31,6 +32,29 @@ def positive_int(text: str, upper: int | None = None) -> int:
     if upper is not None and value > upper:
         raise argparse.ArgumentTypeError(f"{text!r} must be at most {upper}")
     return value
+
+
+def whole_number(text: str) -> int:
+    """argparse type: a whole number >= 0 (a count where 0 skips that part of a run)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
+    return value
+
+
+def output_file(text: str) -> Path:
+    """argparse type: a file a run will write (--json, --out), checked as the arguments are
+    read (cuesim.output.check_writable: its folder exists and takes a file), not after the run
+    whose results it is to hold."""
+    from cuesim.output import OutputError, check_writable
+
+    try:
+        return check_writable(text, "the file")
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def at_most(upper: int) -> Callable[[str], int]:
