@@ -441,6 +441,9 @@ class Session:
         self.ref = ref
         self._resume_layout(layout)
         self.base = {"layout": layout.to_dict(), "state": copy.deepcopy(state)}
+        # the shots that led there are not this game's any more: kept, a save would replay
+        # them from the base, on the table they had already been played to
+        self.actions, self.history = [], []
 
     def _resume_layout(self, layout: Layout) -> None:
         """Put the pieces where `layout` has them (`resume`)."""
