@@ -10,7 +10,7 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.motion.dispatch import contact_distance
-from cuesim.sim.state import AX, AY, TEND, VX, VY
+from cuesim.sim.state import AX, AY, TEND, VX, VY, M
 
 
 @njit_norc
@@ -72,6 +72,33 @@ def parting_for_good(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny
     if close <= 0.0:
         return True
     return t + 2.0 * s / close > min(S[i, TEND], S[j, TEND])
+
+
+@njit_norc
+def collapses(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, v0: float,
+              e: float, t: float) -> bool:
+    """Whether a pair (j >= 0) closing at v0 > 0 while its motion laws press it together would
+    collapse: bounced with restitution e, it parts at s = e v0 and its gap (`parting_for_good`)
+    closes again after tau = 2 s / ((a_i - a_j) . n - v_t^2 / (R_i + R_j)), each bounce e times
+    the last, the whole series over in tau / (1 - e), the limit a persistent contact. Only if
+    that ends before the pair's motion laws do is it an inelastic collapse; otherwise its press
+    ends first and it bounces a few times at most, as it would with any v_stick below its speed
+    (two sliding balls meeting at 3 mm/s, their slips pressing them together for 0.3 ms:
+    joined, they rested touching, where a smaller v_stick left them 10 um apart and a later
+    impact on the pair 38 mm elsewhere). The pair's laws end, through a collapse, about when
+    its joined motion's would: at the mass-weighted mean of the two segments' ends (exactly so
+    for two pieces braking alike to rest; between the two in general)."""
+    if not (0.0 < e < 1.0):
+        return e <= 0.0
+    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
+    vn = dvx * nx + dvy * ny
+    vt2 = max(dvx * dvx + dvy * dvy - vn * vn, 0.0)
+    close = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny \
+        - vt2 / contact_distance(P, i, j)
+    if close <= 0.0:
+        return False
+    mi, mj = P[i, M], P[j, M]
+    return t + 2.0 * e * v0 / (close * (1.0 - e)) <= (mi * S[i, TEND] + mj * S[j, TEND]) / (mi + mj)
 
 
 @njit_norc
