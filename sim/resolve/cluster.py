@@ -6,10 +6,10 @@ piece ahead of it, a rolling ball behind a sliding one). Such a contact closing 
 v_stick would otherwise bounce in an endless, ever faster series of ever smaller impacts (an
 inelastic collapse, whose accumulation point is a persistent contact). So a slow pressing
 contact is perfectly inelastic (e = 0 in the multiple impact; a pair touching nothing else
-only if its collapse would end before its press does, resolve.press `collapses`; else it
-bounces, as under any v_stick below its speed), and when it is still pressed
-after the impact, its two pieces join one cluster: every connected group of such contacts takes
-its centre-of-mass velocity and mass-weighted deceleration,
+only if its press brings it back from a bounce before its motion laws end, resolve.press
+`comes_back`; else it bounces, as under any v_stick below its speed), and when it is still
+pressed after the impact, its two pieces join one cluster: every connected group of such
+contacts takes its centre-of-mass velocity and mass-weighted deceleration,
   v = sum(m_k v_k) / sum(m_k),   k = sum(m_k mu_k g) / sum(m_k),
 momentum conserved, kinetic energy can only fall (by at most m v_stick^2 / 2 per contact: the
 pieces move within micrometres of where a resolved collapse would leave them). Balls also take

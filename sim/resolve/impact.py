@@ -8,8 +8,8 @@ unless only one contact is due and no other contact closes before or after its b
 or the multiple impact finds that no other took an impulse: then the others carry no force
 and the binary impact is the multiple impact's solution (`_binary_alone`, `_binary_after_all`).
 Slow pressing contacts are perfectly inelastic and their pieces then move on together
-(resolve.cluster), unless a pair alone would not collapse: its press ends before its bounces
-would (`_bounce_short_presses`).
+(resolve.cluster), unless a pair alone parts for good: its press ends before a bounce would
+come back (`_bounce_short_presses`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from cuesim.sim.resolve.disc_disc import resolve_disc_disc
 from cuesim.sim.resolve.disc_rail import resolve_disc_rail
 from cuesim.sim.resolve.impact_step import contact_time_scale
 from cuesim.sim.resolve.multi_impact import N_WORK_ROWS, solve_multi_impact, unfinished
-from cuesim.sim.resolve.press import collapses, find_root, pressing
+from cuesim.sim.resolve.press import comes_back, find_root, pressing
 from cuesim.sim.state import (
     KIND,
     LAW,
@@ -324,8 +324,8 @@ def _bounce_short_presses(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray
                           cj: np.ndarray, nx: np.ndarray, ny: np.ndarray, gap: np.ndarray,
                           n_c: int, e: np.ndarray, e_pair: np.ndarray, slow: np.ndarray) -> None:
     """A slow closing pair contact, neither piece touching anything else (`_only_contact`),
-    is perfectly inelastic only if it would collapse (resolve.press `collapses`: its bounces,
-    brought back by the press of the pieces' own motion laws, end before that press does);
+    is perfectly inelastic only if it is a persistent contact (resolve.press `comes_back`: the
+    press of the pieces' own motion laws brings it back from a bounce before those laws end);
     otherwise it is no longer slow and keeps its restitution, as under any v_stick below its
     speed. So too in a system slower than v_stick: a press of round-off (two equal pucks
     braking alike) must not decide it. Among more touching contacts (a row, balls wedged in a
@@ -338,7 +338,7 @@ def _bounce_short_presses(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray
         v0 = approach(S, i, j, nx[k], ny[k])
         e_k = e_pair[int(P[i, KIND]), int(P[j, KIND])]
         if v0 > 0.0 and _only_contact(ci, cj, gap, n_c, k) \
-                and not collapses(S, P, i, j, nx[k], ny[k], v0, e_k, t):
+                and not comes_back(S, P, i, j, nx[k], ny[k], v0, e_k, t):
             slow[k] = False
             e[k] = e_k
 

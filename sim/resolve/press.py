@@ -75,21 +75,21 @@ def parting_for_good(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny
 
 
 @njit_norc
-def collapses(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, v0: float,
-              e: float, t: float) -> bool:
-    """Whether a pair (j >= 0) closing at v0 > 0 while its motion laws press it together would
-    collapse: bounced with restitution e, it parts at s = e v0 and its gap (`parting_for_good`)
-    closes again after tau = 2 s / ((a_i - a_j) . n - v_t^2 / (R_i + R_j)), each bounce e times
-    the last, the whole series over in tau / (1 - e), the limit a persistent contact. Only if
-    that ends before the pair's motion laws do is it an inelastic collapse; otherwise its press
-    ends first and it bounces a few times at most, as it would with any v_stick below its speed
-    (two sliding balls meeting at 3 mm/s, their slips pressing them together for 0.3 ms:
-    joined, they rested touching, where a smaller v_stick left them 10 um apart and a later
-    impact on the pair 38 mm elsewhere). The pair's laws end, through a collapse, about when
-    its joined motion's would: at the mass-weighted mean of the two segments' ends (exactly so
-    for two pieces braking alike to rest; between the two in general)."""
-    if not (0.0 < e < 1.0):
-        return e <= 0.0
+def comes_back(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float, v0: float,
+               e: float, t: float) -> bool:
+    """Whether a pair (j >= 0) closing at v0 > 0, bounced with restitution e, is brought back
+    by its motion laws before they end: it parts at s = e v0, and its gap (`parting_for_good`)
+    closes again after tau = 2 s / ((a_i - a_j) . n - v_t^2 / (R_i + R_j)). If so it would go
+    on bouncing, ever smaller (an inelastic collapse) or, at e = 1, for as long as the press
+    lasts: a persistent contact, perfectly inelastic here. If not, its press ends first and
+    the pair parts for good, as it would under any v_stick below its speed (two sliding balls
+    meeting at 3 mm/s, their slips pressing them together for 0.3 ms: joined, they rested
+    touching, where a smaller v_stick left them 10 um apart and a later impact on the pair
+    38 mm elsewhere). Through a persistent contact the pair moves as one, so its laws end about
+    when its joined motion's would: at the mass-weighted mean of the two segments' ends
+    (exactly so for two pieces braking alike to rest; between the two in general)."""
+    if e <= 0.0:
+        return True
     dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
     vn = dvx * nx + dvy * ny
     vt2 = max(dvx * dvx + dvy * dvy - vn * vn, 0.0)
@@ -98,7 +98,7 @@ def collapses(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float
     if close <= 0.0:
         return False
     mi, mj = P[i, M], P[j, M]
-    return t + 2.0 * e * v0 / (close * (1.0 - e)) <= (mi * S[i, TEND] + mj * S[j, TEND]) / (mi + mj)
+    return t + 2.0 * e * v0 / close <= (mi * S[i, TEND] + mj * S[j, TEND]) / (mi + mj)
 
 
 @njit_norc
