@@ -20,29 +20,29 @@ from pathlib import Path
 MAX_CANDIDATES = 100_000
 
 
-def positive_int(text: str, upper: int | None = None) -> int:
-    """argparse type: a whole number >= 1 (counts such as --candidates, --sets), and at most
-    `upper` when given (`at_most`)."""
+def _whole(text: str, lower: int, upper: int | None = None) -> int:
+    """`text` as a whole number in [lower, upper] (no upper bound when None), or the
+    ArgumentTypeError saying why not."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    if value < lower:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least {lower}")
     if upper is not None and value > upper:
         raise argparse.ArgumentTypeError(f"{text!r} must be at most {upper}")
     return value
 
 
+def positive_int(text: str, upper: int | None = None) -> int:
+    """argparse type: a whole number >= 1 (counts such as --candidates, --sets), and at most
+    `upper` when given (`at_most`)."""
+    return _whole(text, 1, upper)
+
+
 def whole_number(text: str) -> int:
-    """argparse type: a whole number >= 0 (a count where 0 skips that part of a run)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
-    return value
+    """argparse type: a whole number >= 0 (a seed; a count where 0 skips that part of a run)."""
+    return _whole(text, 0)
 
 
 def output_file(text: str) -> Path:

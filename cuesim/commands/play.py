@@ -8,7 +8,7 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import MAX_CANDIDATES, at_most, end_mass_grams, impact_steps
+from cuesim.commands import MAX_CANDIDATES, at_most, end_mass_grams, impact_steps, whole_number
 from cuesim.output import OutputError, check_writable, remove_partial, same_file
 from cuesim.rules.api_checks import MAX_MATCH
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--candidates", type=at_most(MAX_CANDIDATES), default=None,
                    help="candidate shots the computer simulates before it plays (default: "
                         "its level's, 60 / 150 / 300)")
-    p.add_argument("--seed", type=_seed, default=None,
+    p.add_argument("--seed", type=whole_number, default=None,
                    help="seed of the computer's execution error: the same seed and moves "
                         "replay the same game (default 0)")
     p.add_argument("--impact-steps", type=impact_steps, default=None, metavar="N",
@@ -105,17 +105,6 @@ def _computer_options_note(args: argparse.Namespace, computer: tuple[str, ...]) 
             "none (add --vs-computer); "
             f"{'it applies' if len(given) == 1 else 'they apply'} only if F9 loads a game "
             "with one")
-
-
-def _seed(text: str) -> int:
-    """argparse type: a seed, a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
-    return value
 
 
 def _has_display() -> bool:
