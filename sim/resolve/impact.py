@@ -337,8 +337,9 @@ def _bounce_short_presses(S: np.ndarray, P: np.ndarray, t: float, ci: np.ndarray
             continue
         v0 = approach(S, i, j, nx[k], ny[k])
         e_k = e_pair[int(P[i, KIND]), int(P[j, KIND])]
-        if v0 > 0.0 and _only_contact(ci, cj, gap, n_c, k) \
-                and not comes_back(S, P, i, j, nx[k], ny[k], v0, e_k, t):
+        # the pair's own test first: it is O(1), the search for other contacts O(n_c)
+        if v0 > 0.0 and not comes_back(S, P, i, j, nx[k], ny[k], v0, e_k, t) \
+                and _only_contact(ci, cj, gap, n_c, k):
             slow[k] = False
             e[k] = e_k
 
