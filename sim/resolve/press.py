@@ -50,6 +50,19 @@ def sliding_apart(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: f
 
 
 @njit_norc
+def gap_motion(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float,
+               ny: float) -> tuple[float, float]:
+    """(s, c) of two touching pieces' gap g(tau) = s tau - c tau^2 / 2 under their present
+    motion laws: s the normal velocity (> 0 parting), c = (a_i - a_j) . n - v_t^2 / (R_i + R_j)
+    (their press less the relative path's bend away from the circle of contact)."""
+    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
+    s = dvx * nx + dvy * ny
+    vt2 = max(dvx * dvx + dvy * dvy - s * s, 0.0)
+    c = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny - vt2 / contact_distance(P, i, j)
+    return s, c
+
+
+@njit_norc
 def parting_for_good(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: float,
                      t: float) -> bool:
     """Whether two touching pieces (j >= 0) that part (normal velocity s > 0 from each other)
@@ -62,13 +75,9 @@ def parting_for_good(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny
     would give the puck's sliding to the group (a puck leaving a rail beside a row of touching
     pucks took four of them with it, 17.8 mm shared as 0.71 mm each, as soon as the touch
     tolerance let the row's impact see it)."""
-    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
-    s = dvx * nx + dvy * ny  # > 0: parting
-    if s <= 0.0:
+    s, close = gap_motion(S, P, i, j, nx, ny)
+    if s <= 0.0:  # not parting
         return False
-    vt2 = max(dvx * dvx + dvy * dvy - s * s, 0.0)
-    close = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny \
-        - vt2 / contact_distance(P, i, j)
     if close <= 0.0:
         return True
     return t + 2.0 * s / close > min(S[i, TEND], S[j, TEND])
@@ -79,7 +88,7 @@ def comes_back(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: floa
                e: float, t: float) -> bool:
     """Whether a pair (j >= 0) closing at v0 > 0, bounced with restitution e, is brought back
     by its motion laws before they end: it parts at s = e v0, and its gap (`parting_for_good`)
-    closes again after tau = 2 s / ((a_i - a_j) . n - v_t^2 / (R_i + R_j)). If so it would go
+    closes again after tau = 2 s / c (`gap_motion`). If so it would go
     on bouncing, ever smaller (an inelastic collapse) or, at e = 1, for as long as the press
     lasts: a persistent contact, perfectly inelastic here. If not, its press ends first and
     the pair parts for good, as it would under any v_stick below its speed (two sliding balls
@@ -90,11 +99,7 @@ def comes_back(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny: floa
     (exactly so for two pieces braking alike to rest; between the two in general)."""
     if e <= 0.0:
         return True
-    dvx, dvy = S[j, VX] - S[i, VX], S[j, VY] - S[i, VY]
-    vn = dvx * nx + dvy * ny
-    vt2 = max(dvx * dvx + dvy * dvy - vn * vn, 0.0)
-    close = (S[i, AX] - S[j, AX]) * nx + (S[i, AY] - S[j, AY]) * ny \
-        - vt2 / contact_distance(P, i, j)
+    close = gap_motion(S, P, i, j, nx, ny)[1]
     if close <= 0.0:
         return False
     mi, mj = P[i, M], P[j, M]
