@@ -1,25 +1,25 @@
 """A cold start compiles the event loop's largest callees in a helper process.
 
 numba compiles one function at a time in a process, callees first as it types their callers.
-On an empty cache the first shot compiles the event loop and the ~110 functions under it in
-one process (about 50 s here). But a callee that another process has compiled and cached is
-loaded instead (its bitcode, compiled for linking only: `link_only`; the caller links it in,
-inlines it and makes the only machine code). So
-when the loop, or `auto_grid_into` compiled just before it, misses the cache
+On an empty cache the first shot compiles the event loop and the ~180 signatures under it in
+one process (about 25 s on the 2-core machines here, 2026-12-07). But a callee that another
+process has compiled and cached is loaded instead (its bitcode, compiled for linking only:
+`link_only`; the caller links it in, inlines it and makes the only machine code). So when
+the loop, or `auto_grid_into` compiled just before it, misses the cache
 (`compiled.CacheAtFirstUse.load_overload` calls `on_cache_miss`), one helper process
-(`parallel_compile_helper`) compiles `HELPER_ROOTS`, the impact chain and the prediction
-after an event (about half of the work), in that order, while this process compiles the
-rest. When this process's typing reaches a root (`compiled.plain_calls` calls
-`before_resolve`), it waits for the helper to report that root done, then numba finds it in
-the cache. The machine code is what this process would have
-compiled, so every result is the same.
+(`parallel_compile_helper`) compiles `HELPER_ROOTS`, most of the impact chain, the pins'
+knock and the prediction after an event (about half of the work), in that order, while this
+process compiles the rest. When this process's typing reaches a root, in the loop or inside
+another function it compiles (`compiled.plain_calls` calls `before_resolve`), it waits for
+the helper to report that root done, then numba finds it in the cache. The machine code is
+what this process would have compiled, so every result is the same.
 
 The roots' signatures are declared (below): the helper cannot type the loop to learn them
-without compiling it. `tests/test_parallel_compile.py` types the loop and checks each. A
-stale one costs only speed: the helper compiles a signature nobody asks for and this process
-compiles the root itself, as it does when the helper is switched off
-(`CUESIM_COMPILE_HELPER=0`), finds one CPU or no Python to run (a frozen application), fails,
-or is not done within `WAIT_S`.
+without compiling it. `tests/test_parallel_compile.py` types the loop (and resolve_impact,
+which calls two of them) and checks each. A stale one costs only speed: the helper compiles
+a signature nobody asks for and this process compiles the root itself, as it does when the
+helper is switched off (`CUESIM_COMPILE_HELPER=0`), finds one CPU or no Python to run (a
+frozen application), fails, or is not done within `WAIT_S`.
 """
 
 from __future__ import annotations
@@ -70,12 +70,21 @@ STARTERS: tuple[tuple[str, str, str], ...] = (
 # against 12.2-12.9 s, the 9-ball break first 11.5-11.9 against 12.4 ("Start-up, ninth pass").
 # With link-only callees compiled without CPython wrappers and the typing memo (both
 # processes), still balanced: this process waits 0.3 s for predict_near, 9.1-9.2 s in all
-# ("Start-up, tenth pass")
+# ("Start-up, tenth pass"). The contact physics of 12-06 and 12-07 grew the impact chain
+# again: this process reached resolve_impact at 7.9-8.2 s and waited 2.1-2.7 s for it, then
+# 0.7 s each for knock_pin and predict_near. The helper now compiles resolve_impact's two
+# largest parts, the connected systems' impacts (`_resolve_system`, the multiple impact
+# under it) and the pressed contacts' joins (`join_pressed`), and this process the rest of
+# resolve_impact and predict_all; it waits 0.3 and 0.4 s. 7 alternating rounds of cold
+# novus openings: 16.1-17.7 s (median 17.0) against 17.5-19.0 s (median 18.4)
+# ("Start-up, twelfth pass"). Roots reached inside another root are declared with the
+# argument types that root passes them (the test types resolve_impact too)
 HELPER_ROOTS: tuple[tuple[str, str, str], ...] = (
-    ("cuesim.sim.resolve.impact", "resolve_impact",
-     "F2 R2 f8 I2 F2 i8 i8 I2 i8 F2 F2 F1 F1 F2 F2 f8 F1 F2 I2 B1"),
+    ("cuesim.sim.resolve.impact", "_resolve_system",
+     "F2 R2 I1 I1 F1 F1 i8 i8 F1 F1 F1 F1 I1 i8 F1 F1 F1 F1 F1 F2"),
+    ("cuesim.sim.resolve.cluster", "join_pressed",
+     "F2 R2 f8 I1 I1 F1 F1 i8 i8 B1 f8 I1 i8 I1 F1 F1 F1"),
     ("cuesim.sim.resolve.pin", "knock_pin", "F2 R2 i8 i8 f8 f8"),
-    ("cuesim.sim.predict", "predict_all", "F2 R2 f8 i8 F2 F2 F2 F2 F2 F2 F2 F2 I2 F2"),
     ("cuesim.sim.predict", "predict_near",
      "F2 R2 f8 i8 F2 F2 F2 F2 F2 F2 F2 F2 I2 F2 F1 I1 I1 I1"),
 )
@@ -158,7 +167,7 @@ class Helper:
 
 _STATE: dict[str, Helper | None] = {"helper": None}
 _NOTICE: dict[str, bool] = {"said": False}
-COMPILE_NOTICE = ("cuesim: compiling the simulation core for this machine, once: 10-15 s "
+COMPILE_NOTICE = ("cuesim: compiling the simulation core for this machine, once: 15-25 s "
                   "(longer on a busy machine); later runs load it at once")
 
 

@@ -42,12 +42,30 @@ class _TypeOnly(compiler.CompilerBase):
         return [typing]
 
 
+# the core functions through which the loop calls a root that lies inside them: typed too,
+# with the argument types the loop passes them
+ROOT_CALLERS = (("cuesim.sim.resolve.impact", "resolve_impact"),)
+
+
+def _type_only(dispatcher: Any, signature: tuple[Any, ...]) -> None:
+    """Type `dispatcher` for `signature` (its callees load from the cache or compile)."""
+    flags, made = compiler.Flags(), dispatcher._compiler
+    made.targetdescr.options.parse_as_flags(flags, made.targetoptions)
+    cpu_target.target_context.refresh()
+    with pytest.raises(AttributeError):  # typed; no compile result, as nothing was lowered
+        compiler.compile_extra(cpu_target.typing_context, cpu_target.target_context,
+                               dispatcher.py_func, signature, None, flags, {},
+                               pipeline_class=_TypeOnly)
+
+
 def test_the_declared_signatures_are_those_the_event_loop_calls(monkeypatch):
     """Type the loop for its declared argument types (its callees load from the cache or
-    compile) and record the argument types each helper root is called with: exactly the
-    declared ones, so a helper compiles what the loop asks for."""
+    compile), then each of ROOT_CALLERS for the types the loop passes it, and record the
+    argument types each helper root is called with: exactly the declared ones, so a helper
+    compiles what the loop asks for. Nested roots (inside resolve_impact) are reached only
+    when the parent compiles their caller, which the second typing stands for."""
     seen: dict[tuple[str, str], set[tuple[Any, ...]]] = {}
-    for module, name, _ in pc.HELPER_ROOTS:
+    for module, name in [(m, n) for m, n, _ in pc.HELPER_ROOTS] + list(ROOT_CALLERS):
         dispatcher = _dispatcher(module, name)
         resolve = dispatcher.get_call_template
 
@@ -56,14 +74,10 @@ def test_the_declared_signatures_are_those_the_event_loop_calls(monkeypatch):
             return resolve(args, kws)
 
         monkeypatch.setattr(dispatcher, "get_call_template", record)
-    loop = _dispatcher(*pc.LOOP[:2])
-    flags = compiler.Flags()
-    loop._compiler.targetdescr.options.parse_as_flags(flags, loop._compiler.targetoptions)
-    cpu_target.target_context.refresh()
-    with pytest.raises(AttributeError):  # typed; no compile result, as nothing was lowered
-        compiler.compile_extra(cpu_target.typing_context, cpu_target.target_context,
-                               loop.py_func, pc.signature(pc.LOOP[2]), None, flags, {},
-                               pipeline_class=_TypeOnly)
+    _type_only(_dispatcher(*pc.LOOP[:2]), pc.signature(pc.LOOP[2]))
+    for key in ROOT_CALLERS:
+        assert len(seen.get(key, ())) == 1, key  # the loop calls it, with one signature
+        _type_only(_dispatcher(*key), next(iter(seen[key])))
     for module, name, codes in pc.HELPER_ROOTS:
         assert seen.get((module, name)) == {pc.signature(codes)}, (module, name)
 
@@ -276,7 +290,7 @@ def test_cache_saves_wait_for_the_folders_lock(tmp_path):
 
 
 def test_a_compile_is_announced_once_at_a_terminal_and_never_into_a_pipe(monkeypatch, capsys):
-    """The first run compiles for 10-15 s (minutes on a busy machine) before any window or
+    """The first run compiles for 15-25 s (minutes on a busy machine) before any window or
     result: it said nothing, and looked hung. At a terminal it now says so, once; into a pipe
     or a log (and so in these tests and CI) nothing changes."""
     import io
