@@ -255,6 +255,29 @@ def _eng(x: float) -> str:
     return f"{x:.0f}"
 
 
+def cold_compile_lines(results: dict[str, Any]) -> list[str]:
+    """The report's cold compile: with the helper process (and its balance, when it started),
+    then in one process."""
+    lines: list[str] = []
+    cold = results.get("cold_compile")
+    if cold:
+        lines.append(f"cold compile (fresh process, empty numba cache{_spread(cold, 2)}): "
+                     f"import {cold['import_s']:.2f} s + first shot {cold['first_shot_s']:.2f} s, "
+                     f"then a first ball shot "
+                     f"{cold['first_ball_shot_s']:.2f} s; process {cold['wall_s']:.2f} s")
+        if "helper_waited_s" in cold:  # the two processes' balance (sim/parallel_compile.py)
+            lines.append(f"  the helper process reported its last root {cold['helper_done_s']:.2f}"
+                         f" s after its launch; this process waited {cold['helper_waited_s']:.2f}"
+                         " s for its roots in all")
+        alone = results.get("cold_compile_one_process")
+        if alone:  # the same without the helper process (CUESIM_COMPILE_HELPER=0)
+            lines.append(f"  in one process, no helper: first shot {alone['first_shot_s']:.2f} "
+                         f"s; process {alone['wall_s']:.2f} s")
+    else:
+        lines.append("cold compile: not measured (--quick)")
+    return lines
+
+
 def format_report(results: dict[str, Any]) -> str:
     m = results["meta"]
     lines = [f"cuesim {m['cuesim']} | Python {m['python']} | numba {m['numba']} | pymunk "
@@ -351,18 +374,7 @@ def format_report(results: dict[str, Any]) -> str:
     lines += report_lines(results.get("python"))
 
     lines.append("")
-    cold = results.get("cold_compile")
-    if cold:
-        lines.append(f"cold compile (fresh process, empty numba cache{_spread(cold, 2)}): "
-                     f"import {cold['import_s']:.2f} s + first shot {cold['first_shot_s']:.2f} s, "
-                     f"then a first ball shot "
-                     f"{cold['first_ball_shot_s']:.2f} s; process {cold['wall_s']:.2f} s")
-        alone = results.get("cold_compile_one_process")
-        if alone:  # the same without the helper process (CUESIM_COMPILE_HELPER=0)
-            lines.append(f"  in one process, no helper: first shot {alone['first_shot_s']:.2f} "
-                         f"s; process {alone['wall_s']:.2f} s")
-    else:
-        lines.append("cold compile: not measured (--quick)")
+    lines += cold_compile_lines(results)
     w = results["cached_start"]
     lines.append(f"cached start (fresh process, numba cache warm): {w['wall_s']:.3f} s wall, "
                  f"{w.get('wall_to_first_shot_s', math.nan):.3f} s to the first shot (import "

@@ -29,9 +29,10 @@ pool = pool_table()
 rb = cuesim.simulate(pool, nine_ball_rack(pool, cue=cue_ball_in_kitchen(pool)),
                      cuesim.CueShot(angle=math.pi / 2, speed=6.0))
 t3 = time.perf_counter()
+from cuesim.sim.parallel_compile import balance
 print(json.dumps({"import_s": t1 - t0, "first_shot_s": t2 - t1, "first_ball_shot_s": t3 - t2,
                   "first_shot_at": first_shot_at, "events": r.n_events,
-                  "ball_events": rb.n_events}))
+                  "ball_events": rb.n_events, "helper": balance()}))
 """
 
 
@@ -59,6 +60,11 @@ def fresh_process(env: dict[str, str], repeats: int, empty_cache: bool = False
     out["to_first_shot_s"] = statistics.median(each)
     out["to_first_shot_range_s"] = [min(each), max(each)]
     out["repeats"] = repeats
+    helped = [r["helper"] for r in inner if r.get("helper")]
+    if helped:  # a cold compile with the helper: its balance (parallel_compile.balance)
+        out["helper_waited_s"] = statistics.median(h["waited_total_s"] for h in helped)
+        out["helper_done_s"] = statistics.median(max(h["reported_s"].values(), default=0.0)
+                                                 for h in helped)
     return out
 
 

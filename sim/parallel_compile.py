@@ -30,6 +30,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,12 +121,17 @@ def helper_environment() -> dict[str, str]:
 
 class Helper:
     """The helper process compiling `roots` ((module, name, codes), in order), and those it
-    has not reported yet (a thread reads its lines)."""
+    has not reported yet (a thread reads its lines). For the balance of the two processes
+    (`balance`): when it reported each root and how long this process waited for each, in
+    seconds from its launch."""
 
     def __init__(self, roots: tuple[tuple[str, str, str], ...]) -> None:
         from cuesim.sim.numba_cache import source_digest
 
         sim_dir = Path(__file__).resolve().parent
+        self.launched = time.perf_counter()
+        self.reported: dict[str, float] = {}  # root's name: when the helper reported it
+        self.waited: dict[str, float] = {}  # root's name: how long this process waited
         self.process = subprocess.Popen(
             [sys.executable, "-P", "-m", "cuesim.sim.parallel_compile_helper", str(sim_dir),
              source_digest(sim_dir), *(":".join(root) for root in roots)],
@@ -140,12 +146,20 @@ class Helper:
         assert self.process.stdout is not None
         with self.process.stdout:  # closed when the helper ends
             for line in self.process.stdout:
+                self.reported[line.strip().partition(" ")[2]] = time.perf_counter() - self.launched
                 self._lines.put(line.strip())
         self._lines.put(None)  # the helper ended
 
     def wait_for(self, key: tuple[str, str]) -> None:
         """Wait until the helper reports `key` ("module name") compiled, ends, or WAIT_S
         passes; in every case `key` is no longer waited for."""
+        start = time.perf_counter()
+        try:
+            self._wait_for(key)
+        finally:
+            self.waited[key[1]] = time.perf_counter() - start
+
+    def _wait_for(self, key: tuple[str, str]) -> None:
         while key in self.pending:
             try:
                 line = self._lines.get(timeout=WAIT_S)
@@ -200,6 +214,17 @@ def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
     except (OSError, ValueError, subprocess.SubprocessError):  # none started: compile here
         return
     atexit.register(_STATE["helper"].stop)
+
+
+def balance() -> dict[str, Any] | None:
+    """How this process's helper went, or None if it started none: each root's report and
+    this process's wait for it, in seconds from the helper's launch (`Helper`), and the
+    waits' sum. `cuesim bench` prints it with the cold compile (bench/suite_startup.py)."""
+    helper = _STATE["helper"]
+    if helper is None:
+        return None
+    return {"reported_s": dict(helper.reported), "waited_s": dict(helper.waited),
+            "waited_total_s": sum(helper.waited.values())}
 
 
 def before_resolve(py_func: Any) -> None:

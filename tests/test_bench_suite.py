@@ -327,6 +327,34 @@ def test_startup_script_runs(capsys):
     exec(compile(suite_startup.STARTUP_SCRIPT, "startup", "exec"), {})
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["events"] > 0 and out["ball_events"] > 0
+    assert "helper" in out  # None here: the core was compiled before, no helper started
+
+
+def test_a_cold_compile_reports_the_helpers_balance(monkeypatch, capsys):
+    """Issue 16: the cold compile's two processes' balance, so that a grown call tree shows:
+    the medians over the processes that started a helper of its last report and of this
+    process's waits for its roots, printed under the cold compile."""
+    import subprocess
+
+    balances = iter([{"reported_s": {"a": 5.0, "b": 11.0}, "waited_s": {"a": 0.5},
+                      "waited_total_s": 0.5},
+                     {"reported_s": {"a": 6.0, "b": 12.0}, "waited_s": {"a": 1.5, "b": 0.1},
+                      "waited_total_s": 1.6},
+                     None])  # a process without a helper is left out
+
+    def run(cmd, env, **kw):
+        out = json.dumps({"import_s": 0.2, "first_shot_s": 9.0, "first_ball_shot_s": 0.5,
+                          "first_shot_at": 0.0, "helper": next(balances)})
+        return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
+
+    monkeypatch.setattr(suite_startup.subprocess, "run", run)
+    res = suite_startup.fresh_process({"PATH": os.environ.get("PATH", "")}, 3, empty_cache=True)
+    assert res["helper_waited_s"] == pytest.approx(1.05)
+    assert res["helper_done_s"] == pytest.approx(11.5)
+    lines = [line for line in suite_report.cold_compile_lines({"cold_compile": res})
+             if "helper process" in line]
+    assert lines == ["  the helper process reported its last root 11.50 s after its launch; "
+                     "this process waited 1.05 s for its roots in all"]
 
 
 # -- the command ----------------------------------------------------------------------------------

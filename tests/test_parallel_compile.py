@@ -128,6 +128,7 @@ COLD = textwrap.dedent(
         "got": list(got), "helper": helper is not None,
         "status": None if helper is None else helper.process.wait(),
         "hits": sum(rails.face_time.stats.cache_hits.values()),
+        "balance": pc.balance(),
     }))
     """
 )
@@ -176,6 +177,16 @@ def test_a_root_the_helper_compiled_is_loaded_not_compiled_again(tmp_path, expec
     assert out["hits"] == 1
     assert out["linked_lazily"] == [True]
     assert out["got"] == expected
+    # the balance `cuesim bench` prints: when the helper reported the root, this process's wait
+    balance = out["balance"]
+    assert list(balance["reported_s"]) == ["face_time"] == list(balance["waited_s"])
+    assert 0.0 < balance["reported_s"]["face_time"] < 600.0
+    assert balance["waited_total_s"] == balance["waited_s"]["face_time"] >= 0.0
+
+
+def test_no_balance_without_a_helper(monkeypatch):
+    monkeypatch.setitem(pc._STATE, "helper", None)
+    assert pc.balance() is None
 
 
 def test_the_helper_imports_the_callers_cuesim_not_a_folder_where_it_runs(tmp_path, expected):
