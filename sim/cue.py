@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import math
 
-from cuesim.tables.balls import CUE_END_MASS, CUE_MASS, TIP_RESTITUTION
+from cuesim.tables.balls import CUE_END_MASS, CUE_MASS, MISCUE_LIMIT, TIP_RESTITUTION
 from cuesim.tables.pieces import PieceSpec
 
 __all__ = ["CUE_END_MASS", "CUE_MASS", "MISCUE_LIMIT", "TIP_RESTITUTION", "MiscueError",
            "squirt_angle", "strike"]
-
-MISCUE_LIMIT = 0.5  # fraction of R: offsets farther from the centre miscue (Alciatore)
 
 
 class MiscueError(ValueError):

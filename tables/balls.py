@@ -42,6 +42,9 @@ TIP_RESTITUTION = 0.81  # Alciatore TP A-30 estimate for a leather tip (e of cue
 # a ball's mass / 30, pooltool's default; squirt 2.0 deg for a pool ball at half-tip english,
 # 0.5 R, 1.6 deg for a carom ball; low-deflection shafts have less)
 CUE_END_MASS = 0.0057
+# a fraction of the ball's radius: a tip offset farther from the centre miscues (Alciatore: a
+# chalked leather tip holds to about half the radius)
+MISCUE_LIMIT = 0.5
 
 
 @lru_cache(maxsize=32)
