@@ -122,8 +122,8 @@ def helper_environment() -> dict[str, str]:
 class Helper:
     """The helper process compiling `roots` ((module, name, codes), in order), and those it
     has not reported yet (a thread reads its lines). For the balance of the two processes
-    (`balance`): when it reported each root and how long this process waited for each, in
-    seconds from its launch."""
+    (`balance`): when it reported each root, in seconds from its launch, and how long this
+    process waited for each."""
 
     def __init__(self, roots: tuple[tuple[str, str, str], ...]) -> None:
         from cuesim.sim.numba_cache import source_digest
@@ -146,8 +146,9 @@ class Helper:
         assert self.process.stdout is not None
         with self.process.stdout:  # closed when the helper ends
             for line in self.process.stdout:
-                self.reported[line.strip().partition(" ")[2]] = time.perf_counter() - self.launched
-                self._lines.put(line.strip())
+                report = line.strip()  # "module name"
+                self.reported[report.partition(" ")[2]] = time.perf_counter() - self.launched
+                self._lines.put(report)
         self._lines.put(None)  # the helper ended
 
     def wait_for(self, key: tuple[str, str]) -> None:
@@ -217,8 +218,8 @@ def on_cache_miss(py_func: Any, sig: tuple[Any, ...]) -> None:
 
 
 def balance() -> dict[str, Any] | None:
-    """How this process's helper went, or None if it started none: each root's report and
-    this process's wait for it, in seconds from the helper's launch (`Helper`), and the
+    """How this process's helper went, or None if it started none: when it reported each
+    root (seconds from its launch), how long this process waited for each (`Helper`), and the
     waits' sum. `cuesim bench` prints it with the cold compile (bench/suite_startup.py)."""
     helper = _STATE["helper"]
     if helper is None:
