@@ -6,7 +6,8 @@
 - `sample(times | dt=)` (cuesim.trajectory);
 - `to_dict(trajectories=False, exact=False)`: the core's readable dict, plus with `exact=True`
   the raw arrays that `ShotResult.from_dict` reloads bit for bit (cuesim.shotfile);
-- `save(path)` / `ShotResult.load(path)`: `.json` or `.npz` files (cuesim.shotfile).
+- `save(path)` / `ShotResult.load(path, verify=False)`: `.json` or `.npz` files
+  (cuesim.shotfile); `verify=True` plays the shot again and compares (cuesim.shotfile_replay).
 """
 
 from __future__ import annotations

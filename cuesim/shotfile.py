@@ -36,6 +36,7 @@ from cuesim.shotfile_motion import (
     _limits,
     check_paths,
 )
+from cuesim.shotfile_replay import check_physics, verify_result
 from cuesim.shotfile_start import check_initial, check_shot, check_struck
 from cuesim.sim.events import COL_T, N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
@@ -62,7 +63,8 @@ _NPZ_KEYS = ("meta", "events", "segments", "final_positions", "final_on")
 # it would be lost on reloading (the readable fields beside `exact` are the core's to_dict's)
 _EXACT_FIELDS = ("format", "version", "feature_names", "final_positions", "final_on",
                  "event_columns", "events", "segment_columns", "segments")
-_META_FIELDS = ("format", "version", "table", "shot", "truncated", "initial", "feature_names")
+_META_FIELDS = ("format", "version", "table", "physics", "shot", "truncated", "initial",
+                "feature_names")
 
 # .npz archives: what is read before any array is allocated
 _MAX_META_CHARS = 1 << 24  # the JSON string `meta` (a 10,000-piece layout is ~1.5 M characters)
@@ -78,7 +80,7 @@ def _meta(result: ShotResult) -> dict[str, Any]:
         raise ShotFileError(f"the shot {shot!r} cannot be written: only a NovusShot, a CueShot "
                             "or None (a run_motion result) reloads")
     return {
-        "format": FORMAT, "version": VERSION, "table": result.table,
+        "format": FORMAT, "version": VERSION, "table": result.table, "physics": result.physics,
         "shot": None if shot is None else shot.to_dict(), "truncated": bool(result.truncated),
         "initial": result.initial.to_dict(),
         "feature_names": {EventKind(k).name.lower(): list(v)
@@ -157,18 +159,22 @@ def save_result(result: ShotResult, path: str | Path) -> None:
 # -- reading -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Meta:
-    """What a shot file holds besides the arrays, checked: the table, the truncated flag, the
-    initial layout, the feature names and the shot."""
+    """What a shot file holds besides the arrays, checked: the table and its physics (None in
+    a file written before they were recorded), the truncated flag, the initial layout, the
+    feature names and the shot."""
 
     table: str
+    physics: dict[str, float] | None
     truncated: bool
     initial: Layout
     names: dict[int, list[str]]
     shot: NovusShot | CueShot | None
 
 
-def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
-    """Rebuild a ShotResult from `ShotResult.to_dict(exact=True)` (JSON-parsed or not)."""
+def from_exact_dict(data: Any, source: str = "shot", verify: bool = False) -> ShotResult:
+    """Rebuild a ShotResult from `ShotResult.to_dict(exact=True)` (JSON-parsed or not);
+    `verify=True` plays its shot again and refuses any difference (`verify_result`)."""
+    _check_verify(verify, "ShotResult.from_dict")
     if not isinstance(data, dict):
         raise ShotFileError(f"{source}: expected an object (ShotResult.to_dict(exact=True)), "
                             f"got {type(data).__name__}")
@@ -179,7 +185,8 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
                             "reload exactly)")
     _header(exact, f"{source}: exact")
     _no_unknown(exact, _EXACT_FIELDS, f"{source}: exact")
-    meta = _parse_meta({"table": data.get("table"), "shot": data.get("shot"),
+    meta = _parse_meta({"table": data.get("table"), "physics": data.get("physics"),
+                        "shot": data.get("shot"),
                         "truncated": data.get("truncated"), "initial": data.get("initial"),
                         "feature_names": exact.get("feature_names")}, source)
     for key in ("event_columns", "segment_columns"):
@@ -195,7 +202,14 @@ def from_exact_dict(data: Any, source: str = "shot") -> ShotResult:
               "final_on": _flags(exact.get("final_on"), f"{source}: exact.final_on")}
     result = _build(meta, arrays, source)
     _check_readable(data, result, source)
+    if verify:
+        verify_result(result, source)
     return result
+
+
+def _check_verify(verify: Any, who: str) -> None:
+    if not isinstance(verify, bool | np.bool_):  # 'no' would read as true
+        raise ShotFileError(f"{who}: verify must be True or False, got {verify!r:.60}")
 
 
 def _check_readable(data: dict[str, Any], result: ShotResult, source: str) -> None:
@@ -230,16 +244,24 @@ def _plain(value: Any) -> Any:
         return value
 
 
-def load_result(path: str | Path) -> ShotResult:
-    """Read a shot file written by `save_result` (.json or .npz), checked field by field."""
+def load_result(path: str | Path, verify: bool = False) -> ShotResult:
+    """Read a shot file written by `save_result` (.json or .npz), checked field by field;
+    `verify=True` also plays its shot again and refuses the file unless every array is the
+    same, bit for bit (`cuesim.shotfile_replay.verify_result`: the one check that catches an
+    edit of what only the physics decides, at the cost of simulating the shot)."""
     path = _as_path(path, "ShotResult.load: path")
+    _check_verify(verify, "ShotResult.load")
     if _suffix(path) == ".json":
-        return from_exact_dict(read_json(path, "shot file", ShotFileError), source=str(path))
+        return from_exact_dict(read_json(path, "shot file", ShotFileError), source=str(path),
+                               verify=verify)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ShotFileError(f"cannot read shot file {path}: {exc.strerror or exc}") from None
-    return _load_npz(raw, str(path))
+    result = _load_npz(raw, str(path))
+    if verify:
+        verify_result(result, str(path))
+    return result
 
 
 def _not_zip(raw: bytes, source: str) -> str:
@@ -479,7 +501,9 @@ def _parse_meta(meta: dict[str, Any], source: str) -> _Meta:
     _check_layout(initial, f"{source}: initial")
     names = _feature_names(meta.get("feature_names"), f"{source}: feature_names")
     _check_table_features(table, names, f"{source}: feature_names")
-    return _Meta(table, truncated, initial, names, _shot(meta.get("shot"), f"{source}: shot"))
+    physics = check_physics(meta.get("physics"), table, f"{source}: physics")
+    return _Meta(table, physics, truncated, initial, names,
+                 _shot(meta.get("shot"), f"{source}: shot"))
 
 
 def _check_table_features(table: str, names: dict[int, list[str]], where: str) -> None:
@@ -523,12 +547,13 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     _check_final(meta, final_positions, final_on, events, segments, limits, source)
     check_initial(meta.initial, segments, source)
     check_struck(meta.shot, meta.initial, events, source)
-    check_shot(meta.shot, meta.table, meta.initial, events, segments, source)
+    check_shot(meta.shot, meta.table, meta.physics, meta.initial, events, segments, source)
     _check_segment_times(segments, events, source)
     check_paths(segments, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,
                       final_on=final_on, events=events, segments=segments,
-                      feature_names=meta.names, truncated=meta.truncated, shot=meta.shot)
+                      feature_names=meta.names, truncated=meta.truncated, shot=meta.shot,
+                      physics=meta.physics)
 
 
 def _check_layout(layout: Layout, where: str) -> None:

@@ -82,20 +82,23 @@ def check_struck(shot: Shot | None, initial: Layout, events: np.ndarray,
                                 "again, not the file")
 
 
-def check_shot(shot: Shot | None, table_name: str, initial: Layout, events: np.ndarray,
-               segments: np.ndarray, source: str) -> None:
+def check_shot(shot: Shot | None, table_name: str, physics: dict[str, float] | None,
+               initial: Layout, events: np.ndarray, segments: np.ndarray, source: str) -> None:
     """The shot block is the shot that was played: one `simulate` accepts (a tip offset that
     misses the striker, a miscue, a striker outside its zone are refused as `simulate` refuses
     them), putting the struck piece where the initial layout has it and starting it with the
     very motion (vx, vy and the spin about the vertical) of its first segment: both are
     written from the same floats, so any difference is an edit of the file. A ball's spin
     about the horizontal axes (the tip's height: follow or draw, and a masse) is in no column
-    of a segment; what it sets is checked by `_check_slip`."""
+    of a segment; what it sets is checked by `_check_slip`. The table is the one named, with
+    the file's physics where it records them."""
     from cuesim.api import table_named
 
     table = table_named(table_name)
     if shot is None or table is None:
         return
+    if physics is not None:  # checked against the table's (shotfile_replay.check_physics)
+        table = table.with_physics(**physics)
     struck = shot.ball if isinstance(shot, CueShot) else "striker"
     try:
         placed = shot.place(table, initial)

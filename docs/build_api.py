@@ -34,6 +34,7 @@ MODULES = (
     "cuesim.shot",
     "cuesim.trajectory",
     "cuesim.shotfile",
+    "cuesim.shotfile_replay",
     "cuesim.plot",
     "cuesim.env",
     "cuesim.batch",

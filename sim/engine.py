@@ -37,7 +37,7 @@ from cuesim.sim.state import (
     build_state,
     static_properties,
 )
-from cuesim.tables.base import PieceTable
+from cuesim.tables.base import PieceTable, physics_of
 from cuesim.tables.geometry import TableGeometry
 from cuesim.tables.layout import Layout
 from cuesim.tables.numbers import shown
@@ -416,7 +416,7 @@ def shot_result(inp: MotionInput, final_xy: np.ndarray, final_on: np.ndarray,
     result = ShotResult(
         table=inp.table.name, initial=inp.layout, final_positions=final_xy, final_on=final_on,
         events=events, segments=segments, feature_names=inp.arr.feature_names,
-        truncated=truncated, shot=inp.shot,
+        truncated=truncated, shot=inp.shot, physics=physics_of(inp.table),
     )
     if result.truncated:  # no layout: `final`, the referees and the viewer refuse it
         warnings.warn(result.truncation_message(), RuntimeWarning, stacklevel=stacklevel + 1)

@@ -110,6 +110,10 @@ class ShotResult:
     feature_names: dict[int, list[str]]  # event kind -> names of its rails/holes/lines/circles
     truncated: bool = False  # the event limit stopped the shot before everything rested
     shot: Any = None
+    # the coefficients of the table's physics it was played with (tables.base.physics_of): the
+    # table's name alone does not say them; None where unknown (a shot file written before
+    # they were recorded) or where the table has none
+    physics: dict[str, float] | None = None
     _by_obj: list[np.ndarray] | None = field(default=None, repr=False)
 
     def moving(self) -> list[str]:
@@ -258,6 +262,7 @@ class ShotResult:
                                   f"{trajectories!r:.60}")
         out: dict[str, Any] = {
             "table": self.table,
+            "physics": self.physics,
             "shot": self.shot.to_dict() if hasattr(self.shot, "to_dict") else self.shot,
             "n_events": self.n_events,
             "duration": self.duration,

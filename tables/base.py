@@ -83,6 +83,22 @@ class PieceTable:
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
 
+def physics_of(table: Any) -> dict[str, float] | None:
+    """The coefficients of `table`'s physics by name (a fresh dict: what a shot's result and
+    its file record, so that `table_named(name).with_physics(**physics)` rebuilds the table the
+    shot was played on), or None for a table without physics (the benchmarks' boxes)."""
+    items = _physics_items(table)
+    return None if items is None else dict(items)
+
+
+@lru_cache(maxsize=64)
+def _physics_items(table: Any) -> tuple[tuple[str, float], ...] | None:
+    physics = getattr(table, "physics", None)
+    if physics is None or not dataclasses.is_dataclass(physics):
+        return None
+    return tuple((f.name, float(getattr(physics, f.name))) for f in dataclasses.fields(physics))
+
+
 @lru_cache(maxsize=512)
 def _checked_arrays(table: PieceTable, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     for kind in getattr(table, "single_kinds", ()):  # novus: one striker (26.1)

@@ -173,7 +173,7 @@ def test_a_written_truncated_shot_still_loads(suffix: str, tmp_path: Path) -> No
 # -- fields and members that are not read back ----------------------------------------------
 @pytest.mark.parametrize("edit, match", [
     (lambda d: d.update(note="mine"), r"edited\.json: unknown field 'note' \(it would not be "
-                                      r"read back\); the fields are table, shot, "),
+                                      r"read back\); the fields are table, physics, shot, "),
     (lambda d: d["exact"].update(note=1), r"edited\.json: exact: unknown field 'note'"),
     # a field only a truncated shot's file has
     (lambda d: d.update(moving=["cue"]), r"edited\.json: unknown field 'moving'"),
