@@ -61,7 +61,7 @@ def test_a_built_in_command_leaves_the_other_commands_modules_unimported():
     done = subprocess.run([sys.executable, "-m", "cuesim.cli", "--help"], capture_output=True,
                           text=True)
     assert done.returncode == 0
-    assert "{shoot,layout,adjudicate,batch,bench,play}" in done.stdout
+    assert "{shoot,layout,adjudicate,batch,bench,play,show}" in done.stdout
 
 
 def test_the_command_exits_with_mains_status_and_its_output_whole():

@@ -1,0 +1,101 @@
+"""`cuesim show FILE`: a saved shot (`shoot --save`, `ShotResult.save`) read back and told as
+`shoot` tells it, without simulating it again; `--verify` simulates it again and compares.
+
+    cuesim shoot 9-ball --speed 7 --save break.npz
+    cuesim show break.npz                      # the summary `shoot` printed
+    cuesim show break.npz --json               # shoot --json's output, from the file
+    cuesim show break.npz --verify --plot break.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from typing import Any
+
+from cuesim.sim.events import EventKind
+from cuesim.sim.result import ShotResult
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "show", help="print a saved shot file (.json or .npz) as shoot prints a shot",
+        description="Read a shot file that `cuesim shoot --save` or ShotResult.save wrote, "
+                    "checked field by field, and print what happened (or --json), as shoot "
+                    "does, without simulating it again. --verify plays the shot again on its "
+                    "table with the physics the file records and refuses the file unless every "
+                    "array is the same, bit for bit. A shot stopped at the event limit exits "
+                    "with status 3, as shoot does.")
+    p.add_argument("file", help="the shot file (.json or .npz)")
+    p.add_argument("--verify", action="store_true",
+                   help="also play the shot again and compare (costs one simulation)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--trajectories", action="store_true",
+                   help="with --json: add every piece's motion segments")
+    p.add_argument("--plot", metavar="IMAGE",
+                   help="also draw the shot to an image (PNG, SVG or PDF; needs matplotlib)")
+    p.set_defaults(handler=cmd_show)
+
+
+def physics_changes(result: ShotResult) -> str:
+    """The coefficients where the file's physics differ from its table's defaults, as
+    `name=value` (none: "the table's defaults"; not recorded: said so)."""
+    from cuesim.api import table_named
+    from cuesim.tables.base import physics_of
+
+    if result.physics is None:
+        return "not recorded (a file written before they were)"
+    default = physics_of(table_named(result.table)) or {}
+    changed = [f"{k}={v:g}" for k, v in result.physics.items() if default.get(k) != v]
+    return ", ".join(changed) if changed else "the table's defaults"
+
+
+def _struck(result: ShotResult) -> str:
+    """The piece the shot struck: the shot's, or the first STRIKE event's."""
+    shot: Any = result.shot
+    if shot is not None:
+        return shot.ball if hasattr(shot, "ball") else "striker"
+    strikes = result.events_of(EventKind.STRIKE)
+    return strikes[0].a if strikes else "striker"
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from cuesim.api import table_named
+    from cuesim.cli import TRUNCATED_STATUS, CliError, _check_plot, summary
+    from cuesim.shotfile import load_result
+
+    if args.trajectories and not args.json:
+        raise CliError("--trajectories adds the motion segments to the --json output: use it "
+                       "with --json")
+    if args.plot is not None:
+        from cuesim.output import same_file
+
+        if same_file(args.plot, args.file):
+            raise CliError(f"--plot {args.plot!r} is the shot file: writing it would replace "
+                           "the input; give another name")
+        _check_plot(args.plot)
+    with warnings.catch_warnings():  # the summary says it, prominently
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = load_result(args.file, verify=args.verify)
+    if args.plot is not None:
+        from cuesim.plot import save_plot
+
+        table = table_named(result.table)
+        if table is None:
+            raise CliError(f"--plot: {args.file}: its table {result.table!r} is not one cuesim "
+                           "knows by name, so there is no table to draw")
+        save_plot(result, args.plot, table=table, what="--plot")
+    if args.json:
+        print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1,
+                         ensure_ascii=False))
+    else:
+        print(f"{args.file}: table {result.table}, physics: {physics_changes(result)}"
+              + (", verified by playing it again" if args.verify else ""))
+        print(summary(result, _struck(result)))
+    if result.truncated:
+        if args.json:
+            print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
+        return TRUNCATED_STATUS
+    return 0
