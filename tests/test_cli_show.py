@@ -90,18 +90,31 @@ def test_show_draws_the_plot(capsys, tmp_path: Path) -> None:
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_show_saves_the_gif(capsys, tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    path, _ = _shoot(capsys, tmp_path, "5-pins", "--angle", "60", "--speed", "3")
+    gif = tmp_path / "b.gif"
+    assert main(["show", str(path), "--gif", str(gif), "--gif-fps", "10", "--gif-width",
+                 "320"]) == 0
+    assert gif.read_bytes()[:6] == b"GIF89a"
+
+
 @pytest.mark.parametrize("argv, message", [
     (["missing.npz"], r"cannot read shot file .*missing\.npz: No such file"),
     (["shot.txt"], r"the name must end in \.json or \.npz"),
     (["{shot}", "--trajectories"], r"--trajectories adds the motion segments to the --json "),
     (["{shot}", "--plot", "{shot}"], r"--plot '.*shot\.npz' is the shot file: writing it "),
+    (["{shot}", "--gif", "{shot}"], r"--gif '.*shot\.npz' is the shot file: writing it "),
+    (["{shot}", "--gif", "a.gif", "--plot", "a.gif"], r"--plot and --gif name one file"),
+    (["{shot}", "--gif-width", "320"], r"--gif-width sets up the --gif file: use it with --gif"),
+    (["{shot}", "--gif", "a.png"], r"--gif '.*a\.png': give a file name ending in \.gif"),
 ])
 def test_bad_arguments_are_one_line(capsys, tmp_path: Path, argv, message: str) -> None:
     import re
 
     path, _ = _shoot(capsys, tmp_path, "novus", "--speed", "3")
     argv = [a.replace("{shot}", str(path)) if "{shot}" in a else str(tmp_path / a)
-            if a.endswith((".npz", ".txt")) else a for a in argv]
+            if a.endswith((".npz", ".txt", ".gif", ".png")) else a for a in argv]
     assert main(["show", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and re.search(message, err), err

@@ -4,7 +4,7 @@
     cuesim shoot 9-ball --speed 7 --save break.npz
     cuesim show break.npz                      # the summary `shoot` printed
     cuesim show break.npz --json               # shoot --json's output, from the file
-    cuesim show break.npz --verify --plot break.png
+    cuesim show break.npz --verify --plot break.png --gif break.gif
 """
 
 from __future__ import annotations
@@ -35,7 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--trajectories", action="store_true",
                    help="with --json: add every piece's motion segments")
     p.add_argument("--plot", metavar="IMAGE",
-                   help="also draw the shot to an image (PNG, SVG or PDF; needs matplotlib)")
+                   help="also draw the table, the paths and the events into IMAGE (.png, "
+                        ".svg, .pdf, ...; needs matplotlib: pip install \"cuesim[plot]\")")
+    p.add_argument("--gif", metavar="FILE.gif",
+                   help="also save the shot's animation as a looping GIF, drawn as the viewer "
+                        "draws it (needs Pillow: pip install \"cuesim[gif]\")")
+    p.add_argument("--gif-fps", type=int, default=None,
+                   help="with --gif: frames per second of the shot's time, one of 1, 2, 4, 5, "
+                        "10, 20, 25, 50 (default 25)")
+    p.add_argument("--gif-width", type=int, default=None,
+                   help="with --gif: the frame width in pixels, 160..1920 (default 720)")
     p.set_defaults(handler=cmd_show)
 
 
@@ -61,32 +70,57 @@ def _struck(result: ShotResult) -> str:
     return strikes[0].a if strikes else "striker"
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output (--plot, --gif) that is the shot file, which writing it would destroy,
+    or that the other output names too."""
+    from cuesim.cli import CliError
+    from cuesim.output import same_file
+
+    if args.plot is not None and args.gif is not None and same_file(args.plot, args.gif):
+        raise CliError(f"--plot and --gif name one file, {args.plot!r}: the one written last "
+                       "would replace the other; give each its own name")
+    for opt in ("--plot", "--gif"):
+        path = getattr(args, opt[2:])
+        if path is not None and same_file(path, args.file):
+            raise CliError(f"{opt} {path!r} is the shot file: writing it would replace the "
+                           "input; give another name")
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from cuesim.api import table_named
-    from cuesim.cli import TRUNCATED_STATUS, CliError, _check_plot, summary
+    from cuesim.cli import (
+        TRUNCATED_STATUS,
+        CliError,
+        _check_gif,
+        _check_plot,
+        _gif_options,
+        summary,
+    )
     from cuesim.shotfile import load_result
 
     if args.trajectories and not args.json:
         raise CliError("--trajectories adds the motion segments to the --json output: use it "
                        "with --json")
+    _check_outputs(args)
     if args.plot is not None:
-        from cuesim.output import same_file
-
-        if same_file(args.plot, args.file):
-            raise CliError(f"--plot {args.plot!r} is the shot file: writing it would replace "
-                           "the input; give another name")
         _check_plot(args.plot)
+    gif = _check_gif(args)
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = load_result(args.file, verify=args.verify)
+    table = table_named(result.table)
+    for opt in ("--plot", "--gif"):
+        if getattr(args, opt[2:]) is not None and table is None:
+            raise CliError(f"{opt}: {args.file}: its table {result.table!r} is not one cuesim "
+                           "knows by name, so there is no table to draw")
     if args.plot is not None:
         from cuesim.plot import save_plot
 
-        table = table_named(result.table)
-        if table is None:
-            raise CliError(f"--plot: {args.file}: its table {result.table!r} is not one cuesim "
-                           "knows by name, so there is no table to draw")
         save_plot(result, args.plot, table=table, what="--plot")
+    if gif is not None:
+        fps, width = _gif_options(args, gif)
+        gif.save_gif(result, table, args.gif, fps=fps, width=width,
+                     title=f"cuesim {result.table}")
     if args.json:
         print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1,
                          ensure_ascii=False))
