@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from numbers import Real
 from typing import Any
 
@@ -70,9 +71,7 @@ def replay(result: ShotResult) -> ShotResult:
     """The shot of `result` played again on its table with its physics (the table's defaults
     when the result does not record them), under as many events as it holds. ShotFileError
     when it cannot be: no shot (a `run_motion` result: its initial motions are not all in
-    its arrays), or a table cuesim does not know by name."""
-    import warnings
-
+    its arrays), a table cuesim does not know by name, or physics it refuses."""
     from cuesim.api import simulate, table_named
 
     if result.shot is None:
@@ -83,7 +82,10 @@ def replay(result: ShotResult) -> ShotResult:
         raise ShotFileError(f"the result's table {result.table!r} is not one cuesim knows by "
                             "name: there is no table to play its shot again on")
     if result.physics is not None and getattr(table, "physics", None) is not None:
-        table = table.with_physics(**result.physics)
+        try:
+            table = table.with_physics(**result.physics)
+        except (TypeError, ValueError) as exc:
+            raise ShotFileError(f"the result's physics: {exc}") from None
     with warnings.catch_warnings():  # a truncated shot warns as it did when it was played
         warnings.simplefilter("ignore", RuntimeWarning)
         try:
@@ -98,7 +100,10 @@ def verify_result(result: ShotResult, source: str = "shot") -> None:
     (`replay`): the truncated flag, an event, a segment, a final position or flag, each bit
     for bit. Nothing when they agree: the result is what this cuesim computes on this machine
     for its shot, layout, table and physics."""
-    again = replay(result)
+    try:
+        again = replay(result)
+    except ShotFileError as exc:
+        raise ShotFileError(f"{source}: cannot be verified: {exc}") from None
     unrecorded = " (the file records no physics: its table's defaults were used)" \
         if result.physics is None else ""
     head = f"{source}: not what the shot gives when played again{unrecorded}"

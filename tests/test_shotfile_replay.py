@@ -165,7 +165,8 @@ def test_a_result_without_a_shot_cannot_be_verified() -> None:
     result = run_motion(novus_table(), layout, {"a": (1.5, 0.0, 0.0)})
     data = result.to_dict(exact=True)
     assert ShotResult.from_dict(data).physics == result.physics
-    with pytest.raises(ShotFileError, match=r"holds no shot to play again \(a run_motion "):
+    with pytest.raises(ShotFileError, match=r"^shot: cannot be verified: the result holds no "
+                                            r"shot to play again \(a run_motion "):
         ShotResult.from_dict(data, verify=True)
 
 
@@ -180,6 +181,7 @@ def test_verify_must_be_a_bool(tmp_path: Path, verify) -> None:
 
 @pytest.mark.truncation  # truncated_break stops at the event limit
 def test_verify_result_names_its_source() -> None:
+    """And refuses physics edited in memory as a file's are refused."""
     result = truncated_break()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -187,3 +189,7 @@ def test_verify_result_names_its_source() -> None:
     with pytest.raises(ShotFileError, match=r"^mine: not what the shot gives when played again: "
                                             r"final_on\[0\] is "):
         verify_result(edited, "mine")
+    bad = dataclasses.replace(result, physics={**result.physics, "mu_slide": -1.0})
+    with pytest.raises(ShotFileError, match=r"^mine: cannot be verified: the result's physics: "
+                                            r"BallPhysics\.mu_slide must be "):
+        verify_result(bad, "mine")
