@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import NoReturn
 
 from cuesim.api import GAME_NAMES, game_table, simulate, start_layout
+from cuesim.commands import PHYSICS_HELP, physics_conflict, with_physics_options
 from cuesim.output import same_file
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.engine import (
@@ -142,6 +143,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "there is TRUNCATED: no final layout, exit status 3; the contacts "
                             "of one impact are logged together, so the log may end a few "
                             "events past it)")
+    shoot.add_argument("--physics", action="append", default=[], metavar="NAME=VALUE",
+                       help=PHYSICS_HELP)
     shoot.add_argument("--impact-steps", type=_finite, default=None, metavar="N",
                        help="the multiple impact's resolution in steps per contact time scale "
                             "(default 20, 2..320; see README, \"Python API\")")
@@ -286,10 +289,17 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     layout = _layout_for(args.game, args.layout)
     table = game_table(args.game)
     if args.impact_steps is not None:
+        if physics_conflict(args.physics, "impact_steps"):
+            raise CliError("--impact-steps and --physics impact_steps=... both set the impact's "
+                           "resolution: give one")
         try:
             table = table.with_physics(impact_steps=args.impact_steps)
         except ValueError as exc:
             raise CliError(f"--impact-steps: {exc}") from None
+    try:
+        table = with_physics_options(table, args.physics)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     novus = args.game.startswith("novus")
     for opt in NOVUS_ONLY if not novus else BALL_ONLY:
         if getattr(args, opt) is not None:

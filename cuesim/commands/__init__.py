@@ -10,10 +10,13 @@ input; the CLI prints it as one line and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
+import math
 import pkgutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 # the most candidate shots the computer simulates for one turn (its levels use 60-300; each
 # is a whole shot, so 10**5 is minutes of thinking)
@@ -92,6 +95,55 @@ def end_mass_grams(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a mass in [0, {CUE_MASS * 1000:g}] "
                                          "grams (0: a cue without squirt)")
     return value
+
+
+PHYSICS_HELP = ("set a coefficient of the game's physics, NAME=VALUE (repeatable): novus "
+                "mu_puck, mu_striker, e_puck_puck, e_rail, ...; ball games mu_slide, mu_roll, "
+                "e_ball, e_cushion, ... (cuesim.tables: NovusPhysics, BallPhysics); each is "
+                "checked against its range")
+
+
+def with_physics_options(table: Any, given: list[str], option: str = "--physics") -> Any:
+    """`table` with each NAME=VALUE of `given` set in its physics (`with_physics`), or a
+    ValueError naming the option, the coefficient and what was expected: an unknown name (with
+    the names there are), a value that is no finite number or out of the coefficient's range,
+    a name given twice."""
+    changes: dict[str, float] = {}
+    for spec in given:
+        name, sep, text = spec.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"{option} {spec!r}: expected NAME=VALUE (mu_slide=0.25)")
+        if name in changes:
+            raise ValueError(f"{option}: {name} is given twice")
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{option} {name}: {text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{option} {name}: {text!r} is not a finite number")
+        changes[name] = value
+    if not changes:
+        return table
+    return _with_changes(table, changes, option)
+
+
+def physics_conflict(given: list[str], name: str) -> bool:
+    """Whether a --physics NAME=VALUE of `given` sets `name` (which an option of its own, such
+    as --impact-steps, sets too)."""
+    return any(spec.partition("=")[0].strip() == name for spec in given)
+
+
+def _with_changes(table: Any, changes: dict[str, float], option: str) -> Any:
+    names = [f.name for f in dataclasses.fields(table.physics)]
+    unknown = [n for n in changes if n not in names]
+    if unknown:
+        raise ValueError(f"{option}: {type(table.physics).__name__} has no coefficient "
+                         f"{unknown[0]!r}; its coefficients are {', '.join(names)}")
+    try:
+        return table.with_physics(**changes)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{option}: {exc}") from None
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 from cuesim.batch.limits import TooManyShots
 from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
 from cuesim.batch.sources import ShotGrid
+from cuesim.commands import PHYSICS_HELP, physics_conflict, with_physics_options
 from cuesim.output import same_file
 from cuesim.tables.layout import Layout, LayoutError
 
@@ -99,6 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the multiple impact's resolution in steps per contact time scale "
                         "(default 20; 10 runs breaks and openings 1.3-1.5x faster but moves "
                         "their mean pieces pocketed by 1-2 %%: bench/impact_steps.py)")
+    p.add_argument("--physics", action="append", default=[], metavar="NAME=VALUE",
+                   help=PHYSICS_HELP + " (the manifest records the table with them)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=cmd_batch)
 
@@ -474,7 +477,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
         shots = _shots(args, family)
     except BatchError as exc:
         raise BatchError(_in_params_file(str(exc), args.params)) from None
+    if args.impact_steps is not None and physics_conflict(args.physics, "impact_steps"):
+        raise BatchError("--impact-steps and --physics impact_steps=... both set the impact's "
+                         "resolution: give one")
     table = _with_impact_steps(game_table(args.game), args.impact_steps)
+    try:
+        table = with_physics_options(table, args.physics)
+    except ValueError as exc:
+        raise BatchError(str(exc)) from None
     layout = _layout(args, table, family)
     ruling = args.game if args.ruling else False
     if args.state is not None:
