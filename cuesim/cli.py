@@ -70,6 +70,23 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
+def add_picture_options(parser: argparse.ArgumentParser) -> None:
+    """--plot, --gif, --gif-fps and --gif-width: the pictures of a shot (`shoot`, `show`)."""
+    parser.add_argument("--plot", metavar="IMAGE",
+                        help="also draw the table, the paths and the events into IMAGE (.png, "
+                             ".svg, .pdf, ...; needs the optional extra: pip install "
+                             "\"cuesim[plot]\")")
+    parser.add_argument("--gif", metavar="FILE.gif",
+                        help="also save the shot's animation as a looping GIF, drawn as the "
+                             "viewer draws it (needs Pillow, an optional extra: pip install "
+                             "\"cuesim[gif]\")")
+    parser.add_argument("--gif-fps", type=int, default=None,
+                        help="with --gif: frames per second of the shot's time, one of 1, 2, "
+                             "4, 5, 10, 20, 25, 50 (default 25)")
+    parser.add_argument("--gif-width", type=int, default=None,
+                        help="with --gif: the frame width in pixels, 160..1920 (default 720)")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; for `command`, one of BUILT_IN, without the other commands
     (`cuesim.commands`), whose modules import the batch and viewer code: 60-90 ms of every
@@ -125,19 +142,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     shoot.add_argument("--save", metavar="FILE",
                        help="also write the whole result to FILE: .json (readable) or .npz "
                             "(compact); both reload exactly (ShotResult.load)")
-    shoot.add_argument("--plot", metavar="IMAGE",
-                       help="also draw the table, the paths and the events into IMAGE (.png, "
-                            ".svg, .pdf, ...; needs the optional extra: pip install "
-                            "\"cuesim[plot]\")")
-    shoot.add_argument("--gif", metavar="FILE.gif",
-                       help="also save the shot's animation as a looping GIF, drawn as the "
-                            "viewer draws it (needs Pillow, an optional extra: pip install "
-                            "\"cuesim[gif]\")")
-    shoot.add_argument("--gif-fps", type=int, default=None,
-                       help="with --gif: frames per second of the shot's time, one of 1, 2, 4, "
-                            "5, 10, 20, 25, 50 (default 25)")
-    shoot.add_argument("--gif-width", type=int, default=None,
-                       help="with --gif: the frame width in pixels, 160..1920 (default 720)")
+    add_picture_options(shoot)
     shoot.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
                        help="stop the simulation after this many events (a shot stopped "
                             "there is TRUNCATED: no final layout, exit status 3; the contacts "

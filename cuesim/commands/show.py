@@ -20,6 +20,8 @@ from cuesim.sim.result import ShotResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from cuesim.cli import add_picture_options
+
     p = subparsers.add_parser(
         "show", help="print a saved shot file (.json or .npz) as shoot prints a shot",
         description="Read a shot file that `cuesim shoot --save` or ShotResult.save wrote, "
@@ -34,17 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--trajectories", action="store_true",
                    help="with --json: add every piece's motion segments")
-    p.add_argument("--plot", metavar="IMAGE",
-                   help="also draw the table, the paths and the events into IMAGE (.png, "
-                        ".svg, .pdf, ...; needs matplotlib: pip install \"cuesim[plot]\")")
-    p.add_argument("--gif", metavar="FILE.gif",
-                   help="also save the shot's animation as a looping GIF, drawn as the viewer "
-                        "draws it (needs Pillow: pip install \"cuesim[gif]\")")
-    p.add_argument("--gif-fps", type=int, default=None,
-                   help="with --gif: frames per second of the shot's time, one of 1, 2, 4, 5, "
-                        "10, 20, 25, 50 (default 25)")
-    p.add_argument("--gif-width", type=int, default=None,
-                   help="with --gif: the frame width in pixels, 160..1920 (default 720)")
+    add_picture_options(p)
     p.set_defaults(handler=cmd_show)
 
 
