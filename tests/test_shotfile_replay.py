@@ -15,13 +15,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from cuesim import CueShot, ShotResult, simulate, start_layout
+from cuesim import CueShot, NovusShot, ShotResult, simulate, start_layout
 from cuesim.api import game_table
 from cuesim.shotfile import ShotFileError
 from cuesim.shotfile_replay import replay, verify_result
 from cuesim.sim.state import SEG_OBJ, SEG_T0, SEG_VX
 from cuesim.tables.base import physics_of
+from tests.profiles import examples
 from tests.shot_fixtures import ALL, truncated_break
 from tests.test_shot_files import assert_identical
 
@@ -193,3 +196,48 @@ def test_verify_result_names_its_source() -> None:
     with pytest.raises(ShotFileError, match=r"^mine: cannot be verified: the result's physics: "
                                             r"BallPhysics\.mu_slide must be "):
         verify_result(bad, "mine")
+
+
+# -- random shots on random physics ----------------------------------------------------------
+_BALL_PHYSICS = st.fixed_dictionaries({
+    "mu_slide": st.floats(0.1, 0.4), "mu_roll": st.floats(0.005, 0.03),
+    "e_ball": st.floats(0.8, 1.0), "e_cushion": st.floats(0.6, 0.95),
+    "impact_steps": st.sampled_from([10.0, 20.0, 30.0])})
+_NOVUS_PHYSICS = st.fixed_dictionaries({
+    "mu_puck": st.floats(0.08, 0.3), "e_puck_puck": st.floats(0.5, 0.95),
+    "e_rail": st.floats(0.4, 0.9), "mu_impact": st.floats(0.0, 0.3)})
+
+
+@settings(max_examples=examples(12), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["9-ball", "8-ball", "5-pins", "novus"]), data=st.data(),
+       angle=st.floats(0.0, 2 * math.pi), speed=st.floats(0.5, 8.0),
+       suffix=st.sampled_from([".json", ".npz"]))
+def test_random_shots_on_random_physics_reload_and_verify(tmp_path_factory, game, data, angle,
+                                                          speed, suffix) -> None:
+    """Same input, same output: a shot saved and read back plays again to the same bits, on
+    any physics in range; and a one-ulp edit of any segment's velocity is caught."""
+    novus = game == "novus"
+    changes = data.draw(_NOVUS_PHYSICS if novus else _BALL_PHYSICS)
+    table = game_table(game).with_physics(**changes)
+    layout = start_layout(game, table)
+    if novus:
+        shot = NovusShot(x=0.5, angle=min(max(angle % math.pi, 0.1), math.pi - 0.1),
+                         speed=speed)
+    else:
+        shot = CueShot(angle=angle, speed=speed, ball="white" if game == "5-pins" else "cue")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = simulate(table, layout, shot, max_events=4000)
+    assume(not result.truncated)
+    path = tmp_path_factory.mktemp("random") / f"shot{suffix}"
+    result.save(path)
+    again = ShotResult.load(path, verify=True)
+    assert again.physics == physics_of(table)
+    moving = np.flatnonzero((result.segments[:, SEG_VX] != 0.0) & (result.segments[:, SEG_T0] > 0))
+    assume(len(moving))
+    k = int(moving[data.draw(st.integers(0, len(moving) - 1))])
+    edited = result.segments.copy()
+    edited[k, SEG_VX] = np.nextafter(edited[k, SEG_VX], np.inf)
+    with pytest.raises(ShotFileError, match=rf"segments\[{k}\]"):
+        verify_result(dataclasses.replace(result, segments=edited))
