@@ -73,7 +73,10 @@ class CueEnv(gymnasium.Env):
     points_to, sets, games); render_mode: 'rgb_array' or 'human'; impact_steps: the multiple
     impact's resolution of the game's table (None: its default, 20; tables/contact.py);
     end_mass: the ball games' cue, its effective end mass in kg, which sets the squirt of side
-    english for both players (None: a standard shaft's 0.0057; 0: no squirt).
+    english for both players (None: a standard shaft's 0.0057; 0: no squirt); physics:
+    coefficients of the game's physics by name ({'mu_slide': 0.25}: `table.with_physics`), for
+    every episode, each checked against its range; `reset(options={'physics': {...}})` sets
+    some for one episode on top of these (domain randomisation).
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 2}
@@ -83,7 +86,8 @@ class CueEnv(gymnasium.Env):
                  reward_weights: rewards.RewardWeights | dict[str, float] | None = None,
                  max_shots: int = 200, agent_first: bool | None = None, flatten: bool = False,
                  options: dict[str, int] | None = None, render_mode: str | None = None,
-                 impact_steps: float | None = None, end_mass: float | None = None) -> None:
+                 impact_steps: float | None = None, end_mass: float | None = None,
+                 physics: dict[str, float] | None = None) -> None:
         if not isinstance(game, str) or game not in SPECS:
             raise EnvError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
         if not (callable(opponent) or opponent in ("computer", "self")):
@@ -110,7 +114,9 @@ class CueEnv(gymnasium.Env):
         self.session_options: dict[str, float] = dict(_options(options, game))
         if end_mass is not None:
             self.session_options["end_mass"] = _end_mass(game, end_mass)
-        self.table = _table(game, impact_steps)  # None: the game table, as the session makes it
+        # the coefficients every episode changes ({}: the game table, as the session makes it)
+        self.physics = _physics(game, physics, "physics", impact_steps)
+        self.table = _table(game, self.physics)
         self.render_mode = render_mode
         self.dict_space = _observation_space(self.spec_game)
         self.observation_space = (spaces.flatten_space(self.dict_space) if flatten
@@ -144,14 +150,19 @@ class CueEnv(gymnasium.Env):
             raise EnvError(f"reset options must be a dict or None, got {options!r}")
         super().reset(seed=seed)
         first = self.agent_first
+        table = self.table
         if options:
-            unknown = set(options) - {"agent_first"}
+            unknown = set(options) - {"agent_first", "physics"}
             if unknown & set(OPTION_KEYS):
                 raise EnvError(f"reset options: {sorted(unknown & set(OPTION_KEYS))} set the "
                                "match when the environment is made: gymnasium.make(id, "
-                               "options={...}); reset takes only agent_first")
+                               "options={...}); reset takes only agent_first and physics")
             if unknown:
-                raise EnvError(f"reset options: unknown {sorted(unknown)}; known: agent_first")
+                raise EnvError(f"reset options: unknown {sorted(unknown)}; known: agent_first, "
+                               "physics")
+            if options.get("physics") is not None:  # this episode's, over the env's own
+                table = _table(self.game, {**self.physics, **_physics(
+                    self.game, options["physics"], "reset options: physics")})
             if not isinstance(options.get("agent_first", False), bool):
                 raise EnvError(f"reset options: agent_first must be True or False, got "
                                f"{options['agent_first']!r}")
@@ -162,7 +173,7 @@ class CueEnv(gymnasium.Env):
         self._redealt = 0
         for _ in range(MAX_RESTARTS):  # dealt again while the opponent wins before the agent
             self._ai_seed = int(self.np_random.integers(2**31 - 1))
-            self._new_game(first)
+            self._new_game(first, table)
             log = []
             self._settle(log)
             if self.opponent != "self":  # up to the agent's first turn, however many
@@ -217,13 +228,13 @@ class CueEnv(gymnasium.Env):
             self._renderer = None
 
     # -- the game ------------------------------------------------------------------------
-    def _new_game(self, agent_first: bool) -> None:
+    def _new_game(self, agent_first: bool, table: Any) -> None:
         from cuesim.viewer.session import new_session
 
         players = list(PLAYERS) if agent_first else list(reversed(PLAYERS))
         self.session = new_session(self.game, players, (), self.session_options)
-        if self.table is not None:
-            self.session.table = self.table
+        if table is not None:
+            self.session.table = table
         # the session's physics looks up prefetched results first (see step_steps)
         self.session.simulate = Prefetched(self.session)
         self._shots = 0
@@ -374,16 +385,48 @@ class Prefetched:
         return result
 
 
-def _table(game: str, impact_steps: Any) -> Any:
-    """The game's table at the multiple-impact resolution `impact_steps` (None: None)."""
-    if impact_steps is None:
+def _physics(game: str, physics: Any, where: str, impact_steps: Any = None
+             ) -> dict[str, float]:
+    """Coefficients of the game's physics by name, checked (EnvError naming `where`): a dict
+    of names the game's physics has, each a real number in its range; `impact_steps` (the
+    constructor's own argument) joins them, unless `physics` sets it too."""
+    import dataclasses
+
+    from cuesim.api import game_table
+
+    if physics is None:
+        physics = {}
+    if not isinstance(physics, dict):
+        raise EnvError(f"{where} must be a dict of the physics' coefficients by name "
+                       f"({{'mu_slide': 0.25}}) or None, got {physics!r:.60}")
+    table = game_table(game)
+    names = [f.name for f in dataclasses.fields(table.physics)]
+    for name in physics:
+        if name not in names:
+            raise EnvError(f"{where}: {type(table.physics).__name__} has no coefficient "
+                           f"{name!r}; its coefficients are {', '.join(names)}")
+    if impact_steps is not None and "impact_steps" in physics:
+        raise EnvError("impact_steps is given twice: as an argument and in physics")
+    out = dict(physics)
+    for given, what in ((out, where), ({"impact_steps": impact_steps}, "impact_steps")):
+        if what == "impact_steps" and impact_steps is None:
+            break
+        try:
+            table.with_physics(**given)
+        except (TypeError, ValueError) as exc:
+            raise EnvError(f"{what}: {exc}") from None
+        out.update(given)
+    return out
+
+
+def _table(game: str, physics: dict[str, float]) -> Any:
+    """The game's table with these coefficients of its physics changed (none: None, the
+    game table as the session makes it)."""
+    if not physics:
         return None
     from cuesim.api import game_table
 
-    try:
-        return game_table(game).with_physics(impact_steps=impact_steps)
-    except ValueError as exc:
-        raise EnvError(f"impact_steps: {exc}") from None
+    return game_table(game).with_physics(**physics)
 
 
 def _end_mass(game: str, value: Any) -> float:

@@ -140,7 +140,9 @@ class CueVecEnv(VectorEnv):
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Reset every environment (seed: None, an int s giving s, s+1, ..., or a list; options
-        may hold `reset_mask`, a bool array of the environments to reset, as SyncVectorEnv)."""
+        may hold `reset_mask`, a bool array of the environments to reset, as SyncVectorEnv, and
+        `physics`, one dict for every environment or a list of one per environment: the
+        episode's coefficients, `CueEnv.reset`'s option)."""
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
@@ -158,10 +160,11 @@ class CueVecEnv(VectorEnv):
                     or mask.dtype != np.bool_ or not mask.any():
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape "
                                  f"({self.num_envs},) with a True value, got {mask!r}")
+        each = _options_per_env(options, self.num_envs)
         self._terminations[mask] = False
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
-        out = self._run({i: self.envs[i].reset_steps(seed=seeds[i], options=options)
+        out = self._run({i: self.envs[i].reset_steps(seed=seeds[i], options=each[i])
                          for i in range(self.num_envs) if mask[i]})
         infos: dict[str, Any] = {}
         for i in sorted(out):
@@ -231,6 +234,17 @@ class CueVecEnv(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
             env.close()
+
+
+def _options_per_env(options: dict[str, Any] | None, n: int) -> list[dict[str, Any] | None]:
+    """Each environment's reset options: a `physics` list gives the i-th its i-th entry."""
+    physics = None if options is None else options.get("physics")
+    if not isinstance(physics, list | tuple):
+        return [options] * n
+    if len(physics) != n:
+        raise EnvError(f"reset options: physics as a list gives one dict per environment: "
+                       f"{n}, got {len(physics)}")
+    return [{**options, "physics": p} for p in physics]  # type: ignore[dict-item]
 
 
 def make_vec(env_id: str, num_envs: int, **kwargs: Any) -> CueVecEnv:
