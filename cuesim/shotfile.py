@@ -52,7 +52,9 @@ from cuesim.tables.jsonfile import read_json
 from cuesim.tables.layout import Layout, LayoutError
 
 FORMAT = "cuesim-shot"
-VERSION = 1
+# 2: the physics the shot was played with (`physics`, required); 1, still read: without them
+VERSION = 2
+READ_VERSIONS = (1, 2)
 EVENT_COLUMNS = ("t", "kind", "a", "b", "index", "speed", "direction")
 SEGMENT_COLUMNS = ("obj", "t0", "t1", "x", "y", "vx", "vy", "ax", "ay", "w0", "spin_decel", "on",
                    "event")
@@ -183,8 +185,9 @@ def from_exact_dict(data: Any, source: str = "shot", verify: bool = False) -> Sh
         raise ShotFileError(f"{source}: no 'exact' block: write the result with "
                             "ShotResult.to_dict(exact=True) (the readable dict alone does not "
                             "reload exactly)")
-    _header(exact, f"{source}: exact")
+    version = _header(exact, f"{source}: exact")
     _no_unknown(exact, _EXACT_FIELDS, f"{source}: exact")
+    _physics_field(data, version, source)
     meta = _parse_meta({"table": data.get("table"), "physics": data.get("physics"),
                         "shot": data.get("shot"),
                         "truncated": data.get("truncated"), "initial": data.get("initial"),
@@ -373,8 +376,9 @@ def _load_npz(raw: bytes, source: str) -> ShotResult:
             raise ShotFileError(f"{source}: 'meta' is not valid JSON ({exc})") from None
         if not isinstance(data, dict):
             raise ShotFileError(f"{source}: 'meta' must be a JSON object")
-        _header(data, f"{source}: meta")
+        version = _header(data, f"{source}: meta")
         _no_unknown(data, _META_FIELDS, f"{source}: meta")
+        _physics_field(data, version, f"{source}: meta")
         meta = _parse_meta(data, source)
         shapes = {}
         for key, cols, kind in (("events", N_EVENT_COLUMNS, "f"),
@@ -421,13 +425,26 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _header(block: dict[str, Any], where: str) -> None:
+def _header(block: dict[str, Any], where: str) -> int:
+    """The format and version of a file's block; the version, one this cuesim reads."""
     if block.get("format") != FORMAT:
         raise ShotFileError(f"{where}.format must be {FORMAT!r}, got {block.get('format')!r}")
     version = block.get("version")
-    if type(version) is not int or version != VERSION:  # true == 1 and 1.0 == 1 in Python
+    if type(version) is not int or version not in READ_VERSIONS:  # true == 1, 1.0 == 1
         raise ShotFileError(f"{where}.version {block.get('version')!r} is not supported: this "
-                            f"cuesim reads version {VERSION}")
+                            f"cuesim reads versions {', '.join(map(str, READ_VERSIONS))}")
+    return version
+
+
+def _physics_field(data: dict[str, Any], version: int, where: str) -> None:
+    """Version 2 files record the physics (`physics`, null only for a table without any);
+    version 1 files were written before they were, and have no such field."""
+    if version >= 2 and "physics" not in data:
+        raise ShotFileError(f"{where}: no 'physics' (a version {version} file records the "
+                            "physics the shot was played with)")
+    if version < 2 and "physics" in data:
+        raise ShotFileError(f"{where}: 'physics' in a version {version} file, written before "
+                            "they were recorded: expected version 2")
 
 
 def _number(v: Any) -> bool:

@@ -37,7 +37,7 @@ def check_physics(value: Any, table_name: str, where: str) -> dict[str, float] |
     `with_physics` checks it); any object of numbers for a table cuesim does not know."""
     from cuesim.api import table_named
 
-    if value is None:
+    if value is None:  # a version 1 file's (or a table without physics)
         return None
     if not isinstance(value, dict):
         raise ShotFileError(f"{where}: expected an object of the physics' coefficients by name "

@@ -115,11 +115,22 @@ def test_a_file_without_physics_reads_as_unrecorded(tmp_path: Path) -> None:
     replay takes the table's defaults, and says so when it then differs."""
     data = _saved(tmp_path, ALL[0]())
     del data["physics"]
+    with pytest.raises(ShotFileError, match=r"edited\.json: no 'physics' \(a version 2 file "):
+        ShotResult.load(_write(tmp_path, data))
+    data["exact"]["version"] = 1  # as written before the physics were recorded
     old = ShotResult.load(_write(tmp_path, data), verify=True)
     assert old.physics is None and old.to_dict()["physics"] is None
+    old.save(tmp_path / "again.npz")  # written again: version 2, physics null
+    assert ShotResult.load(tmp_path / "again.npz").physics is None
+    data = _saved(tmp_path, ALL[0]())
+    data["exact"]["version"] = 1
+    with pytest.raises(ShotFileError, match=r"edited\.json: 'physics' in a version 1 file, "
+                                            r"written before they were recorded"):
+        ShotResult.load(_write(tmp_path, data))
     result, _ = _custom_break()
     data = _saved(tmp_path, result)
     del data["physics"]
+    data["exact"]["version"] = 1
     with pytest.raises(ShotFileError, match=r"played again \(the file records no physics: its "
                                             r"table's defaults were used\): "):
         ShotResult.load(_write(tmp_path, data), verify=True)
@@ -241,3 +252,18 @@ def test_random_shots_on_random_physics_reload_and_verify(tmp_path_factory, game
     edited[k, SEG_VX] = np.nextafter(edited[k, SEG_VX], np.inf)
     with pytest.raises(ShotFileError, match=rf"segments\[{k}\]"):
         verify_result(dataclasses.replace(result, segments=edited))
+
+
+def test_an_npz_of_version_1_reads_without_physics(tmp_path: Path) -> None:
+    path = tmp_path / "old.npz"
+    ALL[0]().save(path)
+    with np.load(path) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["physics"]
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(ShotFileError, match=r"old\.npz: meta: no 'physics' \(a version 2 "):
+        ShotResult.load(path)
+    meta["version"] = 1
+    np.savez(path, **{**arrays, "meta": np.array(json.dumps(meta))})
+    assert ShotResult.load(path, verify=True).physics is None
