@@ -80,23 +80,23 @@ class PieceTable:
         return h
 
     def __getstate__(self) -> dict[str, Any]:  # the cached hash is per process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_physics")}
 
 
 def physics_of(table: Any) -> dict[str, float] | None:
     """The coefficients of `table`'s physics by name (a fresh dict: what a shot's result and
     its file record, so that `table_named(name).with_physics(**physics)` rebuilds the table the
-    shot was played on), or None for a table without physics (the benchmarks' boxes)."""
-    items = _physics_items(table)
-    return None if items is None else dict(items)
-
-
-@lru_cache(maxsize=64)
-def _physics_items(table: Any) -> tuple[tuple[str, float], ...] | None:
-    physics = getattr(table, "physics", None)
-    if physics is None or not dataclasses.is_dataclass(physics):
-        return None
-    return tuple((f.name, float(getattr(physics, f.name))) for f in dataclasses.fields(physics))
+    shot was played on), or None for a table without physics (the benchmarks' boxes). Kept on
+    the table once made (as its hash is): every result of a batch asks."""
+    cache = getattr(table, "__dict__", None)
+    known = cache.get("_physics", False) if cache is not None else False
+    if known is False:
+        physics = getattr(table, "physics", None)
+        known = None if physics is None or not dataclasses.is_dataclass(physics) else {
+            f.name: float(getattr(physics, f.name)) for f in dataclasses.fields(physics)}
+        if cache is not None:
+            cache["_physics"] = known
+    return None if known is None else known.copy()
 
 
 @lru_cache(maxsize=512)
