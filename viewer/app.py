@@ -62,11 +62,12 @@ OPENING_TRIES = 24  # simulated shots at most to find a legal opening aim for a 
 
 
 def caption(session: Session) -> str:
-    """The window's title: the game, and the impact resolution and the cue's end mass when
-    they are not the defaults."""
+    """The window's title: the game, and the impact resolution, the cue's end mass and the
+    coefficients of `cuesim play --physics` when they are not the defaults."""
     steps, end_mass = session.options.get("impact_steps"), session.options.get("end_mass")
     notes = ([f"impact steps {steps:g}"] if steps is not None else []) + (
-        [f"cue end mass {end_mass * 1000:g} g"] if end_mass is not None else [])
+        [f"cue end mass {end_mass * 1000:g} g"] if end_mass is not None else []) + [
+        f"{name} {value:g}" for name, value in session.options.get("physics", {}).items()]
     return f"cuesim: {session.game}" + (f" ({', '.join(notes)})" if notes else "")
 
 

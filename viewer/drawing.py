@@ -223,6 +223,10 @@ class Drawing:
         if steps is not None:  # `cuesim play --impact-steps`: not the default physics
             lines.append(Line(f"Multiple impact at {steps:g} steps (default "
                               f"{IMPACT_STEPS:g})", V.DIM, 17))
+        physics = s.options.get("physics")
+        if physics:  # `cuesim play --physics`: not the default coefficients
+            lines.append(Line("Physics: " + ", ".join(f"{k} {v:g}" for k, v in physics.items()),
+                              V.DIM, 17))
         end_mass = s.options.get("end_mass")
         if end_mass is not None:  # `cuesim play --end-mass`: not a standard shaft
             squirt = ("no squirt" if end_mass == 0 else "less squirt" if end_mass < CUE_END_MASS

@@ -39,9 +39,10 @@ class SaveFileError(ValueError):
 
 
 WHOLE_OPTIONS = ("sets", "race_to", "points_to", "games")  # whole numbers >= 1
-# the physics: the multiple impact's resolution (tables.contact.IMPACT_STEPS_RANGE) and, in
-# the ball games, the cue's effective end mass in kg (its squirt, tables.balls.CUE_END_MASS)
-PHYSICS_OPTIONS = ("impact_steps", "end_mass")
+# the physics: the multiple impact's resolution (tables.contact.IMPACT_STEPS_RANGE), in the
+# ball games the cue's effective end mass in kg (its squirt, tables.balls.CUE_END_MASS), and
+# any other coefficients of the game's physics by name (`physics`: cuesim play --physics)
+PHYSICS_OPTIONS = ("impact_steps", "end_mass", "physics")
 SAVE_OPTIONS = WHOLE_OPTIONS + PHYSICS_OPTIONS
 CUE_GAMES = ("8-ball", "9-ball", "14.1", "5-pins")  # the games played with a cue on a ball
 SHOT_NUMBERS = ("x", "y", "angle", "speed", "side", "height")
@@ -59,9 +60,36 @@ def physics_option_problem(game: str, key: str, value: Any) -> str | None:
         if not _number(value) or not 0.0 <= value <= CUE_MASS:
             return f"a mass in [0, {CUE_MASS:g}] kg (the cue's end mass; 0: no squirt)"
         return None
+    if key == "physics":
+        return _coefficients_problem(game, value)
     low, high = IMPACT_STEPS_RANGE
     if not _number(value) or not low <= value <= high:
         return f"a number in [{low:g}, {high:g}]"
+    return None
+
+
+def _coefficients_problem(game: str, value: Any) -> str | None:
+    """What is wrong with a `physics` option: an object of the game's coefficients by name,
+    each a number in its range (as `table.with_physics` checks it)."""
+    import dataclasses
+
+    from cuesim.api import game_table
+
+    table = game_table(game)
+    names = [f.name for f in dataclasses.fields(table.physics)]
+    what = (f"an object of {type(table.physics).__name__}'s coefficients by name "
+            f"({', '.join(names)})")
+    if not isinstance(value, dict) or not value:
+        return what
+    unknown = [k for k in value if k not in names]
+    if unknown:
+        return f"{what}; {unknown[0]!r} is none of them"
+    if any(not _number(v) for v in value.values()):
+        return f"{what}, each a finite number"
+    try:
+        table.with_physics(**value)
+    except (TypeError, ValueError) as exc:
+        return f"{what}, each in its range ({exc})"
     return None
 
 

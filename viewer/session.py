@@ -99,6 +99,8 @@ class Session:
                 raise ValueError(f"options.{key} must be {problem}, got {value!r}")
         if "impact_steps" in self.options:  # the multiple impact's resolution (cuesim play)
             self.table = self.table.with_physics(impact_steps=float(self.options["impact_steps"]))
+        if "physics" in self.options:  # other coefficients (cuesim play --physics)
+            self.table = self.table.with_physics(**self.options["physics"])
         self.ref: Any = None
         self.load_note: str | None = None  # session_from_dict: how the replay differs from the file
         # the table and referee state the game carried on from (`resume`), or None: its start

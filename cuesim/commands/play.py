@@ -8,7 +8,16 @@ import os
 import sys
 
 from cuesim.api import GAME_NAMES
-from cuesim.commands import MAX_CANDIDATES, at_most, end_mass_grams, impact_steps, whole_number
+from cuesim.commands import (
+    MAX_CANDIDATES,
+    PHYSICS_HELP,
+    at_most,
+    end_mass_grams,
+    impact_steps,
+    physics_conflict,
+    whole_number,
+    with_physics_options,
+)
 from cuesim.output import OutputError, check_writable, remove_partial, same_file
 from cuesim.rules.api_checks import MAX_MATCH
 from cuesim.viewer.ai.levels import DEFAULT_LEVEL, LEVELS
@@ -60,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="ball games: the cue's effective end mass in grams, which sets the "
                         "squirt of side english, for the game's shots and the computer's "
                         "(default 5.7, a standard shaft; 0: none; a new game only)")
+    p.add_argument("--physics", action="append", default=None, metavar="NAME=VALUE",
+                   help=PHYSICS_HELP + "; for the game's shots and the computer's (a new game "
+                        "only: a saved game keeps its own)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="where F5 saves and F9 loads (default: --load FILE or cuesim-save.json)")
     p.set_defaults(handler=run)
@@ -69,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 MATCH_OPTIONS = {"sets": ("novus", "novus-doubles"), "race_to": ("8-ball", "9-ball", "14.1"),
                  "points_to": ("14.1", "5-pins"), "games": ("5-pins",), "end_mass": CUE_GAMES}
 NEW_GAME_ONLY = ("players", "vs_computer", "sets", "race_to", "points_to", "games",
-                 "impact_steps", "end_mass")
+                 "impact_steps", "end_mass", "physics")
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -82,6 +94,8 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.games is not None and args.games % 2 == 0:
         raise ValueError(f"--games must be odd (WCBS 2: a match of 1, 3, 5... games), got "
                          f"{args.games}")
+    if args.physics and not args.load:  # checked before any window opens
+        _physics_changes(args)
     if args.load:
         given = [n for n in NEW_GAME_ONLY if getattr(args, n) not in (None, False)]
         if given:
@@ -105,6 +119,22 @@ def _computer_options_note(args: argparse.Namespace, computer: tuple[str, ...]) 
             "none (add --vs-computer); "
             f"{'it applies' if len(given) == 1 else 'they apply'} only if F9 loads a game "
             "with one")
+
+
+def _physics_changes(args: argparse.Namespace) -> dict[str, float]:
+    """--physics NAME=VALUE as the session's `physics` option: the coefficients changed,
+    each checked (ValueError naming it)."""
+    import dataclasses
+
+    from cuesim.api import game_table
+
+    if args.impact_steps is not None and physics_conflict(args.physics, "impact_steps"):
+        raise ValueError("--impact-steps and --physics impact_steps=... both set the impact's "
+                         "resolution: give one")
+    table = game_table(args.game)
+    changed = with_physics_options(table, args.physics).physics
+    return {f.name: getattr(changed, f.name) for f in dataclasses.fields(changed)
+            if any(spec.partition("=")[0].strip() == f.name for spec in args.physics)}
 
 
 def _has_display() -> bool:
@@ -174,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
             options["impact_steps"] = args.impact_steps
         if args.end_mass is not None:
             options["end_mass"] = args.end_mass / 1000.0  # grams -> kg
+        if args.physics:
+            options["physics"] = _physics_changes(args)
         session = new_session(args.game, players, computer, options)
     note = _computer_options_note(args, session.computer)
     if note is not None:
