@@ -83,6 +83,22 @@ class PieceTable:
         return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_physics")}
 
 
+def with_coefficients(table: Any, changes: dict[str, Any]) -> Any:
+    """`table.with_physics(**changes)`, a ValueError for a name its physics does not have
+    (naming those it has) or a value out of its coefficient's range (as on construction):
+    the check of every door that takes coefficients by name (`--physics`, the environments)."""
+    physics = table.physics
+    names = [f.name for f in dataclasses.fields(physics)]
+    for name in changes:
+        if name not in names:
+            raise ValueError(f"{type(physics).__name__} has no coefficient {name!r}; its "
+                             f"coefficients are {', '.join(names)}")
+    try:
+        return table.with_physics(**changes)
+    except TypeError as exc:  # a value of another type: said as a ValueError
+        raise ValueError(str(exc)) from None
+
+
 def physics_of(table: Any) -> dict[str, float] | None:
     """The coefficients of `table`'s physics by name (a fresh dict: what a shot's result and
     its file record, so that `table_named(name).with_physics(**physics)` rebuilds the table the

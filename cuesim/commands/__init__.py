@@ -10,7 +10,6 @@ input; the CLI prints it as one line and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import math
 import pkgutil
@@ -135,14 +134,11 @@ def physics_conflict(given: list[str], name: str) -> bool:
 
 
 def _with_changes(table: Any, changes: dict[str, float], option: str) -> Any:
-    names = [f.name for f in dataclasses.fields(table.physics)]
-    unknown = [n for n in changes if n not in names]
-    if unknown:
-        raise ValueError(f"{option}: {type(table.physics).__name__} has no coefficient "
-                         f"{unknown[0]!r}; its coefficients are {', '.join(names)}")
+    from cuesim.tables.base import with_coefficients
+
     try:
-        return table.with_physics(**changes)
-    except (TypeError, ValueError) as exc:
+        return with_coefficients(table, changes)
+    except ValueError as exc:
         raise ValueError(f"{option}: {exc}") from None
 
 

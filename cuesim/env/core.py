@@ -390,21 +390,14 @@ def _physics(game: str, physics: Any, where: str, impact_steps: Any = None
     """Coefficients of the game's physics by name, checked (EnvError naming `where`): a dict
     of names the game's physics has, each a real number in its range; `impact_steps` (the
     constructor's own argument) joins them, unless `physics` sets it too."""
-    import dataclasses
-
     from cuesim.api import game_table
+    from cuesim.tables.base import with_coefficients
 
     if physics is None:
         physics = {}
     if not isinstance(physics, dict):
         raise EnvError(f"{where} must be a dict of the physics' coefficients by name "
                        f"({{'mu_slide': 0.25}}) or None, got {physics!r:.60}")
-    table = game_table(game)
-    names = [f.name for f in dataclasses.fields(table.physics)]
-    for name in physics:
-        if name not in names:
-            raise EnvError(f"{where}: {type(table.physics).__name__} has no coefficient "
-                           f"{name!r}; its coefficients are {', '.join(names)}")
     if impact_steps is not None and "impact_steps" in physics:
         raise EnvError("impact_steps is given twice: as an argument and in physics")
     out = dict(physics)
@@ -412,8 +405,8 @@ def _physics(game: str, physics: Any, where: str, impact_steps: Any = None
         if what == "impact_steps" and impact_steps is None:
             break
         try:
-            table.with_physics(**given)
-        except (TypeError, ValueError) as exc:
+            with_coefficients(game_table(game), given)
+        except ValueError as exc:
             raise EnvError(f"{what}: {exc}") from None
         out.update(given)
     return out
