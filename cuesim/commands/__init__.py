@@ -96,6 +96,17 @@ def end_mass_grams(text: str) -> float:
     return value
 
 
+def finite_number(text: str, what: str, error: type[ValueError] = ValueError) -> float:
+    """`text` as a finite float, or `error` saying "{what}: '...' is not a (finite) number"."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise error(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise error(f"{what}: {text!r} is not a finite number")
+    return value
+
+
 PHYSICS_HELP = ("set a coefficient of the game's physics, NAME=VALUE (repeatable): novus "
                 "mu_puck, mu_striker, e_puck_puck, e_rail, ...; ball games mu_slide, mu_roll, "
                 "e_ball, e_cushion, ... (cuesim.tables: NovusPhysics, BallPhysics); each is "
@@ -115,13 +126,7 @@ def with_physics_options(table: Any, given: list[str], option: str = "--physics"
             raise ValueError(f"{option} {spec!r}: expected NAME=VALUE (mu_slide=0.25)")
         if name in changes:
             raise ValueError(f"{option}: {name} is given twice")
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{option} {name}: {text!r} is not a number") from None
-        if not math.isfinite(value):
-            raise ValueError(f"{option} {name}: {text!r} is not a finite number")
-        changes[name] = value
+        changes[name] = finite_number(text, f"{option} {name}")
     if not changes:
         return table
     return _with_changes(table, changes, option)

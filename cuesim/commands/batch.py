@@ -27,7 +27,12 @@ import numpy as np
 from cuesim.batch.limits import TooManyShots
 from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
 from cuesim.batch.sources import ShotGrid
-from cuesim.commands import PHYSICS_HELP, physics_conflict, with_physics_options
+from cuesim.commands import (
+    PHYSICS_HELP,
+    finite_number,
+    physics_conflict,
+    with_physics_options,
+)
 from cuesim.output import same_file
 from cuesim.tables.layout import Layout, LayoutError
 
@@ -111,13 +116,7 @@ def _family(game: str) -> str:
 
 
 def _number(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise BatchError(f"{what}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise BatchError(f"{what}: {text!r} is not a finite number")
-    return value
+    return finite_number(text, what, BatchError)
 
 
 def _to_si(name: str, value: float) -> float:
