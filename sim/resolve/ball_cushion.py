@@ -40,24 +40,17 @@ def nose_restitution(e: float, r: float, height: float) -> float:
     return max((1.0 + e) * (1.0 - sin_t * sin_t) - 1.0, 0.0)
 
 
+# a series of Han impacts (e below tan^2(theta)) converges at least this fast; more repeats than
+# this leave less than 2^-64 of the first approach, below round-off (`resolve_ball_cushion`)
+MAX_REPEATS = 64
+
+
 @njit_norc
-def resolve_ball_cushion(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float,
-                         mu: float, height: float) -> float:
-    """Ball i (advanced to now) against a cushion whose inward normal is (nx, ny) and whose
-    nose is at `height`; returns the normal approach speed."""
-    r, m, inertia = P[i, R], P[i, M], P[i, INERTIA]
-    # frame: ex into the cushion = -n, ey = ez x ex
-    exx, exy = -nx, -ny
-    eyx, eyy = -exy, exx
-    vx = S[i, VX] * exx + S[i, VY] * exy
-    vy = S[i, VX] * eyx + S[i, VY] * eyy
-    if vx <= 0.0:
-        return vx
-    wx = S[i, WX] * exx + S[i, WY] * exy
-    wy = S[i, WX] * eyx + S[i, WY] * eyy
-    wz = S[i, W0]
-    sin_t = min(max((height - r) / r, -1.0), 1.0)
-    cos_t = math.sqrt(1.0 - sin_t * sin_t)
+def _han_impulse(vx: float, vy: float, wx: float, wy: float, wz: float, r: float, m: float,
+                 inertia: float, e: float, mu: float, sin_t: float, cos_t: float
+                 ) -> tuple[float, float, float, float, float]:
+    """One Han impact in the cushion's frame (the module's formulas): the new v_x, v_y, w_x,
+    w_y, w_z."""
     sx = vx * sin_t + r * wy
     sy = -vy - r * wz * cos_t + r * wx * sin_t
     c = vx * cos_t
@@ -74,11 +67,46 @@ def resolve_ball_cushion(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: fl
         px = -mu * pze * math.cos(phi) * sin_t - pze * cos_t
         py = mu * pze * math.sin(phi)
         pz = mu * pze * math.cos(phi) * cos_t - pze * sin_t
-    vx += px / m
-    vy += py / m
-    wx += -r / inertia * py * sin_t
-    wy += r / inertia * (px * sin_t - pz * cos_t)
-    wz += r / inertia * py * cos_t
+    return (vx + px / m, vy + py / m, wx - r / inertia * py * sin_t,
+            wy + r / inertia * (px * sin_t - pz * cos_t), wz + r / inertia * py * cos_t)
+
+
+@njit_norc
+def resolve_ball_cushion(S: np.ndarray, P: np.ndarray, i: int, nx: float, ny: float, e: float,
+                         mu: float, height: float) -> float:
+    """Ball i (advanced to now) against a cushion whose inward normal is (nx, ny) and whose
+    nose is at `height`; returns the normal approach speed.
+
+    Han's impulse acts along the nose normal, tilted theta from the horizontal, and its
+    downward part goes into the slate. Below e = tan^2(theta) (at most sin^2(theta) when
+    frictionless) it leaves the ball still moving into the cushion, at a fraction of its
+    approach, and the ball meets the nose again at once. That series of impacts is resolved
+    here as one: the law is applied again while the ball still closes on the cushion and
+    closes slower than before, and what is left after MAX_REPEATS (or when a repeat would not
+    slow it) is the series' limit, 0: the nose and the slate together stop the ball's motion
+    into the cushion, and friction's share of each impact is spent within the series. A ball
+    that leaves the first time (every default physics) meets the law once."""
+    r, m, inertia = P[i, R], P[i, M], P[i, INERTIA]
+    # frame: ex into the cushion = -n, ey = ez x ex
+    exx, exy = -nx, -ny
+    eyx, eyy = -exy, exx
+    vx = S[i, VX] * exx + S[i, VY] * exy
+    vy = S[i, VX] * eyx + S[i, VY] * eyy
+    if vx <= 0.0:
+        return vx
+    wx = S[i, WX] * exx + S[i, WY] * exy
+    wy = S[i, WX] * eyx + S[i, WY] * eyy
+    wz = S[i, W0]
+    sin_t = min(max((height - r) / r, -1.0), 1.0)
+    cos_t = math.sqrt(1.0 - sin_t * sin_t)
+    c = vx * cos_t
+    for _ in range(MAX_REPEATS):
+        closing = vx
+        vx, vy, wx, wy, wz = _han_impulse(vx, vy, wx, wy, wz, r, m, inertia, e, mu, sin_t,
+                                          cos_t)
+        if vx <= 0.0 or vx >= closing:
+            break
+    vx = min(vx, 0.0)
     S[i, VX] = vx * exx + vy * eyx
     S[i, VY] = vx * exy + vy * eyy
     S[i, WX] = wx * exx + wy * eyx
