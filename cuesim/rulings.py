@@ -50,8 +50,9 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
     """What the referee of `game` needs of the layout a shot starts from, asked before the shot
     is simulated: pool's balls by id and a table where the game goes on (`check_table_in_play`:
     WPA 4.1, 5.3), 5-pins' eight pieces by id (5-pins 4.1), novus's pucks of the match's two
-    colours (novus 10); in 5-pins' break, the opening position (4.1). A ValueError starting with
-    `where` names the piece."""
+    colours (novus 10); at a break, the game's opening position: pool's rack (4.1 and 4.3,
+    5.1 and 5.2, 6.4: `racks.check_rack`), 5-pins' (4.1). A ValueError starting with `where`
+    names the piece or what the rack lacks."""
     if game in ("novus", "novus-doubles"):
         from cuesim.rules.novus.shotlog import check_match_pucks
 
@@ -67,6 +68,13 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
     try:
         if pool:
             ref.check_table_in_play(ref.state, layout)
+            if ref.state.phase == "break":  # a break is of the game's whole rack
+                from cuesim.rules.pool.racks import check_rack
+
+                problems = check_rack(POOL[game], layout)
+                if problems:
+                    raise ValueError(f"the {game} break is played on its opening "
+                                     f"rack, and this is none: {'; '.join(problems)}")
         elif ref.state.phase == "break":  # the opening position (5-pins 4.1)
             from cuesim.rules.fivepins.placement import check_opening
 
