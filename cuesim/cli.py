@@ -245,21 +245,27 @@ def _referee(args: argparse.Namespace) -> object | None:
     """The referee for --rule (from --state when given), or None without --rule."""
     if args.state is not None and not args.rule:
         raise CliError("--state gives the game state to rule from: use it with --rule")
-    if not args.rule:
-        return None
+    return load_referee(args.game, args.state, "shoot") if args.rule else None
+
+
+def load_referee(game: str, state_path: str | None, command: str) -> object:
+    """The referee of `game` at the start of a match, or resumed from the --state file (the
+    'state' object of the game's scenario schema), for `command`'s --rule (`shoot --rule`,
+    `show --rule GAME`); CliError naming --state (or --rule) for a state that does not fit, a
+    match that is over, or a choice pending."""
     from cuesim.rules.files import ScenarioError
     from cuesim.rulings import referee
     from cuesim.tables.jsonfile import read_json
 
     state = None
-    if args.state is not None:
-        state = read_json(args.state, "--state file", ScenarioError)
+    if state_path is not None:
+        state = read_json(state_path, "--state file", ScenarioError)
         if not isinstance(state, dict):
-            raise CliError(f"--state {args.state}: expected a JSON object (the 'state' of the "
+            raise CliError(f"--state {state_path}: expected a JSON object (the 'state' of the "
                            f"game's scenario schema), got {type(state).__name__}")
-    where = f"--state {args.state}" if args.state is not None else "--rule"
+    where = f"--state {state_path}" if state_path is not None else "--rule"
     try:
-        ref = referee(args.game, state)
+        ref = referee(game, state)
     except ValueError as exc:
         raise CliError(f"{where}: {exc}") from None
     st = getattr(ref, "state", None)  # pool and 5-pins: refused before the shot is simulated
@@ -269,7 +275,7 @@ def _referee(args: argparse.Namespace) -> object | None:
     if st is not None and st.pending is not None:
         raise CliError(f"{where}: {st.pending.get('player')} must first choose "
                        f"({st.pending.get('article')}: {', '.join(st.pending.get('options', []))})"
-                       "; shoot gives no choice: rule it as a scenario's step (cuesim "
+                       f"; {command} gives no choice: rule it as a scenario's step (cuesim "
                        "adjudicate)")
     return ref
 

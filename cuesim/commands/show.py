@@ -5,6 +5,8 @@
     cuesim show break.npz                      # the summary `shoot` printed
     cuesim show break.npz --json               # shoot --json's output, from the file
     cuesim show break.npz --verify --plot break.png --gif break.gif
+    cuesim show break.npz --rule 9-ball        # the 9-ball referee's ruling on it (a break)
+    cuesim show shot.json --rule 8-ball --state state.json   # ... from a game's state
 """
 
 from __future__ import annotations
@@ -36,6 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--trajectories", action="store_true",
                    help="with --json: add every piece's motion segments")
+    p.add_argument("--rule", metavar="GAME",
+                   help="also print the ruling of GAME's referee on the shot (one of: novus, "
+                        "novus-doubles, 8-ball, 9-ball, 14.1, 5-pins; a game of the file's "
+                        "table), as shoot --rule does; with --json as 'ruling' and the "
+                        "referee's next 'referee_state'")
+    p.add_argument("--state", metavar="FILE",
+                   help="with --rule: the game state to rule from (JSON: the 'state' object of "
+                        "the game's scenario schema); default: the start of a match")
     add_picture_options(p)
     p.set_defaults(handler=cmd_show)
 
@@ -78,6 +88,46 @@ def _check_outputs(args: argparse.Namespace) -> None:
                            "input; give another name")
 
 
+def _referee(args: argparse.Namespace, result: ShotResult) -> Any:
+    """--rule GAME's referee (resumed from --state), or None without --rule; the file's shot
+    checked first as shoot checks its own before simulating: a table of the game's kind, the
+    layout it starts from, novus's shooting side (12), a ball placed in hand only where the
+    state gives it."""
+    from cuesim.api import GAME_NAMES, game_table, table_named
+    from cuesim.cli import CliError, _in_hand, load_referee
+    from cuesim.rulings import check_layout, shooter_side
+    from cuesim.shot import CueShot, NovusShot
+
+    if args.state is not None and args.rule is None:
+        raise CliError("--state gives the game state to rule from: use it with --rule GAME")
+    if args.rule is None:
+        return None
+    game = args.rule
+    if game not in GAME_NAMES:
+        raise CliError(f"--rule: unknown game {game!r}; games are {', '.join(GAME_NAMES)}")
+    table = table_named(result.table)
+    if table is None or type(table) is not type(game_table(game)):
+        raise CliError(f"--rule {game}: {args.file} was played on the table {result.table!r}, "
+                       f"not on a {game} table ({game_table(game).name})")
+    ref = load_referee(game, args.state, "show")
+    shot: Any = result.shot
+    if isinstance(shot, NovusShot) and shot.side != shooter_side(ref):
+        raise CliError(f"--rule {game}: {args.file}'s shot is played from the {shot.side}, but "
+                       f"the player to shoot, {ref.shooter}, plays from the "
+                       f"{shooter_side(ref)} (novus 12): give a --state where the {shot.side} "
+                       "player shoots")
+    if isinstance(shot, CueShot) and shot.position is not None and _in_hand(ref) is None:
+        raise CliError(f"--rule {game}: {args.file}'s shot places the ball in hand, but the "
+                       f"{game} state gives none (the ball is played where it lies): give a "
+                       "--state with the ball in hand")
+    try:
+        check_layout(ref, game, result.initial.without(["striker"], missing_ok=True), "layout")
+    except ValueError as exc:
+        raise CliError(f"--rule {game}: {args.file}: the {game} referee cannot rule on the "
+                       f"layout it starts from: {str(exc).removeprefix('layout: ')}") from None
+    return ref
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from cuesim.api import table_named
     from cuesim.cli import (
@@ -100,6 +150,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():  # the summary says it, prominently
         warnings.simplefilter("ignore", RuntimeWarning)
         result = load_result(args.file, verify=args.verify)
+    ref = _referee(args, result)
+    ruled = None
+    if ref is not None and not result.truncated:
+        from cuesim.rulings import rule
+
+        try:
+            ruled = rule(ref, args.rule, result)
+        except ValueError as exc:
+            raise CliError(f"--rule {args.rule}: the referee cannot rule on {args.file}'s "
+                           f"shot: {exc}") from None
     table = table_named(result.table)
     for opt in ("--plot", "--gif"):
         if getattr(args, opt[2:]) is not None and table is None:
@@ -114,12 +174,20 @@ def cmd_show(args: argparse.Namespace) -> int:
         gif.save_gif(result, table, args.gif, fps=fps, width=width,
                      title=f"cuesim {result.table}")
     if args.json:
-        print(json.dumps(result.to_dict(trajectories=args.trajectories), indent=1,
-                         ensure_ascii=False))
+        out = result.to_dict(trajectories=args.trajectories)
+        if ref is not None:
+            out["ruling"] = None if ruled is None else ruled["ruling"]
+            out["referee_state"] = None if ruled is None else ruled["state"]
+        print(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         print(f"{args.file}: table {result.table}, physics: {physics_changes(result)}"
               + (", verified by playing it again" if args.verify else ""))
         print(summary(result, _struck(result)))
+        if ref is not None:
+            from cuesim.rulings import describe_ruling
+
+            print("ruling: " + ("none: a TRUNCATED shot is not ruled on" if ruled is None
+                                else describe_ruling(ruled["ruling"])))
     if result.truncated:
         if args.json:
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
