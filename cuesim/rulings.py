@@ -74,7 +74,8 @@ def check_layout(ref: Any, game: str, layout: Layout, where: str) -> None:
                 problems = check_rack(POOL[game], layout)
                 if problems:
                     raise ValueError(f"the {game} break is played on its opening "
-                                     f"rack, and this is none: {'; '.join(problems)}")
+                                     f"rack, and this is none: {'; '.join(problems)} (a "
+                                     "state in play rules shots from any position)")
         elif ref.state.phase == "break":  # the opening position (5-pins 4.1)
             from cuesim.rules.fivepins.placement import check_opening
 
