@@ -161,3 +161,18 @@ def check_names(players: Any, where: str) -> None:
             raise ValueError(f"{where}[{k}] must be a player's name: a non-empty string of "
                              f"printable characters, at most {MAX_NAME} long, got "
                              f"{_shown(name)}")
+
+
+def two_players(data: dict[str, Any], required: tuple[str, ...]) -> list[Any]:
+    """A state's `required` fields present and its players two different names (`check_names`):
+    the players, or a ValueError naming the field (pool's and 5-pins' `from_dict`)."""
+    for key in required:
+        if key not in data:
+            raise ValueError(f"state: missing field {key!r}")
+    players = data["players"]
+    if (not isinstance(players, list) or len(players) != 2
+            or len(set(map(str, players))) != 2):
+        raise ValueError(f"state.players must be a list of two different names, got "
+                         f"{players!r}")
+    check_names(players, "state.players")
+    return players

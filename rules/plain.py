@@ -6,7 +6,8 @@ on every trial shot (a pool ruling copies its state twice: 15 us a copy before).
 from __future__ import annotations
 
 import copy
-from typing import Any, TypeVar
+from dataclasses import asdict
+from typing import Any, Self, TypeVar
 
 _ATOMS = (str, int, float, bool, type(None))
 
@@ -36,3 +37,18 @@ def copy_state(state: State) -> State:
     for name, value in vars(state).items():
         setattr(made, name, plain_copy(value))
     return made
+
+
+class PlainState:
+    """`copy`, `copy.deepcopy` and `to_dict` of a referee's state dataclass whose fields hold
+    plain data (pool's and 5-pins' states)."""
+
+    def copy(self) -> Self:
+        """A deep copy (`copy_state`: its fields are plain data)."""
+        return copy_state(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return copy_state(self)  # a referee copied whole (`copy.deepcopy`) copies its state so
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]  # (its subclasses are dataclasses)

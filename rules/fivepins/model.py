@@ -3,12 +3,12 @@ game and match state, and the outcome (ruling, next state, the table for the nex
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from cuesim.rules.api_checks import MAX_MATCH, check_names, require
+from cuesim.rules.api_checks import MAX_MATCH, require, two_players
 from cuesim.rules.files import check_known_fields
-from cuesim.rules.plain import copy_state
+from cuesim.rules.plain import PlainState
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event, ShotResult
 from cuesim.tables.carom import BALL_IDS, PIN_IDS, SPOTS
@@ -64,7 +64,7 @@ class FivePinsShot:
 
 
 @dataclass
-class FivePinsState:
+class FivePinsState(PlainState):
     """Game and match state. `placement` is where the shooter's ball is in hand ('bottom_half',
     'top_half') or None (played where it lies). `pending` is an option the named player
     answers with declaration.choice: {"player", "article", "options": [...], "default"}; an
@@ -105,28 +105,10 @@ class FivePinsState:
                 return p
         return None
 
-    def copy(self) -> FivePinsState:
-        """A deep copy (`rules.plain.copy_state`: its fields are plain data)."""
-        return copy_state(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FivePinsState:
-        return copy_state(self)  # a referee copied whole (`copy.deepcopy`) copies its state so
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @staticmethod
     def from_dict(data: dict[str, Any]) -> FivePinsState:
         check_known_fields(data, set(FivePinsState.__dataclass_fields__))
-        for key in ("players", "shooter"):
-            if key not in data:
-                raise ValueError(f"state: missing field {key!r}")
-        players = data["players"]
-        if (not isinstance(players, list) or len(players) != 2
-                or len(set(map(str, players))) != 2):
-            raise ValueError(f"state.players must be a list of two different names, got "
-                             f"{players!r}")
-        check_names(players, "state.players")
+        players = two_players(data, ("players", "shooter"))
         values = dict(data)
         values["players"] = [str(p) for p in players]
         values.setdefault("balls", {values["players"][0]: "white",

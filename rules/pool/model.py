@@ -3,12 +3,12 @@ state, and the outcome (ruling, next state, what was spotted, the table for the 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cuesim.rules.api_checks import MAX_MATCH, check_names, require
+from cuesim.rules.api_checks import MAX_MATCH, require, two_players
 from cuesim.rules.files import check_known_fields
-from cuesim.rules.plain import copy_state
+from cuesim.rules.plain import PlainState
 from cuesim.rules.ruling import Infraction, Ruling
 from cuesim.sim.result import Event, ShotResult
 from cuesim.tables.layout import Layout
@@ -72,7 +72,7 @@ class PoolShot:
 
 
 @dataclass
-class PoolState:
+class PoolState(PlainState):
     """Frame and match state of one pool game. Fields a discipline does not use stay at their
     defaults. `pending` holds an option the incoming player must choose before play goes on:
     {"player": who chooses, "article": "WPA 4.5", "options": {name: effect}} where an effect
@@ -112,28 +112,10 @@ class PoolState:
         a, b = self.players
         return b if player == a else a
 
-    def copy(self) -> PoolState:
-        """A deep copy (`rules.plain.copy_state`: its fields are plain data)."""
-        return copy_state(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PoolState:
-        return copy_state(self)  # a referee copied whole (`copy.deepcopy`) copies its state so
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     @staticmethod
     def from_dict(data: dict[str, Any]) -> PoolState:
         check_known_fields(data, set(PoolState.__dataclass_fields__))
-        for key in ("game", "players", "shooter"):
-            if key not in data:
-                raise ValueError(f"state: missing field {key!r}")
-        players = data["players"]
-        if (not isinstance(players, list) or len(players) != 2
-                or len(set(map(str, players))) != 2):
-            raise ValueError(f"state.players must be a list of two different names, got "
-                             f"{players!r}")
-        check_names(players, "state.players")
+        two_players(data, ("game", "players", "shooter"))
         values = dict(data)
         values.setdefault("breaker", data["shooter"])
         state = PoolState(**values)
