@@ -194,6 +194,8 @@ def test_a_break_is_ruled_only_from_the_games_rack(capsys, tmp_path: Path) -> No
     (["--rule", "9-ball", "--state", "{state}"], r"--state .*state\.json: the match is over"),
     (["--rule", "8-ball", "--state", "{play}"], r"--rule 8-ball: .*shot\.npz's shot places the "
                                                 r"ball in hand, but the 8-ball state gives none"),
+    (["--rule", "8-ball", "--state", "{play}", "--plot", "{play}"],
+     r"--plot '.*play\.json' is the --state file: writing it would replace the input"),
 ])
 def test_show_rule_doors_are_one_line(capsys, tmp_path: Path, argv, message: str) -> None:
     import re

@@ -73,8 +73,8 @@ def _struck(result: ShotResult) -> str:
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse an output (--plot, --gif) that is the shot file, which writing it would destroy,
-    or that the other output names too."""
+    """Refuse an output (--plot, --gif) that is the shot file or the --state file, which
+    writing it would destroy, or that the other output names too."""
     from cuesim.cli import CliError
     from cuesim.output import same_file
 
@@ -85,6 +85,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
         path = getattr(args, opt[2:])
         if path is not None and same_file(path, args.file):
             raise CliError(f"{opt} {path!r} is the shot file: writing it would replace the "
+                           "input; give another name")
+        if path is not None and args.state is not None and same_file(path, args.state):
+            raise CliError(f"{opt} {path!r} is the --state file: writing it would replace the "
                            "input; give another name")
 
 
