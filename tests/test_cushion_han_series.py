@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cuesim import CueShot, simulate
 from cuesim.api import start_layout
@@ -159,3 +161,28 @@ def test_the_break_at_e_cushion_0_logs_one_rail_event_per_meeting():
     rails = [(ev.a, ev.feature, ev.t) for ev in res.events_of(EventKind.RAIL)]
     assert len(rails) >= 8
     assert len(set(rails)) == len(rails)
+
+
+@settings(max_examples=300, deadline=None)
+@given(vt=st.floats(-3.0, 3.0), vn=st.floats(1e-3, 5.0),
+       spin=st.tuples(*[st.floats(-300.0, 300.0)] * 3),
+       e=st.one_of(st.just(0.0), st.just(1.0), st.floats(0.0, 1.0)),
+       mu=st.one_of(st.just(0.0), st.floats(0.0, 1.0), st.floats(0.0, 5.0)))
+def test_property_a_cushion_impact_leaves_the_ball_out_and_never_adds_energy(
+        vt: float, vn: float, spin: tuple[float, float, float], e: float, mu: float):
+    """Any ball into the cushion at any restitution and friction: finite, its motion into the
+    cushion ended (before, a third of such draws left it still closing), and no kinetic energy
+    (translation and rotation) made."""
+    S, P, arr = _lone_ball(vn, spin[0], vx=vt, w0=spin[2])
+    S[0, WY] = spin[1]
+    cols = [VX, VY, WX, WY, W0]
+
+    def energy() -> float:
+        return 0.5 * P[0, M] * (S[0, VX] ** 2 + S[0, VY] ** 2) \
+            + 0.5 * P[0, INERTIA] * (S[0, WX] ** 2 + S[0, WY] ** 2 + S[0, W0] ** 2)
+
+    before = energy()
+    resolve_ball_cushion(S, P, 0, 0.0, -1.0, e, mu, _law(arr, P)[1])
+    assert np.isfinite(S[0, cols]).all()
+    assert S[0, VY] <= 0.0
+    assert energy() <= before * (1.0 + 1e-12)
