@@ -136,3 +136,32 @@ def test_viewer_g_into_a_missing_folder_says_so(tmp_path):
     finish_animation(app, dt=0.1)
     step(app, [key(pygame.K_g)])
     assert app.message_bad and re.match(r"Shot not exported: .*does not exist", app.message)
+
+
+def test_viewer_j_saves_the_last_shot_as_a_shot_file(tmp_path, capsys):
+    """J: the last shot as cuesim-GAME-shot-N.json beside the GIFs, the exact result with its
+    physics, which `cuesim show --verify` plays again to the bit."""
+    from cuesim.sim.result import ShotResult
+
+    app = make_app("9-ball", tmp_path)
+    step(app, [key(pygame.K_j)])
+    assert app.message_bad and app.message == "Shot file not saved: no shot has been played yet."
+    app.shoot()
+    finish_animation(app, dt=0.1)
+    step(app, [key(pygame.K_j)])
+    path = tmp_path / "cuesim-9-ball-shot-1.json"
+    assert not app.message_bad and app.message == f"Shot file saved to {path}."
+    saved = ShotResult.load(path, verify=True)
+    last = app.session.last_result
+    assert saved.physics == last.physics and saved.event_log() == last.event_log()
+    assert main(["show", str(path), "--verify", "--rule", "9-ball"]) == 0
+    assert "ruling: " in capsys.readouterr().out
+
+
+def test_viewer_j_into_a_missing_folder_says_so(tmp_path):
+    app = make_app("novus", tmp_path / "gone")
+    app.shoot()
+    finish_animation(app, dt=0.1)
+    step(app, [key(pygame.K_j)])
+    assert app.message_bad and app.message.startswith("Shot file not saved: ")
+    assert not (tmp_path / "gone").exists()

@@ -486,6 +486,16 @@ class App(InputHandlers, Drawing):
         self.say(f"Screenshot saved to {path}")
         return path
 
+    def export_shot_file(self) -> None:
+        """The last shot as a shot file in the screenshot folder (viewer/export.py), for
+        `cuesim show`."""
+        try:
+            path = export.save_last_shot_file(self.session, self.screenshot_dir)
+        except (ValueError, OSError) as exc:  # export.ExportError, OutputError, a full disk
+            self.say(f"Shot file not saved: {getattr(exc, 'strerror', None) or exc}", True)
+        else:
+            self.say(f"Shot file saved to {path}")
+
     def export_gif(self) -> None:
         """The last shot's animation as a GIF in the screenshot folder (viewer/export.py)."""
         try:

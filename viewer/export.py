@@ -29,7 +29,7 @@ from cuesim.viewer.view import Viewport
 
 __all__ = ["DEFAULT_FPS", "DEFAULT_WIDTH", "GIF_FPS", "HOLD", "ExportError", "check_options",
            "frame_times", "gif_bytes", "pillow_available", "render_frames", "save_gif",
-           "save_last_shot", "viewport"]
+           "save_last_shot", "save_last_shot_file", "viewport"]
 
 GIF_FPS = (1, 2, 4, 5, 10, 20, 25, 50)  # frames per second whose delay is whole 1/100 s
 DEFAULT_FPS = 25
@@ -153,6 +153,18 @@ def save_gif(result: ShotResult, table: Any, path: str | os.PathLike[str],
     check_writable(p, what)
     write_atomic(p, gif_bytes(result, table, fps, width, title, what))
     return p
+
+
+def save_last_shot_file(session: Any, folder: str | os.PathLike[str]) -> Path:
+    """The viewer's J key: the session's last shot as a shot file, cuesim-GAME-shot-N.json in
+    `folder` (N as for the GIF), exact and with the physics it was played with, for `cuesim
+    show FILE` (`--verify`, `--rule GAME`) and `ShotResult.load`."""
+    result = session.last_result
+    if result is None:
+        raise ExportError("no shot has been played yet")
+    path = Path(folder) / f"cuesim-{session.game}-shot-{len(session.actions)}.json"
+    result.save(path)
+    return path
 
 
 def save_last_shot(session: Any, folder: str | os.PathLike[str], fps: int = DEFAULT_FPS,

@@ -118,6 +118,8 @@ class InputHandlers:
                      self.sound.available else f"Sound on, but {self.sound.reason}")
         elif key == pygame.K_g:
             self.export_gif()
+        elif key == pygame.K_j:
+            self.export_shot_file()
         elif self.mode == "menu":
             self.menu_key(key)
         elif self.mode == "animate" or key in (pygame.K_SPACE, pygame.K_m, pygame.K_r):

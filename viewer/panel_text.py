@@ -41,7 +41,7 @@ _COMMON_TOP = [
 _COMMON_BOTTOM = [
     "Space pause, M slow, R replay, Enter skip.",
     "U undo, F5 save, F9 load, F12 screenshot, F11 full screen.",
-    "G save the last shot as a GIF, V sound on or off.",
+    "G last shot as GIF, J as shot file, V sound on/off.",
 ]
 _GAME_KEYS = {
     "novus": "F: the referee's menu.",
