@@ -414,16 +414,16 @@ def cmd_shoot(args: argparse.Namespace) -> int:
     if args.json:
         out = result.to_dict(trajectories=args.trajectories)
         if ref is not None:
-            out["ruling"] = None if ruled is None else ruled["ruling"]
-            out["referee_state"] = None if ruled is None else ruled["state"]
+            from cuesim.rulings import ruled_fields
+
+            out.update(ruled_fields(ruled))
         print(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         print(summary(result, struck))
         if ref is not None:
-            from cuesim.rulings import describe_ruling
+            from cuesim.rulings import ruling_line
 
-            print("ruling: " + ("none: a TRUNCATED shot is not ruled on" if ruled is None
-                                else describe_ruling(ruled["ruling"])))
+            print(ruling_line(ruled))
     if result.truncated:
         if args.json:  # the text summary already led with it
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)

@@ -135,6 +135,19 @@ def rule(ref: Any, game: str, result: ShotResult) -> dict[str, Any]:
     return {"game": "five_pins", "ruling": out.ruling.to_dict(), "state": out.state.to_dict()}
 
 
+def ruled_fields(ruled: dict[str, Any] | None) -> dict[str, Any]:
+    """The `--json` output's 'ruling' and 'referee_state' of a `rule` output (None for a
+    truncated shot, which is not ruled on): `shoot --rule`, `show --rule`."""
+    return {"ruling": None if ruled is None else ruled["ruling"],
+            "referee_state": None if ruled is None else ruled["state"]}
+
+
+def ruling_line(ruled: dict[str, Any] | None) -> str:
+    """The summary's 'ruling: ...' line of a `rule` output (None: a truncated shot)."""
+    return "ruling: " + ("none: a TRUNCATED shot is not ruled on" if ruled is None
+                         else describe_ruling(ruled["ruling"]))
+
+
 def ruling_from_dict(data: dict[str, Any]) -> Ruling:
     """The Ruling of `Ruling.to_dict()`."""
     fields = dict(data)

@@ -179,18 +179,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         out = result.to_dict(trajectories=args.trajectories)
         if ref is not None:
-            out["ruling"] = None if ruled is None else ruled["ruling"]
-            out["referee_state"] = None if ruled is None else ruled["state"]
+            from cuesim.rulings import ruled_fields
+
+            out.update(ruled_fields(ruled))
         print(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         print(f"{args.file}: table {result.table}, physics: {physics_changes(result)}"
               + (", verified by playing it again" if args.verify else ""))
         print(summary(result, _struck(result)))
         if ref is not None:
-            from cuesim.rulings import describe_ruling
+            from cuesim.rulings import ruling_line
 
-            print("ruling: " + ("none: a TRUNCATED shot is not ruled on" if ruled is None
-                                else describe_ruling(ruled["ruling"])))
+            print(ruling_line(ruled))
     if result.truncated:
         if args.json:
             print(f"cuesim: {result.truncation_message()}", file=sys.stderr)
