@@ -1,5 +1,9 @@
 """A compiled loop over many shots on one table and one layout (cuesim.batch).
 
+The shots share the table's geometry; each may be played on its own physics (a batch that
+varies a coefficient, `--vary mu_slide=...`): the arrays the physics sets come stacked, one
+slice for each physics, and shot s reads the slice phys[s].
+
 Every shot moves one piece (the struck one) to its place and gives it its initial motion; all
 the others start where the layout has them, at rest. The state of each shot is built exactly
 as `build_state` builds it, the event loop is the same `run_events`, and only a summary of the
@@ -14,6 +18,8 @@ ran on, so they are bit for bit the same for any number of threads.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numba
 import numpy as np
@@ -102,21 +108,25 @@ def summarize(final_xy: np.ndarray, final_on: np.ndarray, ev: np.ndarray, n_ev: 
 
 @njit_core(nogil=True)
 def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.ndarray,
-              motion: np.ndarray, todo: np.ndarray, P: np.ndarray,
-              table: tuple[np.ndarray, ...], v_stick: float, max_events: int,
-              out: tuple[np.ndarray, ...], cap_ev: int, cap_seg: int) -> None:
+              motion: np.ndarray, todo: np.ndarray, phys: np.ndarray, P: np.ndarray,
+              table: tuple[np.ndarray, ...], physics: tuple[np.ndarray, ...],
+              v_stick: np.ndarray, max_events: int, out: tuple[np.ndarray, ...], cap_ev: int,
+              cap_seg: int) -> None:
     """Simulate shot s = take_next(counter) while s < len(motion), if todo[s], one after the
     other in one set of work buffers (threads sharing `counter` share the shots out as they
     come free; alone, from counter [0], it runs every shot in order): the struck piece placed
     at place[s] and given motion[s] = (vx, vy, wx, wy, w) (w the spin about the vertical),
-    every other piece at rest at base_pos. `table`: the table's arrays in run_events' order
-    (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles, model_params,
-    stiffness, exponent); `out`: the summary arrays, of which it writes row s (see
-    summarize) and nothing else. Its work buffers start with cap_ev event and cap_seg segment
-    rows (`block_capacity`); a shot that fills one runs again from its start with 4x both, and
-    the thread keeps the larger buffers for its later shots."""
-    rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail = table[:8]
-    knuckles, model_params, stiffness, exponent = table[8:]
+    every other piece at rest at base_pos, on physics number q = phys[s]. `table`: the
+    table's geometry arrays (rails, holes, lines, circles, knuckles); `physics`: the arrays
+    its physics sets, each stacked over the physics the shots are played on (e_pair, mu_pair,
+    e_rail, mu_rail, model_params, stiffness, exponent), as P (the pieces' static properties)
+    and v_stick are: shot s runs on P[q], e_pair[q], ..., v_stick[q]. `out`: the summary
+    arrays, of which it writes row s (see summarize) and nothing else. Its work buffers start
+    with cap_ev event and cap_seg segment rows (`block_capacity`); a shot that fills one runs
+    again from its start with 4x both, and the thread keeps the larger buffers for its later
+    shots."""
+    rails, holes, lines, circles, knuckles = table
+    e_pairs, mu_pairs, e_rails, mu_rails, model_params, stiffness, exponent = physics
     out_xy, out_on, pocketed, first_kind, first_index, first_t = out[:6]
     counts, n_events, duration, truncated = out[6:]
     n = base_pos.shape[0]
@@ -130,6 +140,8 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
             break
         if not todo[s]:
             continue
+        q = phys[s]
+        Pq = P[q]
         while True:
             # exactly build_state(positions, velocities, spins, P, spins_xy)
             S[:, :] = 0.0
@@ -138,7 +150,7 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
                 S[i, Y] = base_pos[i, 1]
                 S[i, TEND] = np.inf
                 S[i, ON] = 1.0
-                S[i, KSEG] = P[i, DECEL]
+                S[i, KSEG] = Pq[i, DECEL]
             S[struck, X] = place[s, 0]
             S[struck, Y] = place[s, 1]
             S[struck, VX] = motion[s, 0]
@@ -147,8 +159,9 @@ def run_block(counter: np.ndarray, base_pos: np.ndarray, struck: int, place: np.
             S[struck, WY] = motion[s, 3]
             S[struck, W0] = motion[s, 4]
             n_ev, n_seg, status = run_events(
-                S, P, rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, v_stick,
-                struck, max_events, ev, seg, knuckles, model_params, stiffness, exponent,
+                S, Pq, rails, holes, lines, circles, e_pairs[q], mu_pairs[q], e_rails[q],
+                mu_rails[q], v_stick[q], struck, max_events, ev, seg, knuckles,
+                model_params[q], stiffness[q], exponent[q],
             )
             if status != STATUS_FULL:
                 break
@@ -185,27 +198,39 @@ def fork_unsafe() -> bool:
     return getattr(omppool, "openmp_vendor", "GNU") == "GNU"
 
 
+def stacked(arrays: list[np.ndarray]) -> np.ndarray:
+    """One array of equal-shaped arrays, the first axis numbering them (C order, as each)."""
+    return np.ascontiguousarray(np.stack([np.asarray(a, dtype=np.float64) for a in arrays]))
+
+
 def run_shots(base_pos: np.ndarray, struck: int, place: np.ndarray, motion: np.ndarray,
-              todo: np.ndarray, P: np.ndarray, rails: np.ndarray, holes: np.ndarray,
-              lines: np.ndarray, circles: np.ndarray, e_pair: np.ndarray, mu_pair: np.ndarray,
-              e_rail: np.ndarray, mu_rail: np.ndarray, v_stick: float, max_events: int,
-              knuckles: np.ndarray, model_params: np.ndarray, stiffness: np.ndarray,
-              exponent: np.ndarray, out_xy: np.ndarray,
+              todo: np.ndarray, P: list[np.ndarray], arrays: list[Any], out_xy: np.ndarray,
               out_on: np.ndarray, pocketed: np.ndarray, first_kind: np.ndarray,
               first_index: np.ndarray, first_t: np.ndarray, counts: np.ndarray,
               n_events: np.ndarray, duration: np.ndarray, truncated: np.ndarray,
+              max_events: int, phys: np.ndarray | None = None,
               threads: int | None = None) -> None:
     """Simulate shot s for every s with todo[s] (see run_block) on `threads` threads (None:
     numba's number, `threads.default_threads()`; at most max_threads()): run_block on this
     thread alone, or on that many at once (`threads.run_on_threads`), sharing the shots out.
-    Every shot is computed alone in the same compiled code, so the numbers are bit for bit
-    the same for any number of threads."""
-    args = (base_pos, struck, place, motion, todo, P,
-            (rails, holes, lines, circles, e_pair, mu_pair, e_rail, mu_rail, knuckles,
-             model_params, stiffness, exponent), v_stick, max_events,
+    The shots are played on one table's geometry and on physics number phys[s] (None: all on
+    the first): `P[q]`, the pieces' static properties, and `arrays[q]`, the table's arrays
+    (`sim.engine.Arrays`), for each physics q. Every shot is computed alone in the same
+    compiled code, so the numbers are bit for bit the same for any number of threads, and
+    those of `simulate` on the table of its physics."""
+    first = arrays[0]
+    P_stack = stacked(P)
+    P_stack.setflags(write=False)  # read-only as each table's P (sim.engine): the same types
+    physics = tuple(stacked([getattr(a, name) for a in arrays]) for name in (
+        "e_pair", "mu_pair", "e_rail", "mu_rail", "model_params", "stiffness", "exponent"))
+    v_stick = np.array([a.v_stick for a in arrays], dtype=np.float64)
+    m = motion.shape[0]
+    phys = np.zeros(m, np.int64) if phys is None else np.ascontiguousarray(phys, np.int64)
+    args = (base_pos, struck, place, motion, todo, phys, P_stack,
+            (first.rails, first.holes, first.lines, first.circles, first.knuckles),
+            physics, v_stick, max_events,
             (out_xy, out_on, pocketed, first_kind, first_index, first_t, counts, n_events,
              duration, truncated), *block_capacity(base_pos.shape[0]))
-    m = motion.shape[0]
     n = min(default_threads() if threads is None else int(threads), max_threads(), m)
     counter = np.zeros(1, np.int64)
     if n <= 1:

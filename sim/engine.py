@@ -67,15 +67,23 @@ class Table(Protocol):
 
 
 class Arrays:
-    """The plain arrays of one table, built once and shared by every shot on it."""
+    """The plain arrays of one table, built once and shared by every shot on it. `same_geometry`:
+    the arrays of a table with the same geometry (the table's own with other physics), whose
+    geometry arrays are taken as they are; only the coefficients' are built (a batch that sets
+    the physics shot by shot: cuesim.batch.core)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, same_geometry: Arrays | None = None) -> None:
         geo = table.geometry
-        self.rails = geo.rail_array()
-        self.holes = geo.hole_array()
-        self.lines = geo.line_array()
-        self.circles = geo.circle_array()
-        self.knuckles = geo.knuckle_array()
+        if same_geometry is None:
+            self.rails = geo.rail_array()
+            self.holes = geo.hole_array()
+            self.lines = geo.line_array()
+            self.circles = geo.circle_array()
+            self.knuckles = geo.knuckle_array()
+        else:
+            g = same_geometry
+            self.rails, self.holes, self.lines = g.rails, g.holes, g.lines
+            self.circles, self.knuckles = g.circles, g.knuckles
         c = table.kind_coefficients()
         self.kinds = c.kinds
         self.decel = np.array(c.decel)
@@ -452,7 +460,11 @@ def _kind_properties(table: Table, kinds: tuple[str, ...]) -> np.ndarray:
     """The static property array P of pieces of these kinds, in this order, on a table:
     cached and read-only. P depends on the kinds alone, so a shot that places the
     striker or the cue ball somewhere new (a new layout) finds it here (26 us a miss)."""
-    arr = table_arrays(table)
+    return kind_properties(table_arrays(table), kinds)
+
+
+def kind_properties(arr: Arrays, kinds: tuple[str, ...]) -> np.ndarray:
+    """P of pieces of these kinds, in this order, from a table's arrays (read-only)."""
     numbers = np.array([arr.kinds.index(kind) for kind in kinds], dtype=np.int64)
     specs = [arr.specs[kind] for kind in kinds]
     P = static_properties(

@@ -85,12 +85,17 @@ def with_changes(obj: Any, changes: dict[str, float]) -> Any:
 def check_coefficients(obj: object, ranges: dict[str, Range]) -> None:
     """Raise ValueError naming the first field of `obj` that is not a real number (bool
     excluded) or lies outside its range."""
-    owner = type(obj).__name__
     for name, rng in ranges.items():
         value = getattr(obj, name)
-        expected = f"a real number in {rng.text()}" + (f" ({rng.why})" if rng.why else "")
         if isinstance(value, bool) or not isinstance(value, Real):
-            raise ValueError(f"{owner}.{name} must be {expected}, got {shown(value)} "
+            raise ValueError(f"{_expected(obj, name, rng)}, got {shown(value)} "
                              f"({type(value).__name__})")
         if not finite_real(value) or not rng.holds(float(value)):  # 10**400: no float
-            raise ValueError(f"{owner}.{name} must be {expected}, got {shown(value)}")
+            raise ValueError(f"{_expected(obj, name, rng)}, got {shown(value)}")
+
+
+def _expected(obj: object, name: str, rng: Range) -> str:
+    """'Owner.name must be a real number in [low, high] (why)': what a refusal says (made
+    only for one: a batch that sets the physics shot by shot checks them all)."""
+    why = f" ({rng.why})" if rng.why else ""
+    return f"{type(obj).__name__}.{name} must be a real number in {rng.text()}{why}"

@@ -10,6 +10,7 @@ import pytest
 from cuesim import simulate
 from cuesim.batch import BatchError
 from cuesim.batch.core import Setup, make_shot
+from cuesim.batch.params import physics_columns
 from cuesim.sim.events import EventKind
 
 
@@ -41,12 +42,15 @@ def assert_same(a, b, keys=None):
 
 
 def assert_equals_loop(table, layout, res, struck):
-    """Every row of a batch result equals `simulate` run on its own."""
+    """Every row of a batch result equals `simulate` run on its own, on the table with the
+    coefficients of the physics the shot sets (`table.with_physics`)."""
     setup = Setup(table, layout, struck)
     params = res.params
     ids = res.ids
+    names = physics_columns(setup.family, list(params))
     for k in range(len(res)):
-        r = simulate(table, layout, make_shot(setup, params, k))
+        own = table.with_physics(**{n: float(params[n][k]) for n in names}) if names else table
+        r = simulate(own, layout, make_shot(setup, params, k))
         assert r.initial.ids() == ids
         assert np.array_equal(r.final_positions, res["final_xy"][k]), k
         assert np.array_equal(r.final_on, res["final_on"][k]), k

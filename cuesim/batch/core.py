@@ -8,6 +8,9 @@ or event logs, each shot goes through `simulate` itself (the referee needs the w
 and the game's referee rules on it as the first shot of a fresh game, or in the game state
 given (`Setup.state`).
 The table's arrays and the layout's static arrays are built once per process and reused.
+Shots that set coefficients of the physics (params.physics_names) are played on the table
+with them (`shot_physics`): each distinct set of values once, its arrays built beside the
+table's geometry and stacked for the compiled loop, which plays each shot on its own.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from cuesim.batch.params import XY_TOGETHER, BatchError
+from cuesim.batch.params import XY_TOGETHER, BatchError, physics_columns
 from cuesim.shot import (
     CueShot,
     NovusShot,
@@ -28,8 +32,15 @@ from cuesim.shot import (
     novus_shot_arrays,
     striker_others,
 )
-from cuesim.sim.engine import DEFAULT_MAX_EVENTS, _kind_properties, table_arrays
+from cuesim.sim.engine import (
+    DEFAULT_MAX_EVENTS,
+    Arrays,
+    _kind_properties,
+    kind_properties,
+    table_arrays,
+)
 from cuesim.sim.events import N_EVENT_COLUMNS, EventKind
+from cuesim.tables.base import with_coefficients
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.novus import NOVUS_SIDES, STRIKER_TOUCH_GAP, NovusTable
 
@@ -219,6 +230,55 @@ def empty_summary(n_shots: int, n: int, ruling: bool, events: bool = False,
     return out
 
 
+def table_with(table: Any, coefficients: tuple[tuple[str, float], ...]) -> Any:
+    """`table` with these coefficients of its physics set (none: `table` itself), checked as
+    `--physics` checks them (a ValueError naming the coefficient and its range)."""
+    return _table_with(table, coefficients) if coefficients else table
+
+
+@lru_cache(maxsize=1024)
+def _table_with(table: Any, coefficients: tuple[tuple[str, float], ...]) -> Any:
+    return with_coefficients(table, dict(coefficients))
+
+
+def shot_physics(setup: Setup, params: dict[str, np.ndarray], first: int,
+                 out: dict[str, np.ndarray]) -> tuple[list[Any], np.ndarray]:
+    """The tables the shots of `params` are played on and each shot's number among them:
+    `setup.table` (number 0), with the coefficients of the physics the shot names set on it
+    (params.physics_names; `table.with_physics`), each distinct set once, in the order the
+    shots first name it. A coefficient out of its range makes the shot unplayable (status 1,
+    or a BatchError naming the shot with errors='raise'), as a shot no cue can play is."""
+    names = physics_columns(setup.family, list(params))
+    n_shots = len(params["angle"])
+    phys = np.zeros(n_shots, np.int64)
+    tables: list[Any] = [setup.table]
+    if not names:
+        return tables, phys
+    if getattr(setup.table, "physics", None) is None:
+        raise BatchError(f"the shots set {', '.join(names)}, but the table "
+                         f"{setup.table.name!r} has no physics to change")
+    number: dict[tuple[float, ...], int] = {}
+    columns = [params[name] for name in names]
+    for k in range(n_shots):
+        values = tuple(float(c[k]) for c in columns)
+        q = number.get(values)
+        if q is None:
+            try:
+                table = table_with(setup.table, tuple(zip(names, values, strict=True)))
+            except ValueError as exc:
+                out["status"][k] = STATUS_INVALID
+                _invalid(setup, first, k, exc)
+                continue
+            if table.geometry != setup.table.geometry:  # the kernel shares one geometry
+                raise BatchError(f"the table {setup.table.name!r} changes its geometry with "
+                                 f"its physics ({', '.join(names)}): it cannot be varied "
+                                 "shot by shot")
+            q = number[values] = len(tables)
+            tables.append(table)
+        phys[k] = q
+    return tables, phys
+
+
 def _summary_args(out: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     return (out["final_xy"], out["final_on"], out["pocketed"], out["first_kind"],
             out["first_index"], out["first_t"], out["event_counts"], out["n_events"],
@@ -259,23 +319,24 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
     out = empty_summary(n_shots, n, setup.ruling is not None, setup.events,
                         setup.ruling in POINTS_GAMES)
     loop: Callable[[int | None], None] = _no_loop
+    tables, phys = shot_physics(setup, params, first, out)
     if setup.ruling is not None or setup.events:
-        _full_chunk(setup, prep, params, first, out)
+        _full_chunk(setup, prep, params, first, out, tables, phys)
     else:
         place = np.repeat(prep.base_pos[prep.struck_index][None, :], n_shots, axis=0)
         motion = np.zeros((n_shots, 5))
-        todo = np.ones(n_shots, np.bool_)
-        table = setup.table
-        rows: Any = range(n_shots)
-        if setup.family == "novus" and setup.side in NOVUS_SIDES:
+        todo = out["status"] == STATUS_OK
+        rows: Any = np.flatnonzero(todo)
+        if len(tables) == 1 and setup.family == "novus" and setup.side in NOVUS_SIDES:
             # the plain shots at once, as NovusShot makes them (the same bytes; a tenth of a
             # novus opening's time a shot made one at a time, which 2 threads shared with the
             # compiled loop: bench/README.md "The novus shots made at once"); the rest below
             place, motion, plain = novus_shot_arrays(
-                table, setup.side, params["x"], params["y"], params["angle"], params["speed"],
-                params["offset"])
+                setup.table, setup.side, params["x"], params["y"], params["angle"],
+                params["speed"], params["offset"])
             rows = np.flatnonzero(~plain)
         for k in rows:
+            table = tables[phys[k]]  # the shot's own physics, as `simulate` would have them
             try:
                 shot = make_shot(setup, params, k)
                 if setup.family == "novus":
@@ -301,16 +362,15 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
             for k in np.flatnonzero(todo & (gaps.min(axis=1) < STRIKER_TOUCH_GAP)):
                 todo[k] = False
                 try:
-                    make_shot(setup, params, int(k)).place(table, setup.layout)
+                    make_shot(setup, params, int(k)).place(setup.table, setup.layout)
                     exc: Exception = ShotError("the striker touches a puck")
                 except ShotError as err:
                     exc = err
                 _invalid(setup, first, int(k), exc)
-        arr = prep.arr
-        args = (prep.base_pos, prep.struck_index, place, motion, todo, prep.P, arr.rails,
-                arr.holes, arr.lines, arr.circles, arr.e_pair, arr.mu_pair, arr.e_rail,
-                arr.mu_rail, arr.v_stick, setup.max_events, arr.knuckles, arr.model_params,
-                arr.stiffness, arr.exponent, *_summary_args(out))
+        arrays = [prep.arr] + [Arrays(t, same_geometry=prep.arr) for t in tables[1:]]
+        P = [prep.P] + [kind_properties(a, prep.placed.kinds()) for a in arrays[1:]]
+        args = (prep.base_pos, prep.struck_index, place, motion, todo, P, arrays,
+                *_summary_args(out), setup.max_events, phys)
 
         def run(threads: int | None = None) -> None:
             run_shots(*args, threads=threads)
@@ -362,16 +422,18 @@ def rule(game: str, result: Any, state: str | None = None) -> tuple[Any, str]:
 
 
 def _full_chunk(setup: Setup, prep: Prepared, params: dict[str, np.ndarray], first: int,
-                out: dict[str, np.ndarray]) -> None:
-    """Each shot through `simulate`: summarized like the compiled path, then ruled on and its
-    event log kept as asked."""
+                out: dict[str, np.ndarray], tables: list[Any], phys: np.ndarray) -> None:
+    """Each shot through `simulate` on the table of its physics (`shot_physics`): summarized
+    like the compiled path, then ruled on and its event log kept as asked."""
     from cuesim.api import simulate
     from cuesim.sim.batch_kernel import summarize
 
     logs: list[np.ndarray] = []
     for k in range(len(params["angle"])):
+        if out["status"][k] != STATUS_OK:  # physics that cannot be (shot_physics)
+            continue
         try:
-            result = simulate(setup.table, setup.layout, make_shot(setup, params, k),
+            result = simulate(tables[phys[k]], setup.layout, make_shot(setup, params, k),
                               max_events=setup.max_events)
         except (ShotError, LayoutError, ValueError) as exc:
             out["status"][k] = STATUS_INVALID

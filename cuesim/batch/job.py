@@ -22,12 +22,21 @@ from cuesim.batch.core import (
     make_shot,
     piece_ids,
     prepare_chunk,
+    table_with,
 )
 from cuesim.batch.limits import check_count
-from cuesim.batch.params import BatchError, ShotSampler, defaults, n_rows, shot_table
+from cuesim.batch.params import (
+    BatchError,
+    ShotSampler,
+    defaults,
+    n_rows,
+    physics_columns,
+    shot_table,
+)
 from cuesim.batch.sources import ShotGrid, referee_from_state, referee_state, shots_to_table
 from cuesim.shot import ShotError, check_struck_ball
 from cuesim.sim.engine import MAX_EVENTS_EXPECTED, max_events_ok, table_arrays
+from cuesim.tables.base import physics_of
 from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.numbers import shown
 
@@ -196,11 +205,13 @@ def make_job(table: Any, layout: Layout, shots: Any, chunk_size: int | None,
     if isinstance(shots, ShotSampler | ShotGrid):
         shots.check(family)
         check_count(int(shots.n), shots)
+        check_physics(setup, [*shots.vary, *shots.fixed])
         probe(setup, shots)
         return Job(setup, int(shots.n), int(chunk_size), gen=shots)
     params = shot_table(family, shots)
     if n_rows(params) == 0:
         raise BatchError("shots: no shots given")
+    check_physics(setup, list(params))
     check_count(n_rows(params))
     return Job(setup, n_rows(params), int(chunk_size), table=params)
 
@@ -211,7 +222,7 @@ def probe(setup: Setup, sampler: Generator) -> None:
     cannot be played fails before anything runs, and the message names the fixed values or the
     range at fault (a fixed tip offset that misses the striker is no fault of the aim's range)."""
     base = sampler.chunk(setup.family, 0, 0, 1)
-    start = defaults(setup.family)
+    start = {**defaults(setup.family), **(physics_of(setup.table) or {})}
     for name, (a, b) in sampler.vary.items():  # a place (x, y: no default) at mid-range
         base[name][0] = (a + b) / 2 if math.isnan(start[name]) else start[name]
     problem = _unplayable(setup, base)
@@ -231,18 +242,29 @@ def probe(setup: Setup, sampler: Generator) -> None:
                                  f"cannot be played: at {name}={value:g}: {problem}")
 
 
+def check_physics(setup: Setup, names: list[str]) -> None:
+    """Refuse coefficients of the physics among the shots' parameters on a table that has no
+    physics to change (a table of one's own; the benchmarks' boxes)."""
+    wanted = physics_columns(setup.family, names)
+    if wanted and getattr(setup.table, "physics", None) is None:
+        raise BatchError(f"the shots set {', '.join(wanted)}, but the table "
+                         f"{setup.table.name!r} has no physics to change")
+
+
 def _unplayable(setup: Setup, params: dict[str, np.ndarray]) -> str | None:
-    """Why shot 0 of `params` cannot be played (its shot made and its motion computed, as
-    `simulate` does before the layout), or None."""
+    """Why shot 0 of `params` cannot be played (its physics set, its shot made and its motion
+    computed, as `simulate` does before the layout), or None."""
     try:
+        names = physics_columns(setup.family, list(params))
+        table = table_with(setup.table, tuple((n, float(params[n][0])) for n in names))
         shot = make_shot(setup, params, 0)
         if setup.family == "novus":
-            shot.striker_position(setup.table)  # type: ignore[union-attr]
-            shot.striker_motion(setup.table)  # type: ignore[union-attr]
+            shot.striker_position(table)  # type: ignore[union-attr]
+            shot.striker_motion(table)  # type: ignore[union-attr]
         else:
-            shot.ball_motion(setup.table)  # type: ignore[union-attr]
+            shot.ball_motion(table)  # type: ignore[union-attr]
             if shot.position is None:  # type: ignore[union-attr]  (a cue ball to put down)
-                check_struck_ball(setup.layout, setup.struck, setup.table.cue_balls)
+                check_struck_ball(setup.layout, setup.struck, table.cue_balls)
     except (ShotError, LayoutError, ValueError) as exc:
         return str(exc)
     return None

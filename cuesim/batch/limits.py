@@ -78,8 +78,9 @@ def check_count(n: int, source: Any = None) -> None:
                               f"so a run has at most {MAX_SHOTS:,} shots", source)
 
 
-def _one_row(setup: Setup) -> dict[str, np.ndarray]:
-    """The arrays of a one-shot chunk of `setup`: every column a result has (numbers 0)."""
+def _one_row(setup: Setup, physics: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """The arrays of a one-shot chunk of `setup`: every column a result has (numbers 0), the
+    coefficients of the physics the shots set (`physics`) among its parameters."""
     from cuesim.batch.core import POINTS_GAMES, empty_summary, piece_ids
     from cuesim.batch.params import defaults
 
@@ -87,15 +88,25 @@ def _one_row(setup: Setup) -> dict[str, np.ndarray]:
                         setup.ruling in POINTS_GAMES)
     out = {k: np.nan_to_num(v) if v.dtype.kind == "f" else v for k, v in out.items()}
     out["shot"] = np.zeros(1, np.int64)
-    for name in defaults(setup.family):
+    for name in (*defaults(setup.family), *physics):
         out[f"param.{name}"] = np.zeros(1)
     return out
 
 
-def row_bytes(setup: Setup) -> int:
+def job_physics(job: Job) -> tuple[str, ...]:
+    """The coefficients of the physics a job's shots set (its parameter columns)."""
+    from cuesim.batch.params import physics_columns
+
+    gen = job.gen
+    names = list(job.table) if job.table is not None else \
+        [*gen.vary, *gen.fixed] if gen is not None else []
+    return tuple(physics_columns(job.setup.family, names))
+
+
+def row_bytes(setup: Setup, physics: tuple[str, ...] = ()) -> int:
     """The bytes a shot takes at least in a BatchResult (or an .npz read back): its summary,
     number and parameters; event logs and the articles' text come on top."""
-    one = _one_row(setup)  # articles: a str array once filled, 4 bytes a character, >= 1
+    one = _one_row(setup, physics)  # articles: a str array once filled, 4 bytes a character, >= 1
     return sum(4 if a.dtype == object else a.nbytes for a in one.values())
 
 
@@ -104,7 +115,7 @@ def check_held(job: Job, where: str, instead: str) -> None:
     memory = physical_memory()
     if memory is None:
         return
-    row = row_bytes(job.setup)
+    row = row_bytes(job.setup, job_physics(job))
     if job.n * row > memory:
         raise TooManyShots(job.n, f"{where}: at least {row} bytes a shot, "
                                   f"{size_text(job.n * row)}, more than this machine's "
@@ -112,7 +123,8 @@ def check_held(job: Job, where: str, instead: str) -> None:
                                   f"shots {instead}", job.gen)
 
 
-def footer_bytes(setup: Setup, info: dict[str, Any]) -> tuple[int, int]:
+def footer_bytes(setup: Setup, info: dict[str, Any], physics: tuple[str, ...] = ()
+                 ) -> tuple[int, int]:
     """(bytes of a Parquet result's footer without its row groups, bytes it takes for each
     row group), measured on one-shot row groups of the run's columns: at least what the
     final file's take (their statistics of text can be longer)."""
@@ -120,7 +132,7 @@ def footer_bytes(setup: Setup, info: dict[str, Any]) -> tuple[int, int]:
 
     from cuesim.batch.store import arrow_table
 
-    table = arrow_table(_one_row(setup), info["ids"], tuple(info["event_kinds"]),
+    table = arrow_table(_one_row(setup, physics), info["ids"], tuple(info["event_kinds"]),
                         info.get("rails", []))
     schema = table.schema.with_metadata({b"cuesim": json.dumps(info).encode()})
 
@@ -144,7 +156,7 @@ def check_parquet_file(job: Job, info: dict[str, Any]) -> None:
     groups = -(-job.n // per_group)
     if groups <= 1:
         return
-    base, each = footer_bytes(job.setup, info)
+    base, each = footer_bytes(job.setup, info, job_physics(job))
     memory = physical_memory()
     limit = FOOTER_LENGTH_MAX if memory is None else min(FOOTER_LENGTH_MAX, memory)
     if base + groups * each <= limit:

@@ -7,6 +7,12 @@ elevation, end_mass (the cue's, kg: its squirt; the standard shaft's by default)
 optionally x, y: where the struck ball is placed first (ball in hand; NaN plays it where it
 lies). SI units and radians here; the CLI converts degrees at its edge.
 
+A shot may also name coefficients of the table's physics (`physics_names`: mu_slide, e_ball,
+... for the ball games; mu_puck, e_rail, ... for novus), as `--physics` names them: the shot is
+played on the table with those coefficients (`table.with_physics`), so a batch can vary the
+cloth, the balls or the resolution shot by shot. They have no default here: a coefficient no
+shot names keeps the table's value.
+
 The sampler draws chunk c of a run from its own generator, seeded by
 `SeedSequence(seed, spawn_key=(c,))`: chunk c holds the same shots whichever worker or
 machine simulates it, so a run is identical for any number of workers; but not for another
@@ -16,9 +22,11 @@ another order (each chunk draws them in the order given).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -54,17 +62,35 @@ def required(family: str) -> tuple[str, ...]:
     return NOVUS_REQUIRED if family == "novus" else BALL_REQUIRED
 
 
+@cache
+def physics_names(family: str) -> tuple[str, ...]:
+    """The coefficients of the family's physics (NovusPhysics, BallPhysics) that a shot may
+    set: the names `--physics` and `table.with_physics` take."""
+    if family == "novus":
+        from cuesim.tables.novus import NovusPhysics as physics
+    else:
+        from cuesim.tables.balls import BallPhysics as physics  # type: ignore[assignment]
+    return tuple(f.name for f in dataclasses.fields(physics))
+
+
+def physics_columns(family: str, names: Mapping[str, Any] | list[str]) -> list[str]:
+    """The names among `names` that are coefficients of the physics, in their order."""
+    known = physics_names(family)
+    return [n for n in names if n in known]
+
+
 def _known(family: str) -> str:
     return ", ".join(defaults(family))
 
 
 def check_names(family: str, names: list[str] | tuple[str, ...], what: str) -> None:
-    unknown = [n for n in names if n not in defaults(family)]
+    unknown = [n for n in names if n not in defaults(family) and n not in physics_names(family)]
     if unknown:
         game = "novus" if family == "novus" else "ball-game"
         raise BatchError(f"{what}: unknown parameter{'s' if len(unknown) > 1 else ''} "
                          f"{', '.join(repr(n) for n in unknown)}; {game} shots take "
-                         f"{_known(family)}")
+                         f"{_known(family)}, and the physics' coefficients "
+                         f"{', '.join(physics_names(family))}")
 
 
 def shot_table(family: str, shots: Any) -> dict[str, np.ndarray]:

@@ -388,9 +388,11 @@ def simulate_many(table: Any, layout: Layout, shots: Any, workers: int | None = 
     shots: a numpy structured array, a dict of arrays or a pyarrow table of shot parameters
     (novus: x, angle, speed, optional y, offset; ball games: angle, speed, optional side,
     height, elevation, end_mass (the cue's, kg), and x, y to place the struck ball), SI units
-    and radians; a list of
-    NovusShot / CueShot objects; a ShotSampler or a ShotGrid. threads: threads per
-    process, running each chunk's shots in parallel in one compiled call; workers: local
+    and radians, and any coefficient of the table's physics (mu_slide, e_ball, ...; novus
+    mu_puck, e_rail, ...: the names `table.with_physics` takes), each shot then played on
+    `table.with_physics(...)` of its own values; a list of NovusShot / CueShot objects; a
+    ShotSampler or a ShotGrid (which vary or fix them alike). threads: threads per process,
+    running each chunk's shots in parallel in one compiled call; workers: local
     processes. Default: one process whose threads take every core (numba's number:
     NUMBA_NUM_THREADS, numba.set_num_threads); workers > 1 take 1 thread each unless
     `threads` is given; with a ruling or event logs (each shot through `simulate`, one

@@ -25,7 +25,14 @@ from typing import Any
 import numpy as np
 
 from cuesim.batch.limits import TooManyShots
-from cuesim.batch.params import ANGLE_PARAMS, BatchError, ShotSampler, check_names, defaults
+from cuesim.batch.params import (
+    ANGLE_PARAMS,
+    BatchError,
+    ShotSampler,
+    check_names,
+    defaults,
+    physics_columns,
+)
 from cuesim.batch.sources import ShotGrid
 from cuesim.commands import (
     PHYSICS_HELP,
@@ -48,8 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "the same command is run again. Shots are "
                     "sampled (--shots, --vary), a grid (--grid) or read (--params). Novus "
                     "parameters: x, y, angle, speed, offset; ball games: angle, speed, side, "
-                    "height, elevation, end_mass (the cue's, kg: its squirt), x, y. Angles in "
-                    "degrees.")
+                    "height, elevation, end_mass (the cue's, kg: its squirt), x, y; and any "
+                    "coefficient of the game's physics (the names --physics takes), each "
+                    "shot then played on the table with it. Angles in degrees.")
     p.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("--shots", type=int, default=None, help="number of shots to sample")
     p.add_argument("--vary", action="append", default=[], metavar="NAME=LO:HI",
@@ -435,6 +443,20 @@ def _check_out_spares_inputs(args: argparse.Namespace) -> None:
                              "the input; give another name")
 
 
+def _check_physics_twice(args: argparse.Namespace, shots: Any, family: str) -> None:
+    """Refuse a coefficient both given for the whole run (--physics, --impact-steps) and set
+    shot by shot (--vary, --grid, --set, a --params column): one would silently win."""
+    names = list(shots) if isinstance(shots, dict) else [*shots.vary, *shots.fixed]
+    for name in physics_columns(family, names):
+        whole = ("--impact-steps" if name == "impact_steps" and args.impact_steps is not None
+                 else f"--physics {name}=..." if physics_conflict(args.physics, name) else None)
+        if whole is not None:
+            where = (f"a column of --params {args.params}" if args.params is not None
+                     and name not in parse_fixed(args.fixed, family) else "the shots' options")
+            raise BatchError(f"{name} is set for the whole run by {whole} and shot by shot by "
+                             f"{where}: give one")
+
+
 def _shots_option(args: argparse.Namespace) -> str:
     """The options that give the shots, as typed (named in a refusal of their number)."""
     if args.params is not None:
@@ -479,6 +501,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.impact_steps is not None and physics_conflict(args.physics, "impact_steps"):
         raise BatchError("--impact-steps and --physics impact_steps=... both set the impact's "
                          "resolution: give one")
+    _check_physics_twice(args, shots, family)
     table = _with_impact_steps(game_table(args.game), args.impact_steps)
     try:
         table = with_physics_options(table, args.physics)
