@@ -19,7 +19,9 @@ from cuesim.batch import BatchError, ShotGrid, ShotSampler, read_results, simula
 from cuesim.batch.core import STATUS_INVALID, Setup, make_shot, rule
 from cuesim.batch.params import physics_names
 from cuesim.cli import main
+from cuesim.shot import CueShot
 from cuesim.sim.batch_kernel import max_threads
+from cuesim.tables.layout import Layout, Piece
 from tests.batch_util import assert_equals_loop, assert_same
 
 TWO = pytest.mark.skipif(max_threads() < 2, reason="numba has a single thread here")
@@ -176,3 +178,22 @@ def test_cli_params_file_with_a_coefficient_column(tmp_path, capsys):
                  "--out", str(out), "--overwrite"]) == 2
     assert (f"e_cushion is set for the whole run by --physics e_cushion=... and shot by shot "
             f"by a column of --params {params}") in capsys.readouterr().err
+
+
+def test_stopping_distances_over_a_grid_of_cloths_are_the_closed_form(nine):
+    """A centre-hit ball alone, on every cloth of a grid of mu_slide, mu_roll and g: it slides
+    until it rolls at 5/7 v0 (24/49 v0^2 / (2 mu_s g) of travel), then rolls to rest
+    (25/49 v0^2 / (2 mu_r g)), whatever the coefficients, as the ball law has it."""
+    table, _ = nine
+    layout = Layout(table.name, (Piece("cue", "ball", 0.635, 0.3),))
+    grid = ShotGrid({"mu_slide": (0.15, 0.3, 3), "mu_roll": (0.006, 0.015, 3), "g": (9.0, 10.0, 2)},
+                    fixed={"angle": math.pi / 2, "speed": 0.4})
+    res = simulate_many(table, layout, grid, threads=1)
+    assert (res["status"] == 0).all() and (res["event_counts"][:, 1:].sum(axis=1) >= 1).all()
+    v0 = CueShot(angle=math.pi / 2, speed=0.4).ball_motion(table)[1]
+    p = res.params
+    d = v0 * v0 / 49 * (24 / (2 * p["mu_slide"] * p["g"]) + 25 / (2 * p["mu_roll"] * p["g"]))
+    assert d.max() < 2.54 - 0.3 - table.piece_spec("ball").radius  # no cushion on the way
+    np.testing.assert_allclose(res["final_xy"][:, 0, 1] - 0.3, d, rtol=1e-12)
+    np.testing.assert_allclose(res["final_xy"][:, 0, 0], 0.635, atol=1e-12)  # cos(pi / 2)
+    assert len(set(np.round(d, 6))) == 18  # every cloth its own distance
