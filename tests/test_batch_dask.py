@@ -32,6 +32,14 @@ def test_dask_cluster_equals_the_local_run(client, table, singles, tmp_path):
     assert_same(local, read_results(out))
 
 
+def test_dask_cluster_plays_the_physics_shot_by_shot(client, table, singles):
+    """Each worker makes the shot's table from its coefficients (batch.core.shot_physics)."""
+    sampler = ShotSampler(12, {"angle": (1.3, 1.85), "speed": (2.0, 8.0),
+                               "mu_puck": (0.1, 0.2), "e_rail": (0.4, 0.8)}, seed=4)
+    local = simulate_many(table, singles, sampler, workers=1, chunk_size=5)
+    assert_same(local, simulate_many(table, singles, sampler, chunk_size=5, cluster=client))
+
+
 def test_an_unreachable_cluster_is_a_clear_error(table, singles, monkeypatch, tmp_path):
     import cuesim.batch.cluster as run
 
