@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from cuesim import simulate, start_layout
 from cuesim.api import game_table
@@ -23,6 +25,7 @@ from cuesim.shot import CueShot
 from cuesim.sim.batch_kernel import max_threads
 from cuesim.tables.layout import Layout, Piece
 from tests.batch_util import assert_equals_loop, assert_same
+from tests.profiles import examples
 
 TWO = pytest.mark.skipif(max_threads() < 2, reason="numba has a single thread here")
 
@@ -197,3 +200,46 @@ def test_stopping_distances_over_a_grid_of_cloths_are_the_closed_form(nine):
     np.testing.assert_allclose(res["final_xy"][:, 0, 1] - 0.3, d, rtol=1e-12)
     np.testing.assert_allclose(res["final_xy"][:, 0, 0], 0.635, atol=1e-12)  # cos(pi / 2)
     assert len(set(np.round(d, 6))) == 18  # every cloth its own distance
+
+
+# -- random shots, each on its own random physics ----------------------------------------------
+def _coefficients(family: str) -> st.SearchStrategy[dict[str, float]]:
+    """Every coefficient of the family's physics, drawn within ranges where shots end (a
+    restitution anywhere in [0, 1], frictions from nearly none to heavy)."""
+    friction, restitution = st.floats(0.01, 1.0), st.floats(0.0, 1.0)
+    common = {"v_stick": st.floats(0.001, 0.05), "g": st.floats(1.0, 30.0),
+              "impact_steps": st.floats(5.0, 40.0)}
+    if family == "novus":
+        return st.fixed_dictionaries({
+            "mu_puck": st.floats(0.05, 0.5), "mu_striker": st.floats(0.05, 0.5),
+            "e_puck_puck": restitution, "e_striker_puck": restitution, "e_rail": restitution,
+            "mu_impact": st.floats(0.0, 0.5), "mu_rail_impact": st.floats(0.0, 0.5), **common})
+    return st.fixed_dictionaries({
+        "mu_slide": st.floats(0.05, 0.5), "mu_roll": st.floats(0.003, 0.05),
+        "mu_spin": st.floats(0.002, 0.05), "e_ball": restitution,
+        "ball_friction_a": st.floats(0.0, 0.1), "ball_friction_b": st.floats(0.0, 0.2),
+        "ball_friction_c": st.floats(0.1, 5.0), "e_cushion": restitution,
+        "mu_cushion": friction, **common})
+
+
+@settings(max_examples=examples(10), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["novus", "9-ball", "8-ball", "5-pins"]), data=st.data())
+def test_random_shots_each_on_random_physics_equal_a_loop_of_simulate(game, data):
+    """No coefficient, whatever its value, reaches the kernel other than as `simulate` on
+    `table.with_physics` takes it: every result array the same, bit for bit."""
+    table = game_table(game)
+    layout = start_layout(game, table)
+    family = "novus" if game == "novus" else "ball"
+    n = data.draw(st.integers(1, 4))
+    drawn = [data.draw(_coefficients(family)) for _ in range(n)]
+    shots = {name: np.array([d[name] for d in drawn]) for name in drawn[0]}
+    shots["angle"] = np.array([data.draw(st.floats(1.2, 1.95)) for _ in range(n)])
+    shots["speed"] = np.array([data.draw(st.floats(0.5, 8.0)) for _ in range(n)])
+    if family == "novus":
+        shots["x"] = np.full(n, 0.5)
+    res = simulate_many(table, layout, shots, threads=1, max_events=4000)
+    assume(not res["truncated"].any())
+    assert (res["status"] == 0).all()
+    assert_equals_loop(table, layout, res, "striker" if family == "novus" else
+                       "white" if game == "5-pins" else "cue")
