@@ -54,8 +54,13 @@ class Progress:
     def close(self) -> None:
         if self.enabled:
             dt = time.perf_counter() - self.t0
-            print(f"batch: {self.done - self.start_done} shots in {duration(dt)} "
+            print(f"batch: {shot_count(self.done - self.start_done)} in {duration(dt)} "
                   f"({self.rate():,.0f} shots/s)", file=self.stream, flush=True)
+
+
+def shot_count(n: int) -> str:
+    """'1 shot', '2000 shots'."""
+    return f"{n} shot" if n == 1 else f"{n} shots"
 
 
 def duration(seconds: float) -> str:

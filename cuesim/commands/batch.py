@@ -33,6 +33,7 @@ from cuesim.batch.params import (
     defaults,
     physics_columns,
 )
+from cuesim.batch.progress import shot_count
 from cuesim.batch.sources import ShotGrid
 from cuesim.commands import (
     PHYSICS_HELP,
@@ -552,5 +553,5 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"batch: {args.out} is already complete with these settings; nothing to do "
               "(--overwrite runs it again)")
     elif not args.quiet:
-        print(f"batch: wrote {manifest['n_shots']} shots to {args.out}")
+        print(f"batch: wrote {shot_count(manifest['n_shots'])} to {args.out}")
     return 0
