@@ -189,7 +189,10 @@ def pin_model(g: float) -> tuple[float, ...]:
 
 
 def _trapezoid(y: np.ndarray, x: np.ndarray) -> float:
-    return float(np.sum((y[1:] + y[:-1]) * np.diff(x)) / 2)
+    """The trapezoid rule, its terms summed exactly rounded (`math.fsum`): NumPy's pairwise
+    sum groups the terms by its SIMD blocks, which differ by NumPy version (1.26 and 2.4 gave
+    the axial inertia one ulp apart), so the pin's numbers would depend on the install."""
+    return math.fsum((y[1:] + y[:-1]) * np.diff(x)) / 2
 
 
 def pin_spots(spacing: float | None = None) -> dict[str, tuple[float, float]]:

@@ -69,7 +69,9 @@ def test_the_memo_gives_the_machine_code_numba_gives(monkeypatch):
     plain = njit(no_cfunc_wrapper=True)(_mixed)
     plain.compile(sig)
     ir = _normalised_ir(plain, sig)
-    assert "fmul double" in ir and "llvm.sqrt" in ir
+    # the IR holds the function's arithmetic (a square root is `llvm.sqrt`, or libm's `sqrt`
+    # under numba 0.59's LLVM 14)
+    assert "fmul double" in ir and ("llvm.sqrt" in ir or "@sqrt(" in ir)
     assert _normalised_ir(remembered, sig) == ir
 
 

@@ -434,7 +434,7 @@ def pin_clear_time(S: np.ndarray, P: np.ndarray, pin: int, t: float) -> tuple[fl
                 leave = t + b
         if leave == INF:  # still inside at its segment's end: judged again then
             leave = S[j, TEND]
-        if not (leave > t):  # its own event at t is not done yet
-            leave = math.nextafter(t, INF)
+        if not (leave > t):  # its own event at t is not done yet (numpy's nextafter: numba
+            leave = np.nextafter(t, INF)  # compiles math.nextafter only from 0.60 on)
         t_clear = max(t_clear, leave)
     return t_clear, rester

@@ -14,7 +14,11 @@ Checked on an AMD EPYC (2026-12-03): numba's target CPU (NUMBA_CPU_NAME=generic)
 SIMD level (NPY_DISABLE_CPU_FEATURES=X86_V3) change no hash; glibc's libm without its FMA
 variants (GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX, as on a CPU without FMA) changes
 one, 14.1_random_1, since some transcendentals round differently there. So the hashes
-hold on x86-64 hosts with FMA and AVX2 (every Xeon and EPYC of this project so far)."""
+hold on x86-64 hosts with FMA and AVX2 (every Xeon and EPYC of this project so far). They
+hold across the installs pyproject.toml admits too: checked 2026-12-07 with its floors (numba
+0.59.1, NumPy 1.26.4) and that day's releases (numba 0.68.1, NumPy 2.4.6), once the pin's
+integrals were summed exactly rounded (NumPy's pairwise sum differs by version:
+tests/test_defaults_pinned.py)."""
 
 from __future__ import annotations
 
