@@ -243,3 +243,20 @@ def test_random_shots_each_on_random_physics_equal_a_loop_of_simulate(game, data
     assert (res["status"] == 0).all()
     assert_equals_loop(table, layout, res, "striker" if family == "novus" else
                        "white" if game == "5-pins" else "cue")
+
+
+def test_a_table_without_physics_to_change_is_refused():
+    """A benchmark box has its pieces' coefficients but no `physics` to set them on."""
+    from cuesim.tables.box import box_for, random_box_layout
+
+    box = box_for(8, "ball")
+    layout = random_box_layout(box, 8, np.random.default_rng(1))
+    struck = layout.ids()[0]
+    message = "the shots set mu_slide, but the table 'box' has no physics to change"
+    with pytest.raises(BatchError, match=message):
+        simulate_many(box, layout, {"angle": [1.0], "speed": [1.0], "mu_slide": [0.2]},
+                      struck=struck)
+    with pytest.raises(BatchError, match=message):
+        simulate_many(box, layout, ShotSampler(3, {"mu_slide": (0.1, 0.2)}), struck=struck)
+    plain = simulate_many(box, layout, {"angle": [1.0], "speed": [1.0]}, struck=struck)
+    assert plain["status"][0] == 0

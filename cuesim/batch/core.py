@@ -241,6 +241,16 @@ def _table_with(table: Any, coefficients: tuple[tuple[str, float], ...]) -> Any:
     return with_coefficients(table, dict(coefficients))
 
 
+def check_physics(setup: Setup, names: list[str]) -> list[str]:
+    """The coefficients of the physics among the shots' parameter `names`; refused on a table
+    that has no physics to change (a table of one's own; the benchmarks' boxes)."""
+    wanted = physics_columns(setup.family, names)
+    if wanted and getattr(setup.table, "physics", None) is None:
+        raise BatchError(f"the shots set {', '.join(wanted)}, but the table "
+                         f"{setup.table.name!r} has no physics to change")
+    return wanted
+
+
 def shot_physics(setup: Setup, params: dict[str, np.ndarray], first: int,
                  out: dict[str, np.ndarray]) -> tuple[list[Any], np.ndarray]:
     """The tables the shots of `params` are played on and each shot's number among them:
@@ -248,15 +258,12 @@ def shot_physics(setup: Setup, params: dict[str, np.ndarray], first: int,
     (params.physics_names; `table.with_physics`), each distinct set once, in the order the
     shots first name it. A coefficient out of its range makes the shot unplayable (status 1,
     or a BatchError naming the shot with errors='raise'), as a shot no cue can play is."""
-    names = physics_columns(setup.family, list(params))
+    names = check_physics(setup, list(params))
     n_shots = len(params["angle"])
     phys = np.zeros(n_shots, np.int64)
     tables: list[Any] = [setup.table]
     if not names:
         return tables, phys
-    if getattr(setup.table, "physics", None) is None:
-        raise BatchError(f"the shots set {', '.join(names)}, but the table "
-                         f"{setup.table.name!r} has no physics to change")
     number: dict[tuple[float, ...], int] = {}
     columns = [params[name] for name in names]
     for k in range(n_shots):

@@ -16,6 +16,7 @@ from cuesim.batch.core import (
     KIND_NAMES,
     STATUS_LABELS,
     Setup,
+    check_physics,
     default_struck,
     family_of,
     infer_ruling,
@@ -240,15 +241,6 @@ def probe(setup: Setup, sampler: Generator) -> None:
             if problem is not None:
                 raise BatchError(f"range of {name!r} ({lo:g}:{hi:g}) includes shots that "
                                  f"cannot be played: at {name}={value:g}: {problem}")
-
-
-def check_physics(setup: Setup, names: list[str]) -> None:
-    """Refuse coefficients of the physics among the shots' parameters on a table that has no
-    physics to change (a table of one's own; the benchmarks' boxes)."""
-    wanted = physics_columns(setup.family, names)
-    if wanted and getattr(setup.table, "physics", None) is None:
-        raise BatchError(f"the shots set {', '.join(wanted)}, but the table "
-                         f"{setup.table.name!r} has no physics to change")
 
 
 def _unplayable(setup: Setup, params: dict[str, np.ndarray]) -> str | None:
