@@ -276,10 +276,11 @@ def shot_physics(setup: Setup, params: dict[str, np.ndarray], first: int,
                 out["status"][k] = STATUS_INVALID
                 _invalid(setup, first, k, exc)
                 continue
-            if table.geometry != setup.table.geometry:  # the kernel shares one geometry
-                raise BatchError(f"the table {setup.table.name!r} changes its geometry with "
-                                 f"its physics ({', '.join(names)}): it cannot be varied "
-                                 "shot by shot")
+            if table.geometry != setup.table.geometry or any(  # the kernel shares one
+                    table.piece_spec(k) != setup.table.piece_spec(k) for k in table.kinds):
+                raise BatchError(f"the table {setup.table.name!r} changes its geometry or "
+                                 f"pieces with its physics ({', '.join(names)}): it cannot be "
+                                 "varied shot by shot")
             q = number[values] = len(tables)
             tables.append(table)
         phys[k] = q
@@ -334,14 +335,16 @@ def prepare_chunk(setup: Setup, params: dict[str, np.ndarray], first: int = 0
         motion = np.zeros((n_shots, 5))
         todo = out["status"] == STATUS_OK
         rows: Any = np.flatnonzero(todo)
-        if len(tables) == 1 and setup.family == "novus" and setup.side in NOVUS_SIDES:
+        if setup.family == "novus" and setup.side in NOVUS_SIDES:
             # the plain shots at once, as NovusShot makes them (the same bytes; a tenth of a
             # novus opening's time a shot made one at a time, which 2 threads shared with the
-            # compiled loop: bench/README.md "The novus shots made at once"); the rest below
+            # compiled loop: bench/README.md "The novus shots made at once"); the rest below.
+            # The striker's place and motion read the board and the striker, not the physics:
+            # every shot's table has those of setup.table (shot_physics)
             place, motion, plain = novus_shot_arrays(
                 setup.table, setup.side, params["x"], params["y"], params["angle"],
                 params["speed"], params["offset"])
-            rows = np.flatnonzero(~plain)
+            rows = np.flatnonzero(~plain & todo)
         for k in rows:
             table = tables[phys[k]]  # the shot's own physics, as `simulate` would have them
             try:
