@@ -279,6 +279,10 @@ def _add_python_wrapper(dispatcher: Any, library: Any, cres: Any) -> None:
 
     flags = compiler.Flags()
     dispatcher.targetdescr.options.parse_as_flags(flags, dispatcher.targetoptions)
+    # the lowering registries, as a compile installs them first (numba 0.59 installs them
+    # lazily: in a process that has compiled nothing, boxing a returned tuple found no int32
+    # constant); idempotent
+    dispatcher.targetctx.refresh()
     context = compiler._make_subtarget(dispatcher.targetctx, flags).subtarget(
         environment=cres.environment, fndesc=cres.fndesc)
     library._finalized = False

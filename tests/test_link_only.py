@@ -12,6 +12,7 @@ import sys
 import textwrap
 from typing import Any
 
+import numba
 import pytest
 
 from cuesim.sim import link_only
@@ -118,6 +119,26 @@ def test_python_calling_a_link_only_callee_gives_it_machine_code_and_caches_it(
     assert late["held"] == [] and late["hits"] == 1  # the bitcode loaded, then compiled
     assert late["callee"] == expected["callee"]
     assert late["cached"]["face_time"] == ["object"]
+
+
+@pytest.mark.skipif(tuple(int(v) for v in numba.__version__.split(".")[:2]) >= (0, 60),
+                    reason="numba 0.59 installs its lowering registries lazily; today's "
+                           "numba passes without the fix too (checked on 0.68.1); .ci/floors "
+                           "runs it")
+def test_python_calling_a_link_only_callee_after_a_cold_batch(tmp_path):
+    """A cold batch caches the event loop's callees as bitcode; a later process that has
+    compiled nothing calls one from Python, whose CPython wrapper boxes a tuple (an int and two
+    floats): the wrapper is lowered with the registries a compile installs (under numba 0.59,
+    without them, the boxing found no int32 constant and the call failed)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    for argv in ([sys.executable, "-m", "cuesim", "batch", "9-ball", "--shots", "4", "--out",
+                  str(tmp_path / "b.npz"), "--quiet"],
+                 [sys.executable, "-c", "from cuesim.sim.roots import quadratic_roots as f; "
+                                        "print(f(1.0, -3.0, 2.0))"]):
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600,
+                              cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(2, 1.0, 2.0)"
 
 
 def test_the_entry_point_of_a_link_only_signature_names_it():
