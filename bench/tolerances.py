@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # the floors and tolerances of tests/test_core_tolerances.py
 NAMES = ("U_ROLL", "EXTENT_TOL", "V_OPEN", "V_ROUND", "TOUCH", "V_TOUCH", "SIMULTANEOUS",
-         "BOX_SPARE", "CULL_SPARE")
+         "BOX_SPARE", "CULL_SPARE", "GRAZE", "PRESS_SHARE")
 DERIVED = {"BOUNCE_GAP": "TOUCH"}  # scaled with its source: sim.resolve.sliding_pair's
 # BOUNCE_GAP = 10 TOUCH (scaled alone, TOUCH x10 put a sliding pair's bounces inside the
 # touching band: a cue ball moved 2 mm, against 0.1 mm with both)

@@ -2,8 +2,9 @@
 rolling), EXTENT_TOL (a contact point this far past a rail segment's end still lies on it),
 V_OPEN and V_ROUND (an open contact closing slower than these fractions of the impact's fastest
 approach and of the fastest piece's speed no longer keeps a multiple impact going) and the
-detection tolerances TOUCH, V_TOUCH and SIMULTANEOUS, and the rounding spares of the culls'
-boxes (BOX_SPARE, CULL_SPARE), x10 and /10, leave pool and novus shots where they were. The
+detection tolerances TOUCH, V_TOUCH and SIMULTANEOUS, the rounding spares of the culls'
+boxes (BOX_SPARE, CULL_SPARE), and the floors of a hole's graze (GRAZE) and of a contact's
+press (PRESS_SHARE), x10 and /10, leave pool and novus shots where they were. The
 core runs interpreted (NUMBA_DISABLE_JIT) in a subprocess, so the constants can be changed
 without recompiling; x1e8 does change the shots, which shows the change reaches the core.
 (tests/test_pins_impact.py does the same for 5-pins.)"""
@@ -26,7 +27,7 @@ from cuesim.tables import cue_ball_in_kitchen, nine_ball_rack, pool_table
 from cuesim.tables.layout import Layout, Piece
 from tests.scaled_constants import scaler
 scale = scaler(("U_ROLL", "EXTENT_TOL", "V_OPEN", "V_ROUND", "TOUCH", "V_TOUCH",
-                "SIMULTANEOUS", "BOX_SPARE", "CULL_SPARE"))
+                "SIMULTANEOUS", "BOX_SPARE", "CULL_SPARE", "GRAZE", "PRESS_SHARE"))
 table = pool_table()
 w, h = table.width, table.length
 shots = [  # draw, follow and side into an object ball, a ball along a rail, a 9-ball break

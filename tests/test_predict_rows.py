@@ -231,7 +231,12 @@ side = st.floats(-0.2, 0.2)
 def test_a_feature_whose_box_is_apart_is_not_touching(p, e0, e1, r, knuckle_r):
     """Whenever box_apart culls a rail (its segment's box) or a knuckle (its centre), the
     exact distance puts it farther than TOUCH from the piece."""
-    rail = np.array([*e0, *e1, 0.0, 1.0, 0.0, 0.0, 0.0])
+    ex, ey = e1[0] - e0[0], e1[1] - e0[1]
+    length = math.hypot(ex, ey)
+    nx, ny = (-ey / length, ex / length) if length > 0.0 else (0.0, 1.0)
+    if nx * (p[0] - e0[0]) + ny * (p[1] - e0[1]) < 0.0:  # a rail's normal faces the table
+        nx, ny = -nx, -ny
+    rail = np.array([*e0, *e1, nx, ny, 0.0, 0.0, 0.0])
     if box_apart(p[0], p[1], r + TOUCH + CULL_SPARE, *e0, *e1):
         assert segment_contact(p[0], p[1], r, rail)[0] > TOUCH
     if box_apart(p[0], p[1], r + TOUCH + CULL_SPARE + knuckle_r, *e0, *e0):

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
-from cuesim.sim.detect import TOUCH, V_TOUCH
+from cuesim.sim.detect import GRAZE, TOUCH, V_TOUCH
 from cuesim.sim.detect.paths import circle_contact, circle_crossing
 from cuesim.sim.detect.rails import off_line, path_line
 from cuesim.sim.motion.segment import travel_bound
@@ -47,7 +47,9 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
               reach: float, h: float, holes: np.ndarray) -> tuple[float, int]:
     """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none. A hole row
     (`TableGeometry.hole_array`) with a fall line captures when the centre crosses it
-    (`fall_time`), one without when the centre enters its circle."""
+    (`fall_time`), one without when the centre enters its circle; a straight path (lin) whose
+    line passes less than GRAZE inside that circle only grazes it, and is not captured (a
+    puck frozen to a rail runs tangent to a novus corner hole)."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
@@ -65,6 +67,8 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
             cx, cy, rad = holes[k, 0], holes[k, 1], holes[k, 2]
             if off or math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
                 continue
+            if lin and abs((cx - px) * uy - (cy - py) * ux) > rad - GRAZE:
+                continue  # its line passes less than GRAZE inside the circle: a graze
             _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 0, 0.0)
         if tau < best:
             best, kb = tau, k

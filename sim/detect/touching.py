@@ -51,12 +51,18 @@ CULL_SPARE = 1e-9  # m: the box cull's rounding spare (a computed distance is of
 @njit_norc
 def segment_contact(px: float, py: float, r: float, rail: np.ndarray
                     ) -> tuple[float, float, float]:
-    """(gap, nx, ny) of a disc of radius r at p against the rail segment (x0, y0, x1, y1, ...):
-    the normal from the centre toward the segment's nearest point."""
+    """(gap, nx, ny) of a disc of radius r at p against the rail segment (x0, y0, x1, y1, nx,
+    ny, ...): the normal from the centre toward the segment's nearest point. On the face (the
+    foot strictly between the ends) that is the rail's own normal, negated, and the gap the
+    distance from its line: the nearest point's difference from p carried round-off across
+    the rail (a normal of (-1, 9e-16) on a novus rail), which turned a puck running along
+    another rail into that rail, and the two mirror images of a shot into a corner apart."""
     x0, y0, x1, y1 = rail[0], rail[1], rail[2], rail[3]
     ex, ey = x1 - x0, y1 - y0
     ll = ex * ex + ey * ey
     s = ((px - x0) * ex + (py - y0) * ey) / ll if ll > 0.0 else 0.0
+    if 0.0 < s < 1.0:
+        return rail[4] * (px - x0) + rail[5] * (py - y0) - r, -rail[4], -rail[5]
     s = min(max(s, 0.0), 1.0)
     dx, dy = x0 + s * ex - px, y0 + s * ey - py
     d = math.sqrt(dx * dx + dy * dy)

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
+from cuesim.sim.detect import V_TOUCH
 from cuesim.sim.resolve.ball_ball import resolve_ball_ball
 from cuesim.sim.resolve.ball_cushion import nose_restitution, resolve_ball_cushion
 from cuesim.sim.resolve.cluster import join_pressed
@@ -119,22 +120,25 @@ def _binary_alone(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarray,
     within DURATION time scales of contact 0 (longer than any binary contact lasts) loads only
     after contact 0 has ended, and then ends the multiple impact unloaded (resolve.multi_impact:
     only a contact that touched keeps it going). Either way it carries no force in the
-    multiple impact, and the binary impact is that impact's exact solution. Returns False (the
-    state untouched) when some contact would close: the multiple impact is needed.
-    saved: two rows of NS, work."""
+    multiple impact, and the binary impact is that impact's exact solution. Closing means
+    faster than V_TOUCH, as detection has it: a ball running along the cushion it touches
+    closes on it by the round-off of its direction (1e-14 m/s), and that alone sent a head-on
+    hit along the cushion to the multiple impact, 14 mm from the exactly parallel shot
+    (tests/test_round_off_symmetry.py). Returns False (the state untouched) when some contact
+    would close: the multiple impact is needed. saved: two rows of NS, work."""
     i, j = ci[0], cj[0]
     v0 = approach(S, i, j, nx[0], ny[0])
     m_eff = P[i, M] if j < 0 else 1.0 / (1.0 / P[i, M] + 1.0 / P[j, M])
     reach_time = DURATION * contact_time_scale(m_eff, kk[0], eta[0], v0) if v0 > 0.0 else 0.0
     for k in range(1, n_c):
         v = approach(S, ci[k], cj[k], nx[k], ny[k])
-        if v > 0.0 and (gap[k] == 0.0 or gap[k] < v * reach_time):
+        if v > V_TOUCH and (gap[k] == 0.0 or gap[k] < v * reach_time):
             return False
     _save_pair(S, i, j, saved)
     _binary(S, P, i, j, nx[0], ny[0], max(e[0], 0.0), mu[0], model_params, impulse, vpeak)
     for k in range(1, n_c):
         v = approach(S, ci[k], cj[k], nx[k], ny[k])
-        if v > 0.0 and (gap[k] == 0.0 or gap[k] < v * reach_time):
+        if v > V_TOUCH and (gap[k] == 0.0 or gap[k] < v * reach_time):
             _restore_pair(S, i, j, saved)
             return False
     _only_the_first(n_c, impulse, vpeak)
@@ -192,7 +196,7 @@ def _binary_after_all(S: np.ndarray, P: np.ndarray, ci: np.ndarray, cj: np.ndarr
     _restore_pair(S, i, j, saved[0:2])
     _binary(S, P, i, j, nx[0], ny[0], max(e0, 0.0), mu0, model_params, impulse, vpeak)
     for k in range(1, n_c):
-        if gap[k] == 0.0 and approach(S, ci[k], cj[k], nx[k], ny[k]) > 0.0:
+        if gap[k] == 0.0 and approach(S, ci[k], cj[k], nx[k], ny[k]) > V_TOUCH:
             _restore_pair(S, i, j, saved[2:4])
             impulse[0], vpeak[0] = kept_impulse, kept_vpeak
             return
