@@ -62,7 +62,8 @@ def _checker(tp: Any, from_json: bool) -> Check:
 
 
 def _finite_number(value: Any) -> bool:
-    return isinstance(value, int | float) and finite_real(value)
+    """A finite int or float; a bool is no number here (True is no time or speed)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and finite_real(value)
 
 
 def _build(tp: Any, from_json: bool) -> Check:

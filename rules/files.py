@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.api_checks import check_names
+from cuesim.rules.api_checks import ArgumentTypeError, check_names
 from cuesim.rules.ruling import Infraction
 from cuesim.tables.jsonfile import read_json as _read_json
 
@@ -324,6 +324,7 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
     (`check_causes`). Several pieces may be struck: each player's ball in a lag."""
     from cuesim.sim.events import EventKind
 
+    check_event_types(events, where)
     strike, collide, pocket = EventKind.STRIKE, EventKind.COLLIDE, EventKind.POCKET
     feature_kinds = (EventKind.RAIL, pocket, EventKind.LINE, EventKind.CIRCLE)
     names = _feature_names(table) if table is not None else {}
@@ -383,6 +384,46 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
         elif e.kind == pocket:
             gone.setdefault(a, t)
     check_causes(events, where)
+
+
+def check_event_types(events: list[Any], where: str) -> None:
+    """Each event of a log made in Python is a cuesim.sim.result.Event whose fields have their
+    types (`t` and `speed` real numbers, not booleans; `kind` an EventKind; `a` a string, `b`
+    and `feature` a string or None; `direction` an integer), or an ArgumentTypeError names the
+    event and the field (a file's events are parsed to these types: `parse_event`)."""
+    from cuesim.sim.events import EventKind
+    from cuesim.sim.result import Event
+
+    def real(v: Any) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+    def text(v: Any) -> bool:
+        return isinstance(v, str)
+
+    def text_or_none(v: Any) -> bool:
+        return v is None or isinstance(v, str)
+
+    def integer(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    fields = (("t", real, "a time in s (a real number)"),
+              ("kind", lambda v: isinstance(v, EventKind), "an EventKind"),
+              ("a", text, "a piece id (str)"), ("b", text_or_none, "a piece id (str) or None"),
+              ("feature", text_or_none, "a feature name (str) or None"),
+              ("speed", real, "a speed in m/s (a real number)"),
+              ("direction", integer, "an int (-1, 0 or +1)"))
+    if not isinstance(events, list | tuple):
+        raise ArgumentTypeError(f"{where}.events must be a list of Event, got "
+                                f"{type(events).__name__}")
+    for k, e in enumerate(events):
+        if not isinstance(e, Event):
+            raise ArgumentTypeError(f"{where}.events[{k}] must be an Event "
+                                    f"(cuesim.sim.result.Event), got {type(e).__name__}")
+        for name, ok, what in fields:
+            value = getattr(e, name)
+            if not ok(value):
+                raise ArgumentTypeError(f"{where}.events[{k}].{name} must be {what}, got "
+                                        f"{value!r:.60}")
 
 
 def check_one_strike(events: list[Any], why: str = "") -> None:
