@@ -93,7 +93,7 @@ def test_15_3_declared_fouls_give_two_points_and_ball_in_hand(code):
 def test_15_3_d_off_table_is_two_points_whatever_the_number_of_balls():
     g = game_in_play()
     out = play(g, strike(), hit(0.3, "white", "yellow"),
-               infractions=[{"code": "off_table", "pieces": ["yellow", "red"]}])
+               infractions=[{"code": "off_table", "pieces": ["white", "yellow"]}])
     assert out.ruling.articles == ["5-pins 15.3.д"]
     assert out.ruling.points == {"B": 2}
 
@@ -225,7 +225,7 @@ def test_11_3_a_offender_ball_on_the_spot_opposite_the_opponent_ball():
 
 def test_11_3_v_red_back_on_its_spot_or_on_the_occupier_spot():
     g = game_in_play()
-    out = play(g, strike(), hit(0.3, "white", "yellow"),
+    out = play(g, strike(), hit(0.3, "white", "yellow"), hit(0.6, "yellow", "red"),
                infractions=[{"code": "off_table", "pieces": ["red"]}])
     red = out.layout.get("red")
     assert (red.x, red.y) == SPOTS["red_spot"]
@@ -233,7 +233,8 @@ def test_11_3_v_red_back_on_its_spot_or_on_the_occupier_spot():
     before = position(white=[0.5, 2.0])
     # the offender's ball stays where it is
     final = position(white=list(SPOTS["red_spot"])).without(["red"])
-    out = play(g, strike(), hit(0.3, "white", "yellow"), initial=before, final=final,
+    out = play(g, strike(), hit(0.3, "white", "yellow"), hit(0.6, "yellow", "red"),
+               initial=before, final=final,
                infractions=[{"code": "off_table", "pieces": ["red"]}])
     red = out.layout.get("red")
     assert (red.x, red.y) == SPOTS["top_spot"]
@@ -245,7 +246,7 @@ def test_11_3_v_13_2_the_ball_taken_in_hand_does_not_cover_the_red_spot():
     hand, so where it lay is free: the red goes on its own spot (11.3.в), not on another."""
     g = game_in_play()
     final = position(yellow=list(SPOTS["red_spot"])).without(["red"])
-    out = play(g, strike(), hit(0.3, "white", "yellow"), final=final,
+    out = play(g, strike(), hit(0.3, "white", "yellow"), hit(0.6, "yellow", "red"), final=final,
                infractions=[{"code": "off_table", "pieces": ["red"]}])
     red = out.layout.get("red")
     assert (red.x, red.y) == SPOTS["red_spot"]

@@ -72,8 +72,22 @@ class ShotFacts:
                     if pid in PINS and pid not in f.touched:
                         f.touched.append(pid)
         f.touched = [p for p in f.touched if p not in origin]
+        f._trace_origins(origin)
         f._find_carom()
         return f
+
+    def _trace_origins(self, origin: dict[str, str]) -> None:
+        """12.3: a pin knocked by a thrown pin whose own knock is logged after it, at the same
+        instant (the log's order within an instant is free), gets that pin's origin too."""
+        for _ in self.pins:
+            stale = [k for k, p in enumerate(self.pins)
+                     if p.origin in PINS and origin.get(p.origin, p.origin) != p.origin]
+            if not stale:
+                return
+            for k in stale:
+                p = self.pins[k]
+                origin[p.pin] = origin[p.origin]
+                self.pins[k] = replace(p, origin=origin[p.origin])
 
     def _find_carom(self) -> None:
         """8.2: only the first carom after the striker's ball has touched the opponent's ball,

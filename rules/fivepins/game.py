@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_one_strike, check_shot_layouts, hand_moved
+from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
+from cuesim.rules.fivepins.checks import (
+    check_carom_layouts,
+    check_layout_kinds,
+    check_off_table,
+    check_piece_kinds,
+    check_pins_kept,
+)
 from cuesim.rules.fivepins.facts import ShotFacts
 from cuesim.rules.fivepins.fouls import (
     AT_PLACED_SHOT,
@@ -201,8 +208,10 @@ class FivePinsGame:
 
     # -- validation ---------------------------------------------------------------------------
     def validate(self, shot: FivePinsShot) -> None:
-        """Unknown ids, rails, infraction codes and options, and pieces of the wrong kind for
-        their event (`check_piece_kinds`), raise a ValueError naming them."""
+        """Unknown ids, rails, infraction codes and options, pieces of the wrong kind for their
+        event (`check_piece_kinds`) or their id (`check_layout_kinds`), a standing pin gone
+        after the shot (`check_pins_kept`) and a ball off the table that nothing moved
+        (`check_off_table`) raise a ValueError naming them."""
         ids = set(self.piece_ids)
 
         def check(pid: str | None, where: str) -> None:
@@ -224,6 +233,7 @@ class FivePinsGame:
             if layout is not None:
                 for p in layout.pieces:
                     check(p.id, f"{name} layout")
+                check_layout_kinds(layout, f"shot.{name}")
         for c in shot.declaration.in_contact:
             if c not in BALLS and c not in RAILS:
                 raise ValueError(f"declaration.in_contact: {c!r} is neither a ball {list(BALLS)}"
@@ -281,6 +291,9 @@ class FivePinsGame:
                 raise ValueError(f"ball {gone[0]!r} is on the table before the shot (initial "
                                  "layout) and not after it (final layout): a ball that left the "
                                  "table is declared as infraction off_table (11.1, 15.3.д)")
+        by_hand = hand_moved(shot.infractions, HAND_MOVES)
+        check_pins_kept(shot.events, shot.initial, shot.final, "shot", by_hand=by_hand)
+        check_off_table(shot.events, shot.infractions, "shot", by_hand)
 
     # -- options ----------------------------------------------------------------------------
     def _apply_choice(self, st: FivePinsState, option: str) -> Outcome:
@@ -540,39 +553,3 @@ class FivePinsGame:
         st.pending = None
         st.placement = None
         ruling.end_match(winner)
-
-
-def check_carom_layouts(shot: FivePinsShot) -> None:
-    """The shot's hand-written layouts are for the carom table and legal on it (5-pins 1: the
-    balls and standing pins on the bed, no two overlapping), as the scenario loader requires."""
-    from cuesim.tables.carom import CaromTable
-
-    for name in ("initial", "final"):
-        layout = getattr(shot, name)
-        if layout is not None and layout.table != "carom":
-            raise ValueError(f"{name} layout is for table {layout.table!r}; 5-pins is played on "
-                             "the carom table ('carom')")
-    check_shot_layouts(CaromTable(), shot.initial, shot.final, shot.events, "shot",
-                       ("initial", "final"), hand_moved(shot.infractions, HAND_MOVES))
-
-
-def check_piece_kinds(events: list[Any], where: str) -> None:
-    """Each event's pieces are of the kind the event takes: a cue strikes a ball (a wrong one
-    is the 15.3.а foul), and a `pin` event knocks down a pin (`b`; `a` is the ball or a
-    thrown pin), each pin once a shot (5-pins 12.2: a knocked pin that comes back to its
-    spot still counts as knocked, once). Ids that are neither are refused as unknown
-    elsewhere."""
-    felled: dict[str, int] = {}
-    for k, e in enumerate(events):
-        if e.kind == EventKind.STRIKE and e.a in PINS:
-            raise ValueError(f"{where}.events[{k}].a: a strike is of a ball {list(BALLS)}, "
-                             f"not the pin {e.a!r}")
-        if e.kind == EventKind.PIN and e.b in BALLS:
-            raise ValueError(f"{where}.events[{k}].b: a pin event knocks down a pin "
-                             f"{list(PINS)}, not the ball {e.b!r}")
-        if e.kind == EventKind.PIN and e.b in felled:
-            raise ValueError(f"{where}.events[{k}].b: {e.b!r} is knocked down a second time; "
-                             f"events[{felled[e.b]}] knocked it already, and a pin is knocked "
-                             "once a shot (5-pins 12.2)")
-        if e.kind == EventKind.PIN:
-            felled[e.b] = k

@@ -132,6 +132,15 @@ def _ball_pin_reach() -> float:
     return carom_table().contact_distance("ball", "pin")
 
 
+def covered_marks(layout: Layout) -> set[str]:
+    """The pins whose mark a ball of the layout covers wholly or partly (12.7: a pin on it
+    would touch the ball)."""
+    reach = _ball_pin_reach()
+    balls = [p for p in layout.pieces if p.kind == "ball"]
+    return {pid for pid, (x, y) in pin_spots().items()
+            if any(math.hypot(b.x - x, b.y - y) <= reach + CONTACT_TOLERANCE for b in balls)}
+
+
 def reset_pins(layout: Layout, before: Layout | None = None, moved: Iterable[str] = (),
                knocked: Iterable[str] = ()) -> tuple[Layout, list[dict[str, Any]], list[str]]:
     """Set every pin back on its mark (knocked pins 12.1, pins moved but standing 12.4: by the

@@ -21,8 +21,14 @@ from cuesim.rules.files import (
     read_json,
     scenario_steps,
 )
+from cuesim.rules.fivepins.checks import (
+    check_layout_kinds,
+    check_off_table,
+    check_piece_kinds,
+    check_pins_kept,
+)
 from cuesim.rules.fivepins.fouls import HAND_MOVES
-from cuesim.rules.fivepins.game import FivePinsGame, check_piece_kinds
+from cuesim.rules.fivepins.game import FivePinsGame
 from cuesim.rules.fivepins.model import (
     BALLS,
     PINS,
@@ -70,9 +76,9 @@ def make_game(data: dict[str, Any]) -> FivePinsGame:
 
 
 def parse_layout(data: Any, where: str) -> Layout:
-    """A layout object (cuesim.tables.layout schema) or the short form {"white": [x, y], ...};
-    a short form that names no pin gets the five pins on their marks (less those whose mark a
-    ball covers, 12.7)."""
+    """A layout object (cuesim.tables.layout schema, each ball and pin id of its own kind) or
+    the short form {"white": [x, y], ...}; a short form that names no pin gets the five pins on
+    their marks (less those whose mark a ball covers, 12.7)."""
     if isinstance(data, dict) and "pieces" not in data:
         pieces = []
         for pid, xy in data.items():
@@ -94,9 +100,17 @@ def parse_layout(data: Any, where: str) -> Layout:
             layout = reset_pins(layout)[0]
         return layout
     try:
-        return Layout.from_dict(data, source=where, table=TABLE)
+        layout = Layout.from_dict(data, source=where, table=TABLE)
     except LayoutError as exc:
         raise ValueError(str(exc)) from exc
+    check_layout_kinds(layout, where)
+    return layout
+
+
+def short_without_pins(data: Any) -> bool:
+    """Whether a scenario layout is the short form naming no pin (its pins set on their
+    marks by `parse_layout`)."""
+    return isinstance(data, dict) and "pieces" not in data and not set(data) & set(PINS)
 
 
 def parse_declaration(data: Any, where: str) -> Declaration:
@@ -126,13 +140,22 @@ def parse_declaration(data: Any, where: str) -> Declaration:
 
 
 def parse_shot(step: Any, where: str) -> FivePinsShot:
+    """A shot step: its layouts (a short-form `after` naming no pin keeps only the pins that
+    stood before the shot), events and declarations, refused (naming the field) when it
+    cannot have happened."""
     step, named, events, initial = open_step(step, where, STEP_KEYS, parse_layout)
     final = parse_layout(step["final"], f"{where}.{named['final']}") if "final" in step else None
+    short = "final" in step and short_without_pins(step["final"])
+    if short and final is not None and initial is not None:  # only pins that stood before
+        final = final.without([p for p in PINS if p not in initial.ids()], missing_ok=True)
     infractions = parse_infractions(step, where)
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration")
+    by_hand = hand_moved(infractions, HAND_MOVES)
     check_piece_kinds(events, where)
-    check_shot(events, initial, final, where, (named["initial"], named["final"]),
-               hand_moved(infractions, HAND_MOVES))
+    names = (named["initial"], named["final"])
+    check_shot(events, initial, final, where, names, by_hand)
+    check_pins_kept(events, initial, final, where, names, by_hand)
+    check_off_table(events, infractions, where, by_hand)
     return FivePinsShot(events, initial, final, decl, infractions)
 
 
