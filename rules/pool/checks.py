@@ -9,6 +9,7 @@ from __future__ import annotations
 from cuesim.rules.files import check_shot_layouts, hand_moved, table_of
 from cuesim.rules.pool.general import HAND_MOVES
 from cuesim.rules.pool.model import CUE, PoolShot
+from cuesim.tables.layout import Layout, LayoutError
 from cuesim.tables.pool import PoolTable
 from cuesim.tables.pool_spots import FROZEN_TOLERANCE
 
@@ -51,6 +52,22 @@ def pool_table_of(shot: PoolShot) -> PoolTable | None:
                          "pool_8ft or pool_7ft")
     table = table_of(shot.initial or shot.final, "layout")
     assert isinstance(table, PoolTable)
+    return table
+
+
+def check_pool_layout(layout: Layout, where: str) -> PoolTable:
+    """A hand-written layout with no shot (a 14.1 request, 6.7.7) is legal on its pool table
+    (pool_9ft, pool_8ft, pool_7ft), as a shot's are: every ball on the bed or in a pocket's
+    throat, no two overlapping. Returns the table; a ValueError naming `where` otherwise."""
+    if not layout.table.startswith("pool_"):
+        raise ValueError(f"{where}: the layout is for table {layout.table!r}; pool is played on "
+                         "pool_9ft, pool_8ft or pool_7ft")
+    table = table_of(layout, where)
+    assert isinstance(table, PoolTable)
+    try:
+        table.check_layout(layout)
+    except LayoutError as exc:
+        raise ValueError(f"{where}: {exc}") from None
     return table
 
 

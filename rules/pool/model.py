@@ -146,7 +146,8 @@ def check_state(state: PoolState) -> None:
     short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
     (4.10) given to both players, one each, and none in 9-ball or 14.1; `warned` and
     `match_warnings` of players; a `pending` choice as the referee offers one
-    (`check_pending`)."""
+    (`check_pending`); in phase 'break' the cue ball in hand behind the head string
+    (`_check_break_placement`, WPA 3.8)."""
     if state.phase not in PHASES:
         raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
     for key in ("race_to", "points_to", "frame", "inning", "rack_inning"):
@@ -244,6 +245,22 @@ def check_state(state: PoolState) -> None:
                          "5.6)")
     _check_near_rail_safeties(state)
     check_pending(state)
+    _check_break_placement(state)
+
+
+def _check_break_placement(state: PoolState) -> None:
+    """The opening break is played with the cue ball in hand behind the head string (WPA 3.8;
+    4.3, 5.2, 6.4): in phase 'break' `ball_in_hand` is 'kitchen'. Only a choice pending before
+    the break (14.1's 6.7.5 interference by the non-shooting player: its options give the cue
+    ball in hand back) leaves it null meanwhile."""
+    if state.phase != "break" or state.ball_in_hand == "kitchen":
+        return
+    if state.ball_in_hand is None and state.pending is not None:
+        return
+    shown = "null" if state.ball_in_hand is None else repr(state.ball_in_hand)
+    raise ValueError(f"state.ball_in_hand must be 'kitchen' in phase 'break' (the opening break "
+                     "is played with the cue ball in hand behind the head string, WPA 3.8), "
+                     f"or null while a choice is pending (state.pending), got {shown}")
 
 
 def _check_near_rail_safeties(state: PoolState) -> None:

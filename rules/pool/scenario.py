@@ -27,7 +27,7 @@ from cuesim.rules.pool.eight_ball import EightBall
 from cuesim.rules.pool.general import HAND_MOVES
 from cuesim.rules.pool.model import CUE, POOL_TABLE, Declaration, Outcome, PoolShot, PoolState
 from cuesim.rules.pool.nine_ball import NineBall
-from cuesim.rules.pool.straight_pool import StraightPool
+from cuesim.rules.pool.straight_pool import StraightPool, check_request
 from cuesim.sim.events import EventKind
 from cuesim.tables.layout import Layout, LayoutError, Piece
 from cuesim.tables.pool import CUSHION_NAMES
@@ -40,8 +40,42 @@ GAMES: dict[str, type[PoolGame]] = {
 }
 GAME_ALIASES = {"8-ball": "eight_ball", "9-ball": "nine_ball", "14.1": "straight_pool",
                 "8ball": "eight_ball", "9ball": "nine_ball", "straight": "straight_pool"}
-STEP_KEYS = {"events", "initial", "final", "before", "after", "declaration", "infractions",
-             "request", "ball", "balls", "off_table", "note", "description", "expect"}
+# the fields each kind of step takes: a shot (or a choice), the lag (3.6), the 14.1 request to
+# spot a ball in the kitchen (6.7.7); `note`, `description` and `expect` are free text
+TEXT_KEYS = {"note", "description", "expect"}
+SHOT_KEYS = {"events", "initial", "final", "before", "after", "declaration", "infractions",
+             *TEXT_KEYS}
+LAG_KEYS = {"request", "balls", "events", "initial", "final", "before", "after", "off_table",
+            *TEXT_KEYS}
+KITCHEN_SPOT_KEYS = {"request", "initial", "before", "ball", *TEXT_KEYS}
+STEP_FIELDS = {"shot": SHOT_KEYS, "lag": LAG_KEYS, "kitchen_spot": KITCHEN_SPOT_KEYS}
+STEP_KEYS = SHOT_KEYS | LAG_KEYS | KITCHEN_SPOT_KEYS
+STEP_NAMES = {"shot": "a shot step", "lag": "a lag step ({'request': 'lag'}, WPA 3.6)",
+              "kitchen_spot": "a kitchen_spot request ({'request': 'kitchen_spot'}, WPA 6.7.7)"}
+# where what a field says goes in a step of another kind, for the message that refuses it
+FIELD_HOMES = {
+    ("shot", "off_table"): "a shot's balls off the table go in 'infractions' as {'code': "
+                           "'off_table', 'pieces': [...]} (WPA 3.28); 'off_table' is the lag's",
+    ("shot", "balls"): "'balls' maps each player to his ball in a lag ({'request': 'lag'}, "
+                       "WPA 3.6)",
+    ("shot", "ball"): "'ball' names the ball to spot in a 14.1 kitchen_spot request (WPA "
+                      "6.7.7); a shot's called ball goes in declaration.called_ball",
+    ("lag", "ball"): "a lag's balls go in 'balls', player -> ball",
+    ("lag", "declaration"): "a lag has no call, safety or choice",
+    ("lag", "infractions"): "a lag's balls off the table go in 'off_table' (WPA 3.6 (d))",
+    ("kitchen_spot", "balls"): "a request names the ball to spot, if more than one is nearest "
+                               "the head string, in 'ball'",
+    ("kitchen_spot", "off_table"): "a request is no stroke: no ball leaves the table",
+    ("kitchen_spot", "events"): "a request is no stroke: the referee spots the ball, and the "
+                                "shot after it carries the events",
+    ("kitchen_spot", "final"): "the referee spots the ball: the step's outcome is the table "
+                               "after it",
+    ("kitchen_spot", "after"): "the referee spots the ball: the step's outcome is the table "
+                               "after it",
+    ("kitchen_spot", "declaration"): "the call, safety or choice goes with the shot after the "
+                                     "request (a choice pending comes before it)",
+    ("kitchen_spot", "infractions"): "infractions go with a shot step",
+}
 # The novus scenario's single-shot form: these keys at the top level make one step.
 TOP_SHOT_KEYS = {"events", "before", "after", "initial", "final", "declaration", "infractions"}
 DECLARATION_KEYS = set(Declaration.__dataclass_fields__)
@@ -139,7 +173,7 @@ def parse_shot(step: Any, where: str,
                ball_ids: Collection[str] = PoolGame.ball_ids) -> PoolShot:
     """One shot step of a scenario; the names its declaration gives are the game's
     (`ball_ids`, `parse_declaration`)."""
-    step, named, events, initial = open_step(step, where, STEP_KEYS, parse_layout)
+    step, named, events, initial = open_step(step, where, SHOT_KEYS, parse_layout)
     infractions = parse_infractions(step, where)
     decl = parse_declaration(step.get("declaration"), f"{where}.declaration", ball_ids)
     if "final" in step:
@@ -162,9 +196,17 @@ def parse_shot(step: Any, where: str,
 def run_lag(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
     """The lag for the break (WPA 3.6): `balls` maps each player to his ball's id, `initial`
     and `final` the layouts, `events` the log, `off_table` the balls that left the table.
-    The ruling names the winner, who breaks or passes the break (3.7); the game is unchanged."""
+    The ruling names the winner, who breaks or passes the break (3.7); the game is unchanged.
+    The lag decides the match's first break: it is refused once the match is under way (after
+    the first opening break, a choice pending, a later game: 3.36 decides its break)."""
     from cuesim.rules.pool.general import adjudicate_lag
 
+    st = game.state
+    if st.phase != "break" or st.frame != 1 or st.pending is not None:
+        raise ScenarioError(f"{where}.request: the lag (WPA 3.6) decides who breaks the match's "
+                            f"first game; here the match is under way (phase {st.phase!r}, "
+                            f"frame {st.frame}" + (", a choice pending" if st.pending else "")
+                            + "; later breaks follow WPA 3.36)")
     balls = step.get("balls")
     players = list(game.state.players)
     if (not isinstance(balls, dict) or sorted(balls) != sorted(players)
@@ -176,6 +218,8 @@ def run_lag(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
     if not isinstance(off_table, list) or not all(b in balls.values() for b in off_table):
         raise ScenarioError(f"{where}.off_table must list lag balls, got {off_table!r}")
     for key, alias in (("initial", "before"), ("final", "after")):
+        if key in step and alias in step:
+            raise ScenarioError(f"{where}: give {key!r} or {alias!r}, not both")
         if key not in step and alias not in step:
             raise ScenarioError(f"{where}: a lag needs {key!r} (the layout {alias} it)")
     initial = parse_layout(step.get("initial", step.get("before")), f"{where}.initial")
@@ -193,17 +237,58 @@ def run_lag(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
     return Outcome(lag.ruling, game.state, final)
 
 
-def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
-    if isinstance(step, dict) and step.get("request") == "lag":
-        return run_lag(game, step, where)
-    if isinstance(step, dict) and step.get("request") is not None:
-        if step["request"] != "kitchen_spot" or not isinstance(game, StraightPool):
+def step_kind(step: Any, game: PoolGame, where: str) -> str:
+    """What a step is: 'shot' (a shot or a choice), 'lag' or, in 14.1, 'kitchen_spot' (its
+    `request`); the step's fields those of its kind (`STEP_FIELDS`): an unknown field, or one
+    of another kind of step, is refused, naming the field and where what it says goes."""
+    if not isinstance(step, dict):
+        raise ValueError(f"{where} must be an object")
+    kind = "shot"
+    if "request" in step:
+        kind = step["request"]
+        if kind not in ("lag", "kitchen_spot") or (kind == "kitchen_spot"
+                                                   and not isinstance(game, StraightPool)):
             raise ValueError(f"{where}.request: 'lag' (3.6) or, in 14.1, 'kitchen_spot' "
-                             "(6.7.7)")
-        if "initial" not in step:
-            raise ValueError(f"{where}: a kitchen_spot request needs 'initial'")
-        out = game.request_kitchen_spot(parse_layout(step["initial"], f"{where}.initial"),
-                                        step.get("ball"))
+                             f"(6.7.7), got {step['request']!r}")
+    unknown = sorted(set(step) - STEP_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {unknown}; fields are {sorted(STEP_KEYS)}")
+    keys = STEP_FIELDS[kind]
+    for key in sorted(set(step) - keys):
+        home = FIELD_HOMES.get((kind, key))
+        raise ValueError(f"{where}.{key}: {STEP_NAMES[kind]} takes no {key!r}"
+                         + (f"; {home}" if home else "") + f"; its fields are {sorted(keys)}")
+    return kind
+
+
+def run_kitchen_spot(game: StraightPool, step: dict[str, Any], where: str) -> Outcome:
+    """The 14.1 request of 6.7.7: `initial` (or `before`), the table with the cue ball in
+    hand, and `ball`, the one to spot if more than one is nearest the head string; checked as
+    a shot's layout is (`straight_pool.check_request`), and refused where no shot may be
+    played (`StraightPool.request_kitchen_spot`)."""
+    if "initial" in step and "before" in step:
+        raise ValueError(f"{where}: give 'initial' or 'before', not both")
+    key = "initial" if "initial" in step else "before"
+    if key not in step:
+        raise ValueError(f"{where}: a kitchen_spot request needs 'initial' (the table with the "
+                         "cue ball in hand)")
+    layout = parse_layout(step[key], f"{where}.{key}")
+    ball = step.get("ball")
+    check_request(layout, ball, game.ball_ids, (f"{where}.{key}", f"{where}.ball"))
+    try:
+        return game.request_kitchen_spot(layout, ball)
+    except ValueError as exc:  # what the referee refuses, named by its step
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def run_step(game: PoolGame, step: Any, where: str) -> Outcome:
+    """Rule on one step of its kind (`step_kind`): a shot or choice, the lag, a request."""
+    kind = step_kind(step, game, where)
+    if kind == "lag":
+        return run_lag(game, step, where)
+    if kind == "kitchen_spot":
+        assert isinstance(game, StraightPool)
+        out = run_kitchen_spot(game, step, where)
         game.state = out.state
         return out
     shot = parse_shot(step, where, game.ball_ids)
@@ -214,21 +299,25 @@ def run_step(game: PoolGame, step: dict[str, Any], where: str) -> Outcome:
         raise
 
 
-def check_continues(before: Outcome | None, step: Any, where: str) -> None:
-    """A shot step goes on from the table the step before left (its outcome's `layout`): a
-    ball that step left off the table (pocketed and not spotted: only the games' spotting
-    rules, WPA 3.32, bring one back) cannot stand in this step's initial layout. The cue ball
-    may (ball in hand leaves it out of the layout), and so may every ball after a new rack
-    (`rack`). A ball a step leaves out of its layout is off the table from then on. `before` is
-    the last outcome with a table: a choice step in between changes none."""
+def check_continues(before: Outcome | None, step: Any, where: str,
+                    ball_ids: Collection[str] | None = None) -> None:
+    """A shot step, or a 14.1 request (6.7.7), goes on from the table the step before left
+    (its outcome's `layout`): a ball that step left off the table (pocketed and not spotted:
+    only the games' spotting rules, WPA 3.32, bring one back) cannot stand in this step's
+    initial layout. The cue ball may (ball in hand leaves it out of the layout), and so may
+    every ball after a new rack (`rack`). A ball a step leaves out of its layout is off the
+    table from then on. `before` is the last outcome with a table: a choice step in between
+    changes none. The lag (3.6) is played before the rack, on a table of its own. Ids that are
+    not the game's (`ball_ids`, if given) are left to the referee, which names them."""
     if before is None or before.layout is None or before.rack is not None \
-            or not isinstance(step, dict) or step.get("request") is not None:
+            or not isinstance(step, dict) or step.get("request") == "lag":
         return
     key = "initial" if "initial" in step else "before"
     if key not in step:
         return
     left = set(before.layout.ids()) | {CUE}
-    back = [b for b in parse_layout(step[key], f"{where}.{key}").ids() if b not in left]
+    back = [b for b in parse_layout(step[key], f"{where}.{key}").ids()
+            if b not in left and (ball_ids is None or b in ball_ids)]
     if back:
         raise ScenarioError(f"{where}.{key}: ball {back[0]!r} is on the table, but the step "
                             "before left it off (pocketed and not spotted; a choice in between "
@@ -243,11 +332,12 @@ def adjudicate_scenario(data: dict[str, Any]) -> dict[str, Any]:
     steps, names = scenario_steps(data, TOP_SHOT_KEYS)
     outs, before = [], None
     for step, name in zip(steps, names, strict=True):
-        check_continues(before, step, name)
+        kind = step_kind(step, game, name)
+        check_continues(before, step, name, game.ball_ids)
         out = run_step(game, step, name)
         outs.append(out.to_dict())
-        if out.layout is not None or out.rack is not None:
-            before = out  # a choice or a request without a table leaves the table as it was
+        if kind != "lag" and (out.layout is not None or out.rack is not None):
+            before = out  # a choice leaves the table as it was; the lag's is not the game's
     return {
         "game": game.name,
         "steps": outs,

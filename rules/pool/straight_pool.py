@@ -8,10 +8,12 @@ consecutive fouls (-18 in all, 6.12), negative scores (6.13), the game to `point
 from __future__ import annotations
 
 import zlib
+from collections.abc import Collection
 from typing import Any
 
 from cuesim.rules.api_checks import require
 from cuesim.rules.pool.base import PoolGame, effect
+from cuesim.rules.pool.checks import check_pool_layout
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     FOUL,
@@ -88,10 +90,24 @@ class StraightPool(PoolGame):
     def request_kitchen_spot(self, layout: Layout, ball: str | None = None) -> Outcome:
         """6.7.7: with cue ball in hand behind the head string and every object ball in the
         kitchen, the shooter may have the ball nearest the head string spotted on the foot
-        spot (he picks among equally near balls with `ball`)."""
+        spot (he picks among equally near balls with `ball`). Only where a shot may be played
+        (after the opening break, the match on, no choice pending: as `play`), on a layout of
+        14.1's balls legal on its table (`check_request`); a ValueError names what is not."""
         require(layout, Layout, "layout")
         require(ball, str | None, "ball")
         st = self.state.copy()
+        if st.phase == "match_over":
+            raise ValueError(f"the match is over (won by {st.winner}); no more shots or "
+                             "requests")
+        if st.pending is not None:
+            raise ValueError(f"{st.pending['player']} must choose first "
+                             f"({st.pending['article']}): a choice (declaration.choice one of "
+                             f"{sorted(st.pending['options'])}) comes before the 6.7.7 request")
+        if st.phase == "break":
+            raise ValueError("state.phase is 'break': the next shot is the opening break, from "
+                             "a full rack (WPA 6.4, 3.8); the 6.7.7 request comes in play, "
+                             "after it")
+        check_request(layout, ball, self.ball_ids)
         if st.ball_in_hand != "kitchen":
             raise ValueError("6.7.7 applies only with cue ball in hand behind the head string")
         balls = [p for p in layout.pieces if p.id != CUE]
@@ -367,6 +383,22 @@ class StraightPool(PoolGame):
         out.layout = new
         out.spotted = ruling.spotted
         return out
+
+
+def check_request(layout: Layout, ball: str | None, ball_ids: Collection[str],
+                  names: tuple[str, str] = ("layout", "ball")) -> None:
+    """What a 6.7.7 request must give, as a shot's layout must (`names`: the fields of the
+    layout and the ball, for the messages): the game's ball ids (`ball_ids`), a layout legal
+    on its pool table (`checks.check_pool_layout`), and `ball`, if named, an object ball."""
+    for p in layout.pieces:
+        if p.id not in ball_ids:
+            raise ValueError(f"{names[0]}: unknown ball id {p.id!r} for 14.1; ball ids are "
+                             f"{list(ball_ids)}")
+    check_pool_layout(layout, names[0])
+    objects = [b for b in ball_ids if b != CUE]
+    if ball is not None and ball not in objects:
+        raise ValueError(f"{names[1]} must be one of the object balls {objects} (the ball to "
+                         f"spot), got {ball!r}")
 
 
 def near_rail_ball(facts: ShotFacts, initial: Layout | None) -> tuple[str, str] | None:
