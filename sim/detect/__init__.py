@@ -9,17 +9,20 @@ more than TOUCH before the relative motion turns.
 REACH    an impact takes in every piece, rail and knuckle within REACH times its largest
          compression delta* (detect.touching): a gap smaller than the compression is
          physically touching.
-GRAZE    a straight path that passes a hole's circle less than this deep (m) only grazes it:
-         no capture (detect.holes).
+GRAZE    a straight path whose line passes this near (m) a hole circle's edge, inside or
+         out, grazes it, and is captured where it passes nearest the hole's centre
+         (detect.holes).
 """
 
 TOUCH = 1e-9
 V_TOUCH = 1e-10
-# the depth below which a straight path's passage through a hole circle is round-off: a puck
-# frozen to a rail passes a novus corner hole exactly tangent to its circle (the hole's edge is
-# a puck radius, 15 mm, from both rails: novus 24.1), so without it the last bit of the puck's
-# distance from the rail decided a capture, and mirror images of one shot differed
-# (tests/test_round_off_symmetry.py). 10x either way changes nothing visible there.
+# how near a straight path's line must pass a hole circle's edge to graze it, a round-off band:
+# a puck frozen to a rail passes a novus corner hole exactly tangent to its circle (the hole's
+# edge is a puck radius, 15 mm, from both rails: novus 24.1), so the last bit of the puck's
+# distance from the rail decided a capture, and mirror images of one shot differed. A graze
+# captures (the puck's centre over the edge; the soft reference, whose pucks press into the
+# rail, drops them too: tests/test_soft_reference.py, rows along a rail struck end-on);
+# tests/test_round_off_symmetry.py. 10x either way changes nothing visible there.
 GRAZE = 1e-9
 # in largest compressions delta* of the impact's fastest due contact (sim.resolve.impact_step
 # contact_time_scale x v): a piece nearer than this takes part in the impact from its gap, one

@@ -9,7 +9,7 @@ import numpy as np
 
 from cuesim.sim.compiled import njit_norc
 from cuesim.sim.detect import GRAZE, TOUCH, V_TOUCH
-from cuesim.sim.detect.paths import circle_contact, circle_crossing
+from cuesim.sim.detect.paths import circle_contact, circle_crossing, tau_of_s
 from cuesim.sim.detect.rails import off_line, path_line
 from cuesim.sim.motion.segment import travel_bound
 from cuesim.sim.roots import INF, first_descent
@@ -48,8 +48,10 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     """(tau, hole index) of the first capture within [0, h]; (inf, -1) if none. A hole row
     (`TableGeometry.hole_array`) with a fall line captures when the centre crosses it
     (`fall_time`), one without when the centre enters its circle; a straight path (lin) whose
-    line passes less than GRAZE inside that circle only grazes it, and is not captured (a
-    puck frozen to a rail runs tangent to a novus corner hole)."""
+    line passes within GRAZE of that circle's edge, inside or out, grazes it, and is captured
+    where it passes nearest the centre (`graze_time`: a puck frozen to a rail runs exactly
+    tangent to a novus corner hole; its centre over the hole's edge, it drops in, as the soft
+    reference's does)."""
     best, kb = INF, -1
     speed, accel = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
     ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
@@ -67,13 +69,32 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
             cx, cy, rad = holes[k, 0], holes[k, 1], holes[k, 2]
             if off or math.sqrt((px - cx) ** 2 + (py - cy) ** 2) - rad > reach:
                 continue
-            if lin and abs((cx - px) * uy - (cy - py) * ux) > rad - GRAZE:
-                continue  # its line passes less than GRAZE inside the circle: a graze
-            _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 0, 0.0)
+            if lin and abs(abs((cx - px) * uy - (cy - py) * ux) - rad) <= GRAZE:
+                tau = graze_time(px, py, vx, vy, ax, ay, cx, cy, h)
+            else:
+                _, tau = circle_crossing(px, py, vx, vy, ax, ay, lin, cx, cy, rad, 1.0, h, 0,
+                                         0.0)
         if tau < best:
             best, kb = tau, k
             reach = min(reach, travel_bound(speed, accel, tau))
     return best, kb
+
+
+@njit_norc
+def graze_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, cx: float,
+               cy: float, h: float) -> float:
+    """tau in [0, h] at which a straight path (deceleration |a| along it) that grazes a hole's
+    circle passes nearest its centre c, its centre over the hole's edge: s = (c - p) . v/|v|
+    along the path; inf when that point is behind the piece or beyond where it stops or the
+    horizon ends. Where it is within GRAZE of the edge, inside or out, does not matter."""
+    speed, k = math.sqrt(vx * vx + vy * vy), math.sqrt(ax * ax + ay * ay)
+    s = ((cx - px) * vx + (cy - py) * vy) / speed
+    s_max = speed * h - 0.5 * k * h * h
+    if k > 0.0:
+        s_max = min(s_max, speed * speed / (2.0 * k))
+    if s < 0.0 or s > s_max:
+        return INF
+    return min(tau_of_s(s, speed, k), h)
 
 
 @njit_norc
