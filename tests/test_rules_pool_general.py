@@ -133,8 +133,8 @@ def test_3_28_a_ball_gone_from_the_table_was_pocketed_or_declared_off_it():
                                          "off_table"):
         g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], positions, final=final))
     assert g.state.shooter == "Ann" and g.state.phase == "play"
-    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], positions, final=final,
-                      infractions=[foul("off_table", "9")]))
+    out = g.play(shot([strike(), hit(0.2, "1"), hit(0.25, "9", "1"), rail(0.3, "1")],
+                      positions, final=final, infractions=[foul("off_table", "9")]))
     assert "WPA 3.28" in articles(out)
 
 
@@ -154,7 +154,8 @@ def test_3_28_ball_off_the_table_cited_once(game, ids, game_article):
     g.state.phase, g.state.ball_in_hand = "play", None
     if game is EightBall:
         g.state.groups = {"Ann": "solids", "Bob": "stripes"}
-    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.3, "1")], spread(ids),
+    out = g.play(shot([strike(), hit(0.2, "1"), hit(0.25, "2", "1"), hit(0.26, "3", "1"),
+                       rail(0.3, "1")], spread(ids),
                       infractions=[foul("off_table", "2"), foul("off_table", "3")]))
     arts = articles(out)
     assert arts.count("WPA 3.28") == 1 and game_article in arts

@@ -148,8 +148,8 @@ def test_5_10_ball_in_hand_frozen_to_an_object_ball():
 
 
 def test_5_11_ball_off_the_table_not_spotted():
-    out = in_play().play(shot([strike(), hit(0.2, "1"), rail(0.4, "1")], spread(NINE),
-                              infractions=[foul("off_table", "4")]))
+    out = in_play().play(shot([strike(), hit(0.2, "1"), hit(0.3, "4", "1"), rail(0.4, "1")],
+                              spread(NINE), infractions=[foul("off_table", "4")]))
     assert "WPA 5.11" in articles(out) and "4" not in out.layout.ids()
 
 

@@ -343,9 +343,6 @@ def test_wpa_3_6_no_lag_once_the_match_is_under_way():
 
 
 # -- 3.28: a ball off the table was set in motion by the stroke ------------------------------
-@pytest.mark.xfail(strict=True, reason="pool does not yet refuse it: the existing tests "
-                   "test_rules_pool_general.py (3.28, 3.17) and test_rules_pool_nine_ball.py "
-                   "(5.11) declare balls off the table that their logs never move")
 def test_wpa_3_28_off_table_names_a_ball_the_log_set_in_motion():
     g = in_play(shooter="Ann", ball_in_hand=None)
     ev = [strike(), hit(0.2, "4"), rail(0.3, "4")]

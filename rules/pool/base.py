@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_one_strike
+from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
     BETWEEN_SHOTS,
     FOUL,
+    HAND_MOVES,
     INFRACTIONS,
     LOSS_OF_GAME,
     LOSS_OF_MATCH,
@@ -191,6 +192,11 @@ class PoolGame:
             if p not in POCKETS:
                 raise ValueError(f"declaration.jammed: unknown pocket {p!r}")
         check_shot_geometry(shot)
+        # the balls the stroke set moving: struck, or in a collision (check_event_log: with a
+        # moving piece), or moved by a hand (a declared infraction); only these can leave the
+        # table (3.28). With no events, a stroke's infraction is refused below (3.17)
+        moved = {b for e in shot.events if e.kind in (EventKind.STRIKE, EventKind.COLLIDE)
+                 for b in (e.a, e.b) if b is not None} | hand_moved(shot.infractions, HAND_MOVES)
         for inf in shot.infractions:
             if inf.code not in INFRACTIONS:
                 raise ValueError(f"unknown infraction code {inf.code!r}; codes are "
@@ -208,6 +214,12 @@ class PoolGame:
                                                    for e in shot.events):
                     raise ValueError(f"infraction off_table names ball {b!r}, which a pocket "
                                      "event puts in a pocket: a ball leaves the table one way")
+                if inf.code == "off_table" and shot.events and b not in moved:
+                    raise ValueError(f"infraction off_table names ball {b!r}, which nothing in "
+                                     "the event log set in motion (no strike of it, no "
+                                     "collision): a ball leaves the table (WPA 3.28) only "
+                                     "when the stroke drives it, so declare it with that "
+                                     "shot's events")
             if inf.player and inf.player not in self.state.players:
                 raise ValueError(f"infraction {inf.code}: player {inf.player!r} is not one of "
                                  f"{self.state.players}")
