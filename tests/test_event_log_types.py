@@ -72,3 +72,18 @@ def test_an_event_that_is_no_event_is_named():
     layout = nine_ball_rack(table, cue=cue_ball_in_kitchen(table))
     with pytest.raises(ArgumentTypeError, match=r"shot\.events.* must be"):
         NineBall(players=("A", "B")).play(PoolShot([{"t": 0}], layout, layout))  # type: ignore
+
+
+@pytest.mark.parametrize(("kind", "direction"), [("collide", "x"), ("collide", [1]),
+                                                 ("collide", 1.7), ("collide", True),
+                                                 ("line", True), ("line", 0)])
+def test_a_novus_file_event_direction_is_a_side(kind: str, direction: Any):
+    """A novus scenario's event `direction` is +1 or -1 on a crossing and 0, +1 or -1 on
+    another event, never a boolean: 'x' and [1] failed with int()'s own message, naming no
+    field, and 1.7 and true were taken."""
+    from cuesim.rules.novus.shotlog import event_from_dict
+
+    data = {"t": 0.1, "kind": kind, "a": "striker", "direction": direction,
+            **({"b": "red1"} if kind == "collide" else {"feature": "zone_south"})}
+    with pytest.raises(ValueError, match=r"events\[1\]\.direction must be"):
+        event_from_dict(data, 1)

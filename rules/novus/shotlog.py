@@ -230,7 +230,9 @@ def _inward_normal(side: str) -> tuple[float, float]:
 # -- JSON -------------------------------------------------------------------------------------
 def event_from_dict(data: Any, k: int) -> Event:
     """One event of a hand-written novus log: fields of `rules.files.EVENT_KEYS` only, `t` and
-    `speed` numbers, `kind`, `a`, `b` and `feature` strings; ValueError naming the field."""
+    `speed` numbers, `kind`, `a`, `b` and `feature` strings, `direction` +1 or -1 on a line or
+    circle crossing and 0, +1 or -1 (not a boolean) on another; ValueError naming the
+    field."""
     from cuesim.rules.files import EVENT_KEYS, check_known_fields
 
     where = f"events[{k}]"
@@ -265,14 +267,16 @@ def event_from_dict(data: Any, k: int) -> Event:
         raise ValueError(f"{where}: a 'collide' event needs 'b', the second piece")
     if kind in (EventKind.RAIL,) and feature not in SIDES:
         raise ValueError(f"{where}: a 'rail' event needs 'feature', one of {list(SIDES)}")
-    if kind in (EventKind.LINE, EventKind.CIRCLE):
-        direction = data.get("direction")
-        if direction not in (1, -1):
-            raise ValueError(f"{where}: a '{kind_name}' event needs 'direction' +1 or -1")
+    crossing = kind in (EventKind.LINE, EventKind.CIRCLE)
+    direction = data.get("direction", None if crossing else 0)
+    if isinstance(direction, bool) or direction not in ((1, -1) if crossing else (1, 0, -1)):
+        what = "+1 or -1 (the side it crossed to)" if crossing else "0, +1 or -1"
+        raise ValueError(f"{where}.direction must be {what} for a '{kind_name}' event, got "
+                         f"{direction!r}")
     if kind == EventKind.POCKET and feature not in HOLES:  # every puck drops in one of them
         raise ValueError(f"{where}: a 'pocket' event needs 'feature', the hole, one of "
                          f"{list(HOLES)}")
     if kind == EventKind.LINE and feature not in {f"zone_{s}" for s in SIDES}:
         raise ValueError(f"{where}: a 'line' event needs 'feature' zone_south/east/north/west")
     return Event(t=float(t), kind=kind, a=data["a"], b=b, feature=feature, speed=float(speed),
-                 direction=int(data.get("direction", 0)))
+                 direction=int(direction))
