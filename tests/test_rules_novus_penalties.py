@@ -153,7 +153,7 @@ def test_12_a_piece_gone_from_the_board_fell_or_went_over_the_rail():
         rule(BASE, drop(BASE, "black2"), [hit(0.1, "red1")])
     with pytest.raises(ValueError, match="piece 'striker' is on the board before"):
         rule(BASE, drop(BASE, "striker"), [hit(0.1, "red1")])
-    out = rule(BASE, drop(BASE, "black2"), [hit(0.1, "red1")],
+    out = rule(BASE, drop(BASE, "black2"), [hit(0.1, "red1"), hit(0.2, "black2", "red1")],
                infractions=[{"code": "puck_off_table", "pieces": ["black2"]}])
     assert "novus 18.1.в" in articles(out)
 
@@ -531,12 +531,12 @@ def test_17_1_p_opponent_infraction_alone_leaves_the_shot_legal():
     on its own (his penalty puck when the series ends); the shooter keeps the turn."""
     after = drop(BASE, "red1")
     out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
-               infractions=[{"code": "double_hit", "player": "B"}])
+               infractions=[{"code": "touched_moving", "player": "B"}])
     assert out["ruling"]["legal"] and not out["ruling"]["turn_passes"]
     assert articles(out) == ["novus 17.1.п"]
     # the shooter's own infraction still makes the shot illegal
     out = rule(BASE, after, [hit(0.1, "red1"), pocket(0.3, "red1")],
-               infractions=[{"code": "double_hit", "player": "B"}, {"code": "not_tip"}])
+               infractions=[{"code": "touched_moving", "player": "B"}, {"code": "not_tip"}])
     assert not out["ruling"]["legal"] and out["ruling"]["turn_passes"]
 
 

@@ -20,11 +20,13 @@ from cuesim.rules.novus.infractions import (
     AFTER_TIME_WARNING,
     LATE_RESTORED,
     PLACING_TOUCH,
+    SHOOTER_ONLY,
     lookup,
 )
 from cuesim.rules.novus.placement import (
     beside_spot,
     circle_spot,
+    overlapping,
     place_penalty_pucks,
     put_back_spot,
     start_row,
@@ -91,6 +93,7 @@ class ShotAdjudication:
         after = record.final if record is not None else game.layout
         assert before is not None and after is not None
         self.before = before
+        self.after = after  # as the shot left it (12: a puck resting on another is seen here)
         self.layout = after.without([STRIKER], missing_ok=True)
 
     # -- helpers -----------------------------------------------------------------------------
@@ -139,6 +142,9 @@ class ShotAdjudication:
         off_table: list[tuple[str, str]] = []  # (piece, exit side)
         stacked: list[Infraction] = []  # novus 12: a puck resting on another
         late: list[Infraction] = []
+        # who struck: the shooter, or one declared striking out of turn (16.1.ж/з)
+        strikers = {self.shooter} | {i.player for i in self.infractions
+                                     if i.code == "shot_out_of_turn" and i.player}
         for inf in self.infractions:
             if inf.code == "stacked_puck":
                 stacked.append(inf)
@@ -163,6 +169,10 @@ class ShotAdjudication:
             if consequence == "loss_of_turn" and g.team_of(who) != self.team:
                 raise ValueError(f"infraction {inf.code!r} ({art(article)}) costs the turn of "
                                  f"the player who has it (18.1); {who} does not have the turn")
+            if inf.code in SHOOTER_ONLY and who not in strikers:
+                raise ValueError(f"infraction {inf.code!r} ({art(article)}) is committed by the "
+                                 f"player who strikes, {self.shooter}; {who} did not strike: "
+                                 "declare it for the shooter")
             if inf.code in AFTER_TIME_WARNING and not any(
                     g.team_of(p) == g.team_of(who) for p in g.time_warned):
                 raise ValueError(f"infraction {inf.code!r} ({art(article)}) follows a warning "
@@ -351,7 +361,8 @@ class ShotAdjudication:
     def rule_stacked(self, stacked: list[Infraction]) -> None:
         """Novus 12: a puck that came to rest on another is put beside it on the side it
         overhangs. Declared as 'stacked_puck' with pieces (upper, lower); its note may name the
-        rail it overhangs toward when the two are concentric. Not a violation."""
+        rail it overhangs toward when the two are concentric. Not a violation. Refused unless
+        the two are different pieces that overlap in the layout the shot left."""
         for inf in stacked:
             if len(inf.pieces) != 2:
                 raise ValueError("infraction 'stacked_puck' must name two pieces: the upper "
@@ -362,6 +373,14 @@ class ShotAdjudication:
                     raise ValueError(f"stacked_puck names {pid!r}, which is not on the board "
                                      "after the shot")
             top, below = (self.layout.get(pid) for pid in inf.pieces)
+            shot_left = self.after.ids()
+            if top.id == below.id or any(p not in shot_left for p in inf.pieces) \
+                    or not overlapping(self.after.get(top.id), self.after.get(below.id)):
+                k = next(k for k, i in enumerate(self.infractions) if i is inf)
+                raise ValueError(f"infractions[{k}].pieces: infraction 'stacked_puck' names "
+                                 f"{list(inf.pieces)}, but a puck "
+                                 "rests on another, two different pieces that overlap on the "
+                                 f"board after the shot ({art('12')}), and these do not")
             spot = beside_spot(self.layout, top, below, inf.note)
             if spot is None:
                 self.notes.append(f"{art('12')}: no free place beside {below.id} for {top.id}")

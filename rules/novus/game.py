@@ -85,6 +85,8 @@ from cuesim.rules.novus.shotlog import (
     check_gone_pieces,
     check_match_pieces,
     check_novus_layouts,
+    check_off_table,
+    check_pocketed,
     check_striker_struck,
 )
 from cuesim.rules.novus.terms import CLOCKWISE, frame, to_table
@@ -384,10 +386,12 @@ class NovusGame:
             check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
             check_striker_struck(record.events)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
+            check_pocketed(record.events, record.pocketed)
         if record is not None:
             check_one_strike(record.events)
             check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)
+            check_off_table(record, infractions, hand_moved(infractions, HAND_MOVES))
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)

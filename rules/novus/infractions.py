@@ -19,7 +19,8 @@ shooter) is 17.1.п: its penalty puck is placed when the shooter's series ends, 
 misses his next turn; several in one shot cost one puck and one turn (17.2), and the pucks a
 'touched_puck' names go back at once where they were before the shot (one the shot moved too
 stays where the shot left it). A loss-of-turn infraction (18.1) declared for a player who did
-not have the turn is refused: he has no turn to lose.
+not have the turn is refused: he has no turn to lose; so is a foul only the striking player
+can commit (SHOOTER_ONLY: the stroke, its striker, its placing or its time) declared for another.
 
 Choice (16.1.м vs 17.1.н, which describe the same act): 'touched_moving' (brushed a moving
 puck or striker with hand or cue) is 17.1.н, a penalty puck; 'touched_moving_deliberately' is
@@ -96,6 +97,12 @@ HAND_MOVES = ("shook_table", "moved_pucks", "touched_moving_deliberately",
 # shots (17.1.п: any of them by the player who has not the turn; 16.1.ж is a stroke out of
 # turn, which no shot of the game's log holds).
 STROKE_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken", "puck_off_table")
+# Infractions only the player who strikes can commit: the stroke itself (17.1.к, у), its striker
+# (17.1.д, с), its placing (17.1.л, 18.1.з) or its time (17.1.ж, т; 18.1.ж). Declared for
+# another player they are refused (naming the shooter), not ruled against him as 17.1.п.
+SHOOTER_ONLY = ("double_hit", "not_tip", "striker_off_table", "striker_broken",
+                "striker_touched_puck_placing", "striker_placed_early", "refused_shot",
+                "time_30s", "time_5s")
 # Infractions that need pieces in motion (17.1.м the striker touched or taken before every
 # piece stopped, 17.1.н and 16.1.м a moving puck or striker touched): they happen during a
 # shot, and are declared with it (also by the player without the turn, 17.1.п). Between shots

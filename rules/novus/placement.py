@@ -65,6 +65,11 @@ def _blockers(layout: Layout) -> list[Piece]:
     return [p for p in layout.pieces if p.id != "striker"]
 
 
+def overlapping(a: Piece, b: Piece) -> bool:
+    """Two pieces overlap (one rests on the other, novus 12): centres nearer than touching."""
+    return math.hypot(a.x - b.x, a.y - b.y) < _radius(a) + _radius(b) - _EPS
+
+
 def free_at(layout: Layout, x: float, y: float, r: float = PUCK_RADIUS) -> bool:
     return all(math.hypot(p.x - x, p.y - y) >= r + _radius(p) - _EPS for p in _blockers(layout))
 

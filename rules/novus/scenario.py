@@ -81,6 +81,10 @@ def game_from_dict(state: Any) -> NovusGame:
         if not isinstance(state["start_side"], str) or state["start_side"] not in g.seats:
             raise ValueError(f"state.start_side {state['start_side']!r} is not an occupied seat")
         g.start_side = state["start_side"]
+    elif g.start_side not in g.seats:
+        raise ValueError(f"state.start_side is missing, and its default {g.start_side!r} is not "
+                         f"an occupied seat of state.seats {g.seats!r}: give the side of the "
+                         "first strike")
     g.opener = g.seats[g.start_side]
     for key in ("opener", "shooter", "responder"):
         if key in state and (state[key] != "" or key != "responder"):  # '': no responder
@@ -249,6 +253,13 @@ def _check_turn_losses(g: NovusGame) -> None:
         if who not in g.players:
             raise ValueError(f"state.skip[{k}] must be a player who misses a turn by 17.1.п, "
                              f"one of {g.players}, got {who!r}")
+    # 17.1.п: the offender is penalised as the series of the player with the turn ends, and
+    # the turn passes over him: neither names the player who has it (state.shooter)
+    for key, named in (("pending", [p["player"] for p in g.pending]), ("skip", g.skip)):
+        if g.shooter in named:
+            raise ValueError(f"state.{key} names {g.shooter}, who has the turn (state.shooter): "
+                             "a 17.1.п penalty is owed by, and a turn missed by, a player "
+                             "without it (novus 17.1.п)")
 
 
 def _check_sets_won(g: NovusGame) -> None:

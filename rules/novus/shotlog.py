@@ -40,6 +40,9 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
             raise ValueError(f"infraction puck_off_table names {pid!r}, which a pocket event "
                              "takes into a hole: a puck leaves the board one way (novus 12)")
     if any(i.code == "striker_off_table" for i in infractions):
+        if STRIKER in record.pocketed:
+            raise ValueError("infraction striker_off_table: a pocket event takes the striker "
+                             "into a hole (17.1.г): a piece leaves the board one way (novus 12)")
         over.add(STRIKER)
     after = set(record.final.ids())
     for pid in record.initial.ids():
@@ -47,6 +50,45 @@ def check_gone_pieces(record: ShotRecord, infractions: Sequence[Any]) -> None:
             raise ValueError(f"piece {pid!r} is on the board before the shot and not after it, "
                              "and neither fell into a hole (a pocket event) nor is declared "
                              "over the rail (infraction puck_off_table, novus 12)")
+
+
+def check_off_table(record: ShotRecord, infractions: Sequence[Any],
+                    by_hand: Collection[str] = ()) -> None:
+    """A piece declared over the rail (puck_off_table, novus 12, 18.1.в) is named once, and was
+    set in motion by the shot: struck, or in a collision of the event log (or moved by a hand,
+    `by_hand`). A shot with no events is not checked here (5-pins check_off_table does the
+    same). ValueError naming infractions[k].pieces."""
+    moved = {p for e in record.events if e.kind in (EventKind.STRIKE, EventKind.COLLIDE)
+             for p in (e.a, e.b) if p is not None} | set(by_hand)
+    for k, inf in enumerate(infractions):
+        if inf.code != "puck_off_table":
+            continue
+        where = f"infractions[{k}].pieces"
+        twice = sorted({p for p in inf.pieces if list(inf.pieces).count(p) > 1})
+        if twice:
+            raise ValueError(f"{where}: infraction puck_off_table names {twice[0]!r} twice: a "
+                             "puck goes over the rail once (novus 12)")
+        for pid in inf.pieces:
+            if record.events and pid not in moved:
+                raise ValueError(f"{where}: infraction puck_off_table names {pid!r}, but "
+                                 "nothing set it in motion (no strike of it, no collision "
+                                 "with it in the events): a puck leaves the board only moving "
+                                 "(novus 12, 18.1.в)")
+
+
+def check_pocketed(events: Sequence[Event], pocketed: Sequence[str]) -> None:
+    """Each id of a hand-written `pocketed` list is there once and fell into a hole by a
+    `pocket` event of the log (novus 12: a puck nothing touched does not vanish). ValueError
+    naming `pocketed`."""
+    holed = {e.a for e in events if e.kind == EventKind.POCKET}
+    seen: set[str] = set()
+    for pid in pocketed:
+        if pid in seen:
+            raise ValueError(f"pocketed lists {pid!r} twice: a piece falls into a hole once")
+        seen.add(pid)
+        if pid not in holed:
+            raise ValueError(f"pocketed lists {pid!r}, which no pocket event of the events "
+                             "takes into a hole")
 
 
 def check_striker_struck(events: Sequence[Event]) -> None:
@@ -145,6 +187,7 @@ class ShotRecord:
             if pid in final.ids():
                 raise ValueError(f"piece {pid!r} is listed as pocketed but is still in the "
                                  "layout after the shot")
+        check_pocketed(events, pocketed)
         return ShotRecord(initial, final, list(events), list(pocketed))
 
     # -- the striker ------------------------------------------------------------------------
