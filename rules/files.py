@@ -426,6 +426,16 @@ def check_event_types(events: list[Any], where: str) -> None:
                                         f"{value!r:.60}")
 
 
+def pieces_set_moving(events: Iterable[Any]) -> set[str]:
+    """The pieces a shot's log sets in motion: the struck one and both pieces of every
+    collision (one of them moving: `check_causes`). Only these can leave the table (pool 3.28,
+    5-pins 15.3.д, novus 18.1.в), unless a hand moved them (`hand_moved`)."""
+    from cuesim.sim.events import EventKind
+
+    return {p for e in events if e.kind in (EventKind.STRIKE, EventKind.COLLIDE)
+            for p in (e.a, e.b) if p is not None}
+
+
 def check_one_strike(events: list[Any], why: str = "") -> None:
     """A shot has one strike, simulated or written by hand: a second one (`run_motion` can
     strike several pieces at once, as the 5-pins lag does; no cue does in a shot) is a

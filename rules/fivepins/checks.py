@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Collection
 from typing import Any
 
-from cuesim.rules.files import check_shot_layouts, hand_moved
+from cuesim.rules.files import check_shot_layouts, hand_moved, pieces_set_moving
 from cuesim.rules.fivepins.fouls import HAND_MOVES
 from cuesim.rules.fivepins.model import BALLS, PINS, FivePinsShot
 from cuesim.rules.fivepins.placement import covered_marks
@@ -124,8 +124,7 @@ def check_off_table(events: list[Any], infractions: list[Infraction], where: str
     refused elsewhere for a stroke's infraction."""
     if not events:
         return
-    moved = {e.a for e in events if e.kind == EventKind.STRIKE}
-    moved |= {p for e in events if e.kind == EventKind.COLLIDE for p in (e.a, e.b)}
+    moved = pieces_set_moving(events)
     for k, inf in enumerate(infractions):
         if inf.code != "off_table":
             continue

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.rules.files import MAX_EVENT_TIME
+from cuesim.rules.files import MAX_EVENT_TIME, pieces_set_moving
 from cuesim.rules.novus.terms import SIDES, frame
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event, ShotResult
@@ -58,8 +58,7 @@ def check_off_table(record: ShotRecord, infractions: Sequence[Any],
     set in motion by the shot: struck, or in a collision of the event log (or moved by a hand,
     `by_hand`). A shot with no events is not checked here (5-pins check_off_table does the
     same). ValueError naming infractions[k].pieces."""
-    moved = {p for e in record.events if e.kind in (EventKind.STRIKE, EventKind.COLLIDE)
-             for p in (e.a, e.b) if p is not None} | set(by_hand)
+    moved = pieces_set_moving(record.events) | set(by_hand)
     for k, inf in enumerate(infractions):
         if inf.code != "puck_off_table":
             continue

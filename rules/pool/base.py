@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
+from cuesim.rules.files import check_event_log, check_one_strike, hand_moved, pieces_set_moving
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
@@ -195,8 +195,7 @@ class PoolGame:
         # the balls the stroke set moving: struck, or in a collision (check_event_log: with a
         # moving piece), or moved by a hand (a declared infraction); only these can leave the
         # table (3.28). With no events, a stroke's infraction is refused below (3.17)
-        moved = {b for e in shot.events if e.kind in (EventKind.STRIKE, EventKind.COLLIDE)
-                 for b in (e.a, e.b) if b is not None} | hand_moved(shot.infractions, HAND_MOVES)
+        moved = pieces_set_moving(shot.events) | hand_moved(shot.infractions, HAND_MOVES)
         for inf in shot.infractions:
             if inf.code not in INFRACTIONS:
                 raise ValueError(f"unknown infraction code {inf.code!r}; codes are "
