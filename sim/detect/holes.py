@@ -57,9 +57,10 @@ def hole_time(px: float, py: float, vx: float, vy: float, ax: float, ay: float, 
     ux, uy, bend = path_line(vx, vy, ax, ay, lin, h)
     for k in range(holes.shape[0]):
         # a path that passes the capture's circle (the hole's, or the one around its fall
-        # line) by more than its radius (plus the path's bend) never captures there, unless
-        # the centre is already past the fall line (captured now: fall_time's tau = 0)
-        off = off_line(px, py, ux, uy, holes[k, 10], holes[k, 11], holes[k, 12] + bend)
+        # line) by more than its radius (plus the path's bend and GRAZE) never captures
+        # there, unless the centre is already past the fall line (captured now: fall_time's
+        # tau = 0)
+        off = off_line(px, py, ux, uy, holes[k, 10], holes[k, 11], holes[k, 12] + bend + GRAZE)
         if holes[k, 3] != 0.0:
             if off and holes[k, 8] * (px - holes[k, 4]) + holes[k, 9] * (py - holes[k, 5]) > 0.0:
                 continue
