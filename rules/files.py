@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
-from cuesim.rules.api_checks import ArgumentTypeError, check_fields, check_names
+from cuesim.rules.api_checks import ArgumentTypeError, check_names
 from cuesim.rules.ruling import Infraction
 from cuesim.tables.jsonfile import read_json as _read_json
 
@@ -388,17 +388,42 @@ def check_event_log(events: list[Any], pieces: list[str], where: str,
 
 def check_event_types(events: list[Any], where: str) -> None:
     """Each event of a log made in Python is a cuesim.sim.result.Event whose fields have their
-    annotated types (`api_checks.check_fields`: `t` and `speed` finite numbers, not booleans;
-    `kind` an EventKind; `a` a string, `b` and `feature` a string or None; `direction` an int),
-    or an ArgumentTypeError names the event and the field (a file's events are parsed to these
-    types: `parse_event`)."""
+    types (`t` and `speed` real numbers, not booleans; `kind` an EventKind; `a` a string, `b`
+    and `feature` a string or None; `direction` an integer), or an ArgumentTypeError names the
+    event and the field (a file's events are parsed to these types: `parse_event`)."""
+    from cuesim.sim.events import EventKind
     from cuesim.sim.result import Event
 
+    def real(v: Any) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+    def text(v: Any) -> bool:
+        return isinstance(v, str)
+
+    def text_or_none(v: Any) -> bool:
+        return v is None or isinstance(v, str)
+
+    def integer(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    fields = (("t", real, "a time in s (a real number)"),
+              ("kind", lambda v: isinstance(v, EventKind), "an EventKind"),
+              ("a", text, "a piece id (str)"), ("b", text_or_none, "a piece id (str) or None"),
+              ("feature", text_or_none, "a feature name (str) or None"),
+              ("speed", real, "a speed in m/s (a real number)"),
+              ("direction", integer, "an int (-1, 0 or +1)"))
     if not isinstance(events, list | tuple):
         raise ArgumentTypeError(f"{where}.events must be a list of Event, got "
                                 f"{type(events).__name__}")
     for k, e in enumerate(events):
-        check_fields(e, Event, f"{where}.events[{k}]")
+        if not isinstance(e, Event):
+            raise ArgumentTypeError(f"{where}.events[{k}] must be an Event "
+                                    f"(cuesim.sim.result.Event), got {type(e).__name__}")
+        for name, ok, what in fields:
+            value = getattr(e, name)
+            if not ok(value):
+                raise ArgumentTypeError(f"{where}.events[{k}].{name} must be {what}, got "
+                                        f"{value!r:.60}")
 
 
 def pieces_set_moving(events: Iterable[Any]) -> set[str]:
