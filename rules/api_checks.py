@@ -124,9 +124,11 @@ def hints(owner: Any) -> dict[str, Any]:
     return typing.get_type_hints(owner)
 
 
-def check_fields(obj: Any, cls: type, where: str) -> None:
+def check_fields(obj: Any, cls: type, where: str, items: tuple[str, ...] = ()) -> None:
     """`obj` is a `cls` (a dataclass) and each field is of its annotated type; a field that is
-    itself a dataclass is checked the same way."""
+    itself a dataclass is checked the same way, and so is each item of the list fields named
+    in `items` (a shot's infractions; not its events, whose own check is `check_event_types`:
+    field by field they would cost a ruling 3x)."""
     require(obj, cls, where)
     annotated = hints(cls)
     for f in dataclasses.fields(cls):
@@ -135,6 +137,16 @@ def check_fields(obj: Any, cls: type, where: str) -> None:
         if isinstance(tp, type) and dataclasses.is_dataclass(tp) and \
                 dataclasses.is_dataclass(value):
             check_fields(value, tp, f"{where}.{f.name}")
+        if f.name in items:
+            (item,) = typing.get_args(tp)
+            check_items(value, item, f"{where}.{f.name}")
+
+
+def check_items(values: list[Any] | tuple[Any, ...], cls: type, where: str) -> None:
+    """Each item of `values` is a `cls` (a dataclass) with fields of their annotated types
+    (`check_fields`): an ArgumentTypeError names the item and the field."""
+    for k, value in enumerate(values):
+        check_fields(value, cls, f"{where}[{k}]")
 
 
 def check_args(func: Any, **values: Any) -> None:

@@ -298,8 +298,8 @@ def test_a_pin_event_where_no_pins_stand_is_refused():
 
     novus = start_layout("novus")
     puck = next(p for p in novus.ids() if p != "striker")
-    with pytest.raises(ScenarioError, match=r"shot\.events\[1\]\.kind: a pin event, but this "
-                                            "game has no pins"):
+    with pytest.raises(ScenarioError, match=r"shot\.events\[1\]\.kind: a pin event, but the "
+                                            "novus table has no pins"):
         NovusGame(["Ann", "Bob"]).adjudicate(ShotRecord.from_parts(
             novus, novus, [Event(0.0, EventKind.STRIKE, "striker"),
                            Event(0.1, EventKind.PIN, "striker", puck)]))

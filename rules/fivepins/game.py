@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
+from cuesim.rules.files import (
+    check_event_log,
+    check_one_strike,
+    check_simulated,
+    hand_moved,
+    table_of,
+)
 from cuesim.rules.fivepins.checks import (
     check_carom_layouts,
     check_layout_kinds,
@@ -149,7 +155,7 @@ class FivePinsGame:
 
     def play(self, shot: FivePinsShot) -> Outcome:
         """Rule on one shot, after applying declaration.choice to a pending option."""
-        check_fields(shot, FivePinsShot, "shot")
+        check_fields(shot, FivePinsShot, "shot", items=("infractions",))
         st = self.state.copy()
         if st.phase == "match_over":
             raise ValueError(f"the match is over (won by {st.winner}); no more shots")
@@ -238,9 +244,12 @@ class FivePinsGame:
             if c not in BALLS and c not in RAILS:
                 raise ValueError(f"declaration.in_contact: {c!r} is neither a ball {list(BALLS)}"
                                  f" nor a rail {list(RAILS)}")
-        if shot.events and shot.initial is not None and shot.result is None:  # a
-            # hand-written log that cannot have happened is refused
-            check_event_log(shot.events, list(shot.initial.ids()), "shot")
+        if shot.result is not None:  # the simulation's own log, as shot_from_result made it
+            check_simulated(shot.events, shot.initial, shot.final, shot.result, "shot")
+        elif shot.events and shot.initial is not None:  # a hand-written log that cannot
+            # have happened is refused
+            check_event_log(shot.events, list(shot.initial.ids()), "shot",
+                            table_of(shot.initial, "shot.initial"))
         if shot.result is None:  # hand-written layouts lie on the bed, none overlapping
             check_carom_layouts(shot)
         for p in shot.declaration.moved_pins:

@@ -60,7 +60,7 @@ class FivePinsShot:
     final: Layout | None = None
     declaration: Declaration = field(default_factory=Declaration)
     infractions: list[Infraction] = field(default_factory=list)
-    result: Any = field(default=None, compare=False, repr=False)
+    result: ShotResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -68,8 +68,15 @@ import math
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
-from cuesim.rules.api_checks import MAX_MATCH, check_names, hints, require
-from cuesim.rules.files import check_event_log, check_one_strike, hand_moved
+from cuesim.rules.api_checks import MAX_MATCH, check_items, check_names, hints, require
+from cuesim.rules.files import (
+    ScenarioError,
+    check_event_log,
+    check_one_strike,
+    check_simulated,
+    hand_moved,
+    table_of,
+)
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import (
     DURING_MOTION,
@@ -368,6 +375,7 @@ class NovusGame:
         """Rule on one shot (None: no shot, only declared infractions) and move the game on."""
         require(shot, ShotResult | ShotRecord | None, "shot")
         require(infractions, list[Infraction] | None, "infractions")
+        check_items(infractions or [], Infraction, "infractions")
         if self.match_over:
             raise ValueError("the match is over: no more shots can be adjudicated")
         infractions = list(infractions or [])
@@ -381,9 +389,17 @@ class NovusGame:
                              "pieces in motion: declare it with the shot during which it "
                              "happened; between shots every piece is at rest")
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
+        if isinstance(shot, ShotRecord) and record is not None and record.result is not None:
+            # a record the caller made, with the simulation it claims to come from
+            check_simulated(record.events, record.initial, record.final, record.result, "shot")
+            if record.pocketed != record.result.pocketed:
+                raise ScenarioError(f"shot.pocketed {record.pocketed} is not what shot.result "
+                                    f"(the simulation the record came from) pocketed: "
+                                    f"{record.result.pocketed}")
         if record is not None and record.result is None:  # a hand-written log that cannot
             # have happened is refused (the board has no pins)
-            check_event_log(record.events, list(record.initial.ids()), "shot", pins=False)
+            check_event_log(record.events, list(record.initial.ids()), "shot",
+                            table_of(record.initial, "shot.initial"), pins=False)
             check_striker_struck(record.events)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
             check_pocketed(record.events, record.pocketed)

@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
-from cuesim.rules.files import check_event_log, check_one_strike, hand_moved, pieces_set_moving
+from cuesim.rules.files import (
+    check_event_log,
+    check_one_strike,
+    check_simulated,
+    hand_moved,
+    pieces_set_moving,
+    table_of,
+)
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (
@@ -109,7 +116,7 @@ class PoolGame:
 
     def play(self, shot: PoolShot) -> Outcome:
         """Rule on one shot (after applying declaration.choice if an option is pending)."""
-        check_fields(shot, PoolShot, "shot")
+        check_fields(shot, PoolShot, "shot", items=("infractions",))
         st = self.state.copy()
         if st.phase == "match_over":
             raise ValueError(f"the match is over (won by {st.winner}); no more shots")
@@ -237,9 +244,11 @@ class PoolGame:
         # (a lag, two strikes, is adjudicate_lag's)
         check_one_strike(shot.events, " (a cue that touches the ball again is the declared "
                                       "double_hit)")
-        if shot.events and shot.result is None:  # a hand-written log that cannot have
-            # happened is refused
-            check_event_log(shot.events, list(shot.initial.ids()), "shot", pins=False)
+        if shot.result is not None:  # the simulation's own log, as shot_from_result made it
+            check_simulated(shot.events, shot.initial, shot.final, shot.result, "shot")
+        elif shot.events:  # a hand-written log that cannot have happened is refused
+            check_event_log(shot.events, list(shot.initial.ids()), "shot",
+                            table_of(shot.initial, "shot.initial"), pins=False)
 
     def check_table_in_play(self, st: PoolState, initial: Layout) -> None:
         """A shot is played on a table where the game goes on: an object ball on it and the

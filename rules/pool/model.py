@@ -68,7 +68,7 @@ class PoolShot:
     final: Layout | None = None
     declaration: Declaration = field(default_factory=Declaration)
     infractions: list[Infraction] = field(default_factory=list)
-    result: Any = field(default=None, compare=False, repr=False)
+    result: ShotResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
