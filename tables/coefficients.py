@@ -39,8 +39,10 @@ class Range:
         return above and value <= self.high
 
 
-# Sanity bounds above the physical ranges (the physics has no upper bound for a friction
-# coefficient or for g, but 1e308 of either overflowed into NaN positions):
+# Sanity bounds around the physical ranges (the physics has no upper bound for a friction
+# coefficient or for g, but 1e308 of either overflowed into NaN positions; and no lower bound
+# above 0 for a cloth's friction or for g, but mu_roll = 1e-80, a deceleration of 1e-79 m/s^2,
+# underflowed the core's predictions and let balls leave a pool table through its cushions):
 # A friction coefficient far above any pair of real materials: handbook coefficients of dry
 # friction lie below about 1.5; far higher values occur only for clean metals in high vacuum,
 # which seize, adhering over their real area of contact with the metal's bulk strength (Bowden
@@ -48,14 +50,26 @@ class Range:
 # A, 1939, doi:10.1098/rspa.1939.0103; Bowden & Tabor, "The Friction and Lubrication of
 # Solids", 1950). 1000 is a sanity bound three orders of magnitude above the handbook's.
 MAX_FRICTION = 1000.0
+# The least friction of a piece on its bed (sliding, rolling or spinning): a thousandth of the
+# lowest sliding friction measured at the macroscale, about 0.001 for superlubric hydrogenated
+# diamond-like carbon (Erdemir & Eryilmaz, "Achieving superlubricity in DLC films by
+# controlling bulk, surface, and tribochemistry", Friction 2, 2014, doi:10.1007/s40544-014-
+# 0055-1). A pool cloth's rolling resistance is about 0.01 (tables.balls).
+MIN_FRICTION = 1.0e-6
 # Gravity: ten thousand standard gravities, far beyond any place a table could stand (the
-# Sun's surface: 274 m/s^2, 28 standard gravities).
-MAX_GRAVITY = 1.0e4 * 9.80665  # m/s^2 (standard gravity)
+# Sun's surface: 274 m/s^2, 28 standard gravities); and a ten-thousandth of one, below the
+# surface gravity of the asteroid 433 Eros (2-6 mm/s^2 from NEAR Shoemaker's radio tracking,
+# Yeomans et al., Science 289, 2000, doi:10.1126/science.289.5487.2085).
+STANDARD_GRAVITY = 9.80665  # m/s^2
+MAX_GRAVITY = 1.0e4 * STANDARD_GRAVITY
+MIN_GRAVITY = 1.0e-4 * STANDARD_GRAVITY
 FRICTION_BOUND = Range(0.0, MAX_FRICTION, why="sanity bound: a coefficient of friction far "
                                               "above any pair of real materials")
-SLIDING_BOUND = Range(0.0, MAX_FRICTION, low_open=True, why=FRICTION_BOUND.why)
-GRAVITY_BOUND = Range(0.0, MAX_GRAVITY, low_open=True,
-                      why="sanity bound: ten thousand standard gravities")
+SLIDING_BOUND = Range(MIN_FRICTION, MAX_FRICTION,
+                      why="sanity bounds: a thousandth of superlubric carbon's friction, and "
+                          "far above any pair of real materials")
+GRAVITY_BOUND = Range(MIN_GRAVITY, MAX_GRAVITY,
+                      why="sanity bounds: a ten-thousandth to ten thousand standard gravities")
 
 UNIT = Range(0.0, 1.0)  # restitution: 0 perfectly inelastic ... 1 perfectly elastic
 NON_NEGATIVE = Range(0.0)  # friction of an impact: 0 frictionless

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cuesim import CueShot, NovusShot, SimulationError, simulate
-from cuesim.api import simulate_input
+from cuesim.api import game_table, simulate_input, start_layout
 from cuesim.sim import batch_parallel as bp
 from cuesim.sim.events import EventKind
 from cuesim.sim.state import SEG_T1
@@ -27,11 +27,11 @@ from cuesim.tables import (
     novus_table,
     pool_table,
 )
-from cuesim.tables.balls import BALL_PHYSICS_SANITY
+from cuesim.tables.balls import BALL_PHYSICS_SANITY, MAX_CUE_SPEED
 from cuesim.tables.carom import carom_table, five_pins_lag_layout, five_pins_layout
-from cuesim.tables.coefficients import MAX_FRICTION, MAX_GRAVITY
+from cuesim.tables.coefficients import MAX_FRICTION, MAX_GRAVITY, MIN_FRICTION, MIN_GRAVITY
 from cuesim.tables.layout import LayoutError
-from cuesim.tables.novus import NOVUS_PHYSICS_SANITY
+from cuesim.tables.novus import MAX_STRIKE_SPEED, NOVUS_PHYSICS_SANITY
 
 NOVUS = novus_table()
 SINGLES = novus_singles_layout(NOVUS)
@@ -158,8 +158,8 @@ def test_novus_friction_past_any_material_is_refused_when_made():
     """NovusPhysics().with_(mu_puck=1e308, mu_striker=1e308) was accepted; `simulate` then
     raised a misleading LayoutError (the striker at a non-finite position (nan, nan))."""
     with pytest.raises(ValueError, match=r"NovusPhysics.mu_puck must be a real number in "
-                                         r"\(0, 1000\] \(sanity bound: a coefficient of "
-                                         r"friction .*\), got 1e\+308"):
+                                         r"\[1e-06, 1000\] \(sanity bounds: a thousandth "
+                                         r"of .*\), got 1e\+308"):
         NovusPhysics().with_(mu_puck=1e308, mu_striker=1e308)
     for name, rng in NOVUS_PHYSICS_SANITY.items():
         with pytest.raises(ValueError, match=rf"NovusPhysics.{name} must be"):
@@ -177,6 +177,37 @@ def test_ball_friction_past_any_material_is_refused_when_made():
                 BallPhysics(**{name: value})
     with pytest.raises(ValueError, match=r"BallPhysics.g must be"):
         pool_table().with_physics(g=1e308)
+
+
+def test_friction_and_gravity_below_any_real_table_are_refused_when_made():
+    """`--physics mu_roll=1e-100` was accepted: a deceleration of 1e-99 m/s^2 underflowed the
+    core's predictions, balls left the table through its cushions to 1e97 m, the referee ruled
+    on it and `--save` wrote a file `show` refused. The sanity floors (a thousandth of
+    superlubric carbon's friction, a ten-thousandth of standard gravity) refuse it when made."""
+    for cls, bounds in ((NovusPhysics, NOVUS_PHYSICS_SANITY), (BallPhysics, BALL_PHYSICS_SANITY)):
+        for name, rng in bounds.items():
+            if rng.low > 0.0:
+                with pytest.raises(ValueError, match=rf"{cls.__name__}.{name} must be a real "
+                                                     r"number in \[.*sanity bounds"):
+                    cls(**{name: rng.low * (1 - 1e-9)})
+                cls(**{name: rng.low})  # the floor itself is taken
+    with pytest.raises(ValueError, match=r"BallPhysics.mu_roll must be .*got 1e-100"):
+        pool_table().with_physics(mu_roll=1e-100)
+
+
+@pytest.mark.parametrize("game", ["9-ball", "5-pins", "novus"])
+def test_a_shot_at_the_floors_ends_at_rest_on_the_table(game: str):
+    """Every friction of the bed and g at their sanity floors, the hardest strike: the shot
+    ends (cushion losses stop it) with every piece on the table or in a pocket."""
+    table = game_table(game)
+    names = ("mu_puck", "mu_striker") if game == "novus" else ("mu_slide", "mu_roll", "mu_spin")
+    table = table.with_physics(g=MIN_GRAVITY, **{n: MIN_FRICTION for n in names})
+    shot = (NovusShot(x=0.5, angle=math.pi / 2 + 0.05, speed=MAX_STRIKE_SPEED) if game == "novus"
+            else CueShot(angle=math.pi / 2 + 0.02, speed=MAX_CUE_SPEED,
+                         ball="white" if game == "5-pins" else "cue"))
+    result = simulate(table, start_layout(game, table), shot)
+    assert not result.truncated
+    table.check_layout(result.final)  # on the bed, inside the cushions, none overlapping
 
 
 def _sound(res) -> None:  # noqa: ANN001

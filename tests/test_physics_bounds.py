@@ -24,14 +24,15 @@ from cuesim.tables import (
     novus_table,
     pool_table,
 )
-from cuesim.tables.balls import BALL_PHYSICS_RANGES
+from cuesim.tables.balls import BALL_PHYSICS_RANGES, BALL_PHYSICS_SANITY
 from cuesim.tables.carom import CaromTable, carom_table, five_pins_layout
 from cuesim.tables.coefficients import INF, Range
 from cuesim.tables.layout import Layout, Piece
-from cuesim.tables.novus import NOVUS_PHYSICS_RANGES
+from cuesim.tables.novus import NOVUS_PHYSICS_RANGES, NOVUS_PHYSICS_SANITY
 from cuesim.tables.pool import PoolTable
 
 RANGES = {NovusPhysics: NOVUS_PHYSICS_RANGES, BallPhysics: BALL_PHYSICS_RANGES}
+SANITY = {NovusPhysics: NOVUS_PHYSICS_SANITY, BallPhysics: BALL_PHYSICS_SANITY}
 
 
 def test_every_field_has_a_range():
@@ -39,10 +40,13 @@ def test_every_field_has_a_range():
         assert set(ranges) == {f.name for f in dataclasses.fields(cls)}, cls.__name__
 
 
-def _bound_values(rng: Range, default: float) -> list[float]:
-    """A closed bound itself; an open lower bound approached (a millionth of the default);
-    an infinite upper bound approached by a large value."""
+def _bound_values(rng: Range, default: float, sanity: Range | None) -> list[float]:
+    """A closed bound itself; an open lower bound approached (a millionth of the default, or
+    the sanity bound above it: `tables.coefficients`); an infinite upper bound approached by a
+    large value."""
     low = rng.low if not rng.low_open else default * 1e-6
+    if sanity is not None:
+        low = max(low, sanity.low)
     high = rng.high if rng.high != INF else default * 1e3 + 10.0
     return [low, high]
 
@@ -52,7 +56,7 @@ def _bound_values(rng: Range, default: float) -> list[float]:
 def test_bounds_accepted(cls):
     default = cls()
     for name, rng in RANGES[cls].items():
-        for value in _bound_values(rng, getattr(default, name)):
+        for value in _bound_values(rng, getattr(default, name), SANITY[cls].get(name)):
             assert getattr(cls(**{name: value}), name) == value
         assert getattr(cls(**{name: int(math.ceil(getattr(default, name)))}), name) >= 0
 
