@@ -22,6 +22,10 @@ UNTOUCHED_TOLERANCE = 1e-6
 # struck at the hardest cue speed (tables.balls.MAX_CUE_SPEED, 15 m/s) on the slowest cloth
 # (mu_roll 0.005) rolls for 306 s; a puck (tables.novus.MAX_STRIKE_SPEED) stops within seconds
 MAX_EVENT_TIME = 3600.0
+# s: how much earlier than written an event of a hand-written log may have happened, when its
+# reach is checked (`check_reach`): times rounded to the millisecond, and a contact a scenario
+# writes at the strike (t = 0) between pieces a rule's tolerance apart (5-pins 10.1: 0.1 mm)
+REACH_TIME_SLACK = 1e-3
 FIVE_PINS_GAMES = ("five_pins", "5-pins", "fivepins", "five-pins", "5pins")
 
 
@@ -503,6 +507,94 @@ def check_one_strike(events: list[Any], why: str = "") -> None:
         raise ValueError(f"events[{strikes[1]}]: a second strike; a shot has one{why}")
 
 
+def check_reach(events: list[Any], before: Any, table: Any, where: str,
+                by_hand: Collection[str] = ()) -> None:
+    """No event asks a piece to be faster than the shot could make it. A cue gives a piece of
+    kind k at most the energy E_k (`motion_limits`: its fastest speed and spin); impacts and
+    friction only take energy away, so with s pieces struck no piece i ever moves faster than
+    v_i = sqrt(2 s max E_k / m_i). So at time t a centre lies within v_i t of where it lay
+    before the shot, and an event that needs it farther (a collision of two pieces farther
+    apart than (v_a + v_b) t beyond touching, a cushion, pocket, line or circle out of reach) or
+    an event speed above v_a + v_b cannot have happened: a ScenarioError names it. Pieces a
+    declared infraction moved by hand (`by_hand`) are left out; positions may be off by
+    UNTOUCHED_TOLERANCE and times by REACH_TIME_SLACK (hand-written numbers)."""
+    from cuesim.sim.engine import motion_limits, table_arrays
+    from cuesim.sim.events import EventKind
+
+    struck = sum(1 for e in events if e.kind == EventKind.STRIKE)
+    if struck == 0 or before is None:
+        return
+    arr = table_arrays(table)
+    kinds = {p.id: p.kind for p in before.pieces}
+    specs = {k: table.piece_spec(k) for k in set(kinds.values())}
+    energy = 0.0
+    for k, spec in specs.items():
+        v, w, _ = motion_limits(arr, k)
+        energy = max(energy, 0.5 * spec.mass * v * v + 0.5 * spec.inertia * w * w)
+    fastest = {k: math.sqrt(2.0 * struck * energy / spec.mass) for k, spec in specs.items()}
+    place = {p.id: (p.x, p.y) for p in before.pieces}
+    geo = table.geometry
+    for k, e in enumerate(events):
+        if e.a in by_hand or e.b in by_hand or e.a not in place:
+            continue
+        va = fastest[kinds[e.a]]
+        vb = fastest[kinds[e.b]] if e.b in place else 0.0
+        if e.speed > (va + vb) * (1.0 + 1e-9):
+            raise ScenarioError(f"{where}.events[{k}].speed = {e.speed:g} m/s is beyond what the "
+                                f"shot can give {e.a!r}{' and ' + repr(e.b) if vb else ''} "
+                                f"(at most {va + vb:.3g} m/s)")
+        need = _distance_to(e, place, kinds, specs, geo)
+        if need - UNTOUCHED_TOLERANCE > (va + vb) * (e.t + REACH_TIME_SLACK):
+            pieces = repr(e.a) + (f" and {e.b!r}" if vb else "")
+            raise ScenarioError(f"{where}.events[{k}]: {pieces} cannot reach this "
+                                f"{e.kind.name.lower()} by t = {e.t:g} s: {need:.3g} m away "
+                                f"before the shot, at most {va + vb:.3g} m/s")
+
+
+def _distance_to(e: Any, place: dict[str, tuple[float, float]], kinds: dict[str, str],
+                 specs: dict[str, Any], geo: Any) -> float:
+    """How far (m) the centres of an event's pieces must travel, together, from where they lay
+    before the shot for it to happen: to touch each other (collide, pin), a cushion or a
+    knuckle, a pocket's capture circle, a line or a circle; 0 for another event."""
+    from cuesim.sim.events import EventKind
+
+    x, y = place[e.a]
+    r = specs[kinds[e.a]].radius
+    if e.kind in (EventKind.COLLIDE, EventKind.PIN) and e.b in place:
+        bx, by = place[e.b]
+        return math.hypot(bx - x, by - y) - r - specs[kinds[e.b]].radius
+    if e.kind == EventKind.RAIL:
+        for rail in geo.rails:
+            if rail.name == e.feature:
+                return _segment_distance(x, y, rail.x0, rail.y0, rail.x1, rail.y1) - r
+        for knuckle in geo.knuckles:
+            if knuckle.name == e.feature:
+                return math.hypot(knuckle.x - x, knuckle.y - y) - knuckle.radius - r
+    if e.kind == EventKind.POCKET:
+        holes = geo.hole_array()
+        for i, hole in enumerate(geo.holes):
+            if hole.name == e.feature:  # the circle a capture happens within
+                cx, cy, radius = holes[i, 10:13]
+                return math.hypot(cx - x, cy - y) - radius
+    if e.kind == EventKind.LINE:
+        for line in geo.lines:
+            if line.name == e.feature:
+                return abs(line.nx * x + line.ny * y - line.c)
+    if e.kind == EventKind.CIRCLE:
+        for circle in geo.circles:
+            if circle.name == e.feature:
+                return abs(math.hypot(circle.x - x, circle.y - y) - circle.radius)
+    return 0.0
+
+
+def _segment_distance(x: float, y: float, x0: float, y0: float, x1: float, y1: float) -> float:
+    """The distance from (x, y) to the segment (x0, y0)-(x1, y1)."""
+    ex, ey = x1 - x0, y1 - y0
+    length2 = ex * ex + ey * ey
+    u = 0.0 if length2 == 0.0 else min(1.0, max(0.0, ((x - x0) * ex + (y - y0) * ey) / length2))
+    return math.hypot(x0 + u * ex - x, y0 + u * ey - y)
+
+
 def check_causes(events: list[Any], where: str) -> None:
     """Every piece in an event was set in motion first: struck, or in a collision with a
     moving piece (a pin knocked down by one moves too). Pieces lie at rest before the shot and
@@ -668,6 +760,7 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str,
         raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
                             f"for {before.table!r}")
     check_event_log(events, before.ids(), where, table)
+    check_reach(events, before, table, where, by_hand)
     check_shot_layouts(table, before, after, events, where, names, by_hand)
 
 

@@ -148,7 +148,7 @@ def test_10_2_straight_onto_the_cushion_in_contact_is_a_foul():
 def test_10_1_declared_contact():
     g = game_in_play()
     out = play(g, strike(), rail(0.0, "white", "bottom_rail"), hit(0.5, "white", "yellow"),
-               in_contact=["bottom_rail"])
+               in_contact=["bottom_rail"], initial=position(white=[0.71, R]))
     assert out.ruling.articles == ["5-pins 15.3.л"]
 
 

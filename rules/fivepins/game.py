@@ -10,6 +10,7 @@ from cuesim.rules.api_checks import check_args, check_fields, check_names, requi
 from cuesim.rules.files import (
     check_event_log,
     check_one_strike,
+    check_reach,
     check_simulated,
     hand_moved,
     table_of,
@@ -252,6 +253,9 @@ class FivePinsGame:
                             table_of(shot.initial, "shot.initial"))
         if shot.result is None:  # hand-written layouts lie on the bed, none overlapping
             check_carom_layouts(shot)
+            if shot.events and shot.initial is not None:
+                check_reach(shot.events, shot.initial, table_of(shot.initial, "shot.initial"),
+                            "shot", hand_moved(shot.infractions, HAND_MOVES))
         for p in shot.declaration.moved_pins:
             if p not in PINS:
                 raise ValueError(f"declaration.moved_pins: unknown pin {p!r}; pins are "

@@ -73,6 +73,7 @@ from cuesim.rules.files import (
     ScenarioError,
     check_event_log,
     check_one_strike,
+    check_reach,
     check_simulated,
     hand_moved,
     table_of,
@@ -398,10 +399,12 @@ class NovusGame:
                                     f"{record.result.pocketed}")
         if record is not None and record.result is None:  # a hand-written log that cannot
             # have happened is refused (the board has no pins)
-            check_event_log(record.events, list(record.initial.ids()), "shot",
-                            table_of(record.initial, "shot.initial"), pins=False)
+            table = table_of(record.initial, "shot.initial")
+            check_event_log(record.events, list(record.initial.ids()), "shot", table, pins=False)
             check_striker_struck(record.events)
             check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
+            check_reach(record.events, record.initial, table, "shot",
+                        hand_moved(infractions, HAND_MOVES))
             check_pocketed(record.events, record.pocketed)
         if record is not None:
             check_one_strike(record.events)

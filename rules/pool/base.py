@@ -11,6 +11,7 @@ from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_n
 from cuesim.rules.files import (
     check_event_log,
     check_one_strike,
+    check_reach,
     check_simulated,
     hand_moved,
     pieces_set_moving,
@@ -247,8 +248,10 @@ class PoolGame:
         if shot.result is not None:  # the simulation's own log, as shot_from_result made it
             check_simulated(shot.events, shot.initial, shot.final, shot.result, "shot")
         elif shot.events:  # a hand-written log that cannot have happened is refused
-            check_event_log(shot.events, list(shot.initial.ids()), "shot",
-                            table_of(shot.initial, "shot.initial"), pins=False)
+            table = table_of(shot.initial, "shot.initial")
+            check_event_log(shot.events, list(shot.initial.ids()), "shot", table, pins=False)
+            check_reach(shot.events, shot.initial, table, "shot",
+                        hand_moved(shot.infractions, HAND_MOVES))
 
     def check_table_in_play(self, st: PoolState, initial: Layout) -> None:
         """A shot is played on a table where the game goes on: an object ball on it and the
