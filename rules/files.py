@@ -760,8 +760,8 @@ def check_shot(events: list[Any], before: Any, after: Any, where: str,
         raise ScenarioError(f"{where}.{names[1]} is for table {after.table!r}, {names[0]!r} "
                             f"for {before.table!r}")
     check_event_log(events, before.ids(), where, table)
-    check_reach(events, before, table, where, by_hand)
     check_shot_layouts(table, before, after, events, where, names, by_hand)
+    check_reach(events, before, table, where, by_hand)
 
 
 def check_crossings(events: list[Any], before: Any, table: Any, where: str,
