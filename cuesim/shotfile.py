@@ -37,7 +37,7 @@ from cuesim.shotfile_motion import (
     check_paths,
 )
 from cuesim.shotfile_replay import check_physics, verify_result
-from cuesim.shotfile_start import check_initial, check_shot, check_struck
+from cuesim.shotfile_start import check_initial, check_shot, check_spin_decel, check_struck
 from cuesim.sim.events import COL_T, N_EVENT_COLUMNS, EventKind
 from cuesim.sim.result import ShotResult
 from cuesim.sim.state import (
@@ -224,10 +224,61 @@ def _check_readable(data: dict[str, Any], result: ShotResult, source: str) -> No
     known = (*readable, *(() if "segments" in readable else ("segments",)), "exact")
     _no_unknown(data, known, source)
     for key, value in readable.items():
-        if key in data and _plain(data[key]) != value:
-            raise ShotFileError(f"{source}: {key} is not what the exact block gives (the "
-                                "readable fields are written from it and are not read back): "
-                                "edit the shot by simulating it again, not the file")
+        if key not in data or _same_text(data[key], value):
+            continue
+        found = _first_difference(_plain(data[key]), value, key)
+        if found is not None:
+            path, given, want = found
+            raise ShotFileError(f"{source}: {path} is not what the exact block gives "
+                                f"({_short(want)}, got {_short(given)}; the readable fields "
+                                "are written from it and are not read back): edit the shot by "
+                                "simulating it again, not the file")
+
+
+def _same_text(given: Any, want: Any) -> bool:
+    """Whether the two write the same JSON text (so are the same, bools as bools): the common
+    case, in C, before `_first_difference` walks them in Python."""
+    try:
+        return json.dumps(given, sort_keys=True) == json.dumps(want, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _first_difference(given: Any, want: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first place where `given` is not `want` (JSON data): its path and the two values
+    there; None if nowhere. A bool is no number here (false == 0.0 and true == 1 in Python,
+    so a `"speed": false` or a `"direction": true` compared equal); an int and a float of one
+    value are the same number (another JSON writer may write 0 for 0.0)."""
+    if isinstance(want, dict):
+        if not isinstance(given, dict) or set(given) != set(want):
+            return path, given, want
+        for key, value in want.items():
+            found = _first_difference(given[key], value, f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(want, list):
+        if not isinstance(given, list) or len(given) != len(want):
+            return path, given, want
+        for k, (g, w) in enumerate(zip(given, want, strict=True)):
+            found = _first_difference(g, w, f"{path}[{k}]")
+            if found is not None:
+                return found
+        return None
+    if _number(want):
+        same = _number(given) and given == want
+    else:
+        same = type(given) is type(want) and given == want
+    return None if same else (path, given, want)
+
+
+def _short(value: Any) -> str:
+    """`value` as JSON writes it, cut to 60 characters."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _no_unknown(block: dict[str, Any], known: tuple[str, ...], where: str) -> None:
@@ -565,6 +616,7 @@ def _build(meta: _Meta, arrays: dict[str, np.ndarray], source: str) -> ShotResul
     check_initial(meta.initial, segments, source)
     check_struck(meta.shot, meta.initial, events, source)
     check_shot(meta.shot, meta.table, meta.physics, meta.initial, events, segments, source)
+    check_spin_decel(meta.table, meta.physics, meta.initial, segments, source)
     _check_segment_times(segments, events, source)
     check_paths(segments, source)
     return ShotResult(table=meta.table, initial=meta.initial, final_positions=final_positions,

@@ -157,3 +157,44 @@ def _check_slip(motion: tuple[float, ...], r: float, k: int, rows: np.ndarray,
                             f"of {u:.9g} m/s, but its first segment slides for one of "
                             f"{slid:.9g} m/s (2 |u| / 7 |a|); expected the shot that was "
                             "played: edit the shot by simulating it again, not the file")
+
+
+def check_spin_decel(table_name: str, physics: dict[str, float] | None, initial: Layout,
+                     segments: np.ndarray, source: str) -> None:
+    """Each segment's `spin_decel` is its piece's: the simulator writes every one of a piece's
+    segments from one constant of its kind on the table (`sim.engine.kind_properties`), so a
+    piece's segments that disagree were edited; where the file records its physics, that
+    constant is also the one the named table gives with them. (A file without them, version 1,
+    may have been played with other physics: only the agreement is checked.)"""
+    from cuesim.api import table_named
+    from cuesim.sim.engine import kind_properties, table_arrays
+    from cuesim.sim.state import SDECEL, SEG_SD
+
+    where = f"{source}: segments"
+    obj = segments[:, SEG_OBJ].astype(int)
+    given = segments[:, SEG_SD]
+    table = table_named(table_name)
+    if physics is not None and getattr(table, "physics", None) is not None:
+        table = table.with_physics(**physics)  # type: ignore[union-attr]  # checked by
+        # shotfile_replay.check_physics
+        own = kind_properties(table_arrays(table), initial.kinds())[:, SDECEL]
+        rows = np.flatnonzero(given != own[obj])
+        if len(rows):
+            k = int(rows[0])
+            raise ShotFileError(f"{where}[{k}]: spin_decel must be {float(own[obj[k]])!r} "
+                                f"rad/s^2, that of piece {obj[k]}'s kind "
+                                f"({initial.pieces[obj[k]].kind}) on the {table_name} table "
+                                f"with the file's physics, got {float(given[k])!r}: edit the "
+                                "shot by simulating it again, not the file")
+        return
+    first = np.full(len(initial), np.nan)
+    pieces, at = np.unique(obj, return_index=True)
+    first[pieces] = given[at]  # each piece's value in its first row in the file
+    rows = np.flatnonzero(given != first[obj])
+    if len(rows):
+        k = int(rows[0])
+        i = int(obj[k])
+        raise ShotFileError(f"{where}[{k}]: spin_decel {float(given[k])!r} rad/s^2 is not that "
+                            f"of piece {i}'s first segment (segments[{int(at[pieces == i][0])}]: "
+                            f"{float(first[i])!r}); expected one constant of its kind in all "
+                            "its segments: edit the shot by simulating it again, not the file")

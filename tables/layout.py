@@ -69,15 +69,55 @@ class LayoutError(ValueError):
     """A layout that cannot be played: unreadable, incomplete, overlapping or off the table."""
 
 
-@dataclass(frozen=True)
+def _as_float(v: Any) -> Any:
+    """A real number of another type (numpy's float32 or int64, a Python int, a Fraction) as
+    the Python float a layout stores, so that its JSON, its file and a shot's can be written;
+    anything else (a bool, text, an int past a float's range) as it is, for `Layout` to refuse
+    by name."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return v
+    try:
+        return float(v)
+    except (TypeError, ValueError, OverflowError):
+        return v
+
+
+def _as_str(v: Any) -> Any:
+    """A str subclass (numpy's str_) as the plain str it spells; anything else as it is."""
+    return str.__str__(v) if isinstance(v, str) else v
+
+
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Piece:
-    """One piece on the table. group is the owner's colour or ball group ('red', 'black', ...)."""
+    """One piece on the table. group is the owner's colour or ball group ('red', 'black', ...).
+    Coordinates of any real number type are stored as Python floats, names of a str subclass
+    (numpy's str_) as str: a layout of numpy values writes its JSON as any other (a float32
+    is no JSON number). What is no number or no name is kept, and `Layout` refuses it."""
 
     id: str
     kind: str
     x: float
     y: float
     group: str = ""
+
+    # written out rather than generated (with a __post_init__), to keep the common case,
+    # floats and strs, as fast as before: ShotResult.final makes a piece of every one on the
+    # table after each shot. Keep it in step with the fields above.
+    def __init__(self, id: str, kind: str, x: float, y: float, group: str = "") -> None:
+        if type(x) is not float:
+            x = _as_float(x)
+        if type(y) is not float:
+            y = _as_float(y)
+        if type(id) is not str or type(kind) is not str or type(group) is not str:
+            id, kind, group = _as_str(id), _as_str(kind), _as_str(group)
+        _set(self, "id", id)
+        _set(self, "kind", kind)
+        _set(self, "x", x)
+        _set(self, "y", y)
+        _set(self, "group", group)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Piece:
         return self  # immutable (frozen, plain fields): a copy would be the same piece
@@ -106,13 +146,17 @@ class Layout:
     pieces: tuple[Piece, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.table, str):
-            raise LayoutError(f"layout table must be a table name (str), got {self.table!r}")
+        if type(self.table) is not str:
+            if not isinstance(self.table, str):
+                raise LayoutError(f"layout table must be a table name (str), got "
+                                  f"{self.table!r}")
+            object.__setattr__(self, "table", _as_str(self.table))  # numpy's str_: a str
         if isinstance(self.pieces, list):  # a list is taken as the tuple it stands for
             object.__setattr__(self, "pieces", tuple(self.pieces))
         if not isinstance(self.pieces, tuple):
             raise LayoutError(f"layout pieces must be a tuple of Piece, got "
                               f"{type(self.pieces).__name__}")
+        plain = True  # every piece's coordinates floats and names strs (as Piece makes them)
         for p in self.pieces:
             if type(p) is not Piece and not isinstance(p, Piece):
                 raise LayoutError(f"layout pieces must be Piece objects, got {p!r}")
@@ -121,6 +165,7 @@ class Layout:
                         and isinstance(p.group, str)):
                     raise LayoutError(f"piece {p.id!r}: id, kind and group must be strings, "
                                       f"got {p.id!r}, {p.kind!r}, {p.group!r}")
+                plain = False  # a str subclass: made a str below
             x, y = p.x, p.y
             if type(x) is float and type(y) is float and x - x == 0.0 and y - y == 0.0:
                 continue  # the common case, two finite floats (inf - inf and nan are nan)
@@ -129,7 +174,15 @@ class Layout:
                 raise LayoutError(f"piece {p.id!r}: x and y must be numbers in metres, got "
                                   f"{x!r}, {y!r}")
             if not (finite_real(x) and finite_real(y)):
-                raise LayoutError(f"piece {p.id!r} has a non-finite position ({x}, {y})")
+                raise LayoutError(f"piece {p.id!r} has a non-finite position ({shown(x):.60}, "
+                                  f"{shown(y):.60})")
+            plain = plain and type(x) is float and type(y) is float
+        if not plain:  # a piece made around Piece's own __init__: floats and strs, as its
+            object.__setattr__(self, "pieces", tuple(
+                p if (type(p.x) is float and type(p.y) is float and type(p.id) is str
+                      and type(p.kind) is str and type(p.group) is str)
+                else replace(p, id=_as_str(p.id), kind=_as_str(p.kind), group=_as_str(p.group),
+                             x=float(p.x), y=float(p.y)) for p in self.pieces))
         ids = [p.id for p in self.pieces]
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
