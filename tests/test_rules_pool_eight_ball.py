@@ -382,7 +382,7 @@ def test_4_20_4_eight_in_an_undesignated_pocket_loses(events, decl, why):
 
 @pytest.mark.parametrize("events, decl", [
     (EIGHT_BANK, {"called_ball": "8", "called_pocket": "foot_left"}),
-    (EIGHT_BANK, {"called_pocket": "foot_left"}),
+    (EIGHT_KISS, {"called_ball": "8", "called_pocket": "foot_left"}),  # 4.19: hit first
     (EIGHT_DIRECT, {}),  # an obvious shot needs no call (4.2)
     (EIGHT_DIRECT, {"called_ball": "8"}),
     (EIGHT_RATTLE, {}),  # 4.2: touching its pocket's jaws on the way in is still obvious

@@ -18,6 +18,7 @@ from cuesim.rules.pool.model import Declaration, PoolShot, PoolState
 from cuesim.tables.pool_spots import BALL_DIAMETER, FOOT_SPOT
 from tests.pool_util import (
     ASIDE,
+    KITCHEN_CUE,
     MID,
     NINE,
     articles,
@@ -177,10 +178,13 @@ def test_3_28_cue_ball_off_the_table_cited_once():
 def test_declared_infractions_are_fouls_with_their_article(code):
     """3.3, 3.13, 3.14, 3.21-3.27, 3.29, 3.40, 3.42, 3.43 (and 1.11, 3.9, 3.28): fouls physics
     cannot see come in declared (3.22 and 3.40 on a shot from ball in hand, 3.9 on the
-    break)."""
-    g = nine_in_play(ball_in_hand="table" if code in WITH_BALL_IN_HAND else None,
-                     phase="break" if code in ON_THE_BREAK else "play")
-    out = g.play(shot([strike(), hit(0.2, "1"), rail(0.4, "1")], spread(NINE),
+    break, from the kitchen: the cue ball crossed the head string, 3.8, 3.9)."""
+    breaking = code in ON_THE_BREAK
+    g = nine_in_play(ball_in_hand="table" if code in WITH_BALL_IN_HAND else
+                     "kitchen" if breaking else None, phase="break" if breaking else "play")
+    events = [strike(), hit(0.2, "1"), rail(0.4, "1")]
+    pos = spread(NINE, cue=KITCHEN_CUE if breaking else MID)
+    out = g.play(shot(events[:1] + [cross(0.1)] * breaking + events[1:], pos,
                       infractions=[foul(code)]))
     assert not out.ruling.legal
     expected = {"jump_masse_moved_ball": "WPA 5.12"}.get(code, INFRACTIONS[code][0])
@@ -495,9 +499,8 @@ def test_5_13_fouls_between_shots_count_toward_three():
     g = nine_in_play()
     for _ in range(2):
         g.state.shooter = "Ann"
-        g.state.warned["Ann"] = True
         out = g.play(shot([], spread(NINE), infractions=[foul("touched_ball")]))
-    assert out.state.fouls["Ann"] == 2
+    assert out.state.fouls["Ann"] == 2 and out.state.warned["Ann"]  # warned at the second
     g.state.shooter = "Ann"
     out = g.play(shot([], spread(NINE), infractions=[foul("touched_ball")]))
     assert "WPA 5.13" in articles(out) and out.ruling.frame_over and out.ruling.winner == "Bob"

@@ -249,8 +249,9 @@ def test_6_7_2_ball_near_this_table_s_foot_cushion(size):
 
 # --- 3.10 / 3.16 / 3.39 the table's head string -------------------------------------------
 def kitchen_shot(size: str, cue_y: float, one_y: float, cross: bool = True) -> dict:
-    """9-ball, Ann has the cue ball in hand behind the head string and plays the 1 (to a
-    cushion)."""
+    """8-ball on the open table, Ann has the cue ball in hand behind the head string (after a
+    scratch on a legal break, 4.6: 9-ball gives it only for the break, 5.2, 5.7) and plays the
+    1 (to a cushion)."""
     m = marks(size)
     events = [S]
     if cross:
@@ -259,9 +260,9 @@ def kitchen_shot(size: str, cue_y: float, one_y: float, cross: bool = True) -> d
     events += [{"t": 0.3, "kind": "collide", "a": "cue", "b": "1"},
                {"t": 0.6, "kind": "rail", "a": "1", "feature": "foot_rail"}]
     out = adjudicate_scenario({
-        "game": "9-ball", "state": state("nine_ball", ball_in_hand="kitchen"),
+        "game": "8-ball", "state": state("eight_ball", ball_in_hand="kitchen"),
         "shot": {"initial": lay(size, {"cue": (m.width / 2, cue_y), "1": (0.3 * m.width, one_y),
-                                       "9": (0.7 * m.width, 0.8 * m.length)}),
+                                       "8": (0.7 * m.width, 0.8 * m.length)}),
                  "events": events}})
     return out["steps"][0]["ruling"]
 

@@ -33,8 +33,9 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _pool_state(**fields: Any) -> dict[str, Any]:
-    """A 9-ball state in play, Bob to shoot, with `fields` over it."""
-    state = {"game": "nine_ball", "players": ["Ann", "Bob"], "shooter": "Bob",
+    """A 9-ball state in play, Ann to shoot (as the chooser of `_push_out`: the referee hands
+    the turn to the player who chooses), with `fields` over it."""
+    state = {"game": "nine_ball", "players": ["Ann", "Bob"], "shooter": "Ann",
              "breaker": "Ann", "phase": "play", "ball_in_hand": None}
     state.update(fields)
     return state

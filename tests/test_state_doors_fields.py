@@ -29,7 +29,10 @@ from tests.novus_util import drop, hit, pocket, puck, rule, striker
 NOVUS = {"players": ["Anna", "Boris"], "sets": 3}
 SET_1_TO_ANNA = {"set": 1, "winner": "Anna", "article": "novus 16.1.в", "replay": False}
 PINS = {"players": ["Ann", "Bob"], "shooter": "Ann", "phase": "play", "placement": None}
-POOL = {"game": "nine_ball", "players": ["Ann", "Bob"], "shooter": "Ann", "phase": "play"}
+# 9-ball in play: the cue ball where it lies (in hand behind the head string only for the break,
+# 5.2; after a foul it is in hand anywhere, 5.7)
+POOL = {"game": "nine_ball", "players": ["Ann", "Bob"], "shooter": "Ann", "phase": "play",
+        "ball_in_hand": None}
 
 
 # -- novus --------------------------------------------------------------------------------------

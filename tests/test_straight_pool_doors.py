@@ -172,13 +172,13 @@ def test_wpa_6_7_7_request_refused_after_the_match_is_over():
 
 def test_wpa_6_12_request_refused_while_a_choice_is_pending():
     with pytest.raises(ScenarioError, match=r"steps\[0\]: Bob must choose first \(WPA 6\.12\)"):
-        adjudicate(scenario(request(), pending=PENDING_6_12))
-    g = in_play(pending=PENDING_6_12)
+        adjudicate(scenario(request(), pending=PENDING_6_12, ball_in_hand=None))
+    g = in_play(pending=PENDING_6_12, ball_in_hand=None)
     with pytest.raises(ValueError, match=r"must choose first .* before the 6\.7\.7 request"):
         g.request_kitchen_spot(layout(KITCHEN_T))
     # once chosen, the request is made
     out = adjudicate(scenario({"declaration": {"choice": "accept"}}, request(),
-                              pending=PENDING_6_12))
+                              pending=PENDING_6_12, ball_in_hand=None))
     assert [d["id"] for d in out["steps"][1]["spotted"]] == ["2"]
 
 

@@ -69,6 +69,7 @@ class PoolGame:
     game_ball: str | None = None  # the ball whose pocketing ends the game (the 8, the 9)
     infraction_articles: dict[str, str] = {}
     has_push_out = False  # 9-ball alone has the push-out (5.6)
+    has_stalemate = False  # 8-ball alone has the stalemate (4.21)
     # the article that defines the game's legal opening break (rulebooks/pool_wpa_ru.txt): a
     # legal break's ruling says so in its first note
     break_article: str | None = None
@@ -141,7 +142,7 @@ class PoolGame:
             return prefix
         if shot.events and shot.initial is not None:
             self.check_table_in_play(st, shot.initial)
-        check_possible(shot.infractions, st, self.infraction_articles)
+        check_possible(shot.infractions, st, self.infraction_articles, shot.events)
         others = [i for i in shot.infractions if i.player and i.player != st.shooter]
         off = [p for i in shot.infractions if i.code == "off_table" for p in i.pieces]
         if others:
@@ -165,8 +166,9 @@ class PoolGame:
 
     # -- validation ----------------------------------------------------------------------
     def validate(self, shot: PoolShot) -> None:
-        """Unknown ball ids, pockets, infraction codes and inconsistent calls raise a
-        ValueError naming the problem."""
+        """Unknown ball ids, pockets, infraction codes and inconsistent calls (a pocket called
+        without its ball, 3.4, 4.2; a stalemate, 4.21, with a shot: `check_stalemate_alone`)
+        raise a ValueError naming the problem."""
         ids = set(self.ball_ids)
 
         def check(bid: str | None, where: str) -> None:
@@ -193,6 +195,15 @@ class PoolGame:
         if decl.called_pocket is not None and decl.called_pocket not in POCKETS:
             raise ValueError(f"declaration.called_pocket: unknown pocket {decl.called_pocket!r};"
                              f" pockets are {sorted(POCKETS)}")
+        if decl.called_pocket is not None and decl.called_ball is None:
+            raise ValueError(f"declaration.called_pocket {decl.called_pocket!r} without "
+                             "declaration.called_ball: a call names the ball and the pocket "
+                             "(WPA 3.4, 4.2); give called_ball too, or neither")
+        if decl.stalemate and not self.has_stalemate:
+            raise ValueError(f"declaration.stalemate: a stalemate (WPA 4.21) is an 8-ball "
+                             f"ruling; {self.name} has none")
+        if decl.stalemate:
+            check_stalemate_alone(shot)
         for b in decl.frozen:
             check(b, "declaration.frozen")
         for b, p in decl.jammed.items():
@@ -379,8 +390,10 @@ class PoolGame:
 
     def _non_shooter_foul(self, st: PoolState, shot: PoolShot,
                           infractions: list[Infraction]) -> Outcome:
-        """A foul of the non-shooting player (3.41 interference, or any declared infraction
-        that names him), ruled on its own between shots: the shot must have no events."""
+        """A foul of the non-shooting player (3.41 interference, or a declared infraction that
+        names him and that he can commit: not one of `general.SHOOTER_ONLY`, refused by
+        `check_possible` with a step mixing both players' fouls), ruled on its own between
+        shots: the shot must have no events."""
         if shot.events:
             raise ValueError("a foul by the non-shooting player is ruled on its own: give it "
                              "with an empty event log")
@@ -492,6 +505,26 @@ class PoolGame:
             if ruling.legal and not facts.pocketed_ids:
                 ruling.notes.append("no ball pocketed: the inning ends (WPA 3.5)")
         return Outcome(ruling, st.copy(), layout=layout, spotted=spotted, rack=rack)
+
+
+def check_stalemate_alone(shot: PoolShot) -> None:
+    """A stalemate (4.21) is the referee's ruling with no shot: the step declaring it has no
+    events, no declared infractions and nothing of a shot's declaration (a call, a safety, a
+    push-out, balls frozen or jammed); only a pending choice may come before it. ValueError
+    naming the field."""
+    decl = shot.declaration
+    if shot.events:
+        raise ValueError("declaration.stalemate with events: a stalemate (WPA 4.21) is the "
+                         "referee's ruling with no shot, so its step has no events")
+    if shot.infractions:
+        raise ValueError(f"declaration.stalemate with infraction {shot.infractions[0].code!r}: "
+                         "a stalemate (WPA 4.21) is ruled on its own; give a foul in a step of "
+                         "its own, before or after it")
+    for name in ("called_ball", "called_pocket", "safety", "push_out", "frozen", "jammed"):
+        if getattr(decl, name):
+            raise ValueError(f"declaration.stalemate with declaration.{name}: a stalemate "
+                             f"(WPA 4.21) is declared with no shot, so nothing of a shot's "
+                             "declaration comes with it")
 
 
 def most_severe(violations: list[Violation]) -> str | None:

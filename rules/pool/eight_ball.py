@@ -36,6 +36,7 @@ class EightBall(PoolGame):
     game_ball = "8"  # 4.1: the 8 pocketed ends the game
     infraction_articles = {"jump_masse_moved_ball": "WPA 4.18"}
     break_article = "WPA 4.5"
+    has_stalemate = True  # 4.21
 
     def _reset_rack(self, st: PoolState) -> None:
         st.groups = {}

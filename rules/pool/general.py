@@ -77,6 +77,25 @@ RESTORED_HAND_MOVES = ("touched_ball", "touched_ball_placing", "dropped_object",
 # measuring device, a marked table.
 BETWEEN_SHOTS = ("slow_play", "touched_ball", "touched_ball_placing", "dropped_object",
                  "placing_stroke", "interference", "measuring_device", "table_marking")
+# Infractions only the shooter's own stroke commits: how the cue met the cue ball (3.3 not the
+# tip, 3.23 a double hit, 3.24 a push shot, 3.26 a scooped jump, 3.27 a jump miscue, 3.29 struck
+# deliberately with something else), his stance and timing (3.13 no foot on the floor, 3.14
+# balls still moving), the cue ball he stopped or deflected on his break (3.9), a ball his
+# stroke drove off the table (3.28) or moved while jumping or curving round it (4.18, 5.12,
+# 1.16.2). They are declared with that shot's events (not between shots, BETWEEN_SHOTS), and
+# never against the non-shooting player: a stroke he plays or a ball he sets moving out of turn
+# is his interference (3.41). The other codes are BETWEEN_SHOTS and 6.7.5's
+# deliberate_interference (by either player, in the shot or on its own).
+STROKE_ONLY = ("cue_not_tip", "break_cue_interference", "foot_on_floor", "balls_moving",
+               "double_hit", "push_shot", "illegal_jump", "jump_miscue", "off_table",
+               "intentional_foul", "jump_masse_moved_ball")
+# The acts of the player at the table, which the other player cannot commit: his stroke
+# (STROKE_ONLY), his time between shots (1.11: the time limit runs for the player at the table)
+# and placing his cue ball in hand (3.22, 3.40)
+SHOOTER_ONLY = (*STROKE_ONLY, "slow_play", "touched_ball_placing", "placing_stroke")
+# The foul only the non-shooting player commits: 3.41, interference ("if the player not
+# shooting distracts his opponent or interferes with his play")
+NON_SHOOTER_ONLY = ("interference",)
 # Infractions whose first occurrence in a match brings a warning, the second loss of match.
 MATCH_WARNING_CODES = ("break_cue_interference", "intentional_foul")
 # Infractions that need a state of the game, else they cannot have happened: placing the cue
@@ -87,10 +106,34 @@ ON_THE_BREAK = ("break_cue_interference",)
 
 
 def check_possible(infractions: list[Infraction], state: PoolState,
-                   overrides: dict[str, str] | None = None) -> None:
+                   overrides: dict[str, str] | None = None,
+                   events: list[Event] | None = None) -> None:
     """A ValueError for a declared infraction the game's state at the shot (or between shots)
-    rules out: WITH_BALL_IN_HAND while the shooter has no ball in hand, ON_THE_BREAK after the
-    break."""
+    or the shot's event log (`events`) rules out: one of SHOOTER_ONLY naming the non-shooting
+    player, 3.41's interference (NON_SHOOTER_ONLY) naming the shooter (or no one: the
+    shooter), fouls of both players in one step (each changes who is at the table, so their
+    order decides the ruling: one step each), WITH_BALL_IN_HAND while the shooter has no ball
+    in hand, ON_THE_BREAK after the break, and 3.9 on a break whose log has the cue ball never
+    crossing the head string."""
+    shooter, other = state.shooter, state.opponent()
+    mine = [inf for inf in infractions if not inf.player or inf.player == shooter]
+    theirs = [inf for inf in infractions if inf.player and inf.player != shooter]
+    for inf in infractions:
+        article = (overrides or {}).get(inf.code, INFRACTIONS[inf.code][0])
+        if inf.code in SHOOTER_ONLY and inf.player and inf.player != shooter:
+            raise ValueError(f"infraction {inf.code!r} ({article}) names {inf.player}, who is "
+                             f"not at the table: it is a foul of the shooter ({shooter}) alone; "
+                             "the non-shooting player's foul is 'interference' (WPA 3.41)")
+        if inf.code in NON_SHOOTER_ONLY and (not inf.player or inf.player == shooter):
+            raise ValueError(f"infraction {inf.code!r} ({article}) is a foul of the non-shooting "
+                             f"player: its player must name {other}, not the shooter "
+                             f"{shooter} (an empty player is the shooter)")
+    if mine and theirs:
+        raise ValueError(f"infractions of both players in one step ({mine[0].code!r} of the "
+                         f"shooter {shooter}, {theirs[0].code!r} of {other}): each foul ends "
+                         "or changes the turn (WPA 3.17, 3.41), so the one that came first "
+                         "decides who is at the table for the other; give each player's in a "
+                         "step of its own, in the order they happened")
     for inf in infractions:
         article = (overrides or {}).get(inf.code, INFRACTIONS[inf.code][0])
         if inf.code in WITH_BALL_IN_HAND and not state.ball_in_hand:
@@ -99,6 +142,12 @@ def check_possible(infractions: list[Infraction], state: PoolState,
         if inf.code in ON_THE_BREAK and state.phase != "break":
             raise ValueError(f"infraction {inf.code!r} ({article}) happens on the break, and "
                              "this shot is not the break")
+        if inf.code == "break_cue_interference" and events \
+                and not ShotFacts.from_events(events).cue_left_kitchen_before(None):
+            raise ValueError(f"infraction {inf.code!r} ({article}) stops or deflects the cue "
+                             "ball after it crossed the head string, and the event log has it "
+                             "never crossing (no 'line' event of the cue ball on "
+                             "'head_string' with direction +1)")
 
 
 def declared_violations(infractions: list[Infraction], state: PoolState, shooter: str,

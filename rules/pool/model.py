@@ -146,8 +146,11 @@ def check_state(state: PoolState) -> None:
     short of `race_to` frames and, in 14.1, of `points_to` points (6.1); 8-ball groups
     (4.10) given to both players, one each, and none in 9-ball or 14.1; `warned` and
     `match_warnings` of players; a `pending` choice as the referee offers one
-    (`check_pending`); in phase 'break' the cue ball in hand behind the head string
-    (`_check_break_placement`, WPA 3.8)."""
+    (`check_pending`), with `ball_in_hand` null meanwhile (the option says where the cue ball
+    goes) and no push-out available (5.6 uses it up); in phase 'break' the cue ball in hand
+    behind the head string (`_check_break_placement`, WPA 3.8); in 9-ball in play never
+    behind it (5.7: in hand anywhere after a foul); in 8-ball no consecutive fouls counted and
+    no one warned (4.21 note), elsewhere a warning only with two fouls (5.13, 6.12, 2.16)."""
     if state.phase not in PHASES:
         raise ValueError(f"state.phase must be one of {list(PHASES)}, got {state.phase!r}")
     for key in ("race_to", "points_to", "frame", "inning", "rack_inning"):
@@ -246,6 +249,35 @@ def check_state(state: PoolState) -> None:
     _check_near_rail_safeties(state)
     check_pending(state)
     _check_break_placement(state)
+    if state.pending is not None and state.ball_in_hand is not None:
+        raise ValueError(f"state.ball_in_hand must be null while a choice is pending (the "
+                         f"chosen option's effect says where the cue ball is: "
+                         f"state.pending.options), got {state.ball_in_hand!r}")
+    if state.push_out_available and state.pending is not None:
+        raise ValueError("state.push_out_available with a choice pending: 9-ball's only choice "
+                         "follows a push-out (WPA 5.6), which uses the push-out up")
+    if (state.game == "nine_ball" and state.phase == "play"
+            and state.ball_in_hand == "kitchen"):
+        raise ValueError("state.ball_in_hand 'kitchen' in 9-ball in play: after every foul "
+                         "9-ball gives the cue ball in hand anywhere (WPA 5.7; on the break 5.4, "
+                         "3.9's exception), behind the head string only for the opening break "
+                         "(5.2), so it is null or 'table'")
+    if state.game == "eight_ball":
+        counted = [p for p, n in state.fouls.items() if n]
+        if counted:
+            raise ValueError(f"state.fouls: {counted[0]} on {state.fouls[counted[0]]} "
+                             "consecutive foul(s), but 8-ball counts none (WPA 4.21 note: three "
+                             "fouls in a row do not lose the game), so every count is 0")
+        warned = [p for p, w in state.warned.items() if w]
+        if warned:
+            raise ValueError(f"state.warned: {warned[0]} warned of two consecutive fouls, but "
+                             "8-ball counts none (WPA 4.21 note), so no one is warned")
+    else:
+        early = [p for p, w in state.warned.items() if w and state.fouls.get(p, 0) != 2]
+        if early:
+            raise ValueError(f"state.warned: {early[0]} warned on {state.fouls.get(early[0], 0)}"
+                             " consecutive foul(s): the warning comes with the second (WPA 5.13, "
+                             "6.12, 2.16) and goes with the count, so it needs state.fouls 2")
 
 
 def _check_break_placement(state: PoolState) -> None:
@@ -287,7 +319,10 @@ def check_pending(state: PoolState) -> None:
     """`state.pending` is null or a choice the referee of `state.game` offers: {"player": one
     of the players, "article": a string, "options": {name: effect}}, one or more options of
     PENDING_OPTIONS, each effect {"shooter": a player, "ball_in_hand": one of PLACEMENTS (in
-    14.1 not 'table', 6.10), "rerack": true or false}; ValueError naming the field."""
+    14.1 not 'table', 6.10), "rerack": true or false} as the referee makes it for that option
+    (who shoots next: the chooser or the other player; the cue ball as it lies or behind the
+    head string, never in hand anywhere; a re-rack or not), and the chooser the shooter (the
+    referee hands him the turn with the choice); ValueError naming the field."""
     pending = state.pending
     if pending is None:
         return
@@ -312,6 +347,32 @@ def check_pending(state: PoolState) -> None:
     offered = PENDING_OPTIONS.get(state.game, tuple(o for g in PENDING_OPTIONS.values()
                                                     for o in g))
     places = [p for p in PLACEMENTS if not (p == "table" and state.game == "straight_pool")]
+    chooser = pending["player"]
+    other = next((p for p in state.players if p != chooser), chooser)
+    # each option as the referees offer it: who shoots next (the chooser or the other player),
+    # where the cue ball is (a re-rack leaves it null: the new rack's break puts it behind the
+    # head string), whether the balls are re-racked, and why
+    kitchen, as_lies, either = ("kitchen",), (None,), (None, "kitchen")
+    effects = {
+        "shoot": (chooser, as_lies, False, "WPA 5.6: the table as the push-out left it"),
+        "pass": (other, as_lies, False, "WPA 5.6: the table as the push-out left it"),
+        "shoot_kitchen": (chooser, kitchen, False, "WPA 3.9: from behind the head string"),
+        "pass_kitchen": (other, kitchen, False, "WPA 3.9: the offender, from behind the head "
+                                                "string"),
+        "accept": (chooser, either, False, "WPA 4.5, 4.7, 6.6, 6.7.5, 6.12: the table as it "
+                                           "is"),
+        "kitchen": (chooser, kitchen, False, "WPA 4.7: from behind the head string"),
+        "spot_eight": (chooser, either, False, "WPA 4.8: the 8 spotted, the cue ball as it lies "
+                                               "or, after a scratch, behind the head string"),
+        "spot_eight_kitchen": (chooser, kitchen, False, "WPA 4.8 with 4.7: from behind the "
+                                                        "head string"),
+        "rerack_and_break": (chooser, as_lies, True, "WPA 4.5: a new rack, the chooser breaks"),
+        "rerack_opponent_breaks": (other, as_lies, True, "WPA 4.5: a new rack, the other "
+                                                         "player breaks"),
+        "rerack": (chooser, as_lies, True, "WPA 4.8: a new rack, the chooser breaks")
+        if state.game == "eight_ball" else
+        (other, as_lies, True, "WPA 6.6, 6.7.5, 6.12: a new rack, the offender breaks"),
+    }
     shown = ", ".join("null" if p is None else repr(p) for p in places)
     for name, eff in options.items():
         where = f"state.pending.options.{name}"
@@ -329,6 +390,21 @@ def check_pending(state: PoolState) -> None:
                              f"{eff['ball_in_hand']!r}")
         if not isinstance(eff["rerack"], bool):
             raise ValueError(f"{where}.rerack must be true or false, got {eff['rerack']!r}")
+        shooter, allowed, rerack, why = effects[name]
+        if eff["rerack"] != rerack:
+            raise ValueError(f"{where}.rerack must be {str(rerack).lower()} ({why}), got "
+                             f"{eff['rerack']!r}")
+        if eff["ball_in_hand"] not in allowed:
+            must = " or ".join("null" if p is None else repr(p) for p in allowed)
+            raise ValueError(f"{where}.ball_in_hand must be {must} ({why}), got "
+                             f"{eff['ball_in_hand']!r}")
+        if eff["shooter"] != shooter:
+            raise ValueError(f"{where}.shooter must be {shooter} ({why}), got "
+                             f"{eff['shooter']!r}")
+    if pending["player"] != state.shooter:
+        raise ValueError(f"state.pending.player {pending['player']!r} is not state.shooter "
+                         f"{state.shooter!r}: the referee hands the turn to the player who "
+                         "chooses")
 
 
 @dataclass
