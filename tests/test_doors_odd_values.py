@@ -239,10 +239,10 @@ def test_the_batch_samplers_ranges_and_fixed_values_refuse_huge_integers() -> No
         ShotSampler(2, {"speed": (10**400, 2.0)})
     with pytest.raises(BatchError, match="grid axis 'speed' must have finite ends"):
         ShotGrid({"speed": (1.0, 10**400, 2)})
-    for shots in (ShotSampler(2, {"speed": (1.0, 2.0)}, {"x": 10**400, "angle": 1.5}),
-                  ShotGrid({"speed": (1.0, 2.0, 2)}, {"x": 10**400, "angle": 1.5})):
-        with pytest.raises(BatchError, match="fixed value of 'x' must be a finite number"):
-            simulate_many(NOVUS, SINGLES, shots, threads=1)
+    with pytest.raises(BatchError, match="fixed value of 'x' must be a finite number"):
+        ShotSampler(2, {"speed": (1.0, 2.0)}, {"x": 10**400, "angle": 1.5})
+    with pytest.raises(BatchError, match="fixed value of 'x' must be a finite number"):
+        ShotGrid({"speed": (1.0, 2.0, 2)}, {"x": 10**400, "angle": 1.5})
 
 
 def test_the_references_take_initial_motions_as_run_motion_does() -> None:

@@ -93,6 +93,21 @@ def check_names(family: str, names: list[str] | tuple[str, ...], what: str) -> N
                          f"{', '.join(physics_names(family))}")
 
 
+def check_fixed(fixed: dict[Any, Any], family: str | None = None) -> None:
+    """A sampler's or grid's fixed values: each a finite real number (not a bool, not text),
+    or NaN ("the default") for a parameter that allows it (NAN_ALLOWED) in the batch's
+    `family`; without a family (when the sampler or grid is made, before its game is known)
+    in either family, the names themselves being checked by `check_names` for the game."""
+    allowed = (NAN_ALLOWED["novus" if family == "novus" else "ball"] if family is not None
+               else {n for names in NAN_ALLOWED.values() for n in names})
+    for name, value in fixed.items():
+        nan = isinstance(value, float | np.floating) and math.isnan(value)
+        if not isinstance(value, int | float | np.number) or (
+                not finite_real(value) and not (nan and name in allowed)):
+            raise BatchError(f"fixed value of {name!r} must be a finite number, got "
+                             f"{shown(value)}")
+
+
 def shot_table(family: str, shots: Any) -> dict[str, np.ndarray]:
     """A dict of equal-length float64 arrays from a structured array, a mapping of arrays
     or a pyarrow table, checked: known names, the required ones present, numbers, finite
@@ -182,13 +197,7 @@ class ShotSampler:
         both = sorted(set(self.vary) & set(self.fixed))
         if both:
             raise BatchError(f"parameter {both[0]!r} is both varied and fixed")
-        for name, value in self.fixed.items():
-            if not isinstance(value, int | float | np.number) or (
-                    not finite_real(value)
-                    and not (isinstance(value, float | np.floating) and math.isnan(value)
-                             and name in NAN_ALLOWED["novus" if family == "novus" else "ball"])):
-                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{shown(value)}")
+        check_fixed(self.fixed, family)
 
     def _check_counts_and_ranges(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer) or self.n < 1:
@@ -200,6 +209,7 @@ class ShotSampler:
             if not isinstance(table, dict):
                 raise BatchError(f"{name} must be a dict of parameter -> "
                                  f"{'(lo, hi)' if name == 'vary' else 'value'}, got {table!r}")
+        check_fixed(self.fixed)
         for name, rng in self.vary.items():
             pair = tuple(rng) if _iterable(rng) and not isinstance(rng, str | bytes) else ()
             if len(pair) != 2 or any(isinstance(v, bool | np.bool_ | str | bytes) for v in pair):

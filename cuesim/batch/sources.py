@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.batch.params import NAN_ALLOWED, BatchError, check_names, defaults
+from cuesim.batch.params import BatchError, check_fixed, check_names, defaults
 from cuesim.shot import CueShot, NovusShot
-from cuesim.tables.numbers import finite_real, shown
+from cuesim.tables.numbers import shown
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class ShotGrid:
         self._check_axes()
         if not isinstance(self.fixed, dict):
             raise BatchError(f"fixed must be a dict of parameter -> value, got {self.fixed!r}")
+        check_fixed(self.fixed)  # the values; the names (and NaN's) for the game by `check`
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -56,13 +57,7 @@ class ShotGrid:
         both = sorted(set(self.axes) & set(self.fixed))
         if both:
             raise BatchError(f"parameter {both[0]!r} is both on the grid and fixed")
-        for name, value in self.fixed.items():
-            ok_nan = name in NAN_ALLOWED["novus" if family == "novus" else "ball"]
-            nan = isinstance(value, float | np.floating) and math.isnan(value)
-            if not isinstance(value, int | float | np.number) or (
-                    not finite_real(value) and not (ok_nan and nan)):
-                raise BatchError(f"fixed value of {name!r} must be a finite number, got "
-                                 f"{shown(value)}")
+        check_fixed(self.fixed, family)
 
     def _check_axes(self) -> None:
         if not isinstance(self.axes, dict) or not self.axes:

@@ -142,13 +142,12 @@ class CueEnv(gymnasium.Env):
     def reset_steps(self, *, seed: int | None = None, options: dict[str, Any] | None = None
                     ) -> Generator[list[dict[str, Any]], None, tuple[Any, dict[str, Any]]]:
         """`reset` as a generator: before simulating it yields the shot actions it is about
-        to simulate on the current session (see `step_steps`); it returns what reset returns."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
-                                 or seed < 0):
-            raise EnvError(f"reset seed must be None or a whole number >= 0, got {seed!r}")
+        to simulate on the current session (see `step_steps`); it returns what reset returns.
+        The seed and the options are checked when it is called, before anything changes (a
+        vector env refuses a bad one before any environment resets)."""
+        seed = check_seed(seed, "reset seed")
         if options is not None and not isinstance(options, dict):
-            raise EnvError(f"reset options must be a dict or None, got {options!r}")
-        super().reset(seed=seed)
+            raise EnvError(f"reset options must be a dict or None, got {options!r:.80}")
         first = self.agent_first
         table = self.table
         if options:
@@ -167,6 +166,11 @@ class CueEnv(gymnasium.Env):
                 raise EnvError(f"reset options: agent_first must be True or False, got "
                                f"{options['agent_first']!r}")
             first = options.get("agent_first", first)
+        return self._reset_run(seed, first, table)
+
+    def _reset_run(self, seed: int | None, first: bool | None, table: Any
+                   ) -> Generator[list[dict[str, Any]], None, tuple[Any, dict[str, Any]]]:
+        super().reset(seed=seed)
         if first is None:
             first = bool(self.np_random.integers(2) == 0)
         log: list[dict[str, Any]] = []
@@ -192,13 +196,17 @@ class CueEnv(gymnasium.Env):
         be simulated on the session as it is; whoever drives it may simulate them all at once
         (`CueVecEnv` does, for many environments in one compiled call) and `prefetch` their
         results before resuming. Any shot not prefetched is simulated as `step` does, so the
-        outcome is the same."""
+        outcome is the same. The action is checked when it is called, before anything
+        changes."""
         if self.session is None or self.session.over() or self._shots >= self.max_shots:
             raise EnvError("the episode is over (or never began): call reset() first")
+        return self._step_run(self._check_action(action))
+
+    def _step_run(self, action: np.ndarray) -> Generator[list[dict[str, Any]], None, tuple[
+            Any, float, bool, bool, dict[str, Any]]]:
         actor = self.session.shooter()
         log: list[dict[str, Any]] = []
-        yield from self._shoot(act.decode(self.session, self.spec_game,
-                                          self._check_action(action)), log)
+        yield from self._shoot(act.decode(self.session, self.spec_game, action), log)
         self._settle(log)
         if self.opponent != "self":
             yield from self._opponent_turns(log)
@@ -240,20 +248,7 @@ class CueEnv(gymnasium.Env):
         self._shots = 0
 
     def _check_action(self, action: Any) -> np.ndarray:
-        try:
-            raw = np.asarray(action)
-            if raw.dtype.kind not in "biuf":  # strings, complex numbers, objects: no action
-                raise TypeError(raw.dtype)
-            a = raw.astype(np.float64)
-        except (TypeError, ValueError, OverflowError):  # 10**400: no float
-            raise EnvError(f"action must be {self.action_space.shape[0]} numbers in [-1, 1], "
-                           f"got {action!r}") from None
-        if a.shape != self.action_space.shape:
-            raise EnvError(f"action must have shape {self.action_space.shape}, got "
-                           f"{np.shape(action)}")
-        if not np.isfinite(a).all():
-            raise EnvError(f"action must be finite, got {a.tolist()}")
-        return a
+        return check_actions(action, self.action_space.shape, "action")
 
     def _record(self, log: list[dict[str, Any]], player: str, ruling: Ruling,
                 result: Any) -> None:
@@ -342,6 +337,54 @@ class CueEnv(gymnasium.Env):
 
 _REWARD_KINDS = rewards.REWARDS
 
+
+def check_seed(seed: Any, what: str) -> int | None:
+    """A reset seed: None or a whole number >= 0 of any integer type, as a Python int
+    (Gymnasium's own check takes nothing else: numpy's int64 is normal in RL code)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
+                             or seed < 0):
+        raise EnvError(f"{what} must be None or a whole number >= 0, got {seed!r:.80}")
+    return None if seed is None else int(seed)
+
+
+def _has_bool(value: Any) -> bool:
+    """A bool among a list's or tuple's items, however nested (numpy reads [True, 0.5] as
+    two floats), or an array of bools among them."""
+    if isinstance(value, bool | np.bool_):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "b"
+    return isinstance(value, list | tuple) and any(_has_bool(v) for v in value)
+
+
+def check_actions(action: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
+    """An action (or a vector's rows of them) as float64 numbers of `shape`, checked: numbers
+    (not text, complex numbers, objects or bools: True is no aim), finite; EnvError naming
+    `what` otherwise. Out-of-range values are left for `act.decode` to clip."""
+    expected = f"{'rows of ' * (len(shape) > 1)}{shape[-1]} numbers in [-1, 1]"
+    try:
+        raw = np.asarray(action)
+        kind = raw.dtype.kind
+        if kind == "b" or _has_bool(action):  # True is no aim, nor a speed
+            raise EnvError(f"{what} must be {expected}, not bools, got {action!r:.200}")
+        if kind not in "iuf":  # strings, complex numbers, objects: no action
+            raise TypeError(raw.dtype)
+        a = raw.astype(np.float64)
+    except (TypeError, ValueError, OverflowError) as exc:  # 10**400: no float
+        if isinstance(exc, EnvError):
+            raise
+        raise EnvError(f"{what} must be {expected}, got {action!r:.200}") from None
+    if a.shape != shape:
+        raise EnvError(f"{what} must have shape {shape}, got {np.shape(action)}")
+    bad = ~np.isfinite(a)
+    if bad.any():
+        if a.ndim > 1:  # the first row at fault
+            k = int(np.argmax(bad.any(axis=tuple(range(1, a.ndim)))))
+            raise EnvError(f"{what}[{k}] must be finite, got {a[k].tolist()}")
+        raise EnvError(f"{what} must be finite, got {a.tolist()}")
+    return a
+
+
 _R = TypeVar("_R")
 
 
@@ -426,7 +469,9 @@ def _end_mass(game: str, value: Any) -> float:
     """The cue's end mass in kg, checked as a saved game's option is."""
     from cuesim.viewer.savefile import physics_option_problem
 
-    problem = physics_option_problem(game, "end_mass", value)
+    # numpy's numbers too (a saved game's check takes JSON's int and float alone)
+    problem = physics_option_problem(game, "end_mass", float(value) if finite_real(value)
+                                     else value)
     if problem:
         raise EnvError(f"end_mass must be {problem}, got {value!r}")
     return float(value)

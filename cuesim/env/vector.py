@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cuesim.api import simulate_input
-from cuesim.env.core import CueEnv, EnvError
+from cuesim.env.core import CueEnv, EnvError, check_actions, check_seed
 from cuesim.shot import CueShot, ShotError
 from cuesim.sim.batch_parallel import run_inputs
 from cuesim.sim.engine import MotionInput, SimulationError, motion_input
@@ -144,28 +144,41 @@ class CueVecEnv(VectorEnv):
         `physics`, one dict for every environment or a list of one per environment: the
         episode's coefficients, `CueEnv.reset`'s option)."""
         if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
+            seeds: list[Any] = [None] * self.num_envs
         elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
+            first = check_seed(seed, "reset seed")
+            assert first is not None
+            seeds = [first + i for i in range(self.num_envs)]
         else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"If seeds are passed as a list the length must match "
-                                 f"num_envs={self.num_envs} but got length={len(seeds)}.")
+            if not (isinstance(seed, list | tuple)
+                    or isinstance(seed, np.ndarray) and seed.ndim == 1):
+                raise EnvError(f"reset seed must be None, a whole number >= 0 or a list of "
+                               f"num_envs={self.num_envs} of them, got {seed!r:.80}")
+            if len(seed) != self.num_envs:
+                raise EnvError(f"reset seed: if seeds are passed as a list the length must "
+                               f"match num_envs={self.num_envs} but got length={len(seed)}")
+            seeds = [check_seed(s, f"reset seed[{i}]") for i, s in enumerate(seed)]
+        if options is not None and not isinstance(options, dict):
+            raise EnvError(f"reset options must be a dict or None, got {options!r:.80}")
         mask = np.ones(self.num_envs, dtype=np.bool_)
         if options is not None and "reset_mask" in options:
             options = dict(options)
-            mask = options.pop("reset_mask")
-            if not isinstance(mask, np.ndarray) or mask.shape != (self.num_envs,) \
-                    or mask.dtype != np.bool_ or not mask.any():
-                raise ValueError(f"options['reset_mask'] must be a bool array of shape "
-                                 f"({self.num_envs},) with a True value, got {mask!r}")
+            mask = _reset_mask(options.pop("reset_mask"), self.num_envs)
         each = _options_per_env(options, self.num_envs)
+        # each environment's seed and options are checked here, before any resets
+        steps: dict[int, Generator[Any, None, Any]] = {}
+        for i in range(self.num_envs):
+            if mask[i]:
+                try:
+                    steps[i] = self.envs[i].reset_steps(seed=seeds[i], options=each[i])
+                except EnvError as exc:  # a physics list's entry: name the environment
+                    if each[i] is options:
+                        raise
+                    raise EnvError(f"environment {i}: {exc}") from None
         self._terminations[mask] = False
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
-        out = self._run({i: self.envs[i].reset_steps(seed=seeds[i], options=each[i])
-                         for i in range(self.num_envs) if mask[i]})
+        out = self._run(steps)
         infos: dict[str, Any] = {}
         for i in sorted(out):
             self._env_obs[i], info = out[i]
@@ -187,9 +200,11 @@ class CueVecEnv(VectorEnv):
             got = f"shape {shape}" if shape is not None else f"{actions!r:.80}"
             raise EnvError(f"actions must be an array of shape {self.action_space.shape} (one "
                            f"action per environment, num_envs={self.num_envs}), got {got}")
+        # numbers, finite (not bools): every row checked before any environment steps
+        rows = check_actions(actions, self.action_space.shape, "actions")
         steps: dict[int, Generator[Any, None, Any]] = {}
         resetting: set[int] = set()
-        for i, action in enumerate(iterate(self.action_space, actions)):
+        for i, action in enumerate(rows):
             if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
                 steps[i] = self.envs[i].reset_steps()
                 resetting.add(i)
@@ -234,6 +249,28 @@ class CueVecEnv(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
             env.close()
+
+
+def _reset_mask(mask: Any, n: int) -> np.ndarray:
+    """options['reset_mask']: n bools (an array, as SyncVectorEnv takes it, or a list), at
+    least one True."""
+    problem = ""
+    try:
+        arr = np.asarray(mask)
+    except (TypeError, ValueError):  # ragged
+        arr, problem = None, "ragged rows"
+    if arr is not None:
+        if arr.dtype != np.bool_:
+            problem = f"one of dtype {arr.dtype}" if arr.dtype.kind != "O" else "no bools"
+        elif arr.shape != (n,):
+            problem = f"one of shape {arr.shape}"
+        elif not arr.any():
+            problem = "all False (nothing to reset)"
+    if problem:
+        raise EnvError(f"reset options: reset_mask must be a bool array of shape ({n},) "
+                       f"(one per environment) with a True value, got {problem}: {mask!r:.80}")
+    assert arr is not None
+    return arr
 
 
 def _options_per_env(options: dict[str, Any] | None, n: int) -> list[dict[str, Any] | None]:
