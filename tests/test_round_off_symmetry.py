@@ -177,19 +177,16 @@ def test_the_round_off_floors_x10_either_way_change_nothing_visible(names: str):
     assert _images_agree(rows["1.0"]) and not _images_agree(rows["0.0"])
 
 
-def test_a_pair_a_plastic_impact_leaves_pressed_is_pressed_whatever_the_sign_of_its_round_off():
-    """bench/tunnels.py 9-ball seed 8800039, random physics (e_ball = 0), and its mirror image
-    x <-> W - x: a plastic impact leaves balls 9 and 6 touching, pressed at 2.2 m/s^2 and sliding
-    past each other, parting at 1.4e-17 m/s in one image and closing at 1.4e-17 m/s in the
-    other. Both are pressed now (`detect.pairs._pressing` takes a resting contact's normal
-    speed as none), so the sliding pair's bounces run alike and the images rest within 1e-8 m
-    (before: the parting one was caught 1 nm deep 31 us later, and they rested 3.3 mm apart)."""
+def _mirror_rests_apart(seed: int) -> float:
+    """bench/tunnels.py's 9-ball shot of `seed` (random physics) and its mirror image
+    x <-> W - x: the largest distance between their rests, mirrored back (m); the same balls
+    must drop in both."""
     import dataclasses
 
     from bench.tunnels import shot_for
     from cuesim import simulate
 
-    case = shot_for("9-ball", 8800039, "random")
+    case = shot_for("9-ball", seed, "random")
     table, w = case.table, case.table.geometry.width
     mirror = Layout(case.layout.table, tuple(dataclasses.replace(p, x=w - p.x)
                                              for p in case.layout.pieces))
@@ -198,4 +195,24 @@ def test_a_pair_a_plastic_impact_leaves_pressed_is_pressed_whatever_the_sign_of_
     rest = b.final_positions.copy()
     rest[:, 0] = w - rest[:, 0]
     assert sorted(a.pocketed) == sorted(b.pocketed)
-    assert np.nanmax(np.abs(a.final_positions - rest)) < 1e-8
+    return float(np.nanmax(np.abs(a.final_positions - rest)))
+
+
+def test_a_pair_a_plastic_impact_leaves_pressed_is_pressed_whatever_the_sign_of_its_round_off():
+    """bench/tunnels.py 9-ball seed 8800039, random physics (e_ball = 0), and its mirror image
+    x <-> W - x: a plastic impact leaves balls 9 and 6 touching, pressed at 2.2 m/s^2 and sliding
+    past each other, parting at 1.4e-17 m/s in one image and closing at 1.4e-17 m/s in the
+    other. Both are pressed now (`detect.pairs._pressing` takes a resting contact's normal
+    speed as none), so the sliding pair's bounces run alike and the images rest within 1e-8 m
+    (before: the parting one was caught 1 nm deep 31 us later, and they rested 3.3 mm apart)."""
+    assert _mirror_rests_apart(8800039) < 1e-8
+
+
+def test_a_press_within_the_round_off_of_the_pieces_accelerations_is_none():
+    """9-ball seed 8800006, random physics: balls 7 and 8 at the end of a touching row slide
+    alike at 3.8 m/s^2, their accelerations 8e-9 m/s^2 apart. Their press across the contact,
+    a_7 - a_8, is round-off: -8.6e-16 m/s^2 in one image, +5.2e-16 in the other, over a floor
+    of 8e-18 scaled by that difference, so the row was joined with 8 in one image and struck 8
+    at 1.7 mm/s in the other, and the images rested 0.7 mm apart. The floor now scales with the
+    pieces' own accelerations (`resolve.press.pressing`): neither image presses."""
+    assert _mirror_rests_apart(8800006) < 1e-9
