@@ -77,11 +77,26 @@ def test_rail_pressed_only_while_on_its_face():
     vn, an = 1.3944348552259814e-13, 8.25409580e-18  # into the cushion; its turn, out
     assert _rail(0.5, RB, v, -vn, -decel, an, h) == INF
     assert _rail(0.5, RB, v, -vn, -decel, -1e-3, h) == 0.0
-    # on a cushion long enough for the sink, it is pressed as before
+    # on a cushion long enough for the sink it is not pressed either (its normal speed, under
+    # V_TOUCH, is taken as none, and its acceleration turns it out): caught half a touch deep
     long_rail = RAIL.copy()
     long_rail[0, [0, 2, 6, 7]] = -1e6, 1e6, 2e6, 0.0
-    assert rail_time(0.5, RB, v, -vn, -decel, an, RB, 10.0, h, long_rail)[0] == 0.0
+    assert 0.0 < rail_time(0.5, RB, v, -vn, -decel, an, RB, 10.0, h, long_rail)[0] < h
 
+
+
+@pytest.mark.parametrize("an", [-1e-3, 1e-3])
+def test_rail_press_is_decided_by_the_acceleration_not_the_sign_of_a_round_off_speed(an):
+    """A ball touching a cushion, its normal speed a round-off 1e-17 m/s either way (well under
+    V_TOUCH): whether it is pressed now follows from its acceleration alone, into the cushion
+    (pressed, due now) or out of it (not), as `detect.pairs._pressing` has it for pairs.
+    Before, a parting 1e-17 m/s made the first piece of the gap 1e-17 s long and the contact
+    unpressed whatever the acceleration, so mirror images could decide apart."""
+    long_rail = RAIL.copy()
+    long_rail[0, [0, 2, 6, 7]] = -1e6, 1e6, 2e6, 0.0
+    found = [rail_time(0.5, RB, 1.0, vn, -0.1, an, RB, 10.0, 1.0, long_rail)[0] == 0.0
+             for vn in (1e-17, -1e-17)]
+    assert found == [an < 0.0, an < 0.0]
 
 def test_hunter_random_physics_a_ball_rolling_along_a_cushion_is_not_pressed_past_its_end():
     """5-pins seed 983475, random physics (cushion e = 0): white, rolling along the right

@@ -39,9 +39,10 @@ def face_time(g0: float, g1: float, g2: float, on_face: bool, h: float) -> float
     if on_face and -TOUCH <= g0 <= TOUCH:
         if -g1 > V_TOUCH:
             return 0.0
-        if g1 <= V_TOUCH:  # resting: pressed?
-            q = first_piece_end(g1, g2, 0.0, 0.0, h)
-            if g0 + q * (g1 + q * g2) < -TOUCH:
+        if g1 <= V_TOUCH:  # resting: pressed? (its normal speed taken as none, as
+            # detect.pairs._pressing has it: the sign of a round-off speed must not decide)
+            q = first_piece_end(0.0, g2, 0.0, 0.0, h)
+            if g0 + q * q * g2 < -TOUCH:
                 return 0.0
         # the next approach, or a contact that barely opens (or not at all) and then sinks,
         # caught half a touch deep (so that it is still touching once caught)
@@ -63,11 +64,11 @@ def pressed_on_face(g0: float, g1: float, g2: float, a0: float, a1: float, a2: f
     face's), was pressed by its sink 1.2 nm deep at its segment's end 16,894 s (160 km) on,
     found due again and again at one instant and resolved with nothing to do (bench/tunnels.py
     5-pins seed 983475, random physics)."""
-    q = first_piece_end(g1, g2, 0.0, 0.0, h)
+    q = first_piece_end(0.0, g2, 0.0, 0.0, h)  # a resting normal speed taken as none
     leave_far, _ = first_descent(length + EXTENT_TOL - a0, -a1, -a2, 0.0, 0.0, q)
     leave_near, _ = first_descent(a0 + EXTENT_TOL, a1, a2, 0.0, 0.0, q)
     q = min(q, leave_far, leave_near)
-    return g0 + q * (g1 + q * g2) < -TOUCH
+    return g0 + q * q * g2 < -TOUCH
 
 
 @njit_norc
