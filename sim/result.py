@@ -114,7 +114,14 @@ class ShotResult:
     # table's name alone does not say them; None where unknown (a shot file written before
     # they were recorded) or where the table has none
     physics: dict[str, float] | None = None
-    _by_obj: list[np.ndarray] | None = field(default=None, repr=False)
+    # made once from the arrays above, and never copied by dataclasses.replace (init=False: a
+    # result made with other arrays makes its own): the segments of each piece, the Events of
+    # `event_log` and the `final` layout (a referee handed these by `shot_from_result` knows
+    # them for the result's own by identity, `check_simulated`)
+    _by_obj: list[np.ndarray] | None = field(default=None, repr=False, init=False,
+                                             compare=False)
+    _log: tuple[Event, ...] | None = field(default=None, repr=False, init=False, compare=False)
+    _final: Layout | None = field(default=None, repr=False, init=False, compare=False)
 
     def moving(self) -> list[str]:
         """Ids of the pieces still moving when the log ends (none unless truncated)."""
@@ -157,11 +164,13 @@ class ShotResult:
         shot has no final layout: TruncatedShotError (the raw arrays stay in
         final_positions / final_on, and positions_at still replays what was computed)."""
         self.require_complete()
-        return Layout(self.initial.table, tuple(  # Python floats from tolist: 2.5x faster
-            Piece(p.id, p.kind, xy[0], xy[1], p.group)
-            for p, xy, on in zip(self.initial.pieces, self.final_positions.tolist(),
-                                 self.final_on.tolist(), strict=True) if on
-        ))
+        if self._final is None:
+            self._final = Layout(self.initial.table, tuple(  # floats from tolist: 2.5x faster
+                Piece(p.id, p.kind, xy[0], xy[1], p.group)
+                for p, xy, on in zip(self.initial.pieces, self.final_positions.tolist(),
+                                     self.final_on.tolist(), strict=True) if on
+            ))
+        return self._final
 
     @property
     def pocketed(self) -> list[str]:
@@ -182,7 +191,13 @@ class ShotResult:
     def event_log(self) -> list[Event]:
         """Every event as an `Event` (piece and feature names instead of indices), in time order.
         (A referee reads every shot's log: the rows are read as Python floats (`tolist`) and
-        each Event is made by `_event`, 0.8 us an event against 2 us from NumPy scalars.)"""
+        each Event is made by `_event`, 0.8 us an event against 2 us from NumPy scalars; made
+        once, each call a new list of the same Events.)"""
+        if self._log is None:
+            self._log = tuple(self._make_log())
+        return list(self._log)
+
+    def _make_log(self) -> list[Event]:
         ids = self.initial.ids()
         names_of = self.feature_names
         out = []

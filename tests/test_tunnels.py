@@ -4,6 +4,7 @@ test_truncated_shots.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from functools import cache
@@ -528,7 +529,7 @@ def test_hunter_finds_a_planted_tunnel():
     seg = res.segments.copy()
     mine = seg[:, SEG_OBJ] == 1
     seg[mine, SEG_X], seg[mine, SEG_Y] = 0.6, RB - 1e-3
-    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    bad = dataclasses.replace(res, segments=seg)  # its caches made anew
     depth, where = penetration(POOL, bad)
     assert depth == pytest.approx(1e-3, rel=1e-6) and "head_rail" in where
 
@@ -547,7 +548,7 @@ def test_hunter_finds_a_planted_ball_in_a_ball():
     seg = res.segments.copy()
     mine = seg[:, SEG_OBJ] == 1
     seg[mine, SEG_X], seg[mine, SEG_Y] = 0.6, 1.5 - 2 * RB + 2e-3
-    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    bad = dataclasses.replace(res, segments=seg)  # its caches made anew
     depth, where = penetration(POOL, bad)
     assert depth == pytest.approx(2e-3, rel=1e-6) and where == "cue in 1 at t=0.000000", where
 

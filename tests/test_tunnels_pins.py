@@ -4,6 +4,7 @@ any state keep their widest diameter apart."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_hunter_finds_a_planted_pin_in_a_pin():
     mine = seg[:, SEG_OBJ] == ids.index("pin_top")
     centre = layout.pieces[ids.index("pin_centre")]
     seg[mine, SEG_Y] = centre.y + table.contact_distance("pin", "pin") - 1e-3
-    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    bad = dataclasses.replace(res, segments=seg)  # its caches made anew
     depth, where = penetration(table, bad)
     assert depth == pytest.approx(1e-3, rel=1e-6), where
     assert where.startswith(("pin_top in pin_centre", "pin_centre in pin_top")), where
@@ -183,7 +184,7 @@ def test_two_knocked_pins_meeting_get_no_give():
     after = (seg[:, SEG_OBJ] == b) & (seg[:, SEG_T0] >= meet.t)
     seg[after, SEG_X] += shift[0]
     seg[after, SEG_Y] += shift[1]
-    bad = type(res)(**{**res.__dict__, "segments": seg, "_by_obj": None})
+    bad = dataclasses.replace(res, segments=seg)  # its caches made anew
     depth, where = penetration(case.table, bad)
     assert depth == pytest.approx(5e-4, rel=1e-3), where
     assert where.startswith(("pin_top in pin_centre", "pin_centre in pin_top")), where
