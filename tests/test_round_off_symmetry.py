@@ -177,8 +177,8 @@ def test_the_round_off_floors_x10_either_way_change_nothing_visible(names: str):
     assert _images_agree(rows["1.0"]) and not _images_agree(rows["0.0"])
 
 
-def _mirror_rests_apart(seed: int) -> float:
-    """bench/tunnels.py's 9-ball shot of `seed` (random physics) and its mirror image
+def _mirror_rests_apart(seed: int, game: str = "9-ball") -> float:
+    """bench/tunnels.py's shot of `game` and `seed` (random physics) and its mirror image
     x <-> W - x: the largest distance between their rests, mirrored back (m); the same balls
     must drop in both."""
     import dataclasses
@@ -186,7 +186,7 @@ def _mirror_rests_apart(seed: int) -> float:
     from bench.tunnels import shot_for
     from cuesim import simulate
 
-    case = shot_for("9-ball", seed, "random")
+    case = shot_for(game, seed, "random")
     table, w = case.table, case.table.geometry.width
     mirror = Layout(case.layout.table, tuple(dataclasses.replace(p, x=w - p.x)
                                              for p in case.layout.pieces))
@@ -216,3 +216,30 @@ def test_a_press_within_the_round_off_of_the_pieces_accelerations_is_none():
     at 1.7 mm/s in the other, and the images rested 0.7 mm apart. The floor now scales with the
     pieces' own accelerations (`resolve.press.pressing`): neither image presses."""
     assert _mirror_rests_apart(8800006) < 1e-9
+
+
+def test_a_resting_normal_speed_does_not_decide_whether_a_pair_parts_for_good():
+    """`resolve.press.parting_for_good` takes a normal speed under V_TOUCH as none (resting):
+    two balls touching along x, sliding past each other at 0.1 m/s along y, pressed less than
+    their bend needs to hold them (close < 0), part for good or not alike whether the round-off
+    of their normal speed is +1e-17, -1e-17 or 0 m/s (before: +1e-17 parted them for good)."""
+    from cuesim.sim.resolve.press import parting_for_good
+    from cuesim.sim.state import AX, LAW, LAW_BALL, NP, NS, TEND, VX, VY, M, R
+
+    P = np.zeros((2, NP))
+    P[:, R], P[:, M], P[:, LAW] = 0.028575, 0.17, LAW_BALL
+    got = []
+    for s in (1e-17, -1e-17, 0.0):
+        S = np.zeros((2, NS))
+        S[1, VX], S[1, VY], S[0, AX] = s, 0.1, 1e-3
+        S[:, TEND] = 1.0
+        got.append(parting_for_good(S, P, 0, 1, 1.0, 0.0, 0.0))
+    assert got[0] == got[1] == got[2]
+
+
+def test_a_pair_parting_by_round_off_alone_is_not_parting_for_good():
+    """14.1 seed 8800160, random physics: balls 3 and 11 at t = 0.78 s, their normal speed
+    +3.5e-18 m/s in one mirror image and -2.0e-17 in the other, pressed less than their
+    sliding bends: one image let them part for good, the other joined them, and the images
+    rested 9.2 cm apart. Both now take the speed as none."""
+    assert _mirror_rests_apart(8800160, "14.1") < 1e-9

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from cuesim.sim.compiled import njit_norc
+from cuesim.sim.detect import V_TOUCH
 from cuesim.sim.motion.dispatch import contact_distance
 from cuesim.sim.state import AX, AY, TEND, VX, VY, M
 
@@ -91,9 +92,11 @@ def parting_for_good(S: np.ndarray, P: np.ndarray, i: int, j: int, nx: float, ny
     whose friction points at a puck sliding past it never meets that puck again; joining them
     would give the puck's sliding to the group (a puck leaving a rail beside a row of touching
     pucks took four of them with it, 17.8 mm shared as 0.71 mm each, as soon as the touch
-    tolerance let the row's impact see it)."""
+    tolerance let the row's impact see it). A normal speed under V_TOUCH is resting (as
+    detection has it, detect.pairs._pressing): not parting, whatever its round-off sign, and
+    whether the pair slides apart is `sliding_apart`'s to say."""
     s, close = gap_motion(S, P, i, j, nx, ny)
-    if s <= 0.0:  # not parting
+    if s <= V_TOUCH:  # not parting (a resting normal speed's sign is round-off's)
         return False
     if close <= 0.0:
         return True
