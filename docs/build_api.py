@@ -44,6 +44,7 @@ MODULES = (
     "cuesim.sim.result",
     "cuesim.sim.events",
     "cuesim.rules.files",
+    "cuesim.rules.event_log",
 )
 
 

@@ -1,4 +1,4 @@
-"""The checks that refuse an event log that cannot have happened (`rules.files.check_event_log`,
+"""The checks that refuse an event log that cannot have happened (`rules.event_log.check_event_log`,
 run by every scenario file and by the pool referee on every shot) accept every log the
 simulator writes: breaks, openings and random shots of every game, pins included, game after
 game from where the last shot left the pieces."""
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from cuesim.api import game_table, simulate, start_layout
-from cuesim.rules.files import ScenarioError, check_event_log, check_shot_layouts
+from cuesim.rules.event_log import check_event_log
+from cuesim.rules.files import ScenarioError, check_shot_layouts
 from cuesim.shot import CueShot, NovusShot, ShotError
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event

@@ -1,5 +1,5 @@
 """A hand-written event log whose pieces would have to be faster than any shot makes them
-(`rules.files.check_reach`: a cue gives at most the energy `motion_limits` holds a strike to,
+(`rules.event_log.check_reach`: a cue gives at most the energy `motion_limits` holds a strike to,
 and impacts and friction only take energy away) is refused, naming the event, by the scenario
 files and by every referee's Python API. Before, `cuesim adjudicate` ruled "a legal shot" on a
 9-ball log where the cue ball and the 1 collided at the strike 0.44 m apart at 1e300 m/s and

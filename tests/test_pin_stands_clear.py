@@ -21,7 +21,7 @@ import sys
 import numpy as np
 import pytest
 
-from cuesim.rules.files import check_event_log
+from cuesim.rules.event_log import check_event_log
 from cuesim.sim.detect import TOUCH
 from cuesim.sim.engine import motion_input
 from cuesim.sim.events import EventKind

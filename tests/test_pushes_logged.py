@@ -1,5 +1,5 @@
 """Every piece the simulator sets moving is set moving by an event of its own log: shots whose
-own logs the event-log checks refused (rules.files.check_event_log: "nothing set '3' in
+own logs the event-log checks refused (rules.event_log.check_event_log: "nothing set '3' in
 motion"), found by running the checks over the tunnel hunter's shots (about 1 in 2,500 on the
 tables' physics, 1 in 120 on random physics). Two causes, both in the core: a slow group joined
 to a ball at rest with no impulse and took it along, logging nothing (now a collision, a push:
@@ -16,7 +16,8 @@ import pytest
 
 from bench.tunnels import shot_for
 from cuesim import simulate
-from cuesim.rules.files import check_event_log, check_shot_layouts
+from cuesim.rules.event_log import check_event_log
+from cuesim.rules.files import check_shot_layouts
 from cuesim.sim.events import EventKind
 
 REFUSED = [("14.1", 4700313, "table"), ("8-ball", 4700694, "table"),

@@ -153,7 +153,8 @@ def test_a_pushed_balls_brief_slide_does_not_feed_the_bounces_without_end(game, 
     now taken at once (`_close_settled`)."""
     from bench.tunnels import shot_for
     from cuesim import simulate
-    from cuesim.rules.files import check_event_log, check_shot_layouts
+    from cuesim.rules.event_log import check_event_log
+    from cuesim.rules.files import check_shot_layouts
 
     case = shot_for(game, seed, "random")
     with warnings.catch_warnings():

@@ -9,7 +9,8 @@ import itertools
 from collections.abc import Collection
 from typing import Any
 
-from cuesim.rules.files import check_shot_layouts, hand_moved, pieces_set_moving
+from cuesim.rules.event_log import pieces_set_moving
+from cuesim.rules.files import check_shot_layouts, hand_moved
 from cuesim.rules.fivepins.fouls import HAND_MOVES
 from cuesim.rules.fivepins.model import BALLS, PINS, FivePinsShot
 from cuesim.rules.fivepins.placement import covered_marks

@@ -7,14 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import check_args, check_fields, check_names, require
-from cuesim.rules.files import (
-    check_event_log,
-    check_one_strike,
-    check_reach,
-    check_simulated,
-    hand_moved,
-    table_of,
-)
+from cuesim.rules.event_log import check_event_log, check_one_strike, check_reach, check_simulated
+from cuesim.rules.files import hand_moved, table_of
 from cuesim.rules.fivepins.checks import (
     check_carom_layouts,
     check_layout_kinds,

@@ -53,7 +53,7 @@ class FivePinsShot:
     infractions physics cannot see. An empty event log with infractions is a foul or a
     declared event between shots (13.6, 15.3.и/к/п, 9). `result` is the simulation the log
     came from (`shot_from_result`); without one the referee checks that the log could have
-    happened (`cuesim.rules.files.check_event_log`)."""
+    happened (`cuesim.rules.event_log.check_event_log`)."""
 
     events: list[Event] = field(default_factory=list)
     initial: Layout | None = None

@@ -69,15 +69,8 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_items, check_names, hints, require
-from cuesim.rules.files import (
-    ScenarioError,
-    check_event_log,
-    check_one_strike,
-    check_reach,
-    check_simulated,
-    hand_moved,
-    table_of,
-)
+from cuesim.rules.event_log import check_event_log, check_one_strike, check_reach, check_simulated
+from cuesim.rules.files import ScenarioError, hand_moved, table_of
 from cuesim.rules.novus.adjudication import NovusOutcome, ShotAdjudication, art
 from cuesim.rules.novus.infractions import (
     DURING_MOTION,

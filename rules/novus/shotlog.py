@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cuesim.rules.files import MAX_EVENT_TIME, pieces_set_moving
+from cuesim.rules.event_log import MAX_EVENT_TIME, pieces_set_moving
 from cuesim.rules.novus.terms import SIDES, frame
 from cuesim.sim.events import EventKind
 from cuesim.sim.result import Event, ShotResult

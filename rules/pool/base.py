@@ -8,15 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from cuesim.rules.api_checks import MAX_MATCH, check_args, check_fields, check_names, require
-from cuesim.rules.files import (
+from cuesim.rules.event_log import (
     check_event_log,
     check_one_strike,
     check_reach,
     check_simulated,
-    hand_moved,
     pieces_set_moving,
-    table_of,
 )
+from cuesim.rules.files import hand_moved, table_of
 from cuesim.rules.pool.checks import check_shot_geometry
 from cuesim.rules.pool.facts import ShotFacts
 from cuesim.rules.pool.general import (

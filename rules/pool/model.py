@@ -60,7 +60,7 @@ class PoolShot:
     declaration and the infractions physics cannot see. An empty event log means no stroke
     (only a choice, a stalemate or a foul between shots). `result` is the simulation the log
     came from (`shot_from_result`); without one the referee checks that the log could have
-    happened (`cuesim.rules.files.check_event_log`), as the core's own logs are checked by
+    happened (`cuesim.rules.event_log.check_event_log`), as the core's own logs are checked by
     its tests."""
 
     events: list[Event] = field(default_factory=list)

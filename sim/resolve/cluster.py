@@ -27,7 +27,7 @@ pocket's jaws) takes the nearest velocity and spin that go into none of them, in
 projection on a cone: itself, its projection on one cushion's line, or zero (jammed). A join
 that sets a piece at rest moving with no impulse is a push: the loop logs its contact as a
 collision all the same (the log must show what set every moving piece moving:
-rules.files.check_event_log).
+rules.event_log.check_event_log).
 """
 
 from __future__ import annotations
