@@ -36,6 +36,7 @@ from cuesim.shotfile_motion import (
     _limits,
     check_paths,
 )
+from cuesim.shotfile_readable import check_readable, is_number, no_unknown_fields
 from cuesim.shotfile_replay import check_physics, verify_result
 from cuesim.shotfile_start import check_initial, check_shot, check_spin_decel, check_struck
 from cuesim.sim.events import COL_T, N_EVENT_COLUMNS, EventKind
@@ -186,7 +187,7 @@ def from_exact_dict(data: Any, source: str = "shot", verify: bool = False) -> Sh
                             "ShotResult.to_dict(exact=True) (the readable dict alone does not "
                             "reload exactly)")
     version = _header(exact, f"{source}: exact")
-    _no_unknown(exact, _EXACT_FIELDS, f"{source}: exact")
+    no_unknown_fields(exact, _EXACT_FIELDS, f"{source}: exact")
     _physics_field(data, version, source)
     meta = _parse_meta({"table": data.get("table"), "physics": data.get("physics"),
                         "shot": data.get("shot"),
@@ -204,7 +205,7 @@ def from_exact_dict(data: Any, source: str = "shot", verify: bool = False) -> Sh
                                        f"{source}: exact.final_positions"),
               "final_on": _flags(exact.get("final_on"), f"{source}: exact.final_on")}
     result = _build(meta, arrays, source)
-    _check_readable(data, result, source)
+    check_readable(data, result, source)
     if verify:
         verify_result(result, source)
     return result
@@ -213,89 +214,6 @@ def from_exact_dict(data: Any, source: str = "shot", verify: bool = False) -> Sh
 def _check_verify(verify: Any, who: str) -> None:
     if not isinstance(verify, bool | np.bool_):  # 'no' would read as true
         raise ShotFileError(f"{who}: verify must be True or False, got {verify!r:.60}")
-
-
-def _check_readable(data: dict[str, Any], result: ShotResult, source: str) -> None:
-    """The readable fields beside `exact` (the event log, layouts, pocketed, duration...) are
-    written from it: each one given must be what the exact block gives, or an edit of it would
-    be dropped without a word on reloading; a field neither the readable dict nor the exact
-    block has is refused too (it would be lost)."""
-    readable = _plain(result.to_dict(trajectories="segments" in data))
-    known = (*readable, *(() if "segments" in readable else ("segments",)), "exact")
-    _no_unknown(data, known, source)
-    for key, value in readable.items():
-        if key not in data or _same_text(data[key], value):
-            continue
-        found = _first_difference(_plain(data[key]), value, key)
-        if found is not None:
-            path, given, want = found
-            raise ShotFileError(f"{source}: {path} is not what the exact block gives "
-                                f"({_short(want)}, got {_short(given)}; the readable fields "
-                                "are written from it and are not read back): edit the shot by "
-                                "simulating it again, not the file")
-
-
-def _same_text(given: Any, want: Any) -> bool:
-    """Whether the two write the same JSON text (so are the same, bools as bools): the common
-    case, in C, before `_first_difference` walks them in Python."""
-    try:
-        return json.dumps(given, sort_keys=True) == json.dumps(want, sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
-        return False
-
-
-def _first_difference(given: Any, want: Any, path: str) -> tuple[str, Any, Any] | None:
-    """The first place where `given` is not `want` (JSON data): its path and the two values
-    there; None if nowhere. A bool is no number here (false == 0.0 and true == 1 in Python,
-    so a `"speed": false` or a `"direction": true` compared equal); an int and a float of one
-    value are the same number (another JSON writer may write 0 for 0.0)."""
-    if isinstance(want, dict):
-        if not isinstance(given, dict) or set(given) != set(want):
-            return path, given, want
-        for key, value in want.items():
-            found = _first_difference(given[key], value, f"{path}.{key}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(want, list):
-        if not isinstance(given, list) or len(given) != len(want):
-            return path, given, want
-        for k, (g, w) in enumerate(zip(given, want, strict=True)):
-            found = _first_difference(g, w, f"{path}[{k}]")
-            if found is not None:
-                return found
-        return None
-    if _number(want):
-        same = _number(given) and given == want
-    else:
-        same = type(given) is type(want) and given == want
-    return None if same else (path, given, want)
-
-
-def _short(value: Any) -> str:
-    """`value` as JSON writes it, cut to 60 characters."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _no_unknown(block: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    """Refuse a field of `block` its writer never writes: it is not read back, so an edit put
-    there would be lost without a word."""
-    for key in block:
-        if key not in known:
-            raise ShotFileError(f"{where}: unknown field {key!r} (it would not be read back); "
-                                f"the fields are {', '.join(known)}"[:600])
-
-
-def _plain(value: Any) -> Any:
-    """`value` as JSON would give it back (lists for tuples, float keys as strings)."""
-    try:
-        return json.loads(json.dumps(value))
-    except (TypeError, ValueError):
-        return value
 
 
 def load_result(path: str | Path, verify: bool = False) -> ShotResult:
@@ -428,7 +346,7 @@ def _load_npz(raw: bytes, source: str) -> ShotResult:
         if not isinstance(data, dict):
             raise ShotFileError(f"{source}: 'meta' must be a JSON object")
         version = _header(data, f"{source}: meta")
-        _no_unknown(data, _META_FIELDS, f"{source}: meta")
+        no_unknown_fields(data, _META_FIELDS, f"{source}: meta")
         _physics_field(data, version, f"{source}: meta")
         meta = _parse_meta(data, source)
         shapes = {}
@@ -498,10 +416,6 @@ def _physics_field(data: dict[str, Any], version: int, where: str) -> None:
                             "they were recorded: expected version 2")
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
 def _rows(rows: Any, cols: int, where: str, nullable: int = -1) -> np.ndarray:
     """A list of `cols`-number rows as a float64 array (null allowed in column `nullable`: an
     infinite segment end)."""
@@ -514,7 +428,7 @@ def _rows(rows: Any, cols: int, where: str, nullable: int = -1) -> np.ndarray:
         for c, v in enumerate(row):
             if v is None and c == nullable:
                 out[k, c] = math.inf
-            elif not _number(v):
+            elif not is_number(v):
                 raise ShotFileError(f"{where}[{k}][{c}] must be a number, got {v!r}")
             else:
                 out[k, c] = v
