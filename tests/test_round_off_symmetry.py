@@ -214,8 +214,9 @@ def test_a_press_within_the_round_off_of_the_pieces_accelerations_is_none():
     a_7 - a_8, is round-off: -8.6e-16 m/s^2 in one image, +5.2e-16 in the other, over a floor
     of 8e-18 scaled by that difference, so the row was joined with 8 in one image and struck 8
     at 1.7 mm/s in the other, and the images rested 0.7 mm apart. The floor now scales with the
-    pieces' own accelerations (`resolve.press.pressing`): neither image presses."""
-    assert _mirror_rests_apart(8800006) < 1e-9
+    pieces' own accelerations (`resolve.press.pressing`): neither image presses. (7e-14 m apart
+    on numba 0.68, 4e-9 m on the floors' numba 0.59: the rest of the shot's round-off.)"""
+    assert _mirror_rests_apart(8800006) < 1e-8
 
 
 def test_a_resting_normal_speed_does_not_decide_whether_a_pair_parts_for_good():
