@@ -383,7 +383,8 @@ class NovusGame:
                              "pieces in motion: declare it with the shot during which it "
                              "happened; between shots every piece is at rest")
         record = ShotRecord.from_result(shot) if isinstance(shot, ShotResult) else shot
-        if isinstance(shot, ShotRecord) and record is not None and record.result is not None:
+        by_hand = hand_moved(infractions, HAND_MOVES)
+        if isinstance(shot, ShotRecord) and shot.result is not None:
             # a record the caller made, with the simulation it claims to come from
             check_simulated(record.events, record.initial, record.final, record.result, "shot")
             if record.pocketed != record.result.pocketed:
@@ -395,15 +396,14 @@ class NovusGame:
             table = table_of(record.initial, "shot.initial")
             check_event_log(record.events, list(record.initial.ids()), "shot", table, pins=False)
             check_striker_struck(record.events)
-            check_novus_layouts(record, hand_moved(infractions, HAND_MOVES))
-            check_reach(record.events, record.initial, table, "shot",
-                        hand_moved(infractions, HAND_MOVES))
+            check_novus_layouts(record, by_hand)
+            check_reach(record.events, record.initial, table, "shot", by_hand)
             check_pocketed(record.events, record.pocketed)
         if record is not None:
             check_one_strike(record.events)
             check_match_pieces(record, self.colours, self.pucks_per_team())
             check_gone_pieces(record, infractions)
-            check_off_table(record, infractions, hand_moved(infractions, HAND_MOVES))
+            check_off_table(record, infractions, by_hand)
             bad = self.check_placement(record.initial)
             if bad is not None:
                 return self._refuse(bad)
