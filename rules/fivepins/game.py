@@ -239,17 +239,18 @@ class FivePinsGame:
             if c not in BALLS and c not in RAILS:
                 raise ValueError(f"declaration.in_contact: {c!r} is neither a ball {list(BALLS)}"
                                  f" nor a rail {list(RAILS)}")
+        # a hand-written log that cannot have happened is refused
+        written = shot.result is None and bool(shot.events) and shot.initial is not None
+        table = table_of(shot.initial, "shot.initial") if written else None
         if shot.result is not None:  # the simulation's own log, as shot_from_result made it
             check_simulated(shot.events, shot.initial, shot.final, shot.result, "shot")
-        elif shot.events and shot.initial is not None:  # a hand-written log that cannot
-            # have happened is refused
-            check_event_log(shot.events, list(shot.initial.ids()), "shot",
-                            table_of(shot.initial, "shot.initial"))
+        elif written:
+            check_event_log(shot.events, list(shot.initial.ids()), "shot", table)
         if shot.result is None:  # hand-written layouts lie on the bed, none overlapping
             check_carom_layouts(shot)
-            if shot.events and shot.initial is not None:
-                check_reach(shot.events, shot.initial, table_of(shot.initial, "shot.initial"),
-                            "shot", hand_moved(shot.infractions, HAND_MOVES))
+        if written:  # (after the layouts: a piece off the bed is named as such)
+            check_reach(shot.events, shot.initial, table, "shot",
+                        hand_moved(shot.infractions, HAND_MOVES))
         for p in shot.declaration.moved_pins:
             if p not in PINS:
                 raise ValueError(f"declaration.moved_pins: unknown pin {p!r}; pins are "
